@@ -1,0 +1,34 @@
+# Thin targets; the work is in scripts/ and the Go code.
+GO ?= go
+BIN := bin/profgen
+# Large test programs and traces are built here, never committed.
+TESTDATA ?= $(CURDIR)/build/testdata
+export PROFGEN_TESTDATA := $(TESTDATA)
+
+.PHONY: build test testdata demo bench fuzz lint clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/profgen
+
+test: build testdata
+	$(GO) test -timeout 60m ./...
+
+testdata:
+	scripts/testdata.sh "$(TESTDATA)"
+
+demo: build
+	scripts/demo.sh $(BIN)
+
+bench: build testdata
+	scripts/bench.sh $(BIN) "$(TESTDATA)"
+
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+lint:
+	test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
+	$(GO) vet ./...
+	$(GO) mod tidy -diff
+
+clean:
+	rm -rf bin build

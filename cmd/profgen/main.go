@@ -1,0 +1,28 @@
+// Command profgen converts profiles for compilers and performance tools.
+//
+// Sample profiles: perf script text (or perf.data) of one or many processes,
+// plus the profiled ELF binary, become LLVM sample profiles for clang's
+// -fprofile-sample-use, or pprof profiles:
+//
+//	profgen --perfscript perf.script --binary ./app -o app.prof
+//
+// Instrumentation profiles: many .profraw files merge into one indexed
+// .profdata:
+//
+//	profgen merge -o app.profdata prof-*.profraw
+//
+// Errors are one line on stderr and a non-zero exit status; an output file is
+// either written whole or not at all.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if err := newRootCommand().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "profgen: "+err.Error())
+		os.Exit(1)
+	}
+}

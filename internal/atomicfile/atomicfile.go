@@ -1,0 +1,84 @@
+// Package atomicfile writes output files so that a reader never sees one
+// half written: the data goes to a temporary file in the target directory,
+// which is renamed over the target only when the writer commits. The name
+// "-" stands for standard output.
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// File is an output being written. Call Commit to publish it or Abort to
+// discard it; Abort after Commit does nothing, so `defer f.Abort()` is safe.
+type File struct {
+	*bufio.Writer
+	path string
+	tmp  *os.File // nil for standard output
+	done bool
+}
+
+// Create starts writing path ("-" for standard output).
+func Create(path string) (*File, error) {
+	if path == "-" {
+		return &File{Writer: bufio.NewWriterSize(os.Stdout, 1<<16), path: path}, nil
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	return &File{Writer: bufio.NewWriterSize(tmp, 1<<16), path: path, tmp: tmp}, nil
+}
+
+// Commit flushes the data and moves it into place.
+func (f *File) Commit() error {
+	if f.done {
+		return fmt.Errorf("write %s: already committed or aborted", f.path)
+	}
+	f.done = true
+	if err := f.Flush(); err != nil {
+		f.removeTemp()
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if f.tmp == nil {
+		return nil
+	}
+	if err := f.tmp.Close(); err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if err := os.Chmod(f.tmp.Name(), 0o644); err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// Abort discards the data; the target is left as it was.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.removeTemp()
+}
+
+func (f *File) removeTemp() {
+	if f.tmp != nil {
+		f.tmp.Close()
+		os.Remove(f.tmp.Name())
+	}
+}
+
+// Path is the target path.
+func (f *File) Path() string { return f.path }
