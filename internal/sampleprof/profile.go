@@ -1,0 +1,167 @@
+// Package sampleprof holds LLVM sample profiles (the SPGO / AutoFDO input of
+// clang's -fprofile-sample-use) in memory, and reads and writes their
+// encodings. Profiles flow in from the profile generator or from a reader,
+// and out through a writer.
+//
+// The model follows LLVM's SampleProf.h: a function's samples are keyed by
+// LineLocation (line offset from the function's start line, discriminator);
+// a body record counts the samples of one location and the calls made there;
+// inlined callees nest under the location of their call site.
+package sampleprof
+
+import (
+	"sort"
+)
+
+// LineLocation is a position inside a function: the line offset from the
+// function's start line and the DWARF base discriminator.
+type LineLocation struct {
+	LineOffset    uint32
+	Discriminator uint32
+}
+
+// Less orders locations as LLVM does: by line offset, then discriminator.
+func (l LineLocation) Less(o LineLocation) bool {
+	if l.LineOffset != o.LineOffset {
+		return l.LineOffset < o.LineOffset
+	}
+	return l.Discriminator < o.Discriminator
+}
+
+// SampleRecord counts the samples of one location and, for a call
+// instruction there, how often each callee was called.
+type SampleRecord struct {
+	Samples     uint64
+	CallTargets map[string]uint64
+}
+
+// FunctionSamples is the profile of one function, top-level or inlined.
+type FunctionSamples struct {
+	Name         string // linkage (mangled) name
+	TotalSamples uint64
+	HeadSamples  uint64 // written for top-level functions only
+	Body         map[LineLocation]*SampleRecord
+	// Callsites maps a call site to the inlined callees there, by name.
+	Callsites map[LineLocation]map[string]*FunctionSamples
+}
+
+// NewFunctionSamples returns an empty profile of the function name.
+func NewFunctionSamples(name string) *FunctionSamples {
+	return &FunctionSamples{
+		Name:      name,
+		Body:      map[LineLocation]*SampleRecord{},
+		Callsites: map[LineLocation]map[string]*FunctionSamples{},
+	}
+}
+
+// Record returns the body record at loc, creating it.
+func (f *FunctionSamples) Record(loc LineLocation) *SampleRecord {
+	r := f.Body[loc]
+	if r == nil {
+		r = &SampleRecord{}
+		f.Body[loc] = r
+	}
+	return r
+}
+
+// AddCallTarget counts n calls from loc to callee.
+func (f *FunctionSamples) AddCallTarget(loc LineLocation, callee string, n uint64) {
+	r := f.Record(loc)
+	if r.CallTargets == nil {
+		r.CallTargets = map[string]uint64{}
+	}
+	r.CallTargets[callee] += n
+}
+
+// Inlinee returns the profile of callee inlined at loc, creating it.
+func (f *FunctionSamples) Inlinee(loc LineLocation, callee string) *FunctionSamples {
+	m := f.Callsites[loc]
+	if m == nil {
+		m = map[string]*FunctionSamples{}
+		f.Callsites[loc] = m
+	}
+	c := m[callee]
+	if c == nil {
+		c = NewFunctionSamples(callee)
+		m[callee] = c
+	}
+	return c
+}
+
+// Profile is a whole sample profile: the top-level functions by name.
+type Profile struct {
+	Functions map[string]*FunctionSamples
+}
+
+// NewProfile returns an empty profile.
+func NewProfile() *Profile {
+	return &Profile{Functions: map[string]*FunctionSamples{}}
+}
+
+// Function returns the top-level profile of name, creating it.
+func (p *Profile) Function(name string) *FunctionSamples {
+	f := p.Functions[name]
+	if f == nil {
+		f = NewFunctionSamples(name)
+		p.Functions[name] = f
+	}
+	return f
+}
+
+// SortedFunctions returns the top-level functions in LLVM's writing order:
+// total samples descending, then name.
+func (p *Profile) SortedFunctions() []*FunctionSamples {
+	fs := make([]*FunctionSamples, 0, len(p.Functions))
+	for _, f := range p.Functions {
+		fs = append(fs, f)
+	}
+	sort.Slice(fs, func(i, j int) bool {
+		if fs[i].TotalSamples != fs[j].TotalSamples {
+			return fs[i].TotalSamples > fs[j].TotalSamples
+		}
+		return fs[i].Name < fs[j].Name
+	})
+	return fs
+}
+
+// SortedLocations returns the keys of m in LineLocation order.
+func SortedLocations[V any](m map[LineLocation]V) []LineLocation {
+	locs := make([]LineLocation, 0, len(m))
+	for l := range m {
+		locs = append(locs, l)
+	}
+	sort.Slice(locs, func(i, j int) bool { return locs[i].Less(locs[j]) })
+	return locs
+}
+
+// CallTarget is one callee of a call site with its count.
+type CallTarget struct {
+	Name  string
+	Count uint64
+}
+
+// SortedCallTargets returns the call targets in LLVM's order: count
+// descending, then name.
+func (r *SampleRecord) SortedCallTargets() []CallTarget {
+	ts := make([]CallTarget, 0, len(r.CallTargets))
+	for n, c := range r.CallTargets {
+		ts = append(ts, CallTarget{n, c})
+	}
+	sort.Slice(ts, func(i, j int) bool {
+		if ts[i].Count != ts[j].Count {
+			return ts[i].Count > ts[j].Count
+		}
+		return ts[i].Name < ts[j].Name
+	})
+	return ts
+}
+
+// SortedInlinees returns the callees inlined at one call site by name.
+func SortedInlinees(m map[string]*FunctionSamples) []*FunctionSamples {
+	fs := make([]*FunctionSamples, 0, len(m))
+	for _, f := range m {
+		fs = append(fs, f)
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+	return fs
+}
