@@ -1,0 +1,343 @@
+package binary
+
+import (
+	"debug/elf"
+	"iter"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Inst is a decoded instruction.
+type Inst struct {
+	Addr uint64
+	Size uint32
+	Kind Kind
+}
+
+// End is the address just past the instruction.
+func (i Inst) End() uint64 { return i.Addr + uint64(i.Size) }
+
+// codeIndex holds llvm-profgen's disassembly ranges (one per distinct symbol
+// address in an executable section) and decodes each on first use.
+type codeIndex struct {
+	starts  []uint64 // sorted range starts
+	ends    []uint64 // range ends (exclusive)
+	limits  []uint64 // end of the section holding the range: decoding may read up to it
+	secs    []*elf.Section
+	secOf   []uint32
+	decoded []atomic.Pointer[rangeCode]
+
+	errMu sync.Mutex
+	err   error // first read error
+}
+
+// rangeCode is the decoded content of one range.
+type rangeCode struct {
+	insts  []packedInst // valid instructions in address order
+	starts []uint64     // bitmap: byte offsets where a valid instruction starts
+	uncond []uint32     // offsets of instructions whose Kind.IsUncondBranch
+}
+
+type packedInst struct {
+	off  uint32
+	size uint8
+	kind Kind
+}
+
+func (rc *rangeCode) isStart(off uint64) bool {
+	w := off / 64
+	return w < uint64(len(rc.starts)) && rc.starts[w]&(1<<(off%64)) != 0
+}
+
+// find returns the index of the first instruction at offset >= off.
+func (rc *rangeCode) find(off uint64) int {
+	lo, hi := 0, len(rc.insts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if uint64(rc.insts[m].off) < off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// textSection reports whether llvm-profgen disassembles the section:
+// executable, with contents, and not the PLT.
+func textSection(s *elf.Section) bool {
+	return s.Flags&elf.SHF_EXECINSTR != 0 && s.Type != elf.SHT_NOBITS && s.Size > 0 && s.Name != ".plt"
+}
+
+func newCodeIndex(ef *elf.File, syms []elf.Symbol) *codeIndex {
+	c := &codeIndex{}
+	bySec := map[int][]uint64{}
+	for _, s := range syms {
+		i := int(s.Section)
+		if i <= 0 || i >= len(ef.Sections) || !textSection(ef.Sections[i]) {
+			continue
+		}
+		sec := ef.Sections[i]
+		if s.Value >= sec.Addr && s.Value-sec.Addr < sec.Size {
+			bySec[i] = append(bySec[i], s.Value)
+		}
+	}
+	for i, sec := range ef.Sections {
+		addrs := bySec[i]
+		if len(addrs) == 0 {
+			continue
+		}
+		slices.Sort(addrs)
+		addrs = slices.Compact(addrs)
+		c.secs = append(c.secs, sec)
+		for j, a := range addrs {
+			end := sec.Addr + sec.Size
+			if j+1 < len(addrs) {
+				end = addrs[j+1]
+			}
+			c.add(a, end, sec.Addr+sec.Size, uint32(len(c.secs)-1))
+		}
+	}
+	c.sortRanges()
+	c.decoded = make([]atomic.Pointer[rangeCode], len(c.starts))
+	return c
+}
+
+func (c *codeIndex) add(start, end, limit uint64, sec uint32) {
+	c.starts = append(c.starts, start)
+	c.ends = append(c.ends, end)
+	c.limits = append(c.limits, limit)
+	c.secOf = append(c.secOf, sec)
+}
+
+// sortRanges orders the ranges by start; sections rarely come out of
+// address order, so this is usually a check.
+func (c *codeIndex) sortRanges() {
+	if slices.IsSorted(c.starts) {
+		return
+	}
+	idx := make([]int, len(c.starts))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case c.starts[a] < c.starts[b]:
+			return -1
+		case c.starts[a] > c.starts[b]:
+			return 1
+		}
+		return 0
+	})
+	c.starts, c.ends, c.limits, c.secOf = permute(c.starts, idx), permute(c.ends, idx), permute(c.limits, idx), permute(c.secOf, idx)
+}
+
+func permute[T any](s []T, idx []int) []T {
+	out := make([]T, len(s))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out
+}
+
+// rangeAt returns the index of the range holding addr, or -1.
+func (c *codeIndex) rangeAt(addr uint64) int {
+	i := c.firstAfter(addr) - 1
+	if i < 0 || addr >= c.ends[i] {
+		return -1
+	}
+	return i
+}
+
+// firstAfter returns the index of the first range starting after addr.
+func (c *codeIndex) firstAfter(addr uint64) int {
+	lo, hi := 0, len(c.starts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c.starts[m] <= addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// code returns the decoded range i, decoding it on first use. Concurrent
+// first uses may both decode; one result wins.
+func (c *codeIndex) code(i int) *rangeCode {
+	if rc := c.decoded[i].Load(); rc != nil {
+		return rc
+	}
+	rc := c.decode(i)
+	if !c.decoded[i].CompareAndSwap(nil, rc) {
+		return c.decoded[i].Load()
+	}
+	return rc
+}
+
+func (c *codeIndex) decode(i int) *rangeCode {
+	start, end := c.starts[i], c.ends[i]
+	sec := c.secs[c.secOf[i]]
+	n := min(end+maxInstLen-1, c.limits[i]) - start
+	buf := make([]byte, n)
+	if _, err := sec.ReadAt(buf, int64(start-sec.Addr)); err != nil {
+		c.setErr(err)
+		return &rangeCode{}
+	}
+	return decodeRange(buf, end-start)
+}
+
+// decodeRange disassembles buf linearly from its start while the offset is
+// below size, as llvm-profgen's dissassembleSymbol does.
+func decodeRange(buf []byte, size uint64) *rangeCode {
+	rc := &rangeCode{starts: make([]uint64, (size+63)/64)}
+	for off := uint64(0); off < size; {
+		n, kind, ok := decodeInst(buf[off:])
+		if ok {
+			rc.insts = append(rc.insts, packedInst{off: uint32(off), size: uint8(n), kind: kind})
+			rc.starts[off/64] |= 1 << (off % 64)
+			if kind.IsUncondBranch() {
+				rc.uncond = append(rc.uncond, uint32(off))
+			}
+		}
+		off += uint64(n)
+	}
+	rc.insts = slices.Clip(rc.insts)
+	return rc
+}
+
+func (c *codeIndex) inst(i int, rc *rangeCode, j int) Inst {
+	p := rc.insts[j]
+	return Inst{Addr: c.starts[i] + uint64(p.off), Size: uint32(p.size), Kind: p.kind}
+}
+
+// IsCode reports whether addr starts an instruction in llvm-profgen's
+// disassembly of the binary (ProfiledBinary::addressIsCode).
+func (f *File) IsCode(addr uint64) bool {
+	c := f.code
+	i := c.rangeAt(addr)
+	return i >= 0 && c.code(i).isStart(addr-c.starts[i])
+}
+
+// Inst returns the instruction starting at addr.
+func (f *File) Inst(addr uint64) (Inst, bool) {
+	c := f.code
+	i := c.rangeAt(addr)
+	if i < 0 {
+		return Inst{}, false
+	}
+	rc := c.code(i)
+	off := addr - c.starts[i]
+	if !rc.isStart(off) {
+		return Inst{}, false
+	}
+	return c.inst(i, rc, rc.find(off)), true
+}
+
+// NextInst returns the address of the first instruction starting after
+// addr (addr need not be code), in address order over the whole binary, as
+// llvm-profgen steps through its sorted code addresses.
+func (f *File) NextInst(addr uint64) (uint64, bool) {
+	in, ok := f.firstInstFrom(addr + 1)
+	return in.Addr, ok && addr+1 != 0
+}
+
+// firstInstFrom returns the first instruction at an address >= addr.
+func (f *File) firstInstFrom(addr uint64) (Inst, bool) {
+	c := f.code
+	i := c.firstAfter(addr) - 1
+	if i < 0 || addr >= c.ends[i] {
+		i++
+	}
+	for ; i < len(c.starts); i++ {
+		rc := c.code(i)
+		var off uint64
+		if addr > c.starts[i] {
+			off = addr - c.starts[i]
+		}
+		if j := rc.find(off); j < len(rc.insts) {
+			return c.inst(i, rc, j), true
+		}
+	}
+	return Inst{}, false
+}
+
+// Insts yields the instructions starting in [first, last], in address
+// order (last inclusive, as in the inclusive ranges of LBR aggregation).
+func (f *File) Insts(first, last uint64) iter.Seq[Inst] {
+	return func(yield func(Inst) bool) {
+		c := f.code
+		in, ok := f.firstInstFrom(first)
+		if !ok || in.Addr > last {
+			return
+		}
+		for i := c.firstAfter(in.Addr) - 1; i < len(c.starts) && c.starts[i] <= last; i++ {
+			rc := c.code(i)
+			var off uint64
+			if first > c.starts[i] {
+				off = first - c.starts[i]
+			}
+			for j := rc.find(off); j < len(rc.insts); j++ {
+				in := c.inst(i, rc, j)
+				if in.Addr > last || !yield(in) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// CrossesUncondBranch reports whether an instruction that llvm-profgen
+// counts as an unconditional branch (a call, a return or a direct jump; see
+// Kind.IsUncondBranch) starts in [start, end) (rangeCrossUncondBranch).
+// It is false when start >= end.
+func (f *File) CrossesUncondBranch(start, end uint64) bool {
+	if start >= end {
+		return false
+	}
+	c := f.code
+	i := c.firstAfter(start) - 1
+	if i < 0 || start >= c.ends[i] {
+		i++
+	}
+	for ; i < len(c.starts) && c.starts[i] < end; i++ {
+		if c.rangeHasUncond(i, start, end) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *codeIndex) rangeHasUncond(i int, start, end uint64) bool {
+	rc := c.code(i)
+	base := c.starts[i]
+	for _, off := range rc.uncond {
+		a := base + uint64(off)
+		if a >= end {
+			return false
+		}
+		if a >= start {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeErr is the first error met while reading code for decoding; the
+// range read is then treated as holding no code.
+func (f *File) DecodeErr() error {
+	c := f.code
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	return c.err
+}
+
+func (c *codeIndex) setErr(err error) {
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	if c.err == nil {
+		c.err = err
+	}
+}

@@ -1,0 +1,171 @@
+package binary
+
+import (
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// Kind is what an instruction does to control flow.
+type Kind uint8
+
+const (
+	Other        Kind = iota // no control transfer
+	Call                     // direct or indirect call
+	Return                   // ret, ret imm16, lret, iret
+	Jump                     // direct unconditional jump
+	IndirectJump             // jmp through a register or memory
+	CondBranch               // jcc, jrcxz, loop*, xbegin
+)
+
+var kindNames = [...]string{"other", "call", "return", "jump", "indirect-jump", "cond-branch"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// IsUncondBranch reports whether llvm-profgen counts the kind as an
+// unconditional branch when it checks that a range is a valid fall-through
+// (UncondBranchAddrSet): calls, returns and direct jumps. Indirect jumps are
+// not (LLVM's MCInstrDesc::isUnconditionalBranch excludes indirect branches).
+func (k Kind) IsUncondBranch() bool { return k == Call || k == Return || k == Jump }
+
+// maxInstLen is the architectural limit of an x86 instruction.
+const maxInstLen = 15
+
+// decodeInst decodes the instruction at the start of b the way LLVM's x86
+// disassembler (and so llvm-profgen) splits instructions. ok is false for
+// bytes LLVM does not decode; size is then the number of bytes to skip.
+func decodeInst(b []byte) (size int, kind Kind, ok bool) {
+	if len(b) == 0 {
+		return 1, Other, false
+	}
+	if n := prefixOnlyInst(b); n > 0 {
+		return n, Other, true
+	}
+	if n := cetHintNop(b); n > 0 {
+		return n, Other, true
+	}
+	inst, err := x86asm.Decode(b, 64)
+	if err != nil || inst.Len == 0 {
+		return 1, Other, false
+	}
+	return inst.Len, kindOf(&inst), true
+}
+
+// prefixOnlyInst returns the length of a prefix LLVM's decoder turns into
+// an instruction of its own, 0 if none (X86DisassemblerDecoder readPrefixes):
+// a LOCK as the first byte, and an F2/F3 read as xacquire/xrelease (before
+// a LOCK, an xchg, or for F3 a mov to memory), ending at that prefix.
+func prefixOnlyInst(b []byte) int {
+	if b[0] == 0xf0 {
+		return 1
+	}
+	for i := 0; i < len(b) && i < maxInstLen; i++ {
+		switch c := b[i]; c {
+		case 0xf2, 0xf3:
+			if i+1 < len(b) && isHLEPrefixed(c, b[i+1]) {
+				return i + 1
+			}
+		case 0xf0, 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67:
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+func isHLEPrefixed(prefix, next byte) bool {
+	if next == 0xf0 || next&0xfe == 0x86 || next&0xf8 == 0x90 {
+		return !(prefix == 0xf3 && next == 0x90) // f3 90 is pause
+	}
+	return prefix == 0xf3 && (next == 0x88 || next == 0x89 || next == 0xc6 || next == 0xc7)
+}
+
+// cetHintNop handles F3 0F 1E /r (endbr64, endbr32, rdssp and the reserved
+// hint NOPs), which x86asm decodes as a one-byte "rep" (golang/go#35865).
+// It returns the instruction length, 0 if b is not such an instruction.
+func cetHintNop(b []byte) int {
+	i := 0
+	for i < len(b) && i < maxInstLen && isLegacyPrefix(b[i]) && b[i] != 0xf3 {
+		i++
+	}
+	if i >= len(b) || b[i] != 0xf3 {
+		return 0
+	}
+	i++
+	if i < len(b) && isLegacyPrefix(b[i]) {
+		return 0
+	}
+	if i < len(b) && b[i]&0xf0 == 0x40 { // REX
+		i++
+	}
+	if i+2 >= len(b) || b[i] != 0x0f || b[i+1] != 0x1e {
+		return 0
+	}
+	n := modRMLen(b[i+2:])
+	if n == 0 || i+2+n > maxInstLen {
+		return 0
+	}
+	return i + 2 + n
+}
+
+func isLegacyPrefix(c byte) bool {
+	switch c {
+	case 0xf0, 0xf2, 0xf3, 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67:
+		return true
+	}
+	return false
+}
+
+// modRMLen is the length of a ModRM byte with its SIB and displacement in
+// 64-bit addressing, 0 if b is too short.
+func modRMLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	mod, rm := b[0]>>6, b[0]&7
+	n := 1
+	if mod != 3 && rm == 4 {
+		if len(b) < 2 {
+			return 0
+		}
+		if mod == 0 && b[1]&7 == 5 {
+			n += 4
+		}
+		n++
+	}
+	switch {
+	case mod == 1:
+		n++
+	case mod == 2, mod == 0 && rm == 5:
+		n += 4
+	}
+	if n > len(b) {
+		return 0
+	}
+	return n
+}
+
+func kindOf(inst *x86asm.Inst) Kind {
+	switch inst.Op {
+	case x86asm.CALL, x86asm.LCALL:
+		return Call
+	case x86asm.RET, x86asm.LRET, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ:
+		return Return
+	case x86asm.JMP:
+		if _, rel := inst.Args[0].(x86asm.Rel); rel {
+			return Jump
+		}
+		return IndirectJump
+	case x86asm.LJMP:
+		return IndirectJump
+	case x86asm.JA, x86asm.JAE, x86asm.JB, x86asm.JBE, x86asm.JE, x86asm.JG, x86asm.JGE,
+		x86asm.JL, x86asm.JLE, x86asm.JNE, x86asm.JNO, x86asm.JNP, x86asm.JNS, x86asm.JO,
+		x86asm.JP, x86asm.JS, x86asm.JCXZ, x86asm.JECXZ, x86asm.JRCXZ,
+		x86asm.LOOP, x86asm.LOOPE, x86asm.LOOPNE, x86asm.XBEGIN:
+		return CondBranch
+	}
+	return Other
+}

@@ -1,0 +1,149 @@
+package binary
+
+import (
+	"debug/dwarf"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// Options tune Open.
+type Options struct {
+	// DebugPath names a file holding the binary's DWARF (for example made by
+	// objcopy --only-keep-debug). Empty: the DWARF of the binary itself.
+	DebugPath string
+}
+
+// File is an opened ELF executable. Its methods are safe for concurrent use.
+type File struct {
+	path      string
+	debugPath string
+	elf       *elf.File
+	closers   []io.Closer
+
+	layout  layout
+	buildID []byte
+	funcs   []Symbol
+	code    *codeIndex
+
+	dwarfOnce sync.Once
+	dwarf     *dwarf.Data
+	dwarfErr  error
+}
+
+// ErrNoExecSegment is returned by Open for an ELF file without an
+// executable PT_LOAD segment (llvm-profgen: "no executable segment found").
+var ErrNoExecSegment = errors.New("no executable segment found")
+
+// Open opens the ELF file at path. The returned File keeps the file open
+// (code is read lazily) until Close.
+func Open(path string, opts Options) (*File, error) {
+	osf, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewFile(osf, path, opts)
+	if err != nil {
+		osf.Close()
+		return nil, err
+	}
+	f.closers = append(f.closers, osf)
+	return f, nil
+}
+
+// NewFile reads an ELF image from r; path is used in messages and by Path.
+// r must stay readable until the File is no longer used.
+func NewFile(r io.ReaderAt, path string, opts Options) (*File, error) {
+	ef, err := elf.NewFile(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f := &File{path: path, debugPath: opts.DebugPath, elf: ef}
+	if err := f.load(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+func (f *File) load() error {
+	if f.elf.Machine != elf.EM_X86_64 {
+		return fmt.Errorf("unsupported machine %v (only x86-64 is decoded)", f.elf.Machine)
+	}
+	l, err := readLayout(f.elf.Progs)
+	if err != nil {
+		return err
+	}
+	f.layout = l
+	f.buildID = readBuildID(f.elf)
+	syms, err := f.elf.Symbols()
+	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
+		return fmt.Errorf("reading .symtab: %w", err)
+	}
+	f.funcs = funcSymbols(syms)
+	f.code = newCodeIndex(f.elf, syms)
+	return nil
+}
+
+// Close closes the files Open opened.
+func (f *File) Close() error {
+	var first error
+	for _, c := range f.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	f.closers = nil
+	return first
+}
+
+// Path is the path the File was opened with.
+func (f *File) Path() string { return f.path }
+
+// ELF is the underlying debug/elf file.
+func (f *File) ELF() *elf.File { return f.elf }
+
+// IsPIE reports whether the file is position independent (ET_DYN):
+// loaded at an address chosen at run time.
+func (f *File) IsPIE() bool { return f.elf.Type == elf.ET_DYN }
+
+// BuildID is the GNU build id (the NT_GNU_BUILD_ID note), nil if absent.
+func (f *File) BuildID() []byte { return f.buildID }
+
+// BuildIDHex is BuildID in lower-case hex, as perf and readelf print it.
+func (f *File) BuildIDHex() string { return fmt.Sprintf("%x", f.buildID) }
+
+// FuncSymbols are the function symbols (STT_FUNC and STT_GNU_IFUNC with an
+// address) of .symtab, or of .dynsym when there is no .symtab, sorted by
+// address and then name. The slice must not be modified.
+func (f *File) FuncSymbols() []Symbol { return f.funcs }
+
+// DWARF returns the debug information: from Options.DebugPath when given,
+// else from the binary. The result is loaded once and shared.
+func (f *File) DWARF() (*dwarf.Data, error) {
+	f.dwarfOnce.Do(func() { f.dwarf, f.dwarfErr = f.loadDWARF() })
+	return f.dwarf, f.dwarfErr
+}
+
+func (f *File) loadDWARF() (*dwarf.Data, error) {
+	if f.debugPath == "" {
+		return f.elf.DWARF()
+	}
+	osf, err := os.Open(f.debugPath)
+	if err != nil {
+		return nil, err
+	}
+	ef, err := elf.NewFile(osf)
+	if err != nil {
+		osf.Close()
+		return nil, fmt.Errorf("%s: %w", f.debugPath, err)
+	}
+	f.closers = append(f.closers, osf)
+	d, err := ef.DWARF()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.debugPath, err)
+	}
+	return d, nil
+}

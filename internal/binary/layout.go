@@ -1,0 +1,133 @@
+package binary
+
+import (
+	"debug/elf"
+	"encoding/binary"
+)
+
+// pageSize is the page size llvm-profgen 19 assumes when it rounds segment
+// addresses and offsets down (ProfiledBinary::setPreferredTextSegmentAddresses).
+const pageSize = 0x1000
+
+// Segment is an executable PT_LOAD segment, its address and offset rounded
+// down to the page as the loader maps it.
+type Segment struct {
+	Vaddr  uint64 // p_vaddr rounded down to the page
+	Offset uint64 // p_offset rounded down to the page
+}
+
+// layout is where the executable segments want to be loaded.
+type layout struct {
+	firstLoadable uint64    // first PT_LOAD's vaddr, page-rounded
+	exec          []Segment // executable PT_LOADs in program header order
+}
+
+func readLayout(progs []*elf.Prog) (layout, error) {
+	var l layout
+	seenLoad := false
+	for _, p := range progs {
+		if p.Type != elf.PT_LOAD {
+			continue
+		}
+		if !seenLoad {
+			l.firstLoadable = p.Vaddr &^ (pageSize - 1)
+			seenLoad = true
+		}
+		if p.Flags&elf.PF_X != 0 {
+			l.exec = append(l.exec, Segment{Vaddr: p.Vaddr &^ (pageSize - 1), Offset: p.Off &^ (pageSize - 1)})
+		}
+	}
+	if len(l.exec) == 0 {
+		return l, ErrNoExecSegment
+	}
+	return l, nil
+}
+
+// PreferredBase is the address the binary wants its first executable
+// segment loaded at: that segment's p_vaddr rounded down to the page, as
+// llvm-profgen 19 computes it. Canonical addresses are in this address
+// space; the unsymbolized profile prints them as offsets from it.
+func (f *File) PreferredBase() uint64 { return f.layout.exec[0].Vaddr }
+
+// TextSegmentOffset is the file offset of the first executable segment,
+// rounded down to the page: the page offset of the mmap that loads it.
+func (f *File) TextSegmentOffset() uint64 { return f.layout.exec[0].Offset }
+
+// FirstLoadableAddress is the first PT_LOAD's p_vaddr rounded down to the
+// page (llvm-profgen's --use-first-loadable-segment-as-base).
+func (f *File) FirstLoadableAddress() uint64 { return f.layout.firstLoadable }
+
+// ExecSegments are the executable PT_LOAD segments in program header order.
+func (f *File) ExecSegments() []Segment { return f.layout.exec }
+
+// RuntimeBase says where the first executable segment was loaded, given an
+// MMAP/MMAP2 event of this binary with address mmapAddr and page offset
+// mmapPgoff. As in llvm-profgen 19 (PerfScriptReader::updateBinaryAddress)
+// only the mapping of the text segment itself tells: ok is false for any
+// other page offset. A runtime address a then maps to the canonical address
+// a - base + PreferredBase() (see CanonicalAddr).
+func (f *File) RuntimeBase(mmapAddr, mmapPgoff uint64) (base uint64, ok bool) {
+	return runtimeBase(f.layout, mmapAddr, mmapPgoff)
+}
+
+func runtimeBase(l layout, mmapAddr, mmapPgoff uint64) (uint64, bool) {
+	if mmapPgoff != l.exec[0].Offset {
+		return 0, false
+	}
+	return mmapAddr, true
+}
+
+// CanonicalAddr maps a runtime address to the binary's preferred address
+// space, given the runtime base from RuntimeBase (unsigned wrap-around, as
+// llvm-profgen's canonicalizeVirtualAddress).
+func (f *File) CanonicalAddr(runtimeAddr, runtimeBase uint64) uint64 {
+	return runtimeAddr - runtimeBase + f.PreferredBase()
+}
+
+// readBuildID finds the NT_GNU_BUILD_ID note in the SHT_NOTE sections, or
+// in the PT_NOTE segments of a file without section headers.
+func readBuildID(ef *elf.File) []byte {
+	for _, s := range ef.Sections {
+		if s.Type != elf.SHT_NOTE {
+			continue
+		}
+		if data, err := s.Data(); err == nil {
+			if id := findBuildID(data, ef.ByteOrder); id != nil {
+				return id
+			}
+		}
+	}
+	for _, p := range ef.Progs {
+		if p.Type != elf.PT_NOTE || p.Filesz > 1<<20 {
+			continue
+		}
+		data := make([]byte, p.Filesz)
+		if _, err := p.ReadAt(data, 0); err == nil {
+			if id := findBuildID(data, ef.ByteOrder); id != nil {
+				return id
+			}
+		}
+	}
+	return nil
+}
+
+// findBuildID walks ELF notes (namesz, descsz, type, name, desc; 4-aligned).
+func findBuildID(data []byte, bo binary.ByteOrder) []byte {
+	const ntGNUBuildID = 3
+	for len(data) >= 12 {
+		namesz, descsz, typ := uint64(bo.Uint32(data)), uint64(bo.Uint32(data[4:])), bo.Uint32(data[8:])
+		data = data[12:]
+		nameEnd := align4(namesz)
+		descEnd := nameEnd + align4(descsz)
+		if nameEnd > uint64(len(data)) || descEnd > uint64(len(data)) || nameEnd+descsz > uint64(len(data)) {
+			return nil
+		}
+		if typ == ntGNUBuildID && namesz == 4 && string(data[:4]) == "GNU\x00" && descsz > 0 {
+			return append([]byte(nil), data[nameEnd:nameEnd+descsz]...)
+		}
+		data = data[descEnd:]
+	}
+	return nil
+}
+
+func align4(n uint64) uint64 { return (n + 3) &^ 3 }
