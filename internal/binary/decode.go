@@ -47,11 +47,45 @@ func decodeInst(b []byte) (size int, kind Kind, ok bool) {
 	if n := cetHintNop(b); n > 0 {
 		return n, Other, true
 	}
+	if n := vzero(b); n > 0 {
+		return n, Other, true
+	}
+	if len(b) >= 2 && b[0] == 0x0f && b[1] == 0xff {
+		return 2, Other, false // ud0: LLVM 19 gives up after the two opcode bytes
+	}
 	inst, err := x86asm.Decode(b, 64)
 	if err != nil || inst.Len == 0 {
 		return 1, Other, false
 	}
+	if inst.Op == 0 {
+		// x86asm "decodes" instructions it does not know, for example
+		// setssbsy, ptwrite, rdpid (F3 0F ...), as a 1-byte prefix.
+		if n := unknownWithMandatoryPrefix(b); n > 0 {
+			return n, Other, true
+		}
+		return 1, Other, false
+	}
 	return inst.Len, kindOf(&inst), true
+}
+
+// unknownWithMandatoryPrefix sizes an F2/F3/66-prefixed 0F-map instruction
+// that x86asm does not know: the prefix, then either what x86asm makes of
+// the rest, or a 0F opcode with a ModRM operand and no immediate. These are
+// system and hint instructions, none of them branches. 0 if neither fits.
+func unknownWithMandatoryPrefix(b []byte) int {
+	if len(b) < 4 || (b[0] != 0xf2 && b[0] != 0xf3 && b[0] != 0x66) {
+		return 0
+	}
+	if rest, err := x86asm.Decode(b[1:], 64); err == nil && rest.Op != 0 && rest.Len > 0 {
+		return 1 + rest.Len
+	}
+	if b[1] != 0x0f || b[2] == 0x0f || b[2] == 0x38 || b[2] == 0x3a {
+		return 0
+	}
+	if n := modRMLen(b[3:]); n > 0 {
+		return 3 + n
+	}
+	return 0
 }
 
 // prefixOnlyInst returns the length of a prefix LLVM's decoder turns into
@@ -168,4 +202,15 @@ func kindOf(inst *x86asm.Inst) Kind {
 		return CondBranch
 	}
 	return Other
+}
+
+// vzero sizes vzeroupper and vzeroall (VEX 0F 77), which x86asm misreads.
+func vzero(b []byte) int {
+	switch {
+	case len(b) >= 3 && b[0] == 0xc5 && b[2] == 0x77:
+		return 3
+	case len(b) >= 4 && b[0] == 0xc4 && b[1]&0x1f == 1 && b[3] == 0x77:
+		return 4
+	}
+	return 0
 }

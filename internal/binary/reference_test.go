@@ -1,0 +1,158 @@
+package binary
+
+import (
+	"bufio"
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// referenceBinaries are the binaries compared against LLVM's disassembler:
+// the checked-in ones and this test binary itself (a few MB of Go code).
+func referenceBinaries(t *testing.T) []string {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.elf"))
+	if self, err := os.Executable(); err == nil && !testing.Short() {
+		paths = append(paths, self)
+	}
+	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
+		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
+		paths = append(paths, more...)
+	}
+	return paths
+}
+
+func lookTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+// walkAll decodes every range of f as llvm-profgen does, reporting invalid
+// bytes as well: addr -> decoded.
+func walkAll(t *testing.T, f *File) map[uint64]bool {
+	t.Helper()
+	c := f.code
+	out := map[uint64]bool{}
+	for i := range c.starts {
+		start, end := c.starts[i], c.ends[i]
+		sec := c.secs[c.secOf[i]]
+		buf := make([]byte, min(end+maxInstLen-1, c.limits[i])-start)
+		if _, err := sec.ReadAt(buf, int64(start-sec.Addr)); err != nil {
+			t.Fatal(err)
+		}
+		for off := uint64(0); off < end-start; {
+			n, _, ok := decodeInst(buf[off:])
+			out[start+off] = ok
+			off += uint64(n)
+		}
+	}
+	return out
+}
+
+var (
+	sectionLine = regexp.MustCompile(`^Disassembly of section (\S+) \[0x([0-9a-f]+), 0x([0-9a-f]+)\]:`)
+	instLine    = regexp.MustCompile(`^\s*([0-9a-f]+):\s*(.*)$`)
+)
+
+// profgenDisassembly runs llvm-profgen-19 --show-disassembly-only: the
+// addresses it decodes, and whether it decoded an instruction there.
+// Addresses past the end of their section (llvm-profgen reads beyond the
+// section when a symbol of it lies past its end) are left out.
+func profgenDisassembly(t *testing.T, tool, path string) map[uint64]bool {
+	t.Helper()
+	cmd := exec.Command(tool, "--show-disassembly-only", "--binary", path, "--output", os.DevNull)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	got := map[uint64]bool{}
+	var lo, hi uint64
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := sectionLine.FindStringSubmatch(line); m != nil {
+			lo, _ = strconv.ParseUint(m[2], 16, 64)
+			hi, _ = strconv.ParseUint(m[3], 16, 64)
+			continue
+		}
+		m := instLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		addr, err := strconv.ParseUint(m[1], 16, 64)
+		if err != nil || addr < lo || addr >= hi {
+			continue
+		}
+		got[addr] = strings.TrimSpace(m[2]) != "<unknown>"
+	}
+	return got
+}
+
+func TestDecodeMatchesProfgen(t *testing.T) {
+	tool := lookTool(t, "llvm-profgen-19")
+	for _, path := range referenceBinaries(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			want := profgenDisassembly(t, tool, path)
+			got := walkAll(t, f)
+			reportDiff(t, f, got, want)
+			t.Logf("%d addresses compared", len(want))
+		})
+	}
+}
+
+// reportDiff lists the first differences between two addr -> valid maps.
+func reportDiff(t *testing.T, f *File, got, want map[uint64]bool) {
+	t.Helper()
+	var diffs []uint64
+	for a, ok := range want {
+		if g, seen := got[a]; !seen || g != ok {
+			diffs = append(diffs, a)
+		}
+	}
+	for a, ok := range got {
+		if _, seen := want[a]; !seen && ok {
+			diffs = append(diffs, a)
+		}
+	}
+	sort.Slice(diffs, func(i, j int) bool { return diffs[i] < diffs[j] })
+	for i, a := range diffs {
+		if i == 20 {
+			t.Errorf("... %d differences in all", len(diffs))
+			break
+		}
+		g, gs := got[a]
+		w, ws := want[a]
+		t.Errorf("%#x: got decoded=%v (present %v), want decoded=%v (present %v); bytes % x",
+			a, g, gs, w, ws, bytesAt(f, a, 12))
+	}
+}
+
+func bytesAt(f *File, addr uint64, n int) []byte {
+	for _, s := range f.elf.Sections {
+		if s.Type != elf.SHT_NOBITS && addr >= s.Addr && addr < s.Addr+s.Size {
+			b := make([]byte, min(uint64(n), s.Addr+s.Size-addr))
+			s.ReadAt(b, int64(addr-s.Addr))
+			return b
+		}
+	}
+	return nil
+}
+
+var _ = fmt.Sprint
