@@ -50,6 +50,15 @@ func decodeInst(b []byte) (size int, kind Kind, ok bool) {
 	if n := vzero(b); n > 0 {
 		return n, Other, true
 	}
+	if n := xop(b); n > 0 {
+		return n, Other, true
+	}
+	if n, kind := rex2(b); n > 0 {
+		return n, kind, true
+	}
+	if len(b) >= 2 && b[0]&0xf0 == 0x40 && (isLegacyPrefix(b[1]) || b[1]&0xf0 == 0x40) {
+		return 2, Other, true // a REX before a prefix: LLVM makes one instruction of the two
+	}
 	if len(b) >= 2 && b[0] == 0x0f && b[1] == 0xff {
 		return 2, Other, false // ud0: LLVM 19 gives up after the two opcode bytes
 	}
@@ -69,9 +78,10 @@ func decodeInst(b []byte) (size int, kind Kind, ok bool) {
 }
 
 // unknownWithMandatoryPrefix sizes an F2/F3/66-prefixed 0F-map instruction
-// that x86asm does not know: the prefix, then either what x86asm makes of
-// the rest, or a 0F opcode with a ModRM operand and no immediate. These are
-// system and hint instructions, none of them branches. 0 if neither fits.
+// that x86asm does not know (setssbsy, ptwrite, rdpid, adcx, adox, ...):
+// the prefix, then what x86asm makes of the rest, or else the length of an
+// opcode in the 0F, 0F 38 or 0F 3A map with a ModRM operand (and the 0F 3A
+// map's imm8). None of these are branches. 0 if b is no such instruction.
 func unknownWithMandatoryPrefix(b []byte) int {
 	if len(b) < 4 || (b[0] != 0xf2 && b[0] != 0xf3 && b[0] != 0x66) {
 		return 0
@@ -79,13 +89,31 @@ func unknownWithMandatoryPrefix(b []byte) int {
 	if rest, err := x86asm.Decode(b[1:], 64); err == nil && rest.Op != 0 && rest.Len > 0 {
 		return 1 + rest.Len
 	}
-	if b[1] != 0x0f || b[2] == 0x0f || b[2] == 0x38 || b[2] == 0x3a {
+	i := 1
+	if b[i]&0xf0 == 0x40 { // REX
+		i++
+	}
+	if i+2 >= len(b) || b[i] != 0x0f {
 		return 0
 	}
-	if n := modRMLen(b[3:]); n > 0 {
-		return 3 + n
+	i++
+	imm := 0
+	switch b[i] {
+	case 0x0f:
+		return 0
+	case 0x38:
+		i++
+	case 0x3a:
+		i, imm = i+1, 1
 	}
-	return 0
+	if i+1 >= len(b) {
+		return 0
+	}
+	n := modRMLen(b[i+1:])
+	if n == 0 || i+1+n+imm > min(len(b), maxInstLen) {
+		return 0
+	}
+	return i + 1 + n + imm
 }
 
 // prefixOnlyInst returns the length of a prefix LLVM's decoder turns into
@@ -213,4 +241,48 @@ func vzero(b []byte) int {
 		return 4
 	}
 	return 0
+}
+
+// xop sizes an AMD XOP instruction (8F, with a map number in the second
+// byte: 8 with imm8, 9 without, 0Ah with imm32), which x86asm reads as pop.
+func xop(b []byte) int {
+	if len(b) < 5 || b[0] != 0x8f || b[1]&0x38 == 0 {
+		return 0
+	}
+	imm := 0
+	switch b[1] & 0x1f {
+	case 8:
+		imm = 1
+	case 9:
+	case 0xa:
+		imm = 4
+	default:
+		return 0
+	}
+	n := modRMLen(b[4:])
+	if n == 0 || 4+n+imm > min(len(b), maxInstLen) {
+		return 0
+	}
+	return 4 + n + imm
+}
+
+// rex2 decodes an instruction with an APX REX2 prefix (D5, payload), which
+// LLVM 19 knows and x86asm does not: the rest is decoded with the
+// equivalent REX (and 0F escape when REX2.M0 is set). n is 0 if b is none.
+func rex2(b []byte) (n int, kind Kind) {
+	if len(b) < 3 || b[0] != 0xd5 {
+		return 0, Other
+	}
+	m0, w := int(b[1]>>7), b[1]>>3&1
+	buf := make([]byte, 0, 2+maxInstLen)
+	buf = append(buf, 0x40|w<<3)
+	if m0 == 1 {
+		buf = append(buf, 0x0f)
+	}
+	buf = append(buf, b[2:min(len(b), maxInstLen)]...)
+	inst, err := x86asm.Decode(buf, 64)
+	if err != nil || inst.Op == 0 || inst.Len < 2+m0 {
+		return 0, Other
+	}
+	return inst.Len - 1 - m0 + 2, kindOf(&inst)
 }

@@ -2,7 +2,6 @@ package binary
 
 import (
 	"bufio"
-	"bytes"
 	"debug/elf"
 	"fmt"
 	"os"
@@ -25,6 +24,10 @@ func referenceBinaries(t *testing.T) []string {
 	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
 		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
 		paths = append(paths, more...)
+	}
+	// More binaries to check, for example large unstripped ones at hand.
+	if more := os.Getenv("PROFGEN_BINARY_REFERENCE"); more != "" {
+		paths = append(paths, filepath.SplitList(more)...)
 	}
 	return paths
 }
@@ -72,13 +75,21 @@ var (
 func profgenDisassembly(t *testing.T, tool, path string) map[uint64]bool {
 	t.Helper()
 	cmd := exec.Command(tool, "--show-disassembly-only", "--binary", path, "--output", os.DevNull)
-	out, err := cmd.Output()
+	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
+		t.Fatal(err)
 	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+	}()
 	got := map[uint64]bool{}
 	var lo, hi uint64
-	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -132,6 +143,30 @@ func reportDiff(t *testing.T, f *File, got, want map[uint64]bool) {
 		}
 	}
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i] < diffs[j] })
+	var missing, extra int
+	for _, a := range diffs {
+		if want[a] {
+			missing++
+		} else {
+			extra++
+		}
+	}
+	dataRanges := map[int]bool{}
+	for a, ok := range want {
+		if !ok {
+			dataRanges[f.code.rangeAt(a)] = true
+		}
+	}
+	inData := 0
+	for _, a := range diffs {
+		if dataRanges[f.code.rangeAt(a)] {
+			inData++
+		}
+	}
+	if len(diffs) > 0 {
+		t.Logf("%d of %d differences are in symbol ranges where LLVM meets invalid bytes (data in text)", inData, len(diffs))
+		t.Logf("%d LLVM instructions not decoded, %d decoded that LLVM does not", missing, extra)
+	}
 	for i, a := range diffs {
 		if i == 20 {
 			t.Errorf("... %d differences in all", len(diffs))
