@@ -240,8 +240,11 @@ func (f *File) Inst(addr uint64) (Inst, bool) {
 // addr (addr need not be code), in address order over the whole binary, as
 // llvm-profgen steps through its sorted code addresses.
 func (f *File) NextInst(addr uint64) (uint64, bool) {
+	if addr == ^uint64(0) {
+		return 0, false
+	}
 	in, ok := f.firstInstFrom(addr + 1)
-	return in.Addr, ok && addr+1 != 0
+	return in.Addr, ok
 }
 
 // firstInstFrom returns the first instruction at an address >= addr.
