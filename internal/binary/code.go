@@ -3,6 +3,7 @@ package binary
 import (
 	"debug/elf"
 	"iter"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -32,11 +33,14 @@ type codeIndex struct {
 	err   error // first read error
 }
 
-// rangeCode is the decoded content of one range.
+// rangeCode is the decoded content of one range. Offsets are from the
+// range start. Lookups are O(1): a bitmap of instruction starts with a rank
+// table gives the index of an instruction in insts.
 type rangeCode struct {
 	insts  []packedInst // valid instructions in address order
-	starts []uint64     // bitmap: byte offsets where a valid instruction starts
-	uncond []uint32     // offsets of instructions whose Kind.IsUncondBranch
+	starts []uint64     // bitmap: offsets where a valid instruction starts
+	rank   []uint32     // rank[w]: number of instructions before offset 64*w
+	uncond []uint64     // bitmap: offsets of instructions whose Kind.IsUncondBranch
 }
 
 type packedInst struct {
@@ -52,16 +56,29 @@ func (rc *rangeCode) isStart(off uint64) bool {
 
 // find returns the index of the first instruction at offset >= off.
 func (rc *rangeCode) find(off uint64) int {
-	lo, hi := 0, len(rc.insts)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if uint64(rc.insts[m].off) < off {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	w := off / 64
+	if w >= uint64(len(rc.starts)) {
+		return len(rc.insts)
 	}
-	return lo
+	below := rc.starts[w] & (1<<(off%64) - 1)
+	return int(rc.rank[w]) + bits.OnesCount64(below)
+}
+
+// hasUncond reports whether an unconditional branch starts in [lo, hi).
+func (rc *rangeCode) hasUncond(lo, hi uint64) bool {
+	hi = min(hi, uint64(len(rc.uncond))*64)
+	for lo < hi {
+		w, b := lo/64, lo%64
+		word := rc.uncond[w] >> b
+		if n := hi - lo; n < 64-b {
+			word &= 1<<n - 1
+		}
+		if word != 0 {
+			return true
+		}
+		lo += 64 - b
+	}
+	return false
 }
 
 // textSection reports whether llvm-profgen disassembles the section:
@@ -192,19 +209,25 @@ func (c *codeIndex) decode(i int) *rangeCode {
 // decodeRange disassembles buf linearly from its start while the offset is
 // below size, as llvm-profgen's dissassembleSymbol does.
 func decodeRange(buf []byte, size uint64) *rangeCode {
-	rc := &rangeCode{starts: make([]uint64, (size+63)/64)}
+	words := (size + 63) / 64
+	rc := &rangeCode{starts: make([]uint64, words), rank: make([]uint32, words), uncond: make([]uint64, words)}
 	for off := uint64(0); off < size; {
 		n, kind, ok := decodeInst(buf[off:])
 		if ok {
 			rc.insts = append(rc.insts, packedInst{off: uint32(off), size: uint8(n), kind: kind})
 			rc.starts[off/64] |= 1 << (off % 64)
 			if kind.IsUncondBranch() {
-				rc.uncond = append(rc.uncond, uint32(off))
+				rc.uncond[off/64] |= 1 << (off % 64)
 			}
 		}
 		off += uint64(n)
 	}
 	rc.insts = slices.Clip(rc.insts)
+	var count uint32
+	for w, word := range rc.starts {
+		rc.rank[w] = count
+		count += uint32(bits.OnesCount64(word))
+	}
 	return rc
 }
 
@@ -314,18 +337,12 @@ func (f *File) CrossesUncondBranch(start, end uint64) bool {
 }
 
 func (c *codeIndex) rangeHasUncond(i int, start, end uint64) bool {
-	rc := c.code(i)
 	base := c.starts[i]
-	for _, off := range rc.uncond {
-		a := base + uint64(off)
-		if a >= end {
-			return false
-		}
-		if a >= start {
-			return true
-		}
+	lo := uint64(0)
+	if start > base {
+		lo = start - base
 	}
-	return false
+	return c.code(i).hasUncond(lo, end-base)
 }
 
 // DecodeErr is the first error met while reading code for decoding; the
