@@ -84,15 +84,18 @@ func (rc *rangeCode) hasUncond(lo, hi uint64) bool {
 // textSection reports whether llvm-profgen disassembles the section:
 // executable, with contents, and not the PLT.
 func textSection(s *elf.Section) bool {
-	return s.Flags&elf.SHF_EXECINSTR != 0 && s.Type != elf.SHT_NOBITS && s.Size > 0 && s.Name != ".plt"
+	return s.Flags&elf.SHF_EXECINSTR != 0 && s.Type != elf.SHT_NOBITS && s.Size > 0 && s.Name != ".plt" &&
+		s.Flags&elf.SHF_COMPRESSED == 0 && s.ReaderAt != nil
 }
 
-func newCodeIndex(ef *elf.File, syms []elf.Symbol) *codeIndex {
+// newCodeIndex makes the ranges of the text sections that lie within the
+// first fileSize bytes of the file (any, if fileSize < 0).
+func newCodeIndex(ef *elf.File, syms []elf.Symbol, fileSize int64) *codeIndex {
 	c := &codeIndex{}
 	bySec := map[int][]uint64{}
 	for _, s := range syms {
 		i := int(s.Section)
-		if i <= 0 || i >= len(ef.Sections) || !textSection(ef.Sections[i]) {
+		if i <= 0 || i >= len(ef.Sections) || !textSection(ef.Sections[i]) || !inFile(ef.Sections[i], fileSize) {
 			continue
 		}
 		sec := ef.Sections[i]
@@ -119,6 +122,11 @@ func newCodeIndex(ef *elf.File, syms []elf.Symbol) *codeIndex {
 	c.sortRanges()
 	c.decoded = make([]atomic.Pointer[rangeCode], len(c.starts))
 	return c
+}
+
+func inFile(s *elf.Section, fileSize int64) bool {
+	end := s.Offset + s.Size
+	return end >= s.Offset && (fileSize < 0 || end <= uint64(fileSize)) && s.Addr+s.Size >= s.Addr
 }
 
 func (c *codeIndex) add(start, end, limit uint64, sec uint32) {

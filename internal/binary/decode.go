@@ -87,6 +87,9 @@ func unknownWithMandatoryPrefix(b []byte) int {
 		return 0
 	}
 	if rest, err := x86asm.Decode(b[1:], 64); err == nil && rest.Op != 0 && rest.Len > 0 {
+		if rest.Len >= maxInstLen {
+			return 0
+		}
 		return 1 + rest.Len
 	}
 	i := 1
@@ -281,7 +284,7 @@ func rex2(b []byte) (n int, kind Kind) {
 	}
 	buf = append(buf, b[2:min(len(b), maxInstLen)]...)
 	inst, err := x86asm.Decode(buf, 64)
-	if err != nil || inst.Op == 0 || inst.Len < 2+m0 {
+	if err != nil || inst.Op == 0 || inst.Len < 2+m0 || inst.Len-1-m0+2 > maxInstLen {
 		return 0, Other
 	}
 	return inst.Len - 1 - m0 + 2, kindOf(&inst)

@@ -45,7 +45,7 @@ func Open(path string, opts Options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := NewFile(osf, path, opts)
+	f, err := NewFile(sizedReaderAt{osf, fileSize(osf)}, path, opts)
 	if err != nil {
 		osf.Close()
 		return nil, err
@@ -55,20 +55,42 @@ func Open(path string, opts Options) (*File, error) {
 }
 
 // NewFile reads an ELF image from r; path is used in messages and by Path.
-// r must stay readable until the File is no longer used.
+// r must stay readable until the File is no longer used. When r has a
+// Size() int64 method (bytes.Reader, io.SectionReader), sections claiming
+// to extend past that size are not decoded.
 func NewFile(r io.ReaderAt, path string, opts Options) (*File, error) {
 	ef, err := elf.NewFile(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	size := int64(-1)
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		size = s.Size()
+	}
 	f := &File{path: path, debugPath: opts.DebugPath, elf: ef}
-	if err := f.load(); err != nil {
+	if err := f.load(size); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
 }
 
-func (f *File) load() error {
+// sizedReaderAt gives an *os.File the Size method NewFile looks for.
+type sizedReaderAt struct {
+	io.ReaderAt
+	size int64
+}
+
+func (r sizedReaderAt) Size() int64 { return r.size }
+
+func fileSize(f *os.File) int64 {
+	st, err := f.Stat()
+	if err != nil {
+		return -1
+	}
+	return st.Size()
+}
+
+func (f *File) load(fileSize int64) error {
 	if f.elf.Machine != elf.EM_X86_64 {
 		return fmt.Errorf("unsupported machine %v (only x86-64 is decoded)", f.elf.Machine)
 	}
@@ -83,7 +105,7 @@ func (f *File) load() error {
 		return fmt.Errorf("reading .symtab: %w", err)
 	}
 	f.funcs = funcSymbols(syms)
-	f.code = newCodeIndex(f.elf, syms)
+	f.code = newCodeIndex(f.elf, syms, fileSize)
 	return nil
 }
 

@@ -1,0 +1,61 @@
+package binary
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzNewFile feeds mutated ELF files to NewFile and, when they open, to
+// every query: nothing may panic.
+func FuzzNewFile(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.elf"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		bf, err := NewFile(bytes.NewReader(data), "fuzz", Options{})
+		if err != nil {
+			return
+		}
+		bf.PreferredBase()
+		bf.BuildID()
+		bf.RuntimeBase(0x7f0000000000, 0)
+		bf.DWARF()
+		n := 0
+		for in := range bf.Insts(0, ^uint64(0)) {
+			bf.IsCode(in.Addr)
+			bf.Inst(in.Addr + 1)
+			bf.NextInst(in.Addr)
+			bf.CrossesUncondBranch(in.Addr, in.Addr+64)
+			if n++; n > 1000 {
+				break
+			}
+		}
+		for _, s := range bf.FuncSymbols() {
+			bf.FuncSymbolAt(s.Addr)
+		}
+	})
+}
+
+// FuzzDecodeInst checks decodeInst on arbitrary bytes: no panic, and a size
+// that moves forward and stays within the instruction limit.
+func FuzzDecodeInst(f *testing.F) {
+	for _, b := range [][]byte{
+		{0xf3, 0x0f, 0x1e, 0xfa}, {0xf0, 0x83, 0x07, 0x01}, {0xc5, 0xf8, 0x77},
+		{0x66, 0x4c, 0x0f, 0x38, 0xf6, 0xf8}, {0x8f, 0xe8, 0x78, 0xc2, 0xc0, 0x07}, {0xd5, 0x4b, 0x35, 1, 2, 3, 4},
+	} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, _, ok := decodeInst(b)
+		if n < 1 || n > maxInstLen || (ok && n > len(b)) {
+			t.Fatalf("decodeInst(% x) = %d, %v", b, n, ok)
+		}
+	})
+}
