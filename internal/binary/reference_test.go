@@ -18,8 +18,8 @@ import (
 // the checked-in ones and this test binary itself (a few MB of Go code).
 func referenceBinaries(t *testing.T) []string {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.elf"))
-	if self, err := os.Executable(); err == nil && !testing.Short() {
-		paths = append(paths, self)
+	if self, err := os.Executable(); err == nil && !testing.Short() && hasSymtab(self) {
+		paths = append(paths, self) // when built with symbols (go test -c)
 	}
 	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
 		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
@@ -30,6 +30,15 @@ func referenceBinaries(t *testing.T) []string {
 		paths = append(paths, filepath.SplitList(more)...)
 	}
 	return paths
+}
+
+func hasSymtab(path string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return f.Section(".symtab") != nil
 }
 
 func lookTool(t *testing.T, name string) string {
