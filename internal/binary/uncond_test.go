@@ -18,10 +18,18 @@ import (
 // must be those where CrossesUncondBranch(a, b) is false.
 func TestCrossesUncondBranchMatchesProfgen(t *testing.T) {
 	tool := lookTool(t, "llvm-profgen-19")
-	for _, name := range []string{"tricky.elf", "clang-nopie.elf", "gcc-cet.elf"} {
-		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", name)
-			f := openTestdata(t, name, Options{})
+	paths := []string{"testdata/tricky.elf", "testdata/clang-nopie.elf", "testdata/gcc-cet.elf"}
+	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
+		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
+		paths = append(paths, more...)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
 			var insts []Inst
 			for in := range f.Insts(0, ^uint64(0)) {
 				insts = append(insts, in)
