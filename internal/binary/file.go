@@ -105,6 +105,10 @@ func (f *File) load(fileSize int64) error {
 		return fmt.Errorf("reading .symtab: %w", err)
 	}
 	f.funcs = funcSymbols(syms)
+	if len(syms) == 0 { // stripped: the dynamic symbols still name the exported functions
+		dyn, _ := f.elf.DynamicSymbols()
+		f.funcs = funcSymbols(dyn)
+	}
 	f.code = newCodeIndex(f.elf, syms, fileSize)
 	return nil
 }

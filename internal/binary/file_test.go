@@ -2,6 +2,7 @@ package binary
 
 import (
 	"encoding/hex"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -65,5 +66,27 @@ func TestDebugPath(t *testing.T) {
 	e, err := d.Reader().Next()
 	if err != nil || e == nil {
 		t.Fatalf("no compile unit in the debug file: %v", err)
+	}
+}
+
+// TestStrippedHasNoCode: without .symtab llvm-profgen disassembles nothing,
+// so no address is code.
+func TestStrippedHasNoCode(t *testing.T) {
+	objcopy := lookTool(t, "objcopy")
+	stripped := filepath.Join(t.TempDir(), "stripped.elf")
+	if out, err := exec.Command(objcopy, "--strip-all", filepath.Join("testdata", "clang-pie.elf"), stripped).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, out)
+	}
+	f, err := Open(stripped, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	main := symbolNamed(t, openTestdata(t, "clang-pie.elf", Options{}), "main")
+	if f.IsCode(main.Addr) {
+		t.Errorf("IsCode(main) in a stripped binary")
+	}
+	if _, ok := f.NextInst(0); ok {
+		t.Errorf("NextInst finds code in a stripped binary")
 	}
 }
