@@ -38,6 +38,15 @@ const maxInstLen = 15
 // disassembler (and so llvm-profgen) splits instructions. ok is false for
 // bytes LLVM does not decode; size is then the number of bytes to skip.
 func decodeInst(b []byte) (size int, kind Kind, ok bool) {
+	if n, kind, ok := fastDecode(b); ok {
+		return n, kind, true
+	}
+	return decodeInstSlow(b)
+}
+
+// decodeInstSlow is decodeInst without the fast path: LLVM's special
+// cases, then x86asm.
+func decodeInstSlow(b []byte) (size int, kind Kind, ok bool) {
 	if len(b) == 0 {
 		return 1, Other, false
 	}

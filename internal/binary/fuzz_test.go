@@ -59,3 +59,26 @@ func FuzzDecodeInst(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFastDecode checks the fast path against x86asm (with LLVM's special
+// cases) wherever both decode: x86asm rejects some encodings LLVM accepts
+// (for example nop with REX.W), so only disagreements between two
+// decodings fail. TestFastDecodeMatchesLLVM checks against LLVM itself.
+func FuzzFastDecode(f *testing.F) {
+	for _, b := range [][]byte{
+		{0x48, 0x8d, 0x05, 1, 2, 3, 4}, {0x66, 0x0f, 0x1f, 0x44, 0, 0}, {0x41, 0xff, 0x24, 0xc4},
+		{0x48, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8}, {0x66, 0x81, 0x7c, 0x24, 8, 1, 2}, {0x0f, 0x85, 1, 2, 3, 4},
+	} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, kind, ok := fastDecode(b)
+		if !ok {
+			return
+		}
+		sn, skind, sok := decodeInstSlow(b)
+		if sok && (n != sn || kind != skind) {
+			t.Fatalf("% x: fast %d %v, x86asm %d %v %v", b, n, kind, sn, skind, sok)
+		}
+	})
+}
