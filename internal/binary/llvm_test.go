@@ -100,7 +100,7 @@ func kindOfMnemonic(text string) Kind {
 		return Call
 	case strings.HasPrefix(m, "ret"), strings.HasPrefix(m, "lret"), strings.HasPrefix(m, "iret"):
 		return Return
-	case strings.HasPrefix(m, "jmp") && strings.Contains(text, "*"), strings.HasPrefix(m, "ljmp"):
+	case strings.HasPrefix(m, "jmp") && len(f) > 1 && strings.HasPrefix(f[1], "*"), strings.HasPrefix(m, "ljmp"):
 		return IndirectJump
 	case strings.HasPrefix(m, "jmp"):
 		return Jump

@@ -17,8 +17,8 @@ var (
 
 // objdumpBlocks runs llvm-objdump-19 -d --no-show-raw-insn and returns, per
 // symbol block it disassembled as code (not dumped as data), the addresses
-// it lists and whether each decoded.
-func objdumpBlocks(t *testing.T, tool, path string) map[uint64]map[uint64]bool {
+// it lists and the instruction text ("<unknown>" where it did not decode).
+func objdumpBlocks(t *testing.T, tool, path string) map[uint64]map[uint64]string {
 	t.Helper()
 	cmd := exec.Command(tool, "-d", "--no-show-raw-insn", path)
 	out, err := cmd.StdoutPipe()
@@ -33,15 +33,15 @@ func objdumpBlocks(t *testing.T, tool, path string) map[uint64]map[uint64]bool {
 			t.Fatalf("%s: %v", tool, err)
 		}
 	}()
-	blocks := map[uint64]map[uint64]bool{}
-	var cur map[uint64]bool
+	blocks := map[uint64]map[uint64]string{}
+	var cur map[uint64]string
 	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if m := objdumpSymbol.FindStringSubmatch(line); m != nil {
 			a, _ := strconv.ParseUint(m[1], 16, 64)
-			cur = map[uint64]bool{}
+			cur = map[uint64]string{}
 			blocks[a] = cur
 			continue
 		}
@@ -50,11 +50,11 @@ func objdumpBlocks(t *testing.T, tool, path string) map[uint64]map[uint64]bool {
 		}
 		m := objdumpInst.FindStringSubmatch(line)
 		if m == nil { // a data dump: not comparable
-			cur[dataMarker] = false
+			cur[dataMarker] = ""
 			continue
 		}
 		a, _ := strconv.ParseUint(m[1], 16, 64)
-		cur[a] = !strings.HasPrefix(strings.TrimSpace(m[2]), "<unknown>")
+		cur[a] = strings.TrimSpace(m[2])
 	}
 	return blocks
 }
@@ -81,9 +81,12 @@ func TestBoundariesMatchObjdump(t *testing.T) {
 					continue
 				}
 				compared[i] = true
-				for a, ok := range block {
+				for a, text := range block {
 					if a < c.ends[i] {
-						want[a] = ok
+						want[a] = !strings.HasPrefix(text, "<unknown>")
+						if in, ok := f.Inst(a); ok && want[a] && in.Kind != kindOfMnemonic(text) {
+							t.Errorf("%#x %q: kind %v, LLVM's %v", a, text, in.Kind, kindOfMnemonic(text))
+						}
 					}
 				}
 			}
@@ -102,7 +105,7 @@ func TestBoundariesMatchObjdump(t *testing.T) {
 // dataMarker marks a block objdump dumped as data.
 const dataMarker = ^uint64(0)
 
-func hasKey(m map[uint64]bool, k uint64) bool {
+func hasKey(m map[uint64]string, k uint64) bool {
 	_, ok := m[k]
 	return ok
 }
