@@ -72,18 +72,74 @@ func decodeInstSlow(b []byte) (size int, kind Kind, ok bool) {
 		return 2, Other, false // ud0: LLVM 19 gives up after the two opcode bytes
 	}
 	inst, err := x86asm.Decode(b, 64)
-	if err != nil || inst.Len == 0 {
-		return 1, Other, false
+	if err == nil && inst.Len > 0 && inst.Op != 0 {
+		return inst.Len, kindOf(&inst), true
 	}
-	if inst.Op == 0 {
-		// x86asm "decodes" instructions it does not know, for example
-		// setssbsy, ptwrite, rdpid (F3 0F ...), as a 1-byte prefix.
-		if n := unknownWithMandatoryPrefix(b); n > 0 {
-			return n, Other, true
-		}
-		return 1, Other, false
+	// x86asm failed, or "decoded" an instruction it does not know as a
+	// 1-byte prefix (setssbsy, ptwrite, rdpid, ...). Try what LLVM knows.
+	if n := unknownWithMandatoryPrefix(b); n > 0 {
+		return n, Other, true
 	}
-	return inst.Len, kindOf(&inst), true
+	if n := llvmOnly(b); n > 0 {
+		return n, Other, true
+	}
+	if n := vex(b); n > 0 {
+		return n, Other, true
+	}
+	if n, kind := afterRedundantPrefixes(b); n > 0 {
+		return n, kind, true
+	}
+	return 1, Other, false
+}
+
+// afterRedundantPrefixes decodes an instruction preceded by address-size or
+// segment prefixes that x86asm refuses, for example before a VEX
+// instruction (assemblers pad code with them); LLVM accepts them.
+func afterRedundantPrefixes(b []byte) (int, Kind) {
+	k := 0
+	for k < len(b) && k < maxInstLen && isRedundantPrefix(b[k]) {
+		k++
+	}
+	if k == 0 || k >= len(b) {
+		return 0, Other
+	}
+	n, kind, ok := decodeInstSlow(b[k:])
+	if !ok || k+n > maxInstLen {
+		return 0, Other
+	}
+	return k + n, kind
+}
+
+func isRedundantPrefix(c byte) bool {
+	switch c {
+	case 0x67, 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65:
+		return true
+	}
+	return false
+}
+
+// llvmOnly sizes instructions LLVM decodes and x86asm does not: rdrand and
+// rdseed with a REX prefix, and VIA PadLock (xstore, xcrypt*, montmul,
+// xsha*), optionally rep-prefixed. 0 if b is none of them.
+func llvmOnly(b []byte) int {
+	i := 0
+	if i < len(b) && b[i] == 0xf3 {
+		i++
+	}
+	if i < len(b) && b[i]&0xf0 == 0x40 {
+		i++
+	}
+	if i+2 >= len(b) || b[i] != 0x0f {
+		return 0
+	}
+	op, modrm := b[i+1], b[i+2]
+	switch {
+	case op == 0xc7 && modrm>>6 == 3 && modrm>>3&7 >= 6: // rdrand, rdseed
+		return i + 3
+	case (op == 0xa6 || op == 0xa7) && modrm>>6 == 3: // PadLock
+		return i + 3
+	}
+	return 0
 }
 
 // unknownWithMandatoryPrefix sizes an F2/F3/66-prefixed 0F-map instruction
@@ -102,6 +158,12 @@ func unknownWithMandatoryPrefix(b []byte) int {
 		return 1 + rest.Len
 	}
 	i := 1
+	for i < len(b) && i < 4 && isLegacyPrefix(b[i]) && b[i] != 0xf0 {
+		i++ // more prefixes, as in 66 66 REX 0F 38 F6 (adcx padded)
+	}
+	if i >= len(b) {
+		return 0
+	}
 	if b[i]&0xf0 == 0x40 { // REX
 		i++
 	}
@@ -297,4 +359,38 @@ func rex2(b []byte) (n int, kind Kind) {
 		return 0, Other
 	}
 	return inst.Len - 1 - m0 + 2, kindOf(&inst)
+}
+
+// vex sizes a VEX instruction x86asm rejects (for example a scalar one with
+// VEX.L set, which LLVM accepts as "L ignored"): prefix, opcode, ModRM
+// operand, and an imm8 in the 0F3A map and for the 0F-map opcodes that
+// take one. None is a branch. 0 if b is not such an instruction.
+func vex(b []byte) int {
+	var i, vmap int
+	switch {
+	case len(b) >= 4 && b[0] == 0xc5:
+		i, vmap = 2, 1
+	case len(b) >= 5 && b[0] == 0xc4:
+		i, vmap = 3, int(b[1]&0x1f)
+	default:
+		return 0
+	}
+	op := b[i]
+	imm := 0
+	switch vmap {
+	case 1:
+		if op >= 0x70 && op <= 0x73 || op >= 0xc2 && op <= 0xc6 {
+			imm = 1
+		}
+	case 2:
+	case 3:
+		imm = 1
+	default:
+		return 0
+	}
+	n := modRMLen(b[i+1:])
+	if n == 0 || i+1+n+imm > min(len(b), maxInstLen) {
+		return 0
+	}
+	return i + 1 + n + imm
 }

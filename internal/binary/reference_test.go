@@ -170,6 +170,8 @@ func reportDiff(t *testing.T, f *File, got, want map[uint64]bool) {
 	for _, a := range diffs {
 		if dataRanges[f.code.rangeAt(a)] {
 			inData++
+		} else if os.Getenv("PROFGEN_SHOW_CODE_DIFFS") != "" {
+			t.Logf("outside data: %#x got %v want %v bytes % x", a, got[a], want[a], bytesAt(f, a, 12))
 		}
 	}
 	if len(diffs) > 0 {
