@@ -92,17 +92,6 @@ func decodeInstSlow(b []byte) (size int, kind Kind, ok bool) {
 	return 1, Other, false
 }
 
-// afterRedundantPrefixes decodes an instruction preceded by address-size or
-// segment prefixes that x86asm refuses, for example before a VEX
-// instruction (assemblers pad code with them); LLVM accepts them.
-// llvmOnly sizes instructions LLVM decodes and x86asm does not: rdrand and
-// rdseed with a REX prefix, and VIA PadLock (xstore, xcrypt*, montmul,
-// xsha*), optionally rep-prefixed. 0 if b is none of them.
-// unknownWithMandatoryPrefix sizes an F2/F3/66-prefixed 0F-map instruction
-// that x86asm does not know (setssbsy, ptwrite, rdpid, adcx, adox, ...):
-// the prefix, then what x86asm makes of the rest, or else the length of an
-// opcode in the 0F, 0F 38 or 0F 3A map with a ModRM operand (and the 0F 3A
-// map's imm8). None of these are branches. 0 if b is no such instruction.
 // prefixOnlyInst returns the length of a prefix LLVM's decoder turns into
 // an instruction of its own, 0 if none (X86DisassemblerDecoder readPrefixes):
 // a LOCK as the first byte, and an F2/F3 read as xacquire/xrelease (before
@@ -132,9 +121,6 @@ func isHLEPrefixed(prefix, next byte) bool {
 	return prefix == 0xf3 && (next == 0x88 || next == 0x89 || next == 0xc6 || next == 0xc7)
 }
 
-// cetHintNop handles F3 0F 1E /r (endbr64, endbr32, rdssp and the reserved
-// hint NOPs), which x86asm decodes as a one-byte "rep" (golang/go#35865).
-// It returns the instruction length, 0 if b is not such an instruction.
 func isLegacyPrefix(c byte) bool {
 	switch c {
 	case 0xf0, 0xf2, 0xf3, 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67:
@@ -143,8 +129,6 @@ func isLegacyPrefix(c byte) bool {
 	return false
 }
 
-// modRMLen is the length of a ModRM byte with its SIB and displacement in
-// 64-bit addressing, 0 if b is too short.
 func kindOf(inst *x86asm.Inst) Kind {
 	switch inst.Op {
 	case x86asm.CALL, x86asm.LCALL:
@@ -166,14 +150,3 @@ func kindOf(inst *x86asm.Inst) Kind {
 	}
 	return Other
 }
-
-// vzero sizes vzeroupper and vzeroall (VEX 0F 77), which x86asm misreads.
-// xop sizes an AMD XOP instruction (8F, with a map number in the second
-// byte: 8 with imm8, 9 without, 0Ah with imm32), which x86asm reads as pop.
-// rex2 decodes an instruction with an APX REX2 prefix (D5, payload), which
-// LLVM 19 knows and x86asm does not: the rest is decoded with the
-// equivalent REX (and 0F escape when REX2.M0 is set). n is 0 if b is none.
-// vex sizes a VEX instruction x86asm rejects (for example a scalar one with
-// VEX.L set, which LLVM accepts as "L ignored"): prefix, opcode, ModRM
-// operand, and an imm8 in the 0F3A map and for the 0F-map opcodes that
-// take one. None is a branch. 0 if b is not such an instruction.

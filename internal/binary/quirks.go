@@ -8,6 +8,9 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 )
 
+// afterRedundantPrefixes decodes an instruction preceded by address-size or
+// segment prefixes that x86asm refuses, for example before a VEX
+// instruction (assemblers pad code with them); LLVM accepts them.
 func afterRedundantPrefixes(b []byte) (int, Kind) {
 	k := 0
 	for k < len(b) && k < maxInstLen && isRedundantPrefix(b[k]) {
@@ -31,6 +34,9 @@ func isRedundantPrefix(c byte) bool {
 	return false
 }
 
+// llvmOnly sizes instructions LLVM decodes and x86asm does not: rdrand and
+// rdseed with a REX prefix, and VIA PadLock (xstore, xcrypt*, montmul,
+// xsha*), optionally rep-prefixed. 0 if b is none of them.
 func llvmOnly(b []byte) int {
 	i := 0
 	if i < len(b) && b[i] == 0xf3 {
@@ -52,6 +58,11 @@ func llvmOnly(b []byte) int {
 	return 0
 }
 
+// unknownWithMandatoryPrefix sizes an F2/F3/66-prefixed 0F-map instruction
+// that x86asm does not know (setssbsy, ptwrite, rdpid, adcx, adox, ...):
+// the prefix, then what x86asm makes of the rest, or else the length of an
+// opcode in the 0F, 0F 38 or 0F 3A map with a ModRM operand (and the 0F 3A
+// map's imm8). None of these are branches. 0 if b is no such instruction.
 func unknownWithMandatoryPrefix(b []byte) int {
 	if len(b) < 4 || (b[0] != 0xf2 && b[0] != 0xf3 && b[0] != 0x66) {
 		return 0
@@ -95,6 +106,9 @@ func unknownWithMandatoryPrefix(b []byte) int {
 	return i + 1 + n + imm
 }
 
+// cetHintNop handles F3 0F 1E /r (endbr64, endbr32, rdssp and the reserved
+// hint NOPs), which x86asm decodes as a one-byte "rep" (golang/go#35865).
+// It returns the instruction length, 0 if b is not such an instruction.
 func cetHintNop(b []byte) int {
 	i := 0
 	for i < len(b) && i < maxInstLen && isLegacyPrefix(b[i]) && b[i] != 0xf3 {
@@ -120,6 +134,8 @@ func cetHintNop(b []byte) int {
 	return i + 2 + n
 }
 
+// modRMLen is the length of a ModRM byte with its SIB and displacement in
+// 64-bit addressing, 0 if b is too short.
 func modRMLen(b []byte) int {
 	if len(b) == 0 {
 		return 0
@@ -147,6 +163,7 @@ func modRMLen(b []byte) int {
 	return n
 }
 
+// vzero sizes vzeroupper and vzeroall (VEX 0F 77), which x86asm misreads.
 func vzero(b []byte) int {
 	switch {
 	case len(b) >= 3 && b[0] == 0xc5 && b[2] == 0x77:
@@ -157,6 +174,8 @@ func vzero(b []byte) int {
 	return 0
 }
 
+// xop sizes an AMD XOP instruction (8F, with a map number in the second
+// byte: 8 with imm8, 9 without, 0Ah with imm32), which x86asm reads as pop.
 func xop(b []byte) int {
 	if len(b) < 5 || b[0] != 0x8f || b[1]&0x38 == 0 {
 		return 0
@@ -178,6 +197,9 @@ func xop(b []byte) int {
 	return 4 + n + imm
 }
 
+// rex2 decodes an instruction with an APX REX2 prefix (D5, payload), which
+// LLVM 19 knows and x86asm does not: the rest is decoded with the
+// equivalent REX (and 0F escape when REX2.M0 is set). n is 0 if b is none.
 func rex2(b []byte) (n int, kind Kind) {
 	if len(b) < 3 || b[0] != 0xd5 {
 		return 0, Other
@@ -196,6 +218,10 @@ func rex2(b []byte) (n int, kind Kind) {
 	return inst.Len - 1 - m0 + 2, kindOf(&inst)
 }
 
+// vex sizes a VEX instruction x86asm rejects (for example a scalar one with
+// VEX.L set, which LLVM accepts as "L ignored"): prefix, opcode, ModRM
+// operand, and an imm8 in the 0F3A map and for the 0F-map opcodes that
+// take one. None is a branch. 0 if b is not such an instruction.
 func vex(b []byte) int {
 	var i, vmap int
 	switch {
