@@ -205,3 +205,34 @@ func TestFuncSymbolAt(t *testing.T) {
 		}
 	}
 }
+
+func TestBucketIndex(t *testing.T) {
+	tests := []struct {
+		name   string
+		starts []uint64
+	}{
+		{"dense", []uint64{0x1000, 0x1010, 0x1020, 0x1100, 0x2000, 0x2001}},
+		{"one", []uint64{0x400000}},
+		{"sparse: no index", []uint64{0, 1 << 62}},
+		{"duplicates of addresses across sections", []uint64{0x10, 0x10, 0x20}},
+	}
+	for _, tt := range tests {
+		x := newBucketIndex(tt.starts)
+		probes := []uint64{0, ^uint64(0)}
+		for _, s := range tt.starts {
+			probes = append(probes, s-1, s, s+1, s+0x7ff)
+		}
+		for _, a := range probes {
+			want, _ := slices.BinarySearchFunc(tt.starts, a, func(s, a uint64) int {
+				if s <= a {
+					return -1
+				}
+				return 1
+			})
+			got, ok := x.firstAfter(tt.starts, a)
+			if ok && got != want {
+				t.Errorf("%s: firstAfter(%#x) = %d, want %d", tt.name, a, got, want)
+			}
+		}
+	}
+}
