@@ -66,7 +66,12 @@ func decodeInstSlow(b []byte) (size int, kind Kind, ok bool) {
 		return n, kind, true
 	}
 	if len(b) >= 2 && b[0]&0xf0 == 0x40 && (isLegacyPrefix(b[1]) || b[1]&0xf0 == 0x40) {
-		return 2, Other, true // a REX before a prefix: LLVM makes one instruction of the two
+		// A REX before a prefix or another REX: LLVM makes one instruction
+		// of the two, valid unless the second is a REX without W.
+		return 2, Other, b[1]&0xf8 != 0x40
+	}
+	if b[0] == 0xf1 {
+		return 1, Other, false // int1 (icebp): LLVM 19 does not decode it
 	}
 	if len(b) >= 2 && b[0] == 0x0f && b[1] == 0xff {
 		return 2, Other, false // ud0: LLVM 19 gives up after the two opcode bytes
@@ -89,7 +94,7 @@ func decodeInstSlow(b []byte) (size int, kind Kind, ok bool) {
 	if n, kind := afterRedundantPrefixes(b); n > 0 {
 		return n, kind, true
 	}
-	return 1, Other, false
+	return invalidLen(b), Other, false
 }
 
 // prefixOnlyInst returns the length of a prefix LLVM's decoder turns into

@@ -251,3 +251,46 @@ func vex(b []byte) int {
 	}
 	return i + 1 + n + imm
 }
+
+// invalidLen is how many bytes LLVM skips over an encoding it cannot
+// decode: what it read before giving up, that is the prefixes, the opcode
+// (or VEX, EVEX, XOP, REX2 prefix with the opcode map) and, for opcodes
+// with a ModRM operand, that operand. This keeps the walk through data
+// embedded in text in step with llvm-profgen's.
+func invalidLen(b []byte) int {
+	i := 0
+	for i < len(b) && i < maxInstLen-1 && isLegacyPrefix(b[i]) {
+		i++
+	}
+	if i < len(b) && b[i]&0xf0 == 0x40 {
+		i++
+	}
+	if i >= len(b) {
+		return 1
+	}
+	n := i + 1
+	switch op := b[i]; {
+	case op == 0x62:
+		n = i + 5
+	case op == 0xc4 || op == 0xc5 || op == 0x8f && i+1 < len(b) && b[i+1]&0x38 != 0 || op == 0xd5:
+		n = i + 3
+	case op == 0x0f:
+		n = i + 2
+	case takesModRM(op) && i+1 < len(b):
+		if m := modRMLen(b[i+1:]); m > 0 {
+			n = i + 1 + m
+		}
+	}
+	return max(1, min(n, len(b), maxInstLen))
+}
+
+// takesModRM reports whether a one-byte opcode has a ModRM operand.
+func takesModRM(op byte) bool {
+	switch {
+	case op < 0x40 && op&7 < 4, op == 0x63, op == 0x69, op == 0x6b, op >= 0x80 && op <= 0x8f,
+		op == 0xc0, op == 0xc1, op == 0xc6, op == 0xc7, op >= 0xd0 && op <= 0xd3, op >= 0xd8 && op <= 0xdf,
+		op == 0xf6, op == 0xf7, op == 0xfe, op == 0xff:
+		return true
+	}
+	return false
+}
