@@ -208,23 +208,41 @@ func (c *codeIndex) decode(i int) *rangeCode {
 	start, end := c.starts[i], c.ends[i]
 	sec := c.secs[c.secOf[i]]
 	n := min(end+maxInstLen-1, c.limits[i]) - start
-	buf := make([]byte, n)
-	if _, err := sec.ReadAt(buf, int64(start-sec.Addr)); err != nil {
+	s := scratchPool.Get().(*scratch)
+	defer s.release()
+	s.buf = slices.Grow(s.buf[:0], int(n))[:n]
+	if _, err := sec.ReadAt(s.buf, int64(start-sec.Addr)); err != nil {
 		c.setErr(err)
 		return &rangeCode{}
 	}
-	return decodeRange(buf, end-start)
+	return decodeRange(s.buf, end-start, s)
+}
+
+// scratch holds the buffers of one decoding, reused across decodings.
+type scratch struct {
+	buf   []byte
+	insts []packedInst
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func (s *scratch) release() {
+	if cap(s.buf) <= 1<<20 && cap(s.insts) <= 1<<18 {
+		scratchPool.Put(s)
+	}
 }
 
 // decodeRange disassembles buf linearly from its start while the offset is
 // below size, as llvm-profgen's dissassembleSymbol does.
-func decodeRange(buf []byte, size uint64) *rangeCode {
+func decodeRange(buf []byte, size uint64, s *scratch) *rangeCode {
 	words := (size + 63) / 64
-	rc := &rangeCode{starts: make([]uint64, words), rank: make([]uint32, words), uncond: make([]uint64, words)}
+	bitmaps := make([]uint64, 2*words)
+	rc := &rangeCode{starts: bitmaps[:words:words], uncond: bitmaps[words:], rank: make([]uint32, words)}
+	insts := s.insts[:0]
 	for off := uint64(0); off < size; {
 		n, kind, ok := decodeInst(buf[off:])
 		if ok {
-			rc.insts = append(rc.insts, packedInst{off: uint32(off), size: uint8(n), kind: kind})
+			insts = append(insts, packedInst{off: uint32(off), size: uint8(n), kind: kind})
 			rc.starts[off/64] |= 1 << (off % 64)
 			if kind.IsUncondBranch() {
 				rc.uncond[off/64] |= 1 << (off % 64)
@@ -232,7 +250,8 @@ func decodeRange(buf []byte, size uint64) *rangeCode {
 		}
 		off += uint64(n)
 	}
-	rc.insts = slices.Clip(rc.insts)
+	rc.insts = slices.Clone(insts)
+	s.insts = insts
 	var count uint32
 	for w, word := range rc.starts {
 		rc.rank[w] = count
