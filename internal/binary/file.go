@@ -41,6 +41,11 @@ var ErrNoExecSegment = errors.New("no executable segment found")
 // Open opens the ELF file at path. The returned File keeps the file open
 // (code is read lazily) until Close.
 func Open(path string, opts Options) (*File, error) {
+	if opts.DebugPath != "" {
+		if _, err := os.Stat(opts.DebugPath); err != nil {
+			return nil, fmt.Errorf("debug file: %w", err)
+		}
+	}
 	osf, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -90,3 +90,21 @@ func TestStrippedHasNoCode(t *testing.T) {
 		t.Errorf("NextInst finds code in a stripped binary")
 	}
 }
+
+func TestOpenErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		path string
+		opts Options
+	}{
+		{"missing binary", "testdata/nope.elf", Options{}},
+		{"missing debug file", "testdata/clang-pie.elf", Options{DebugPath: "testdata/nope.debug"}},
+		{"not ELF", "testdata/prog.c", Options{}},
+	}
+	for _, tt := range tests {
+		if f, err := Open(tt.path, tt.opts); err == nil {
+			f.Close()
+			t.Errorf("%s: Open succeeded", tt.name)
+		}
+	}
+}
