@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+)
+
+// valgrindRun traces a program under lackey. valgrind 3.19 cannot read
+// clang-19's DWARF 5, so it runs a copy without debug info (objcopy
+// --strip-debug keeps every address). Lackey's output, gigabytes for a
+// second of CPU, goes through a pipe and is never stored.
+type valgrindRun struct {
+	binary string
+	args   []string
+	stdin  string // file for the program's standard input; "" for none
+	pid    int    // of the running valgrind, for /proc/PID/maps
+}
+
+func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
+	dir, err := os.MkdirTemp("", "lbrgen-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	stripped := filepath.Join(dir, filepath.Base(v.binary))
+	if out, err := exec.Command("objcopy", "--strip-debug", v.binary, stripped).CombinedOutput(); err != nil {
+		return fmt.Errorf("objcopy --strip-debug %s: %v: %s", v.binary, err, out)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cmd := exec.Command("valgrind", append([]string{"--tool=lackey", "--trace-mem=yes", "--log-fd=3", stripped}, v.args...)...)
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.Stderr = os.Stderr
+	if v.stdin != "" {
+		in, err := os.Open(v.stdin)
+		if err != nil {
+			w.Close()
+			return err
+		}
+		defer in.Close()
+		cmd.Stdin = in
+	}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return fmt.Errorf("valgrind: %w", err)
+	}
+	w.Close()
+	v.pid = cmd.Process.Pid
+	stopped := false
+	err = readLackey(r, func(addr uint64, size uint32) error {
+		ferr := fn(addr, size)
+		stopped = ferr == errStop
+		return ferr
+	})
+	if err != nil || stopped {
+		cmd.Process.Kill()
+		r.Close()
+		cmd.Wait()
+		return err
+	}
+	if err := cmd.Wait(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("traced program failed: %w", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// maps reads the executable mappings of the traced process.
+func (v *valgrindRun) maps(lay layout) ([]mapping, error) {
+	return readMapsFile("/proc/"+strconv.Itoa(v.pid)+"/maps", lay)
+}
