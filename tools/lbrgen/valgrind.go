@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // valgrindRun traces a program under lackey. valgrind 3.19 cannot read
@@ -35,6 +36,7 @@ func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
 		return err
 	}
 	defer r.Close()
+	growPipe(w)
 	cmd := exec.Command("valgrind", append([]string{"--tool=lackey", "--trace-mem=yes", "--log-fd=3", stripped}, v.args...)...)
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.Stderr = os.Stderr
@@ -78,4 +80,12 @@ func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
 // maps reads the executable mappings of the traced process.
 func (v *valgrindRun) maps(lay layout) ([]mapping, error) {
 	return readMapsFile("/proc/"+strconv.Itoa(v.pid)+"/maps", lay)
+}
+
+// growPipe enlarges the pipe's buffer (Linux F_SETPIPE_SZ): lackey writes
+// one line per write call, and a larger buffer lets the reader take them in
+// batches instead of waking for each.
+func growPipe(f *os.File) {
+	const fSetPipeSz = 1031
+	syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), fSetPipeSz, 1<<20)
 }
