@@ -21,9 +21,6 @@ for tool in clang-19 valgrind objcopy go; do
 done
 lbr=$out/lbr
 mkdir -p "$lbr/.cache"
-lbrgen=$lbr/.cache/lbrgen
-(cd "$root" && go build -o "$lbrgen" ./tools/lbrgen)
-
 # newer_than STAMP FILE...: true when STAMP is missing or older than a FILE.
 newer_than() {
 	local stamp=$1
@@ -35,13 +32,18 @@ newer_than() {
 	return 1
 }
 
+lbrgen=$lbr/.cache/lbrgen
+if newer_than "$lbrgen" "$root"/tools/lbrgen/*.go; then
+	(cd "$root" && go build -o "$lbrgen" ./tools/lbrgen)
+fi
+
 # trace PROG BINARY LAYOUT PERIOD FORK_AFTER REUSE_EVERY ARGS...
 trace() {
 	local prog=$1 bin=$2 layout=$3 period=$4 forkafter=$5 every=$6
 	shift 6
 	local dir=$lbr/$prog
 	mkdir -p "$dir"
-	if ! newer_than "$dir/.done" "$bin" "$lbrgen" "$root"/tools/lbrgen/*.go "$0"; then
+	if ! newer_than "$dir/.done" "$bin" "$lbrgen" "$0"; then
 		echo "20-lbr: $prog: up to date"
 		return
 	fi
