@@ -86,7 +86,10 @@ func parseInstr(b []byte) (addr uint64, size uint32, ok bool) {
 	if len(rest) > 0 && rest[len(rest)-1] == '\n' {
 		rest = rest[:len(rest)-1]
 	}
-	return addr, size, len(rest) == 0
+	if len(rest) != 0 {
+		return 0, 0, false
+	}
+	return addr, size, true
 }
 
 func hexDigit(c byte) (byte, bool) {
