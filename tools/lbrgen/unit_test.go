@@ -111,7 +111,7 @@ func TestBranchKind(t *testing.T) {
 		want BranchKind
 	}{
 		{[]byte{0xe8, 1, 2, 3, 4}, KindCall},
-		{[]byte{0xff, 0xd0}, KindIndCall},            // call *%rax
+		{[]byte{0xff, 0xd0}, KindIndCall},             // call *%rax
 		{[]byte{0x41, 0xff, 0x14, 0x24}, KindIndCall}, // call *(%r12)
 		{[]byte{0xff, 0x25, 0, 0, 0, 0}, KindInd},     // jmp *(%rip)
 		{[]byte{0x3e, 0xff, 0xe0}, KindInd},           // notrack jmp *%rax
