@@ -20,6 +20,7 @@ type generator struct {
 	scenarios []scenario
 	snapshot  func() ([]mapping, error) // external mappings, read once at the entry point
 	maxInsns  uint64
+	seed      uint64
 	begun     bool
 	insns     uint64
 	written   uint64
@@ -47,6 +48,7 @@ func (g *generator) begin(addr uint64) error {
 		return fmt.Errorf("first instruction of the binary at %#x, want its entry point %#x: valgrind loaded it at another base (see -vgbias)", addr, entry)
 	}
 	g.begun = true
+	g.rec.restart(g.seed)
 	if g.snapshot != nil {
 		ext, err := g.snapshot()
 		if err != nil {

@@ -65,15 +65,25 @@ type recorder struct {
 }
 
 func newRecorder(period uint64, depth int, seed uint64, classify classifier, emit func(*Sample) error) *recorder {
-	return &recorder{
+	r := &recorder{
 		period:   period,
 		ring:     make([]Entry, depth),
 		classify: classify,
-		rng:      rand.New(rand.NewPCG(seed, 0x6c62726765)),
 		mispred:  100,
 		emit:     emit,
 		sample:   Sample{Entries: make([]Entry, 0, depth)},
 	}
+	r.restart(seed)
+	return r
+}
+
+// restart empties the ring and starts counting instructions, samples and
+// random draws anew: the generator restarts at the binary's entry point,
+// so that what runs before it (ld.so, whose work varies from run to run
+// with the environment) does not shift where samples fall.
+func (r *recorder) restart(seed uint64) {
+	r.rng = rand.New(rand.NewPCG(seed, 0x6c62726765))
+	r.head, r.filled, r.insns, r.sinceBranch, r.samples = 0, 0, 0, 0, 0
 }
 
 // instruction feeds one executed instruction.

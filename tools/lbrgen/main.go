@@ -183,7 +183,7 @@ func newGenerator(o *options) (*generator, error) {
 func buildGenerator(o *options, bin *binaryInfo, path string) *generator {
 	w := &world{bin: bin, path: path, comm: filepath.Base(path), flags: layoutNames[o.flags]}
 	w.lay = newLayout(bin, o.vgBias)
-	g := &generator{w: w, maxInsns: o.maxInsns, scenarios: o.scenarios(w)}
+	g := &generator{w: w, maxInsns: o.maxInsns, seed: o.seed, scenarios: o.scenarios(w)}
 	c := &branchClassifier{lay: &w.lay, bin: bin}
 	g.rec = newRecorder(o.period, o.depth, o.seed, c.classify, g.sample)
 	return g

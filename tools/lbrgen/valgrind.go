@@ -19,6 +19,7 @@ type valgrindRun struct {
 	args   []string
 	stdin  string // file for the program's standard input; "" for none
 	pid    int    // of the running valgrind, for /proc/PID/maps
+	pipe   *os.File
 }
 
 func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
@@ -36,7 +37,7 @@ func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
 		return err
 	}
 	defer r.Close()
-	growPipe(w)
+	v.pipe = r
 	cmd := exec.Command("valgrind", append([]string{"--tool=lackey", "--trace-mem=yes", "--log-fd=3", stripped}, v.args...)...)
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.Stderr = os.Stderr
@@ -77,9 +78,17 @@ func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
 	return nil
 }
 
-// maps reads the executable mappings of the traced process.
+// maps reads the executable mappings of the traced process, called when
+// its first instruction in the binary comes out of the pipe. valgrind runs
+// at most a pipe's buffer (64 KiB, a few thousand instructions) ahead, so
+// the process is still alive; then the pipe grows for speed.
 func (v *valgrindRun) maps(lay layout) ([]mapping, error) {
-	return readMapsFile("/proc/"+strconv.Itoa(v.pid)+"/maps", lay)
+	ms, err := readMapsFile("/proc/"+strconv.Itoa(v.pid)+"/maps", lay)
+	if err == nil && len(ms) == 0 {
+		err = fmt.Errorf("no shared objects in /proc/%d/maps: did the program exit already?", v.pid)
+	}
+	growPipe(v.pipe)
+	return ms, err
 }
 
 // growPipe enlarges the pipe's buffer (Linux F_SETPIPE_SZ): lackey writes
