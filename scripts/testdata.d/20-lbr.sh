@@ -37,10 +37,10 @@ if newer_than "$lbrgen" "$root"/tools/lbrgen/*.go; then
 	(cd "$root" && go build -o "$lbrgen" ./tools/lbrgen)
 fi
 
-# trace PROG BINARY LAYOUT PERIOD FORK_AFTER REUSE_EVERY ARGS...
+# trace PROG BINARY SEED LAYOUT PERIOD FORK_AFTER REUSE_EVERY ARGS...
 trace() {
-	local prog=$1 bin=$2 layout=$3 period=$4 forkafter=$5 every=$6
-	shift 6
+	local prog=$1 bin=$2 seed=$3 layout=$4 period=$5 forkafter=$6 every=$7
+	shift 7
 	local dir=$lbr/$prog
 	mkdir -p "$dir"
 	if ! newer_than "$dir/.done" "$bin" "$lbrgen" "$0"; then
@@ -50,11 +50,11 @@ trace() {
 	rm -f "$dir"/*.script "$dir"/*.procs "$dir/.done"
 	[ "$bin" -ef "$dir/binary" ] || cp "$bin" "$dir/binary"
 	local start=$SECONDS
-	"$lbrgen" -binary "$dir/binary" -flags "$layout" -period "$period" \
+	"$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" \
 		-single "$dir/single.script" -multi "$dir/multi" -procs 4 \
 		-fork "$dir/fork" -fork-after "$forkafter" \
 		-reuse "$dir/reuse" -reuse-every "$every" -- "$@"
-	printf 'args=%s\nlayout=%s\nperiod=%s\ndepth=16\n' "$*" "$layout" "$period" >"$dir/params"
+	printf 'args=%s\nseed=%s\nlayout=%s\nperiod=%s\ndepth=16\n' "$*" "$seed" "$layout" "$period" >"$dir/params"
 	touch "$dir/.done"
 	echo "20-lbr: $prog: $((SECONDS - start))s, $(du -sh "$dir" | cut -f1)"
 }
@@ -95,20 +95,20 @@ else
 fi
 
 bins=$root/testdata/programs/bin
-trace wordfreq "$bins/wordfreq" plain 2000 500 400 20000
-trace wordfreq-nopie "$bins/wordfreq-nopie" spec 2000 500 400 20000
-trace wordfreq-cet "$bins/wordfreq-cet" typed 2000 500 400 20000
-trace wordfreq-gcc "$bins/wordfreq-gcc" plain 2000 500 400 20000
-trace recurse "$bins/recurse" typed 2000 500 400 8
+trace wordfreq "$bins/wordfreq" 1 plain 2000 500 400 20000
+trace wordfreq-nopie "$bins/wordfreq-nopie" 2 spec 2000 500 400 20000
+trace wordfreq-cet "$bins/wordfreq-cet" 3 typed 2000 500 400 20000
+trace wordfreq-gcc "$bins/wordfreq-gcc" 4 plain 2000 500 400 20000
+trace recurse "$bins/recurse" 5 typed 2000 500 400 8
 
 if [ "$sqlite_ok" = 1 ]; then
 	wait "$sqlite_pid"
-	trace sqlite "$lbr/.cache/sqlbench" typed 5000 1000 1500 600
+	trace sqlite "$lbr/.cache/sqlbench" 6 typed 5000 1000 1500 600
 	if [ "${LBRGEN_BENCH:-0}" = 1 ]; then
 		bench=$lbr/sqlite/bench.script
 		if newer_than "$bench" "$lbr/sqlite/.done"; then
 			start=$SECONDS
-			"$lbrgen" -binary "$lbr/sqlite/binary" -flags plain -depth 32 -period 800 \
+			"$lbrgen" -binary "$lbr/sqlite/binary" -seed 7 -flags plain -depth 32 -period 800 \
 				-single "$bench" -- 1000
 			echo "20-lbr: sqlite bench.script: $((SECONDS - start))s, $(du -h "$bench" | cut -f1)"
 		fi
