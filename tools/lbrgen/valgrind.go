@@ -38,7 +38,11 @@ func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
 	}
 	defer r.Close()
 	v.pipe = r
-	cmd := exec.Command("valgrind", append([]string{"--tool=lackey", "--trace-mem=yes", "--log-fd=3", stripped}, v.args...)...)
+	// The same program path, working directory name length and environment
+	// every time: they shape the stack, and so the instructions that run.
+	cmd := exec.Command("valgrind", append([]string{"--tool=lackey", "--trace-mem=yes", "--log-fd=3", "./" + filepath.Base(stripped)}, v.args...)...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C"}
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.Stderr = os.Stderr
 	if v.stdin != "" {
