@@ -51,7 +51,7 @@ trace() {
 	[ "$bin" -ef "$dir/binary" ] || cp "$bin" "$dir/binary"
 	local start=$SECONDS
 	"$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" \
-		-single "$dir/single.script" -multi "$dir/multi" -procs 4 \
+		-single "$dir/single.script" -multi "$dir/multi" -procs 4 -full \
 		-fork "$dir/fork" -fork-after "$forkafter" \
 		-reuse "$dir/reuse" -reuse-every "$every" -- "$@"
 	printf 'args=%s\nseed=%s\nlayout=%s\nperiod=%s\ndepth=16\n' "$*" "$seed" "$layout" "$period" >"$dir/params"

@@ -36,7 +36,7 @@ func TestValgrind(t *testing.T) {
 		dirs[i] = t.TempDir()
 		o, err := parseFlags([]string{"-binary", bin, "-period", "500", "-flags", "typed",
 			"-single", dirs[i] + "/single.script", "-multi", dirs[i] + "/multi",
-			"-fork", dirs[i] + "/fork", "-fork-after", "100", "-reuse", dirs[i] + "/reuse", "-reuse-every", "200",
+			"-fork", dirs[i] + "/fork", "-fork-after", "100", "-full", "-reuse", dirs[i] + "/reuse", "-reuse-every", "200",
 			"--", "2000"})
 		if err != nil {
 			t.Fatal(err)
@@ -50,6 +50,7 @@ func TestValgrind(t *testing.T) {
 	}
 	for _, prefix := range []string{"multi", "fork", "reuse"} {
 		checkReferences(t, dirs[0], prefix)
+		checkFull(t, dirs[0], prefix)
 	}
 	if _, err := exec.LookPath("llvm-profgen-19"); err != nil {
 		t.Skip("llvm-profgen-19 not installed")
@@ -77,6 +78,7 @@ func TestTestdata(t *testing.T) {
 		t.Run(filepath.Base(prog), func(t *testing.T) {
 			for _, prefix := range []string{"multi", "fork", "reuse"} {
 				checkReferences(t, prog, prefix)
+				checkFull(t, prog, prefix)
 			}
 			if _, err := exec.LookPath("llvm-profgen-19"); err == nil {
 				checkProfgen(t, filepath.Join(prog, "binary"), single, true)
@@ -189,4 +191,38 @@ func samplesByPID(t *testing.T, path string, pidCol bool) map[int][]string {
 		t.Fatal(fmt.Errorf("%s: %w", path, err))
 	}
 	return m
+}
+
+// checkFull checks that PREFIX-full.script, if there is one, is
+// PREFIX.script with perf's default leading columns for the PID column.
+func checkFull(t *testing.T, dir, prefix string) {
+	t.Helper()
+	full, err := os.ReadFile(filepath.Join(dir, prefix+"-full.script"))
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := os.ReadFile(filepath.Join(dir, prefix+".script"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, pl := strings.Split(string(full), "\n"), strings.Split(string(pid), "\n")
+	if len(fl) != len(pl) {
+		t.Fatalf("%s: %d lines in full, %d in pid layout", prefix, len(fl), len(pl))
+	}
+	for i := range fl {
+		f, p := fl[i], pl[i]
+		if f == "" && p == "" {
+			continue
+		}
+		_, frest, _ := strings.Cut(f, ": ") // time
+		frest = strings.TrimPrefix(frest, "cycles:u: ")
+		fpid, _, _ := strings.Cut(strings.TrimLeft(f[17:], " "), "/")
+		ppid, prest, _ := strings.Cut(strings.TrimLeft(p, " "), " ")
+		if frest != prest || fpid != ppid {
+			t.Fatalf("%s line %d:\nfull %q\npid  %q", prefix, i+1, f, p)
+		}
+	}
 }

@@ -33,6 +33,7 @@ type Entry struct {
 // taken branches, newest first. Addresses are valgrind's.
 type Sample struct {
 	Seq     uint64 // 0-based sample number
+	Insns   uint64 // instructions since the entry point
 	IP      uint64
 	Entries []Entry
 }
@@ -117,7 +118,7 @@ func (r *recorder) push(from uint64, size uint32, to uint64) {
 
 func (r *recorder) emitSample(ip uint64) error {
 	s := &r.sample
-	s.Seq, s.IP, s.Entries = r.samples, ip, s.Entries[:0]
+	s.Seq, s.Insns, s.IP, s.Entries = r.samples, r.insns, ip, s.Entries[:0]
 	for i := 1; i <= r.filled; i++ {
 		s.Entries = append(s.Entries, r.ring[(r.head-i+len(r.ring))%len(r.ring)])
 	}

@@ -40,6 +40,8 @@ func TestGolden(t *testing.T) {
 		{"multi", []string{"-multi", "OUT/multi", "-procs", "2", "-period", "2", "-depth", "2"}},
 		{"fork", []string{"-fork", "OUT/fork", "-fork-after", "2", "-period", "2", "-depth", "2"}},
 		{"reuse", []string{"-reuse", "OUT/reuse", "-reuse-every", "1", "-period", "2", "-depth", "2"}},
+		{"fork-full", []string{"-fork", "OUT/fork", "-full", "-fork-after", "2", "-period", "2", "-depth", "2", "-flags", "typed"}},
+		{"max-insns", []string{"-single", "OUT/single.script", "-period", "2", "-max-insns", "9"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

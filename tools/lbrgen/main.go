@@ -22,7 +22,8 @@
 //	                a long-lived one
 //
 // A PREFIX output is PREFIX.script, as `perf script --show-mmap-events
-// --show-task-events -F pid,ip,brstack` prints it; PREFIX.<pid>.script
+// --show-task-events -F pid,ip,brstack` prints it (with -full, also
+// PREFIX-full.script, the same with perf's default leading columns); PREFIX.<pid>.script
 // (PREFIX.<pid>-<n>.script for a reused PID) per process, in
 // llvm-profgen-19's layout, so that llvm-profgen-19 can be run on each
 // process alone; and PREFIX.procs, a table of the processes.
@@ -51,6 +52,7 @@ type options struct {
 	multi      string
 	fork       string
 	reuse      string
+	full       bool
 	procs      int
 	reuseEvery uint64
 	forkAfter  uint64
@@ -75,6 +77,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.multi, "multi", "", "write concurrent processes: PREFIX.script, PREFIX.<pid>.script")
 	fs.StringVar(&o.fork, "fork", "", "write a process and two forked children: PREFIX.script, PREFIX.<pid>.script")
 	fs.StringVar(&o.reuse, "reuse", "", "write PID reuse: PREFIX.script, PREFIX.<pid>-<n>.script")
+	fs.BoolVar(&o.full, "full", false, "also write PREFIX-full.script: perf's default leading columns (comm pid/tid [cpu] time: event:) instead of the PID column")
 	fs.IntVar(&o.procs, "procs", 4, "processes of -multi")
 	fs.Uint64Var(&o.reuseEvery, "reuse-every", 500, "samples between the exit and rebirth of the reused PID")
 	fs.Uint64Var(&o.forkAfter, "fork-after", 200, "samples of the parent before it forks")
@@ -196,13 +199,13 @@ func (o *options) scenarios(w *world) []scenario {
 		scs = append(scs, &singleScenario{w: w, path: o.single, rng: newRand(o.seed, 1)})
 	}
 	if o.multi != "" {
-		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.multi, o.seed*4+1, false), procs: o.procs})
+		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.multi, o.seed*4+1, false, o.full), procs: o.procs})
 	}
 	if o.fork != "" {
-		scs = append(scs, &forkScenario{multiScript: newMultiScript(w, o.fork, o.seed*4+2, false), after: o.forkAfter, nchild: 2})
+		scs = append(scs, &forkScenario{multiScript: newMultiScript(w, o.fork, o.seed*4+2, false, o.full), after: o.forkAfter, nchild: 2})
 	}
 	if o.reuse != "" {
-		scs = append(scs, &reuseScenario{multiScript: newMultiScript(w, o.reuse, o.seed*4+3, true), every: o.reuseEvery})
+		scs = append(scs, &reuseScenario{multiScript: newMultiScript(w, o.reuse, o.seed*4+3, true, o.full), every: o.reuseEvery})
 	}
 	return scs
 }

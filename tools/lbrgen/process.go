@@ -35,6 +35,7 @@ func (w *world) processMaps(sp space) []mapping {
 // go to its reference script: llvm-profgen-19's layout, no PID column.
 type proc struct {
 	pid, parent int
+	comm        string
 	sp          space
 	maps        []mapping
 	ref         *atomicfile.File
@@ -43,7 +44,7 @@ type proc struct {
 }
 
 func (w *world) newProc(pid, parent int, sp space, refPath string) (*proc, error) {
-	p := &proc{pid: pid, parent: parent, sp: sp, maps: w.processMaps(sp), refName: refPath}
+	p := &proc{pid: pid, parent: parent, comm: w.comm, sp: sp, maps: w.processMaps(sp), refName: refPath}
 	f, err := atomicfile.Create(refPath)
 	if err != nil {
 		return nil, err
@@ -51,30 +52,24 @@ func (w *world) newProc(pid, parent int, sp space, refPath string) (*proc, error
 	p.ref = f
 	b := w.buf[:0]
 	for _, m := range p.maps {
-		b = appendMMap2(b, -1, pid, m)
+		b = appendMMap2(b, nil, pid, m)
 	}
 	w.buf = b
 	_, err = f.Write(b)
 	return p, err
 }
 
-// writeSample writes s to the process's reference and, when combined is
-// not nil, with a PID column to the combined script.
-func (w *world) writeSample(p *proc, s *Sample, combined *atomicfile.File) error {
-	reloc := func(a uint64) uint64 { return w.lay.reloc(p.sp, a) }
+// reloc maps valgrind addresses into p's address space.
+func (w *world) reloc(p *proc) func(uint64) uint64 {
+	return func(a uint64) uint64 { return w.lay.reloc(p.sp, a) }
+}
+
+// writeRef writes s to the process's reference script.
+func (w *world) writeRef(p *proc, s *Sample) error {
 	p.samples++
-	b := appendSampleLine(w.buf[:0], -1, s, w.flags, reloc)
-	if _, err := p.ref.Write(b); err != nil {
-		return err
-	}
-	if combined != nil {
-		b = appendSampleLine(b[:0], p.pid, s, w.flags, reloc)
-		if _, err := combined.Write(b); err != nil {
-			return err
-		}
-	}
-	w.buf = b
-	return nil
+	w.buf = appendSampleLine(w.buf[:0], nil, s, w.flags, w.reloc(p))
+	_, err := p.ref.Write(w.buf)
+	return err
 }
 
 // scenario is one output: a single process, or several processes in one
@@ -99,7 +94,7 @@ func (sc *singleScenario) begin() (err error) {
 	return err
 }
 
-func (sc *singleScenario) sample(s *Sample) error { return sc.w.writeSample(sc.p, s, nil) }
+func (sc *singleScenario) sample(s *Sample) error { return sc.w.writeRef(sc.p, s) }
 func (sc *singleScenario) end() error             { return sc.p.ref.Commit() }
 func (sc *singleScenario) abort() {
 	if sc.p != nil {
@@ -108,33 +103,67 @@ func (sc *singleScenario) abort() {
 }
 
 // multiScript is a combined script (perf script --show-mmap-events
-// --show-task-events -F pid,ip,brstack) of processes started by one shell.
+// --show-task-events -F pid,ip,brstack) of processes started by one shell,
+// optionally also with perf's default leading columns (PREFIX-full.script).
 type multiScript struct {
 	w         *world
 	prefix    string
 	rng       *rand.Rand
-	f         *atomicfile.File
+	outs      []combinedOut
 	shell     int
 	live      []*proc
 	done      []*proc
 	instances map[int]int
-	reuse     bool // PIDs may be reused: reference names carry the instance
+	reuse     bool   // PIDs may be reused: reference names carry the instance
+	full      bool   // also write PREFIX-full.script
+	nowNs     uint64 // the clock of the full layout
 }
 
-func newMultiScript(w *world, prefix string, seed uint64, reuse bool) *multiScript {
+type combinedOut struct {
+	f    *atomicfile.File
+	full bool
+}
+
+// clockStart is the time of the first record in the full layout; a
+// sample's time is clockStart + 1 ns per instruction.
+const clockStart = 10078431951000
+
+func newMultiScript(w *world, prefix string, seed uint64, reuse, full bool) *multiScript {
 	rng := rand.New(rand.NewPCG(seed, 0x6d756c7469))
 	return &multiScript{w: w, prefix: prefix, rng: rng, shell: rng.IntN(3000000) + 1000000,
-		instances: map[int]int{}, reuse: reuse}
+		instances: map[int]int{}, reuse: reuse, full: full, nowNs: clockStart}
 }
 
 func (m *multiScript) open() error {
-	f, err := atomicfile.Create(m.prefix + ".script")
-	if err != nil {
-		return err
+	names := []string{m.prefix + ".script"}
+	if m.full {
+		names = append(names, m.prefix+"-full.script")
 	}
-	m.f = f
-	_, err = f.WriteString("    0 PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n")
-	return err
+	for i, name := range names {
+		f, err := atomicfile.Create(name)
+		if err != nil {
+			return err
+		}
+		m.outs = append(m.outs, combinedOut{f: f, full: i == 1})
+	}
+	kernel := mapping{Addr: 0xffffffff81000000, Len: 0x1209988, Pgoff: 0xffffffff81000000, Prot: "x", Path: "[kernel.kallsyms]_text"}
+	return m.write(head{pid: 0, comm: "swapper"}, func(b []byte, h *head) []byte {
+		h.timeNs = 0
+		return appendMMap(b, h, kernel)
+	})
+}
+
+// write appends a line made by line to every combined output, with the
+// columns of h (time: now).
+func (m *multiScript) write(h head, line func([]byte, *head) []byte) error {
+	for _, out := range m.outs {
+		h.full, h.timeNs, h.cpu = out.full, m.nowNs, h.pid%2
+		m.w.buf = line(m.w.buf[:0], &h)
+		if _, err := out.f.Write(m.w.buf); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (m *multiScript) refPath(pid int) string {
@@ -151,15 +180,20 @@ func (m *multiScript) exec(pid int) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := appendFork(m.w.buf[:0], pid, m.shell)
-	b = appendCommExec(b, pid, m.w.comm)
-	for _, mp := range p.maps {
-		b = appendMMap2(b, pid, pid, mp)
-	}
-	m.w.buf = b
 	m.live = append(m.live, p)
-	_, err = m.f.Write(b)
-	return p, err
+	err = m.write(head{pid: m.shell, comm: "bash"}, func(b []byte, h *head) []byte {
+		return appendFork(b, h, pid, m.shell)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, m.write(head{pid: pid, comm: taskComm(p.comm)}, func(b []byte, h *head) []byte {
+		b = appendCommExec(b, h, pid, p.comm)
+		for _, mp := range p.maps {
+			b = appendMMap2(b, h, pid, mp)
+		}
+		return b
+	})
 }
 
 // fork starts a child of parent: it inherits the parent's mappings and has
@@ -169,10 +203,10 @@ func (m *multiScript) fork(parent *proc, pid int) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.w.buf = appendFork(m.w.buf[:0], pid, parent.pid)
 	m.live = append(m.live, p)
-	_, err = m.f.Write(m.w.buf)
-	return p, err
+	return p, m.write(head{pid: parent.pid, comm: taskComm(parent.comm)}, func(b []byte, h *head) []byte {
+		return appendFork(b, h, pid, parent.pid)
+	})
 }
 
 func (m *multiScript) exit(p *proc) error {
@@ -183,19 +217,32 @@ func (m *multiScript) exit(p *proc) error {
 		}
 	}
 	m.done = append(m.done, p)
-	m.w.buf = appendExit(m.w.buf[:0], p.pid, p.parent)
-	if _, err := m.f.Write(m.w.buf); err != nil {
+	err := m.write(head{pid: p.pid, comm: taskComm(p.comm)}, func(b []byte, h *head) []byte {
+		return appendExit(b, h, p.pid, p.parent)
+	})
+	if err != nil {
 		return err
 	}
 	return p.ref.Commit()
 }
 
 // sampleAny gives s to a live process drawn at random.
-func (m *multiScript) sampleAny(s *Sample) error {
-	return m.w.writeSample(m.pick(), s, m.f)
-}
+func (m *multiScript) sampleAny(s *Sample) error { return m.writeSample(m.pick(), s) }
 
 func (m *multiScript) pick() *proc { return m.live[m.rng.IntN(len(m.live))] }
+
+// writeSample writes s as p's to the combined outputs and p's reference.
+func (m *multiScript) writeSample(p *proc, s *Sample) error {
+	m.nowNs = clockStart + s.Insns
+	reloc := m.w.reloc(p)
+	err := m.write(head{pid: p.pid, comm: taskComm(p.comm), event: "cycles:u"}, func(b []byte, h *head) []byte {
+		return appendSampleLine(b, h, s, m.w.flags, reloc)
+	})
+	if err != nil {
+		return err
+	}
+	return m.w.writeRef(p, s)
+}
 
 // finish ends the live processes, youngest first, and writes the manifest.
 func (m *multiScript) finish() error {
@@ -204,8 +251,10 @@ func (m *multiScript) finish() error {
 			return err
 		}
 	}
-	if err := m.f.Commit(); err != nil {
-		return err
+	for _, out := range m.outs {
+		if err := out.f.Commit(); err != nil {
+			return err
+		}
 	}
 	return m.writeManifest()
 }
@@ -226,8 +275,8 @@ func (m *multiScript) writeManifest() error {
 }
 
 func (m *multiScript) abort() {
-	if m.f != nil {
-		m.f.Abort()
+	for _, out := range m.outs {
+		out.f.Abort()
 	}
 	for _, p := range m.live {
 		p.ref.Abort()

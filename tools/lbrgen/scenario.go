@@ -88,7 +88,7 @@ func (sc *reuseScenario) sample(s *Sample) error {
 		}
 		sc.b, p = b, b
 	}
-	return sc.w.writeSample(p, s, sc.f)
+	return sc.writeSample(p, s)
 }
 
 func (sc *reuseScenario) end() error { return sc.finish() }

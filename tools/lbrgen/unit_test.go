@@ -162,13 +162,13 @@ func TestReadMaps(t *testing.T) {
 
 func TestAppendMMap2(t *testing.T) {
 	m := mapping{Addr: 0x561f6d184000, Len: 0x1000, Pgoff: 0x1000, Maj: 0xfe, Ino: 9979526, Gen: 1907999959, Prot: "r-xp", Path: "/path/t2.bin"}
-	got := string(appendMMap2(nil, 21305, 21305, m))
+	got := string(appendMMap2(nil, &head{pid: 21305}, 21305, m))
 	want := "21305 PERF_RECORD_MMAP2 21305/21305: [0x561f6d184000(0x1000) @ 0x1000 fe:00 9979526 1907999959]: r-xp /path/t2.bin\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	m = mapping{Addr: 0x7fbb6d367000, Len: 0x2000, Prot: "r-xp", Path: "[vdso]"}
-	got = string(appendMMap2(nil, 7027, 7027, m))
+	got = string(appendMMap2(nil, &head{pid: 7027}, 7027, m))
 	want = " 7027 PERF_RECORD_MMAP2 7027/7027: [0x7fbb6d367000(0x2000) @ 0 00:00 0 0]: r-xp [vdso]\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -195,4 +195,24 @@ func FuzzReadLackey(f *testing.F) {
 			t.Fatalf("%d instructions from %d instruction lines", n, bytes.Count(data, []byte("I  ")))
 		}
 	})
+}
+
+func TestAppendHead(t *testing.T) {
+	tests := []struct {
+		h    *head
+		want string
+	}{
+		{nil, ""},
+		{&head{pid: 7027}, " 7027 "},
+		{&head{pid: 1632846}, "1632846 "},
+		// As perf 6.1 prints -F comm,pid,tid,cpu,time,event.
+		{&head{full: true, pid: 7027, comm: "ls", cpu: 1, timeNs: 10078431951000}, "              ls  7027/7027  [001] 10078.431951: "},
+		{&head{full: true, pid: 0, comm: "swapper"}, "         swapper     0/0     [000]     0.000000: "},
+		{&head{full: true, pid: 7027, comm: "ls", timeNs: 10078432233999, event: "cycles:u"}, "              ls  7027/7027  [000] 10078.432233: cycles:u: "},
+	}
+	for _, tt := range tests {
+		if got := string(appendHead(nil, tt.h)); got != tt.want {
+			t.Errorf("appendHead(%+v) = %q, want %q", tt.h, got, tt.want)
+		}
+	}
 }
