@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the small test binaries committed next to their sources, in bin/.
+# Run it again after changing a source (needs clang-19 and gcc-12):
+#
+#   wordfreq         clang-19 -O2 -g, PIE
+#   wordfreq-nopie   clang-19 -O2 -g -no-pie (ET_EXEC at 0x400000)
+#   wordfreq-cet     clang-19 -O2 -g -fcf-protection (endbr64 at function entries)
+#   wordfreq-gcc     gcc-12 -O2 -g, PIE
+#   recurse          clang-19 -O2 -g, PIE
+#
+# Source paths in the DWARF are relative (-fdebug-prefix-map), so the
+# output does not depend on where the repository is checked out.
+set -euo pipefail
+cd "$(dirname "$0")"
+mkdir -p bin
+map=(-fdebug-prefix-map="$PWD"=.)
+clang-19 -O2 -g "${map[@]}" wordfreq.c -o bin/wordfreq
+clang-19 -O2 -g "${map[@]}" -fno-pie -no-pie wordfreq.c -o bin/wordfreq-nopie
+clang-19 -O2 -g "${map[@]}" -fcf-protection wordfreq.c -o bin/wordfreq-cet
+gcc-12 -O2 -g "${map[@]}" wordfreq.c -o bin/wordfreq-gcc
+clang-19 -O2 -g "${map[@]}" recurse.c -o bin/recurse
+ls -l bin
