@@ -1,0 +1,289 @@
+package perfscript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ParseError is a malformed line.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// Stats counts what the scanner passed over.
+type Stats struct {
+	Lines          int // lines read
+	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
+	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
+}
+
+// Scanner reads Records from perf script text. Use it like bufio.Scanner:
+//
+//	for s.Next() { r := s.Record(); ... }
+//	if err := s.Err(); err != nil { ... }
+type Scanner struct {
+	r    *bufio.Reader
+	name string
+
+	line    []byte // current line, without the newline
+	long    []byte // storage for lines longer than the reader's buffer
+	lineNo  int
+	pending bool // line was read but not consumed
+	eof     bool
+
+	rec       Record
+	inSample  bool // a call-chain sample is being collected
+	pidColumn bool // event lines carry a leading pid field (-F pid,...)
+	strs      map[string]string
+	stats     Stats
+	err       error
+}
+
+// NewScanner reads perf script text from r; name is used in errors.
+func NewScanner(r io.Reader, name string) *Scanner {
+	return &Scanner{r: bufio.NewReaderSize(r, 1<<16), name: name, strs: map[string]string{}}
+}
+
+// Record returns the current record. Its slices are reused by Next.
+func (s *Scanner) Record() *Record { return &s.rec }
+
+// Err returns the first error, nil at the end of the input.
+func (s *Scanner) Err() error { return s.err }
+
+// Stats returns what was skipped so far.
+func (s *Scanner) Stats() Stats { return s.stats }
+
+func (s *Scanner) errorf(format string, args ...any) bool {
+	s.err = &ParseError{File: s.name, Line: s.lineNo, Msg: fmt.Sprintf(format, args...)}
+	return false
+}
+
+// readLine makes s.line the next line; false at the end or on error.
+func (s *Scanner) readLine() bool {
+	if s.pending {
+		s.pending = false
+		return true
+	}
+	if s.eof {
+		return false
+	}
+	s.long = s.long[:0]
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			s.long = append(s.long, chunk...)
+			continue
+		}
+		if err != nil && err != io.EOF {
+			s.err = fmt.Errorf("%s: %w", s.name, err)
+			s.eof = true
+			return false
+		}
+		if err == io.EOF {
+			s.eof = true
+			if len(chunk) == 0 && len(s.long) == 0 {
+				return false
+			}
+		}
+		if len(s.long) > 0 {
+			s.long = append(s.long, chunk...)
+			chunk = s.long
+		}
+		s.line = trimNewline(chunk)
+		s.lineNo++
+		s.stats.Lines++
+		return true
+	}
+}
+
+func trimNewline(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func (s *Scanner) resetRecord() {
+	smp := &s.rec.Sample
+	*smp = Sample{Count: 1, Branches: smp.Branches[:0], Frames: smp.Frames[:0]}
+	s.rec = Record{Sample: *smp}
+}
+
+// Next advances to the next record.
+func (s *Scanner) Next() bool {
+	if s.err != nil {
+		return false
+	}
+	s.resetRecord()
+	s.inSample = false
+	count, countLine := uint64(0), 0
+	for s.readLine() {
+		line := s.line
+		if s.inSample {
+			if done, ok := s.continueSample(line); done {
+				return ok
+			}
+			continue
+		}
+		trimmed := trimSpace(line)
+		switch {
+		case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
+			continue
+		case line[0] == '\t':
+			s.startSample(count)
+			count = 0
+			if _, ok := s.continueSample(line); !ok {
+				return false
+			}
+			continue
+		case bytes.Contains(line, []byte("PERF_RECORD_")):
+			if count != 0 {
+				return s.errorf("repeat count on line %d is followed by an event, not a sample", countLine)
+			}
+			if s.parseEvent(line) {
+				return true
+			}
+			if s.err != nil {
+				return false
+			}
+			continue
+		case isDecimal(line): // pre-aggregated repeat count, no surrounding space
+			if count != 0 {
+				return s.errorf("two repeat count lines in a row")
+			}
+			count, countLine = mustDec(line), s.lineNo
+			if count == 0 {
+				return s.errorf("repeat count is 0")
+			}
+			continue
+		}
+		s.startSample(count)
+		count = 0
+		switch s.parseSampleLine(line) {
+		case lineSample:
+			return true
+		case lineHeader:
+			s.inSample = true
+			continue
+		}
+		s.stats.SkippedLines++
+	}
+	if s.err != nil {
+		return false
+	}
+	if s.inSample {
+		s.inSample = false
+		return true
+	}
+	if count != 0 {
+		return s.errorf("repeat count on line %d is not followed by a sample", countLine)
+	}
+	return false
+}
+
+func mustDec(b []byte) uint64 {
+	v, _ := parseDec(b)
+	return v
+}
+
+func (s *Scanner) startSample(count uint64) {
+	s.rec.Kind = KindSample
+	s.rec.Line = s.lineNo
+	if count != 0 {
+		s.rec.Sample.Count = count
+	}
+}
+
+// continueSample consumes line as part of a call-chain sample. done is
+// true when the sample is complete; ok is false on error.
+func (s *Scanner) continueSample(line []byte) (done, ok bool) {
+	if len(line) > 0 && line[0] == '\t' {
+		if !s.parseFrame(line) {
+			return true, false
+		}
+		s.inSample = true
+		return false, true
+	}
+	s.inSample = false
+	trimmed := trimSpace(line)
+	if len(trimmed) == 0 {
+		return true, true
+	}
+	if isEntry(firstField(trimmed)) {
+		s.parseBranches(trimmed)
+		return true, true
+	}
+	s.pending = true // the line starts the next record
+	return true, true
+}
+
+func firstField(b []byte) []byte {
+	f, _ := nextField(b)
+	return f
+}
+
+// parseFrame parses "\t  addr [sym+off] [(dso)]".
+func (s *Scanner) parseFrame(line []byte) bool {
+	addrTok, rest := nextField(line)
+	addr, ok := parseHex(addrTok)
+	if !ok {
+		return s.errorf("call chain frame: bad address %q", addrTok)
+	}
+	rest = trimSpace(rest)
+	var sym, dso []byte
+	if n := len(rest); n > 0 && rest[n-1] == ')' {
+		if i := bytes.LastIndex(rest, []byte("(")); i >= 0 && (i == 0 || rest[i-1] == ' ') {
+			dso, rest = rest[i+1:n-1], trimSpace(rest[:i])
+		}
+	}
+	sym = rest
+	s.rec.Sample.Frames = append(s.rec.Sample.Frames, Frame{Addr: addr, Symbol: s.intern(sym), DSO: s.intern(dso)})
+	if !s.rec.Sample.HasIP {
+		s.rec.Sample.HasIP, s.rec.Sample.IP = true, addr
+	}
+	return true
+}
+
+// intern returns a shared string for b, so that repeated symbol and DSO
+// names cost one allocation each.
+func (s *Scanner) intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if v, ok := s.strs[string(b)]; ok {
+		return v
+	}
+	if len(s.strs) > 1<<20 {
+		clear(s.strs)
+	}
+	v := string(b)
+	s.strs[v] = v
+	return v
+}
+
+// parseBranches parses brstack entries until the end of b or a bad entry.
+func (s *Scanner) parseBranches(b []byte) {
+	smp := &s.rec.Sample
+	for {
+		var tok []byte
+		tok, b = nextField(b)
+		if len(tok) == 0 {
+			return
+		}
+		br, ok := parseEntry(tok)
+		if !ok {
+			smp.BadBranch = true
+			return
+		}
+		smp.Branches = append(smp.Branches, br)
+	}
+}
