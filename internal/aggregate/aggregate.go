@@ -75,7 +75,8 @@ const maxPending = 1 << 17
 type Aggregator struct {
 	code    Code
 	c       *Counters
-	pending map[string]uint64
+	pending map[string]int // distinct sample -> index in counts
+	counts  []uint64
 	key     []byte
 	entries []entry
 	Stats   Stats
@@ -88,7 +89,7 @@ type entry struct {
 
 // New returns an Aggregator over the binary's code.
 func New(code Code) *Aggregator {
-	return &Aggregator{code: code, c: NewCounters(), pending: map[string]uint64{}}
+	return &Aggregator{code: code, c: NewCounters(), pending: map[string]int{}}
 }
 
 // Add records one sample: its branch stack in runtime addresses, the delta
@@ -100,21 +101,23 @@ func (a *Aggregator) Add(branches []perfscript.Branch, delta, count uint64) {
 		key = binary.LittleEndian.AppendUint64(key, b.To+delta)
 	}
 	a.key = key
-	if n, ok := a.pending[string(key)]; ok {
-		a.pending[string(key)] = n + count
+	if i, ok := a.pending[string(key)]; ok {
+		a.counts[i] += count
 		return
 	}
 	if len(a.pending) >= maxPending {
 		a.flush()
 	}
-	a.pending[string(key)] = count
+	a.pending[string(key)] = len(a.counts)
+	a.counts = append(a.counts, count)
 }
 
 func (a *Aggregator) flush() {
-	for k, n := range a.pending {
-		a.count([]byte(k), n)
+	for k, i := range a.pending {
+		a.count(k, a.counts[i])
 	}
 	clear(a.pending)
+	a.counts = a.counts[:0]
 }
 
 // Counters counts the pending samples and returns the counters.
@@ -125,7 +128,7 @@ func (a *Aggregator) Counters() *Counters {
 
 // count adds the counters of one distinct sample (key: canonical from/to
 // pairs, newest first) seen n times.
-func (a *Aggregator) count(key []byte, n uint64) {
+func (a *Aggregator) count(key string, n uint64) {
 	es := a.canonicalEntries(key, n)
 	if len(es) == 0 {
 		a.Stats.NoBranches += n
@@ -156,11 +159,10 @@ func (a *Aggregator) countRange(start, end, n uint64) {
 
 // canonicalEntries decodes a key into entries, with addresses outside the
 // code replaced by ExternalAddr and external-to-external entries dropped.
-func (a *Aggregator) canonicalEntries(key []byte, n uint64) []entry {
+func (a *Aggregator) canonicalEntries(key string, n uint64) []entry {
 	es := a.entries[:0]
 	for len(key) >= 16 {
-		src := binary.LittleEndian.Uint64(key)
-		dst := binary.LittleEndian.Uint64(key[8:])
+		src, dst := le64(key), le64(key[8:])
 		key = key[16:]
 		srcCode, dstCode := a.code.IsCode(src), a.code.IsCode(dst)
 		if !srcCode && !dstCode {
@@ -180,4 +182,11 @@ func (a *Aggregator) canonicalEntries(key []byte, n uint64) []entry {
 	}
 	a.entries = es
 	return es
+}
+
+// le64 reads a little-endian uint64 from the start of s.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
