@@ -75,7 +75,8 @@ type Table struct {
 // Stats counts what the table saw.
 type Stats struct {
 	Mappings        int // mmaps of the binary accepted
-	Reloads         int // PID-less input: a mapping replaced another at a different base
+	Reloads         int    // a mapping replaced the PID-less default at a different base
+	NoPIDSamples    uint64 // samples without a PID (placed with the last mapping)
 	NoMmapDefaulted bool
 }
 
@@ -149,6 +150,7 @@ func (t *Table) fork(parent, child int32) {
 // seen, or the preferred base when none was (as llvm-profgen 19).
 func (t *Table) Delta(hasPID bool, pid int32) (uint64, Reason) {
 	if !hasPID {
+		t.Stats.NoPIDSamples++
 		if !t.haveLast {
 			t.Stats.NoMmapDefaulted = true
 			return 0, OK

@@ -63,7 +63,7 @@ func (s *Summary) printWarnings(w io.Writer, name string) {
 	if s.Table.NoMmapDefaulted {
 		fmt.Fprintf(w, "profgen: warning: no mmap of %s seen; samples without a PID use its preferred address\n", name)
 	}
-	if s.Table.Reloads > 0 {
+	if s.Table.Reloads > 0 && s.Table.NoPIDSamples > 0 {
 		fmt.Fprintf(w, "profgen: warning: %s was loaded at %d different bases by different processes but samples carry no PID; the last base was used (print the pid field: perf script -F pid,ip,brstack --show-mmap-events --show-task-events)\n", name, s.Table.Reloads+1)
 	}
 }

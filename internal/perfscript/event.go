@@ -5,7 +5,7 @@ import "bytes"
 // parseEvent parses a PERF_RECORD_* line into s.rec. It returns false for
 // kinds that are skipped (counted in Stats) and on error (s.err set).
 func (s *Scanner) parseEvent(line []byte) bool {
-	i := bytes.Index(line, []byte("PERF_RECORD_"))
+	i := bytes.Index(line[:min(len(line), 192)], []byte("PERF_RECORD_"))
 	s.notePIDColumn(line[:i])
 	body := line[i+len("PERF_RECORD_"):]
 	s.rec.Line = s.lineNo

@@ -145,7 +145,7 @@ func (s *Scanner) Next() bool {
 				return false
 			}
 			continue
-		case bytes.Contains(line, []byte("PERF_RECORD_")):
+		case isEvent(line):
 			if count != 0 {
 				return s.errorf("repeat count on line %d is followed by an event, not a sample", countLine)
 			}
@@ -271,19 +271,56 @@ func (s *Scanner) intern(b []byte) string {
 }
 
 // parseBranches parses brstack entries until the end of b or a bad entry.
+// It is the hot path: one pass over the bytes, no allocation.
 func (s *Scanner) parseBranches(b []byte) {
 	smp := &s.rec.Sample
+	i, n := 0, len(b)
 	for {
-		var tok []byte
-		tok, b = nextField(b)
-		if len(tok) == 0 {
+		for i < n && isSpace(b[i]) {
+			i++
+		}
+		if i >= n {
 			return
 		}
-		br, ok := parseEntry(tok)
-		if !ok {
+		from, j, ok := hexAfter0x(b, i)
+		if !ok || j >= n || b[j] != '/' {
 			smp.BadBranch = true
 			return
 		}
-		smp.Branches = append(smp.Branches, br)
+		to, k, ok := hexAfter0x(b, j+1)
+		if !ok || (k < n && b[k] != '/' && !isSpace(b[k])) {
+			smp.BadBranch = true
+			return
+		}
+		smp.Branches = append(smp.Branches, Branch{From: from, To: to})
+		for k < n && !isSpace(b[k]) {
+			k++
+		}
+		i = k
 	}
+}
+
+// hexAfter0x parses "0x<hex>" at b[i:] and returns the value and the index
+// after the digits.
+func hexAfter0x(b []byte, i int) (v uint64, end int, ok bool) {
+	if i+2 >= len(b) || b[i] != '0' || (b[i+1] != 'x' && b[i+1] != 'X') {
+		return 0, i, false
+	}
+	i += 2
+	start := i
+	for ; i < len(b); i++ {
+		d := hexDigit[b[i]]
+		if d == 0xff {
+			break
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, i, i > start && i-start <= 16
+}
+
+// isEvent reports whether line is a PERF_RECORD_* event. The name comes
+// after at most the default leading fields, so only the start of the line
+// is searched (a brstack line can be kilobytes long).
+func isEvent(line []byte) bool {
+	return bytes.Contains(line[:min(len(line), 192)], []byte("PERF_RECORD_"))
 }
