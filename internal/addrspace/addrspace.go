@@ -74,7 +74,7 @@ type Table struct {
 
 // Stats counts what the table saw.
 type Stats struct {
-	Mappings        int // mmaps of the binary accepted
+	Mappings        int    // mmaps of the binary accepted
 	Reloads         int    // a mapping replaced the PID-less default at a different base
 	NoPIDSamples    uint64 // samples without a PID (placed with the last mapping)
 	NoMmapDefaulted bool
