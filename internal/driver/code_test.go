@@ -35,6 +35,9 @@ func (b *objdumpBinary) CrossesUncondBranch(s, e uint64) bool {
 	return i < len(b.uncond) && b.uncond[i] < e
 }
 
+// openTestBinary opens a binary for the cross-checks.
+func openTestBinary(t testing.TB, path string) Binary { return openObjdumpBinary(t, path) }
+
 func openObjdumpBinary(t testing.TB, path string) *objdumpBinary {
 	t.Helper()
 	objdump, err := exec.LookPath("llvm-objdump-19")
@@ -47,9 +50,15 @@ func openObjdumpBinary(t testing.TB, path string) *objdumpBinary {
 	}
 	b := &objdumpBinary{path: path, insts: map[uint64]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(out))
+	inText := false
 	for sc.Scan() {
+		if l := sc.Text(); strings.HasPrefix(l, "Disassembly of section ") {
+			// llvm-profgen decodes the functions of the symbol table, not
+			// the PLT stubs objdump shows in their own sections.
+			inText = strings.HasPrefix(l, "Disassembly of section .text")
+		}
 		addr, mnem, ok := parseObjdumpLine(sc.Text())
-		if !ok {
+		if !ok || !inText {
 			continue
 		}
 		b.insts[addr] = true

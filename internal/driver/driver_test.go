@@ -62,18 +62,18 @@ func TestSingleProcessMatchesLLVM(t *testing.T) {
 }
 
 // sumLLVM runs llvm-profgen-19 on each script and sums the counters.
-func sumLLVM(t *testing.T, bin *objdumpBinary, scripts []string) []byte {
+func sumLLVM(t *testing.T, bin Binary, scripts []string) []byte {
 	total := aggregate.NewCounters()
 	for _, s := range scripts {
-		raw := llvmProfgen(t, bin.path, s)
-		c, err := rawprof.Read(bytes.NewReader(raw), s, bin.preferredBase)
+		raw := llvmProfgen(t, bin.Path(), s)
+		c, err := rawprof.Read(bytes.NewReader(raw), s, bin.PreferredBase())
 		if err != nil {
 			t.Fatal(err)
 		}
 		total.Add(c)
 	}
 	var out bytes.Buffer
-	if err := rawprof.Write(&out, total, bin.preferredBase); err != nil {
+	if err := rawprof.Write(&out, total, bin.PreferredBase()); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
