@@ -120,6 +120,7 @@ func Aggregate(r io.Reader, name string, bin Binary, pids []int32) (*Summary, er
 		TextOffset:    bin.TextSegmentOffset(),
 	}, pids)
 	agg := aggregate.New(bin)
+	counter := newCounter(agg)
 	sum := &Summary{}
 	s := perfscript.NewScanner(r, name)
 	for s.Next() {
@@ -128,8 +129,9 @@ func Aggregate(r io.Reader, name string, bin Binary, pids []int32) (*Summary, er
 			table.Update(rec)
 			continue
 		}
-		sum.addSample(rec, table, agg)
+		sum.addSample(rec, table, counter)
 	}
+	counter.Finish()
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -138,7 +140,7 @@ func Aggregate(r io.Reader, name string, bin Binary, pids []int32) (*Summary, er
 	return sum, nil
 }
 
-func (sum *Summary) addSample(rec *perfscript.Record, table *addrspace.Table, agg *aggregate.Aggregator) {
+func (sum *Summary) addSample(rec *perfscript.Record, table *addrspace.Table, agg *counter) {
 	smp := &rec.Sample
 	sum.Samples += smp.Count
 	if smp.BadBranch {
