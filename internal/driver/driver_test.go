@@ -129,3 +129,48 @@ func TestPIDFilter(t *testing.T) {
 		t.Errorf("summary: %s", summary)
 	}
 }
+
+// TestUnsymbolizedInput reads llvm-profgen-19's own unsymbolized profile of
+// t.script and writes it back unchanged.
+func TestUnsymbolizedInput(t *testing.T) {
+	bin := openTestBinary(t, "testdata/t.bin")
+	out := filepath.Join(t.TempDir(), "out.raw")
+	err := Run(Options{UnsymbolizedProfile: "testdata/t.llvm19.raw", Binary: bin, Output: out, SkipSymbolization: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	want, _ := os.ReadFile("testdata/t.llvm19.raw")
+	if !bytes.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestStdinStdout: "-" reads standard input and writes standard output.
+func TestStdin(t *testing.T) {
+	bin := openTestBinary(t, "testdata/t.bin")
+	in, err := os.Open("testdata/t.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out := filepath.Join(t.TempDir(), "out.raw")
+	if err := Run(Options{PerfScript: "-", Stdin: in, Binary: bin, Output: out, SkipSymbolization: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	want, _ := os.ReadFile("testdata/t.llvm19.raw")
+	if !bytes.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestParseErrorNamesLine(t *testing.T) {
+	bin := openTestBinary(t, "testdata/t.bin")
+	script := filepath.Join(t.TempDir(), "bad.script")
+	os.WriteFile(script, []byte(" 0x401145/0x401130\nPERF_RECORD_MMAP2 1/1: [0x401000(0x1000) @ \n"), 0o644)
+	err := Run(Options{PerfScript: script, Binary: bin, Output: filepath.Join(t.TempDir(), "o"), SkipSymbolization: true})
+	if err == nil || !strings.Contains(err.Error(), "bad.script:2:") {
+		t.Fatalf("err = %v, want one naming bad.script:2", err)
+	}
+}
