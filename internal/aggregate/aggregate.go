@@ -66,9 +66,9 @@ type Stats struct {
 	InvalidRanges uint64 // fall-through ranges dropped: start after end, or crossing an unconditional branch
 }
 
-// maxPending bounds the table of distinct samples kept before they are
-// counted, so memory stays independent of the input size.
-const maxPending = 1 << 17
+// maxPendingBytes bounds the table of distinct samples kept before they
+// are counted, so memory stays independent of the input size.
+const maxPendingBytes = 8 << 20
 
 // Aggregator accumulates samples. Identical samples (same canonical branch
 // stack) are counted once with their repeat count summed.
@@ -77,6 +77,7 @@ type Aggregator struct {
 	c       *Counters
 	pending map[string]int // distinct sample -> index in counts
 	counts  []uint64
+	bytes   int // size of the pending keys
 	key     []byte
 	entries []entry
 	Stats   Stats
@@ -105,9 +106,10 @@ func (a *Aggregator) Add(branches []perfscript.Branch, delta, count uint64) {
 		a.counts[i] += count
 		return
 	}
-	if len(a.pending) >= maxPending {
+	if a.bytes+len(key) > maxPendingBytes {
 		a.flush()
 	}
+	a.bytes += len(key)
 	a.pending[string(key)] = len(a.counts)
 	a.counts = append(a.counts, count)
 }
@@ -118,6 +120,7 @@ func (a *Aggregator) flush() {
 	}
 	clear(a.pending)
 	a.counts = a.counts[:0]
+	a.bytes = 0
 }
 
 // Counters counts the pending samples and returns the counters.
