@@ -78,6 +78,7 @@ type Aggregator struct {
 	pending map[string]int // distinct sample -> index in counts
 	counts  []uint64
 	bytes   int // size of the pending keys
+	limit   int // flush when the pending keys would exceed it
 	key     []byte
 	entries []entry
 	Stats   Stats
@@ -90,7 +91,7 @@ type entry struct {
 
 // New returns an Aggregator over the binary's code.
 func New(code Code) *Aggregator {
-	return &Aggregator{code: code, c: NewCounters(), pending: map[string]int{}}
+	return &Aggregator{code: code, c: NewCounters(), pending: map[string]int{}, limit: maxPendingBytes}
 }
 
 // Add records one sample: its branch stack in runtime addresses, the delta
@@ -106,7 +107,7 @@ func (a *Aggregator) Add(branches []perfscript.Branch, delta, count uint64) {
 		a.counts[i] += count
 		return
 	}
-	if a.bytes+len(key) > maxPendingBytes {
+	if a.bytes+len(key) > a.limit {
 		a.flush()
 	}
 	a.bytes += len(key)

@@ -117,3 +117,24 @@ func BenchmarkAdd(b *testing.B) {
 var runtimeBase, preferredBase uint64 = 0x7000000, 0x401000
 
 var aslrDelta = preferredBase - runtimeBase
+
+// TestFlushKeepsCounts: counting in several rounds (a small pending table)
+// gives the counts of one round.
+func TestFlushKeepsCounts(t *testing.T) {
+	stacks := [][]perfscript.Branch{
+		br(0x40112c, 0x401147, 0x401142, 0x401110),
+		br(0x401151, 0x401140, 0x40112c, 0x401147),
+		br(0x7f10, 0x401110, 0x401142, 0x401110, 0x401151, 0x401140),
+	}
+	one, many := New(code), New(code)
+	many.limit = 40
+	for i := 0; i < 100; i++ {
+		s := stacks[i%len(stacks)]
+		one.Add(s, 0, uint64(i%3+1))
+		many.Add(s, 0, uint64(i%3+1))
+	}
+	c1, c2 := one.Counters(), many.Counters()
+	if !maps.Equal(c1.Ranges, c2.Ranges) || !maps.Equal(c1.Branches, c2.Branches) || one.Stats != many.Stats {
+		t.Errorf("one round %v %v %+v; many rounds %v %v %+v", c1.Ranges, c1.Branches, one.Stats, c2.Ranges, c2.Branches, many.Stats)
+	}
+}
