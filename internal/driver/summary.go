@@ -60,6 +60,9 @@ func (s *Summary) printWarnings(w io.Writer, name string) {
 	if s.Scan.SkippedLines > 0 || s.Scan.SkippedRecords > 0 {
 		fmt.Fprintf(w, "profgen: warning: skipped %d unrecognized lines and %d other PERF_RECORD events\n", s.Scan.SkippedLines, s.Scan.SkippedRecords)
 	}
+	if s.Table.Mappings == 0 && s.NoMapping > 0 {
+		fmt.Fprintf(w, "profgen: warning: no mmap of %s in the input: print it with perf script --show-mmap-events (the binary is matched by its base name)\n", name)
+	}
 	if s.Table.NoMmapDefaulted {
 		fmt.Fprintf(w, "profgen: warning: no mmap of %s seen; samples without a PID use its preferred address\n", name)
 	}
