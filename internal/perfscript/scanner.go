@@ -41,6 +41,8 @@ type Scanner struct {
 	eof     bool
 
 	rec       Record
+	count     uint64 // repeat count read for the next sample, or 0
+	countLine int
 	inSample  bool // a call-chain sample is being collected
 	pidColumn bool // event lines carry a leading pid field (-F pid,...)
 	strs      map[string]string
@@ -125,57 +127,11 @@ func (s *Scanner) Next() bool {
 	}
 	s.resetRecord()
 	s.inSample = false
-	count, countLine := uint64(0), 0
+	s.count, s.countLine = 0, 0
 	for s.readLine() {
-		line := s.line
-		if s.inSample {
-			if done, ok := s.continueSample(line); done {
-				return ok
-			}
-			continue
+		if done, ok := s.consume(s.line); done {
+			return ok
 		}
-		trimmed := trimSpace(line)
-		switch {
-		case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
-			continue
-		case line[0] == '\t':
-			s.startSample(count)
-			count = 0
-			if _, ok := s.continueSample(line); !ok {
-				return false
-			}
-			continue
-		case isEvent(line):
-			if count != 0 {
-				return s.errorf("repeat count on line %d is followed by an event, not a sample", countLine)
-			}
-			if s.parseEvent(line) {
-				return true
-			}
-			if s.err != nil {
-				return false
-			}
-			continue
-		case isDecimal(line): // pre-aggregated repeat count, no surrounding space
-			if count != 0 {
-				return s.errorf("two repeat count lines in a row")
-			}
-			count, countLine = mustDec(line), s.lineNo
-			if count == 0 {
-				return s.errorf("repeat count is 0")
-			}
-			continue
-		}
-		s.startSample(count)
-		count = 0
-		switch s.parseSampleLine(line) {
-		case lineSample:
-			return true
-		case lineHeader:
-			s.inSample = true
-			continue
-		}
-		s.stats.SkippedLines++
 	}
 	if s.err != nil {
 		return false
@@ -184,10 +140,65 @@ func (s *Scanner) Next() bool {
 		s.inSample = false
 		return true
 	}
-	if count != 0 {
-		return s.errorf("repeat count on line %d is not followed by a sample", countLine)
+	if s.count != 0 {
+		return s.errorf("repeat count on line %d is not followed by a sample", s.countLine)
 	}
 	return false
+}
+
+// consume handles one line; done is true when a record is complete (ok) or
+// on error (!ok).
+func (s *Scanner) consume(line []byte) (done, ok bool) {
+	if s.inSample {
+		return s.continueSample(line)
+	}
+	trimmed := trimSpace(line)
+	switch {
+	case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
+		return false, true
+	case line[0] == '\t':
+		s.startSample()
+		if _, ok := s.continueSample(line); !ok {
+			return true, false
+		}
+		return false, true
+	case isEvent(line):
+		if s.count != 0 {
+			return true, s.errorf("repeat count on line %d is followed by an event, not a sample", s.countLine)
+		}
+		if s.parseEvent(line) {
+			return true, true
+		}
+		return s.err != nil, s.err == nil
+	case isDecimal(line): // pre-aggregated repeat count, no surrounding space
+		return s.readCount(line)
+	}
+	return s.sampleLine(line)
+}
+
+func (s *Scanner) readCount(line []byte) (done, ok bool) {
+	if s.count != 0 {
+		return true, s.errorf("two repeat count lines in a row")
+	}
+	s.count, s.countLine = mustDec(line), s.lineNo
+	if s.count == 0 {
+		return true, s.errorf("repeat count is 0")
+	}
+	return false, true
+}
+
+func (s *Scanner) sampleLine(line []byte) (done, ok bool) {
+	s.startSample()
+	switch s.parseSampleLine(line) {
+	case lineSample:
+		return true, true
+	case lineHeader:
+		s.inSample = true
+		return false, true
+	}
+	s.stats.SkippedLines++
+	s.resetRecord() // drop what the line set before it turned out unknown
+	return false, true
 }
 
 func mustDec(b []byte) uint64 {
@@ -195,11 +206,12 @@ func mustDec(b []byte) uint64 {
 	return v
 }
 
-func (s *Scanner) startSample(count uint64) {
+func (s *Scanner) startSample() {
 	s.rec.Kind = KindSample
 	s.rec.Line = s.lineNo
-	if count != 0 {
-		s.rec.Sample.Count = count
+	if s.count != 0 {
+		s.rec.Sample.Count = s.count
+		s.count = 0
 	}
 }
 

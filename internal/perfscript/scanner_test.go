@@ -132,3 +132,15 @@ func FuzzScanner(f *testing.F) {
 		}
 	})
 }
+
+// TestUnknownLineLeavesNoTrace: a line that starts like a sample but is not
+// one does not leak its PID into the next sample.
+func TestUnknownLineLeavesNoTrace(t *testing.T) {
+	s := NewScanner(strings.NewReader("77/78 zzz\n 0x1/0x2\n"), "in")
+	if !s.Next() {
+		t.Fatal(s.Err())
+	}
+	if r := s.Record(); r.HasPID || len(r.Sample.Branches) != 1 || s.Stats().SkippedLines != 1 {
+		t.Errorf("got %+v, stats %+v", r, s.Stats())
+	}
+}
