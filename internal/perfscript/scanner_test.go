@@ -69,6 +69,7 @@ func TestSampleLayouts(t *testing.T) {
 		{"  t.bin 12399 10448.273986:     500000 cpu-clock:      55f75f6671e9 bar+0x79 (/t.bin)", 12399, 0x55f75f6671e9, 0},
 		{"perf exec 5/6 [001] 1.5: cycles:u: 0x1/0x2/M/-/-/12/COND/-", 5, 0, 1},
 		{"cc1 5 1.5: 400 cycles: 4011 0x1/0x2", 5, 0x4011, 1},
+		{"  Web Content 1234/1240 [003] 10448.273986:     500000 cycles:u:      55f75f6671e9 bar+0x79 (/t.bin) 0x1/0x2/P/-/-/0 0x3/0x4/M/-/-/2/COND/-", 1234, 0x55f75f6671e9, 2},
 	}
 	for _, tt := range tests {
 		s := NewScanner(strings.NewReader(tt.in+"\n"), "in")
