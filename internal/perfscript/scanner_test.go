@@ -145,3 +145,24 @@ func TestUnknownLineLeavesNoTrace(t *testing.T) {
 		t.Errorf("got %+v, stats %+v", r, s.Stats())
 	}
 }
+
+func BenchmarkScanner(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&sb, "%7d %16x", 100+i%4, 0x555500001000+i)
+		for j := 0; j < 32; j++ {
+			fmt.Fprintf(&sb, " 0x%x/0x%x/P/-/-/%d/COND/-", 0x555500001000+i*7+j, 0x555500002000+j, j)
+		}
+		sb.WriteString("\n")
+	}
+	data := sb.String()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		s := NewScanner(strings.NewReader(data), "bench")
+		for s.Next() {
+		}
+		if s.Err() != nil {
+			b.Fatal(s.Err())
+		}
+	}
+}
