@@ -150,6 +150,9 @@ func (sum *Summary) addSample(rec *perfscript.Record, table *addrspace.Table, ag
 		sum.NoLBR += smp.Count
 		return
 	}
+	if len(smp.Frames) > 0 {
+		sum.WithCallChain += smp.Count
+	}
 	delta, why := table.Delta(rec.HasPID, rec.PID)
 	switch why {
 	case addrspace.NoMapping:

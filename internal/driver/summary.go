@@ -21,6 +21,7 @@ type Summary struct {
 	NoMapping      uint64 // samples of a process with no known mapping of the binary
 	Filtered       uint64 // samples of processes not asked for with --pid
 	BadBranchLines uint64 // samples whose branch stack had a malformed entry (cut there)
+	WithCallChain  uint64 // LBR samples that also carry a call chain (perf -g -b)
 
 	Agg   aggregate.Stats
 	Scan  perfscript.Stats
@@ -54,6 +55,9 @@ func (s *Summary) Print(w io.Writer, binPath string) {
 }
 
 func (s *Summary) printWarnings(w io.Writer, name string) {
+	if s.WithCallChain > 0 {
+		fmt.Fprintf(w, "profgen: warning: %d LBR samples carry a call chain; only their branch stacks are used (llvm-profgen --ignore-stack-samples)\n", s.WithCallChain)
+	}
 	if s.BadBranchLines > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d samples had a malformed branch entry; their stack was cut there\n", s.BadBranchLines)
 	}
