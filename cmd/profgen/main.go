@@ -6,6 +6,16 @@
 //
 //	profgen --perfscript perf.script --binary ./app -o app.prof
 //
+// LBR samples (perf record -b) of one process or of many, each loaded at its
+// own base: print them with
+//
+//	perf script --show-mmap-events --show-task-events -F pid,ip,brstack
+//
+// so that every sample is placed in its own process's address space (forked
+// children inherit their parent's). --pid keeps only some processes;
+// --skip-symbolization writes llvm-profgen's unsymbolized profile (address
+// ranges and branches), which --unsymbolized-profile reads back.
+//
 // Instrumentation profiles: many .profraw files merge into one indexed
 // .profdata:
 //

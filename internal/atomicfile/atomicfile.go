@@ -16,14 +16,20 @@ import (
 type File struct {
 	*bufio.Writer
 	path string
-	tmp  *os.File // nil for standard output
-	done bool
+	tmp  *os.File // nil for standard output and special files
+	// direct is a special file (a device such as /dev/null, a FIFO)
+	// written in place: renaming over it would replace it.
+	direct *os.File
+	done   bool
 }
 
 // Create starts writing path ("-" for standard output).
 func Create(path string) (*File, error) {
 	if path == "-" {
 		return &File{Writer: bufio.NewWriterSize(os.Stdout, 1<<16), path: path}, nil
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return createDirect(path)
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -45,6 +51,12 @@ func (f *File) Commit() error {
 	if err := f.Flush(); err != nil {
 		f.removeTemp()
 		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if f.direct != nil {
+		if err := f.direct.Close(); err != nil {
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+		return nil
 	}
 	if f.tmp == nil {
 		return nil
@@ -73,7 +85,19 @@ func (f *File) Abort() {
 	f.removeTemp()
 }
 
+// createDirect writes a special file in place.
+func createDirect(path string) (*File, error) {
+	d, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	return &File{Writer: bufio.NewWriterSize(d, 1<<16), path: path, direct: d}, nil
+}
+
 func (f *File) removeTemp() {
+	if f.direct != nil {
+		f.direct.Close()
+	}
 	if f.tmp != nil {
 		f.tmp.Close()
 		os.Remove(f.tmp.Name())

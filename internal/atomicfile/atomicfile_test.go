@@ -44,3 +44,24 @@ func TestCommitAndAbort(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecialFile: a device such as /dev/null is written in place, never
+// replaced by a renamed regular file.
+func TestSpecialFile(t *testing.T) {
+	fi, err := os.Stat(os.DevNull)
+	if err != nil || fi.Mode().IsRegular() {
+		t.Skip("no device /dev/null")
+	}
+	f, err := Create(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("data")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err = os.Stat(os.DevNull)
+	if err != nil || fi.Mode().IsRegular() {
+		t.Fatalf("/dev/null was replaced: %v %v", fi.Mode(), err)
+	}
+}

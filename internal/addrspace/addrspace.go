@@ -1,0 +1,175 @@
+// Package addrspace keeps, for each process of a perf recording, where the
+// profiled binary is loaded, and maps runtime addresses to the binary's own
+// (canonical) addresses.
+//
+// In: perfscript Records, in input order (MMAP/MMAP2, FORK, EXIT, COMM exec
+// update the table; a sample asks it). Out: for a sample's process, the
+// delta that turns a runtime address into a canonical address (ASLR
+// removed), or the reason the sample cannot be placed.
+package addrspace
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/profgen/profgen/internal/perfscript"
+)
+
+// Binary is what the table needs to know about the profiled binary.
+type Binary struct {
+	Path string
+	// PreferredBase is the vaddr of the first executable PT_LOAD and
+	// TextOffset its file offset, both rounded down to the page as
+	// llvm-profgen 19 does.
+	PreferredBase uint64
+	TextOffset    uint64
+}
+
+// RuntimeBase returns where the binary's text segment was loaded, given an
+// mmap of the binary, and false when the mapping does not hold the text
+// segment. For the mapping of the text segment itself (page offset equal to
+// the text segment's file offset, the only case llvm-profgen 19 accepts) it
+// is the mapping's address; a mapping that starts earlier in the file and
+// covers the text segment gives the address the text segment lands at.
+func RuntimeBase(bin Binary, m perfscript.Mmap) (uint64, bool) {
+	if m.Prot != "" && !strings.Contains(m.Prot, "x") {
+		return 0, false
+	}
+	if m.PgOff == bin.TextOffset {
+		return m.Addr, true
+	}
+	if m.PgOff < bin.TextOffset && bin.TextOffset-m.PgOff < m.Len {
+		return m.Addr + (bin.TextOffset - m.PgOff), true
+	}
+	return 0, false
+}
+
+// Canonical maps a runtime address to the binary's address space given the
+// runtime base, with unsigned wrap-around as llvm-profgen's
+// canonicalizeVirtualAddress.
+func Canonical(bin Binary, base, addr uint64) uint64 {
+	return addr - base + bin.PreferredBase
+}
+
+// Reason says why a sample could not be placed.
+type Reason uint8
+
+const (
+	OK          Reason = iota
+	NoMapping          // its process has no known mapping of the binary
+	FilteredPID        // its process is not among those asked for
+)
+
+// Table is the per-process address-space table.
+type Table struct {
+	bin      Binary
+	name     string
+	pids     map[int32]bool // nil: every process
+	bases    map[int32]uint64
+	last     uint64 // the last accepted mapping, for samples without a PID
+	haveLast bool
+	lastPID  int32
+	Stats    Stats
+}
+
+// Stats counts what the table saw.
+type Stats struct {
+	Mappings        int    // mmaps of the binary accepted
+	Reloads         int    // a mapping replaced the PID-less default at a different base
+	NoPIDSamples    uint64 // samples without a PID (placed with the last mapping)
+	NoMmapDefaulted bool
+}
+
+// New returns an empty table for bin; pids, if not empty, keeps only those
+// processes.
+func New(bin Binary, pids []int32) *Table {
+	t := &Table{bin: bin, name: filepath.Base(bin.Path), bases: map[int32]uint64{}}
+	if len(pids) > 0 {
+		t.pids = map[int32]bool{}
+		for _, p := range pids {
+			t.pids[p] = true
+		}
+	}
+	return t
+}
+
+// Update applies an event record; samples are ignored.
+func (t *Table) Update(r *perfscript.Record) {
+	switch r.Kind {
+	case perfscript.KindMmap:
+		t.mmap(r.PID, r.Mmap)
+	case perfscript.KindFork:
+		t.fork(r.ParentPID, r.PID)
+	case perfscript.KindExit:
+		if r.PID == r.TID { // a thread's exit leaves the process mapped
+			delete(t.bases, r.PID)
+		}
+	case perfscript.KindComm:
+		if r.Exec { // a new program image: the old mappings are gone
+			delete(t.bases, r.PID)
+		}
+	}
+}
+
+func (t *Table) isBinary(path string) bool {
+	return path == t.bin.Path || filepath.Base(path) == t.name
+}
+
+func (t *Table) mmap(pid int32, m perfscript.Mmap) {
+	if !t.isBinary(m.Path) {
+		return
+	}
+	base, ok := RuntimeBase(t.bin, m)
+	if !ok {
+		return
+	}
+	t.Stats.Mappings++
+	t.bases[pid] = base
+	if t.pids != nil && !t.pids[pid] {
+		return // PID-less samples only use mappings of the processes asked for
+	}
+	if t.haveLast && t.last != base && t.lastPID != pid {
+		t.Stats.Reloads++
+	}
+	t.last, t.haveLast, t.lastPID = base, true, pid
+}
+
+func (t *Table) fork(parent, child int32) {
+	if parent == child {
+		return // a new thread shares its process's mappings
+	}
+	if base, ok := t.bases[parent]; ok {
+		t.bases[child] = base
+	} else {
+		delete(t.bases, child)
+	}
+}
+
+// Delta returns what to add to a runtime address of the sample's process to
+// get the canonical address. A sample without a PID uses the last mapping
+// seen, or the preferred base when none was (as llvm-profgen 19).
+func (t *Table) Delta(hasPID bool, pid int32) (uint64, Reason) {
+	if !hasPID {
+		t.Stats.NoPIDSamples++
+		if !t.haveLast {
+			t.Stats.NoMmapDefaulted = true
+			return 0, OK
+		}
+		return t.bin.PreferredBase - t.last, OK
+	}
+	if t.pids != nil && !t.pids[pid] {
+		return 0, FilteredPID
+	}
+	base, ok := t.bases[pid]
+	if !ok {
+		return 0, NoMapping
+	}
+	return t.bin.PreferredBase - base, OK
+}
+
+// Canonical maps a runtime address of process pid to the binary's address
+// space.
+func (t *Table) Canonical(hasPID bool, pid int32, addr uint64) (uint64, Reason) {
+	d, why := t.Delta(hasPID, pid)
+	return addr + d, why
+}

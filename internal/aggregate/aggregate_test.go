@@ -1,0 +1,140 @@
+package aggregate
+
+import (
+	"maps"
+	"testing"
+
+	"github.com/profgen/profgen/internal/perfscript"
+)
+
+// fakeCode: every address in [lo, hi) is code; uncond lists the
+// unconditional branches.
+type fakeCode struct {
+	lo, hi uint64
+	uncond []uint64
+}
+
+func (f fakeCode) IsCode(a uint64) bool { return a >= f.lo && a < f.hi }
+
+func (f fakeCode) CrossesUncondBranch(s, e uint64) bool {
+	for _, u := range f.uncond {
+		if u >= s && u < e {
+			return true
+		}
+	}
+	return false
+}
+
+var code = fakeCode{lo: 0x401100, hi: 0x401160, uncond: []uint64{0x40112c, 0x401142, 0x401151}}
+
+func br(pairs ...uint64) []perfscript.Branch {
+	var bs []perfscript.Branch
+	for i := 0; i+1 < len(pairs); i += 2 {
+		bs = append(bs, perfscript.Branch{From: pairs[i], To: pairs[i+1]})
+	}
+	return bs
+}
+
+func TestAggregate(t *testing.T) {
+	loop := br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140, 0x40112c, 0x401147, 0x401142, 0x401110)
+	tests := []struct {
+		name     string
+		samples  [][]perfscript.Branch
+		delta    uint64
+		count    uint64
+		ranges   map[Range]uint64
+		branches map[Branch]uint64
+		stats    Stats
+	}{
+		{
+			name:    "loop twice (llvm-profgen-19 result)",
+			samples: [][]perfscript.Branch{loop, loop}, count: 1,
+			ranges:   map[Range]uint64{{0x401110, 0x40112c}: 4, {0x401140, 0x401142}: 2, {0x401147, 0x401151}: 2},
+			branches: map[Branch]uint64{{0x40112c, 0x401147}: 4, {0x401142, 0x401110}: 4, {0x401151, 0x401140}: 2},
+			stats:    Stats{Samples: 2, Entries: 10},
+		},
+		{
+			name:    "aslr delta and repeat count",
+			samples: [][]perfscript.Branch{br(0x7000151, 0x7000140, 0x700012c, 0x7000147)}, delta: aslrDelta, count: 3,
+			ranges:   map[Range]uint64{{0x401147, 0x401151}: 3},
+			branches: map[Branch]uint64{{0x401151, 0x401140}: 3, {0x40112c, 0x401147}: 3},
+			stats:    Stats{Samples: 3, Entries: 6},
+		},
+		{
+			name:    "external source kept, external target dropped, ext->ext dropped",
+			samples: [][]perfscript.Branch{br(0x401151, 0x7f00, 0x7f10, 0x7f20, 0x7f0000001000, 0x401110)}, count: 1,
+			ranges:   map[Range]uint64{},
+			branches: map[Branch]uint64{{ExternalAddr, 0x401110}: 1},
+			stats:    Stats{Samples: 1, Entries: 2, ExternalEnds: 2, DroppedExtExt: 1, InvalidRanges: 1},
+		},
+		{
+			name:    "range start after end, range crossing a call",
+			samples: [][]perfscript.Branch{br(0x401120, 0x401110, 0x401100, 0x401130, 0x401140, 0x401110)}, count: 1,
+			ranges:   map[Range]uint64{},
+			branches: map[Branch]uint64{{0x401120, 0x401110}: 1, {0x401100, 0x401130}: 1, {0x401140, 0x401110}: 1},
+			stats:    Stats{Samples: 1, Entries: 3, InvalidRanges: 2},
+		},
+		{
+			name:    "all external",
+			samples: [][]perfscript.Branch{br(0x10, 0x20), nil}, count: 1,
+			ranges: map[Range]uint64{}, branches: map[Branch]uint64{},
+			stats: Stats{NoBranches: 2, DroppedExtExt: 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := New(code)
+			for _, s := range tt.samples {
+				a.Add(s, tt.delta, tt.count)
+			}
+			c := a.Counters()
+			if !maps.Equal(c.Ranges, tt.ranges) {
+				t.Errorf("ranges %v, want %v", c.Ranges, tt.ranges)
+			}
+			if !maps.Equal(c.Branches, tt.branches) {
+				t.Errorf("branches %v, want %v", c.Branches, tt.branches)
+			}
+			if a.Stats != tt.stats {
+				t.Errorf("stats %+v, want %+v", a.Stats, tt.stats)
+			}
+		})
+	}
+}
+
+func BenchmarkAdd(b *testing.B) {
+	var stack []perfscript.Branch
+	for i := uint64(0); i < 32; i++ {
+		stack = append(stack, perfscript.Branch{From: 0x401100 + i, To: 0x401140 + i})
+	}
+	a := New(code)
+	for i := 0; b.Loop(); i++ {
+		stack[0].From = 0x401100 + uint64(i%64)
+		a.Add(stack, 0, 1)
+	}
+	a.Counters()
+}
+
+var runtimeBase, preferredBase uint64 = 0x7000000, 0x401000
+
+var aslrDelta = preferredBase - runtimeBase
+
+// TestFlushKeepsCounts: counting in several rounds (a small pending table)
+// gives the counts of one round.
+func TestFlushKeepsCounts(t *testing.T) {
+	stacks := [][]perfscript.Branch{
+		br(0x40112c, 0x401147, 0x401142, 0x401110),
+		br(0x401151, 0x401140, 0x40112c, 0x401147),
+		br(0x7f10, 0x401110, 0x401142, 0x401110, 0x401151, 0x401140),
+	}
+	one, many := New(code), New(code)
+	many.limit = 40
+	for i := 0; i < 100; i++ {
+		s := stacks[i%len(stacks)]
+		one.Add(s, 0, uint64(i%3+1))
+		many.Add(s, 0, uint64(i%3+1))
+	}
+	c1, c2 := one.Counters(), many.Counters()
+	if !maps.Equal(c1.Ranges, c2.Ranges) || !maps.Equal(c1.Branches, c2.Branches) || one.Stats != many.Stats {
+		t.Errorf("one round %v %v %+v; many rounds %v %v %+v", c1.Ranges, c1.Branches, one.Stats, c2.Ranges, c2.Branches, many.Stats)
+	}
+}

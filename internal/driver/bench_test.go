@@ -1,0 +1,40 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchScript makes n LBR sample lines of 32 entries each for t-pie.bin
+// loaded at base, with some variety so that not every sample is the same.
+func benchScript(n int, base uint64) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "PERF_RECORD_MMAP2 7/7: [%#x(0x1000) @ 0x1000 fe:00 1234 0]: r-xp /build/t-pie.bin\n", base)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%16x", base+0x159)
+		for j := 0; j < 32; j++ {
+			st := loops[r.IntN(2)]
+			e := st[j%len(st)]
+			fmt.Fprintf(&b, " 0x%x/0x%x/P/-/-/%d", e[0]-0x1000+base, e[1]-0x1000+base, r.IntN(20))
+		}
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+func BenchmarkAggregate(b *testing.B) {
+	bin := openObjdumpBinary(b, "testdata/t-pie.bin")
+	data := benchScript(20000, 0x555500001000)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Aggregate(bytes.NewReader(data), "bench", bin, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var _ = io.Discard

@@ -1,0 +1,154 @@
+package perfscript
+
+// Hand-written number and token helpers: the hot path must not allocate.
+
+// parseHex parses b (no 0x prefix) as hexadecimal.
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		d := hexDigit[c]
+		if d == 0xff {
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, true
+}
+
+// parseHex0x parses "0x..." as hexadecimal.
+func parseHex0x(b []byte) (uint64, bool) {
+	if len(b) < 3 || b[0] != '0' || (b[1] != 'x' && b[1] != 'X') {
+		return 0, false
+	}
+	return parseHex(b[2:])
+}
+
+// parseDec parses b as an unsigned decimal number.
+func parseDec(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// parseInt32 parses an optionally negative decimal number.
+func parseInt32(b []byte) (int32, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	v, ok := parseDec(b)
+	if !ok || v > 1<<31 {
+		return 0, false
+	}
+	if neg {
+		return -int32(v), true
+	}
+	if v == 1<<31 {
+		return 0, false
+	}
+	return int32(v), true
+}
+
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c - 'a' + 10)
+	}
+	for c := 'A'; c <= 'F'; c++ {
+		t[c] = byte(c - 'A' + 10)
+	}
+	return t
+}()
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// nextField returns the first space-separated field of b and what follows it.
+func nextField(b []byte) (field, rest []byte) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	j := i
+	for j < len(b) && !isSpace(b[j]) {
+		j++
+	}
+	return b[i:j], b[j:]
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isDecimal(b []byte) bool {
+	_, ok := parseDec(b)
+	return ok
+}
+
+// isEntry reports whether tok looks like a brstack entry "0xA/0xB[/...]".
+func isEntry(tok []byte) bool {
+	return len(tok) > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') && indexByte(tok, '/') > 0
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// parseEntry parses "0xFROM/0xTO[/flags...]".
+func parseEntry(tok []byte) (Branch, bool) {
+	i := indexByte(tok, '/')
+	if i < 0 {
+		return Branch{}, false
+	}
+	from, ok := parseHex0x(tok[:i])
+	if !ok {
+		return Branch{}, false
+	}
+	rest := tok[i+1:]
+	if j := indexByte(rest, '/'); j >= 0 {
+		rest = rest[:j]
+	}
+	to, ok := parseHex0x(rest)
+	if !ok {
+		return Branch{}, false
+	}
+	return Branch{From: from, To: to}, true
+}
+
+// parsePIDTID parses "pid/tid" or "pid".
+func parsePIDTID(b []byte) (pid, tid int32, ok bool) {
+	i := indexByte(b, '/')
+	if i < 0 {
+		pid, ok = parseInt32(b)
+		return pid, pid, ok
+	}
+	pid, ok1 := parseInt32(b[:i])
+	tid, ok2 := parseInt32(b[i+1:])
+	return pid, tid, ok1 && ok2
+}

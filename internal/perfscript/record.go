@@ -1,0 +1,98 @@
+// Package perfscript reads the text that `perf script` prints, as a stream.
+//
+// In: perf script text in any of the layouts perf prints (default leading
+// fields `comm pid/tid [cpu] time: [period] event:`, `-F ip,brstack`,
+// `-F pid,ip,brstack`, `-F pid,ip,sym,dso`, with or without
+// `--show-mmap-events --show-task-events`, with `-g` call chains), and
+// llvm-profgen's pre-aggregated form (a repeat count line before a sample).
+// Out: one Record at a time from a Scanner: MMAP/MMAP2, FORK, EXIT, COMM and
+// samples (IP, LBR branch stack, call chain). Memory does not depend on the
+// size of the input: a Record's slices are reused by the next call to Next.
+package perfscript
+
+// Kind says what a Record holds.
+type Kind uint8
+
+// Record kinds.
+const (
+	KindSample Kind = iota
+	KindMmap        // PERF_RECORD_MMAP or PERF_RECORD_MMAP2
+	KindFork        // PERF_RECORD_FORK(child):(parent)
+	KindExit        // PERF_RECORD_EXIT(pid):(ppid)
+	KindComm        // PERF_RECORD_COMM [exec:]
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindSample:
+		return "sample"
+	case KindMmap:
+		return "mmap"
+	case KindFork:
+		return "fork"
+	case KindExit:
+		return "exit"
+	case KindComm:
+		return "comm"
+	}
+	return "unknown"
+}
+
+// Record is one event or sample. Fields not used by its Kind are zero.
+type Record struct {
+	Kind Kind
+	Line int // line number where the record starts (1-based)
+
+	// PID and TID of the process: of a sample when the pid (or default
+	// leading) fields are printed; of the event for MMAP, EXIT and COMM; of
+	// the child for FORK.
+	HasPID   bool
+	PID, TID int32
+
+	Mmap Mmap
+
+	// ParentPID/ParentTID: the parent of a FORK, the parent of an EXIT.
+	ParentPID, ParentTID int32
+
+	Exec bool   // COMM: the process called exec
+	Comm string // COMM: the new command name
+
+	Sample Sample
+}
+
+// Mmap is a PERF_RECORD_MMAP or PERF_RECORD_MMAP2 event.
+type Mmap struct {
+	Addr, Len, PgOff uint64
+	Prot             string // "r-xp" for MMAP2, "x" or "" for MMAP
+	Path             string
+	V2               bool
+}
+
+// Sample is one sample: optional IP, LBR branch stack and call chain.
+type Sample struct {
+	Count uint64 // repeat count: 1, or the pre-aggregated count line before it
+
+	HasIP bool
+	IP    uint64
+
+	// Branches is perf's brstack, newest branch first.
+	Branches []Branch
+	// BadBranch is set when the brstack had an entry that did not parse;
+	// Branches holds the entries before it (llvm-profgen stops there too).
+	BadBranch bool
+
+	// Frames is the call chain, leaf first (perf -g), or nil.
+	Frames []Frame
+}
+
+// Branch is one LBR entry: a taken branch from From to To.
+type Branch struct {
+	From, To uint64
+}
+
+// Frame is one line of a call chain: `\t addr [sym+off] [(dso)]`.
+type Frame struct {
+	Addr   uint64
+	Symbol string // symbol with its +0xoff as perf prints it, or ""
+	DSO    string // without the parentheses, or ""
+}

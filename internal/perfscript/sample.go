@@ -1,0 +1,172 @@
+package perfscript
+
+type lineKind uint8
+
+const (
+	lineUnknown lineKind = iota
+	lineSample           // a complete one-line sample
+	lineHeader           // a sample header; call-chain frames follow
+)
+
+// parseSampleLine parses a sample line into s.rec.Sample. Layouts:
+//
+//	comm pid[/tid] [cpu] time: [period] event: [ip [sym] [(dso)]] [brstack]
+//	[pid[/tid]] [ip] [brstack]
+func (s *Scanner) parseSampleLine(line []byte) lineKind {
+	smp := &s.rec.Sample
+	rest, header := s.parseDefaultHeader(line)
+	if !header {
+		var ok bool
+		rest, ok = s.parseLeadingPID(line)
+		header = ok
+	}
+	tok, after := nextField(rest)
+	switch {
+	case len(tok) == 0:
+		if header {
+			return lineHeader
+		}
+		return lineUnknown
+	case isEntry(tok):
+		s.parseBranches(rest)
+		return lineSample
+	}
+	ip, ok := parseHex(tok)
+	if !ok {
+		return lineUnknown
+	}
+	smp.HasIP, smp.IP = true, ip
+	s.parseBranches(skipToEntry(after))
+	return lineSample
+}
+
+// skipToEntry drops the fields before the first brstack entry (the symbol
+// and DSO perf prints after the IP with -F sym,dso).
+func skipToEntry(b []byte) []byte {
+	for {
+		tok, after := nextField(b)
+		if len(tok) == 0 || isEntry(tok) {
+			return b
+		}
+		b = after
+	}
+}
+
+// parseLeadingPID recognizes a leading pid[/tid] field (-F pid,... or
+// -F pid,tid,...) and returns what follows it.
+func (s *Scanner) parseLeadingPID(line []byte) ([]byte, bool) {
+	tok, after := nextField(line)
+	if isEntry(tok) {
+		return line, false
+	}
+	if indexByte(tok, '/') > 0 {
+		return s.setSamplePID(tok, after)
+	}
+	if !isDecimal(tok) {
+		return line, false
+	}
+	next, _ := nextField(after)
+	switch {
+	case len(next) == 0:
+		// A lone decimal: a pid (perf prints a space after it) or an IP.
+		if len(after) > 0 {
+			return s.setSamplePID(tok, after)
+		}
+		return line, false
+	case isEntry(next):
+		if s.pidColumn {
+			return s.setSamplePID(tok, after)
+		}
+		return line, false // llvm-profgen's `ip brstack`
+	}
+	if _, ok := parseHex(next); ok {
+		return s.setSamplePID(tok, after)
+	}
+	return line, false
+}
+
+func (s *Scanner) setSamplePID(tok, after []byte) ([]byte, bool) {
+	pid, tid, ok := parsePIDTID(tok)
+	if !ok {
+		return nil, false
+	}
+	s.rec.HasPID, s.rec.PID, s.rec.TID = true, pid, tid
+	return after, true
+}
+
+// parseDefaultHeader recognizes perf's default leading fields
+// `comm pid[/tid] [cpu] time: [period] event:` and returns what follows.
+func (s *Scanner) parseDefaultHeader(line []byte) ([]byte, bool) {
+	var toks [12][]byte
+	b := line
+	k := -1
+	n := 0
+	for n < len(toks) {
+		tok, after := nextField(b)
+		if len(tok) == 0 || isEntry(tok) {
+			return line, false
+		}
+		toks[n] = tok
+		n++
+		b = after
+		if isTime(tok) {
+			k = n - 1
+			break
+		}
+	}
+	if k < 1 {
+		return line, false
+	}
+	i := k - 1
+	if isCPU(toks[i]) {
+		i--
+	}
+	if i < 0 {
+		return line, false
+	}
+	pid, tid, ok := parsePIDTID(toks[i])
+	if !ok {
+		return line, false
+	}
+	s.rec.HasPID, s.rec.PID, s.rec.TID = true, pid, tid
+	return skipPeriodAndEvent(b), true
+}
+
+// skipPeriodAndEvent drops `[period] event:` after the time field.
+func skipPeriodAndEvent(b []byte) []byte {
+	t1, a1 := nextField(b)
+	if endsWithColon(t1) {
+		return a1
+	}
+	if isDecimal(t1) {
+		t2, a2 := nextField(a1)
+		if endsWithColon(t2) {
+			return a2
+		}
+	}
+	return b
+}
+
+func endsWithColon(b []byte) bool { return len(b) > 1 && b[len(b)-1] == ':' }
+
+// isTime reports whether tok is perf's "seconds.fraction:".
+func isTime(tok []byte) bool {
+	if !endsWithColon(tok) {
+		return false
+	}
+	dot := false
+	for _, c := range tok[:len(tok)-1] {
+		switch {
+		case c == '.' && !dot:
+			dot = true
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return dot
+}
+
+// isCPU reports whether tok is "[NNN]".
+func isCPU(tok []byte) bool {
+	return len(tok) > 2 && tok[0] == '[' && tok[len(tok)-1] == ']' && isDecimal(tok[1:len(tok)-1])
+}

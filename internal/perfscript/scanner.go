@@ -1,0 +1,338 @@
+package perfscript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ParseError is a malformed line.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// Stats counts what the scanner passed over.
+type Stats struct {
+	Lines          int // lines read
+	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
+	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
+}
+
+// Scanner reads Records from perf script text. Use it like bufio.Scanner:
+//
+//	for s.Next() { r := s.Record(); ... }
+//	if err := s.Err(); err != nil { ... }
+type Scanner struct {
+	r    *bufio.Reader
+	name string
+
+	line    []byte // current line, without the newline
+	long    []byte // storage for lines longer than the reader's buffer
+	lineNo  int
+	pending bool // line was read but not consumed
+	eof     bool
+
+	rec       Record
+	count     uint64 // repeat count read for the next sample, or 0
+	countLine int
+	inSample  bool // a call-chain sample is being collected
+	pidColumn bool // event lines carry a leading pid field (-F pid,...)
+	strs      map[string]string
+	stats     Stats
+	err       error
+}
+
+// NewScanner reads perf script text from r; name is used in errors.
+func NewScanner(r io.Reader, name string) *Scanner {
+	return &Scanner{r: bufio.NewReaderSize(r, 1<<16), name: name, strs: map[string]string{}}
+}
+
+// Record returns the current record. Its slices are reused by Next.
+func (s *Scanner) Record() *Record { return &s.rec }
+
+// Err returns the first error, nil at the end of the input.
+func (s *Scanner) Err() error { return s.err }
+
+// Stats returns what was skipped so far.
+func (s *Scanner) Stats() Stats { return s.stats }
+
+func (s *Scanner) errorf(format string, args ...any) bool {
+	s.err = &ParseError{File: s.name, Line: s.lineNo, Msg: fmt.Sprintf(format, args...)}
+	return false
+}
+
+// readLine makes s.line the next line; false at the end or on error.
+func (s *Scanner) readLine() bool {
+	if s.pending {
+		s.pending = false
+		return true
+	}
+	if s.eof {
+		return false
+	}
+	s.long = s.long[:0]
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			s.long = append(s.long, chunk...)
+			continue
+		}
+		if err != nil && err != io.EOF {
+			s.err = fmt.Errorf("%s: %w", s.name, err)
+			s.eof = true
+			return false
+		}
+		if err == io.EOF {
+			s.eof = true
+			if len(chunk) == 0 && len(s.long) == 0 {
+				return false
+			}
+		}
+		if len(s.long) > 0 {
+			s.long = append(s.long, chunk...)
+			chunk = s.long
+		}
+		s.line = trimNewline(chunk)
+		s.lineNo++
+		s.stats.Lines++
+		return true
+	}
+}
+
+func trimNewline(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func (s *Scanner) resetRecord() {
+	smp := &s.rec.Sample
+	*smp = Sample{Count: 1, Branches: smp.Branches[:0], Frames: smp.Frames[:0]}
+	s.rec = Record{Sample: *smp}
+}
+
+// Next advances to the next record.
+func (s *Scanner) Next() bool {
+	if s.err != nil {
+		return false
+	}
+	s.resetRecord()
+	s.inSample = false
+	s.count, s.countLine = 0, 0
+	for s.readLine() {
+		if done, ok := s.consume(s.line); done {
+			return ok
+		}
+	}
+	if s.err != nil {
+		return false
+	}
+	if s.inSample {
+		s.inSample = false
+		return true
+	}
+	if s.count != 0 {
+		return s.errorf("repeat count on line %d is not followed by a sample", s.countLine)
+	}
+	return false
+}
+
+// consume handles one line; done is true when a record is complete (ok) or
+// on error (!ok).
+func (s *Scanner) consume(line []byte) (done, ok bool) {
+	if s.inSample {
+		return s.continueSample(line)
+	}
+	trimmed := trimSpace(line)
+	switch {
+	case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
+		return false, true
+	case line[0] == '\t':
+		s.startSample()
+		if _, ok := s.continueSample(line); !ok {
+			return true, false
+		}
+		return false, true
+	case isEvent(line):
+		if s.count != 0 {
+			return true, s.errorf("repeat count on line %d is followed by an event, not a sample", s.countLine)
+		}
+		if s.parseEvent(line) {
+			return true, true
+		}
+		return s.err != nil, s.err == nil
+	case isDecimal(line): // pre-aggregated repeat count, no surrounding space
+		return s.readCount(line)
+	}
+	return s.sampleLine(line)
+}
+
+func (s *Scanner) readCount(line []byte) (done, ok bool) {
+	if s.count != 0 {
+		return true, s.errorf("two repeat count lines in a row")
+	}
+	s.count, s.countLine = mustDec(line), s.lineNo
+	if s.count == 0 {
+		return true, s.errorf("repeat count is 0")
+	}
+	return false, true
+}
+
+func (s *Scanner) sampleLine(line []byte) (done, ok bool) {
+	s.startSample()
+	switch s.parseSampleLine(line) {
+	case lineSample:
+		return true, true
+	case lineHeader:
+		s.inSample = true
+		return false, true
+	}
+	s.stats.SkippedLines++
+	s.resetRecord() // drop what the line set before it turned out unknown
+	return false, true
+}
+
+func mustDec(b []byte) uint64 {
+	v, _ := parseDec(b)
+	return v
+}
+
+func (s *Scanner) startSample() {
+	s.rec.Kind = KindSample
+	s.rec.Line = s.lineNo
+	if s.count != 0 {
+		s.rec.Sample.Count = s.count
+		s.count = 0
+	}
+}
+
+// continueSample consumes line as part of a call-chain sample. done is
+// true when the sample is complete; ok is false on error.
+func (s *Scanner) continueSample(line []byte) (done, ok bool) {
+	if len(line) > 0 && line[0] == '\t' {
+		if !s.parseFrame(line) {
+			return true, false
+		}
+		s.inSample = true
+		return false, true
+	}
+	s.inSample = false
+	trimmed := trimSpace(line)
+	if len(trimmed) == 0 {
+		return true, true
+	}
+	if isEntry(firstField(trimmed)) {
+		s.parseBranches(trimmed)
+		return true, true
+	}
+	s.pending = true // the line starts the next record
+	return true, true
+}
+
+func firstField(b []byte) []byte {
+	f, _ := nextField(b)
+	return f
+}
+
+// parseFrame parses "\t  addr [sym+off] [(dso)]".
+func (s *Scanner) parseFrame(line []byte) bool {
+	addrTok, rest := nextField(line)
+	addr, ok := parseHex(addrTok)
+	if !ok {
+		return s.errorf("call chain frame: bad address %q", addrTok)
+	}
+	rest = trimSpace(rest)
+	var sym, dso []byte
+	if n := len(rest); n > 0 && rest[n-1] == ')' {
+		if i := bytes.LastIndex(rest, []byte("(")); i >= 0 && (i == 0 || rest[i-1] == ' ') {
+			dso, rest = rest[i+1:n-1], trimSpace(rest[:i])
+		}
+	}
+	sym = rest
+	s.rec.Sample.Frames = append(s.rec.Sample.Frames, Frame{Addr: addr, Symbol: s.intern(sym), DSO: s.intern(dso)})
+	if !s.rec.Sample.HasIP {
+		s.rec.Sample.HasIP, s.rec.Sample.IP = true, addr
+	}
+	return true
+}
+
+// intern returns a shared string for b, so that repeated symbol and DSO
+// names cost one allocation each.
+func (s *Scanner) intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if v, ok := s.strs[string(b)]; ok {
+		return v
+	}
+	if len(s.strs) > 1<<20 {
+		clear(s.strs)
+	}
+	v := string(b)
+	s.strs[v] = v
+	return v
+}
+
+// parseBranches parses brstack entries until the end of b or a bad entry.
+// It is the hot path: one pass over the bytes, no allocation.
+func (s *Scanner) parseBranches(b []byte) {
+	smp := &s.rec.Sample
+	i, n := 0, len(b)
+	for {
+		for i < n && isSpace(b[i]) {
+			i++
+		}
+		if i >= n {
+			return
+		}
+		from, j, ok := hexAfter0x(b, i)
+		if !ok || j >= n || b[j] != '/' {
+			smp.BadBranch = true
+			return
+		}
+		to, k, ok := hexAfter0x(b, j+1)
+		if !ok || (k < n && b[k] != '/' && !isSpace(b[k])) {
+			smp.BadBranch = true
+			return
+		}
+		smp.Branches = append(smp.Branches, Branch{From: from, To: to})
+		for k < n && !isSpace(b[k]) {
+			k++
+		}
+		i = k
+	}
+}
+
+// hexAfter0x parses "0x<hex>" at b[i:] and returns the value and the index
+// after the digits.
+func hexAfter0x(b []byte, i int) (v uint64, end int, ok bool) {
+	if i+2 >= len(b) || b[i] != '0' || (b[i+1] != 'x' && b[i+1] != 'X') {
+		return 0, i, false
+	}
+	i += 2
+	start := i
+	for ; i < len(b); i++ {
+		d := hexDigit[b[i]]
+		if d == 0xff {
+			break
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, i, i > start && i-start <= 16
+}
+
+// isEvent reports whether line is a PERF_RECORD_* event. The name comes
+// after at most the default leading fields, so only the start of the line
+// is searched (a brstack line can be kilobytes long).
+func isEvent(line []byte) bool {
+	return bytes.Contains(line[:min(len(line), 192)], []byte("PERF_RECORD_"))
+}

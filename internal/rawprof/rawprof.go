@@ -1,0 +1,68 @@
+// Package rawprof writes and reads llvm-profgen's unsymbolized profile, the
+// output of `llvm-profgen --skip-symbolization` and the input of
+// `llvm-profgen --unsymbolized-profile` (context-insensitive form):
+//
+//	<number of ranges>
+//	<start>-<end>:<count>      (hex offsets from the preferred base, sorted)
+//	<number of branches>
+//	<source>-><target>:<count>
+//
+// In: aggregate.Counters in canonical addresses and the binary's preferred
+// base. Out: the text, byte-identical to llvm-profgen 19. The reader does
+// the reverse, summing repeated blocks as llvm-profgen does.
+package rawprof
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/profgen/profgen/internal/aggregate"
+)
+
+// Write writes c with addresses as offsets from base (llvm-profgen's
+// --use-offset, its default). Counters are sorted by canonical address, so
+// ExternalAddr comes first and prints as its wrapped offset.
+func Write(w io.Writer, c *aggregate.Counters, base uint64) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var line []byte
+	ranges := slices.SortedFunc(maps.Keys(c.Ranges), func(a, b aggregate.Range) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	})
+	bw.WriteString(strconv.Itoa(len(ranges)) + "\n")
+	for _, r := range ranges {
+		line = appendCounter(line[:0], r.Start-base, "-", r.End-base, c.Ranges[r])
+		bw.Write(line)
+	}
+	branches := slices.SortedFunc(maps.Keys(c.Branches), func(a, b aggregate.Branch) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Target, b.Target))
+	})
+	bw.WriteString(strconv.Itoa(len(branches)) + "\n")
+	for _, b := range branches {
+		line = appendCounter(line[:0], b.Source-base, "->", b.Target-base, c.Branches[b])
+		bw.Write(line)
+	}
+	return bw.Flush()
+}
+
+func appendCounter(b []byte, from uint64, sep string, to, n uint64) []byte {
+	b = strconv.AppendUint(b, from, 16)
+	b = append(b, sep...)
+	b = strconv.AppendUint(b, to, 16)
+	b = append(b, ':')
+	b = strconv.AppendUint(b, n, 10)
+	return append(b, '\n')
+}
+
+// ParseError is a malformed line of an unsymbolized profile.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }

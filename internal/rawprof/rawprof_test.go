@@ -1,0 +1,137 @@
+package rawprof
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profgen/profgen/internal/aggregate"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const base = 0x401000
+
+func sample() *aggregate.Counters {
+	c := aggregate.NewCounters()
+	c.Ranges[aggregate.Range{Start: 0x401110, End: 0x40111f}] = 2
+	c.Ranges[aggregate.Range{Start: 0x401110, End: 0x401114}] = 2
+	c.Ranges[aggregate.Range{Start: 0x401139, End: 0x401139}] = 1
+	c.Branches[aggregate.Branch{Source: aggregate.ExternalAddr, Target: 0x401110}] = 1
+	c.Branches[aggregate.Branch{Source: 0x40111f, Target: 0x401139}] = 8
+	c.Branches[aggregate.Branch{Source: 0x401114, Target: 0x40111c}] = 2
+	return c
+}
+
+func TestWriteGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		c    *aggregate.Counters
+	}{
+		{"sample", sample()},
+		{"empty", aggregate.NewCounters()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := Write(&got, tt.c, base); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("got\n%s\nwant\n%s", got.Bytes(), want)
+			}
+		})
+	}
+}
+
+// TestRoundTripLLVM reads llvm-profgen-19's own output and writes it back
+// byte for byte.
+func TestRoundTripLLVM(t *testing.T) {
+	want, err := os.ReadFile("testdata/llvm19-t.raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(bytes.NewReader(want), "llvm19-t.raw", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := Write(&got, c, base); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("got\n%s\nwant\n%s", got.Bytes(), want)
+	}
+}
+
+func TestReadSumsBlocks(t *testing.T) {
+	in := "1\n10-20:3\n1\n20->10:4\n  1\n  10-20:2\n0\n"
+	c, err := Read(strings.NewReader(in), "x", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Ranges[aggregate.Range{Start: 0x10, End: 0x20}] != 5 || c.Branches[aggregate.Branch{Source: 0x20, Target: 0x10}] != 4 {
+		t.Fatalf("got %v %v", c.Ranges, c.Branches)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"2\n10-20:3\n", "x:2: unexpected end of profile: 1 entries missing"},
+		{"1\n10-20:3\n", "x:2: unexpected end of profile: want a number of branches"},
+		{"1\n10+20:3\n", "x:2: want <hex>-<hex>:<count>"},
+		{"x\n", "x:1: want a number of entries"},
+		{"[main]\n", "x:1: context-sensitive"},
+	}
+	for _, tt := range tests {
+		_, err := Read(strings.NewReader(tt.in), "x", 0)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: err %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Read(bytes.NewReader(data), "fuzz", base)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := Write(&out, c, base); err != nil {
+			t.Fatal(err)
+		}
+		c2, err := Read(bytes.NewReader(out.Bytes()), "again", base)
+		if err != nil {
+			t.Fatalf("reading written profile: %v", err)
+		}
+		var out2 bytes.Buffer
+		Write(&out2, c2, base)
+		if !bytes.Equal(out.Bytes(), out2.Bytes()) {
+			t.Fatal("write-read-write not stable")
+		}
+	})
+}
