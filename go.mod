@@ -2,7 +2,10 @@ module github.com/profgen/profgen
 
 go 1.26.8
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/arch v0.32.0
+)
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

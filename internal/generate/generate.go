@@ -1,0 +1,186 @@
+// Package generate turns aggregated LBR counters into an LLVM sample
+// profile (non context-sensitive), with llvm-profgen 19's semantics.
+//
+// In: range and branch counters in the binary's canonical addresses, the
+// binary's decoded code, and its symbolizer. Out: a sampleprof.Profile.
+//
+// Ranges give body samples: every instruction of a range is symbolized to
+// its inline stack; each frame's total grows by count × instruction size,
+// and the leaf's body record at (line offset, base discriminator) keeps the
+// largest count × duplication factor. Branches that land on a function
+// entry give call targets at the source and head samples at the callee.
+package generate
+
+import (
+	"strings"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+// Range is an executed address range [Start, End]; End is the address of
+// its last instruction.
+type Range struct{ Start, End uint64 }
+
+// Branch is a taken branch from Source to Target.
+type Branch struct{ Source, Target uint64 }
+
+// Counters are the aggregated LBR samples of one binary.
+type Counters struct {
+	Ranges   map[Range]uint64
+	Branches map[Branch]uint64
+}
+
+// Code is the decoded machine code of the profiled binary.
+type Code interface {
+	// InstSize returns the size of the instruction starting at addr.
+	InstSize(addr uint64) (uint64, bool)
+	// NextInst returns the address of the first instruction after addr.
+	NextInst(addr uint64) (uint64, bool)
+}
+
+// Symbolizer maps addresses to inline stacks and function ranges.
+type Symbolizer interface {
+	Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+	FuncRangeAt(addr uint64) *symbolize.FuncRange
+	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
+}
+
+// Profile builds the sample profile of c.
+func Profile(c Counters, code Code, sym Symbolizer) *sampleprof.Profile {
+	g := &generator{prof: sampleprof.NewProfile(), code: code, sym: sym}
+	for _, r := range disjointRanges(withZeroRanges(c.Ranges, sym)) {
+		g.addRange(r)
+	}
+	for b, n := range c.Branches {
+		g.addBranch(b, n)
+	}
+	for _, f := range g.prof.Functions {
+		updateCallsiteSamples(f)
+	}
+	dropAmbiguous(g.prof)
+	return g.prof
+}
+
+type generator struct {
+	prof   *sampleprof.Profile
+	code   Code
+	sym    Symbolizer
+	frames []symbolize.Frame
+}
+
+// addRange adds the samples of every instruction in r.
+func (g *generator) addRange(r countedRange) {
+	addr := r.start
+	size, ok := g.code.InstSize(addr)
+	if !ok {
+		if addr, ok = g.code.NextInst(addr); ok {
+			size, ok = g.code.InstSize(addr)
+		}
+	}
+	for ok && addr <= r.end {
+		g.addInstruction(addr, size, r.count)
+		if addr, ok = g.code.NextInst(addr); ok {
+			size, ok = g.code.InstSize(addr)
+		}
+	}
+}
+
+func (g *generator) addInstruction(addr, size, count uint64) {
+	g.frames = g.sym.Frames(addr, g.frames)
+	if len(g.frames) == 0 {
+		return
+	}
+	leaf := g.leafProfile(g.frames, count*size)
+	loc := g.frames[len(g.frames)-1]
+	n := count * uint64(symbolize.DuplicationFactor(loc.Discriminator))
+	rec := leaf.Record(location(loc))
+	if rec.Samples < n {
+		rec.Samples = n
+	}
+}
+
+// leafProfile returns the profile of the innermost frame, nested under its
+// inlining callers, adding total to every frame on the way.
+func (g *generator) leafProfile(frames []symbolize.Frame, total uint64) *sampleprof.FunctionSamples {
+	f := g.prof.Function(frames[0].Func)
+	f.TotalSamples += total
+	for i := 1; i < len(frames); i++ {
+		f = f.Inlinee(location(frames[i-1]), frames[i].Func)
+		f.TotalSamples += total
+	}
+	return f
+}
+
+func location(f symbolize.Frame) sampleprof.LineLocation {
+	return sampleprof.LineLocation{
+		LineOffset:    f.LineOffset(),
+		Discriminator: symbolize.BaseDiscriminator(f.Discriminator),
+	}
+}
+
+// addBranch counts a branch landing on a function entry as a call from the
+// source's leaf frame and as head samples of the callee.
+func (g *generator) addBranch(b Branch, n uint64) {
+	r := g.sym.FuncRangeStartingAt(b.Target)
+	if r == nil || !r.IsEntry {
+		return
+	}
+	callee := symbolize.CanonicalName(r.Func.Name)
+	g.frames = g.sym.Frames(b.Source, g.frames)
+	if len(g.frames) > 0 {
+		leaf := g.leafProfile(g.frames, 0)
+		leaf.AddCallTarget(location(g.frames[len(g.frames)-1]), callee, n)
+	}
+	g.prof.Function(callee).HeadSamples += n
+}
+
+// updateCallsiteSamples raises the body count of each call site to the sum
+// of its call targets: calls seen in branches executed at least that often.
+func updateCallsiteSamples(f *sampleprof.FunctionSamples) {
+	for _, r := range f.Body {
+		var sum uint64
+		for _, n := range r.CallTargets {
+			sum += n
+		}
+		if sum > r.Samples {
+			r.Samples = sum
+		}
+	}
+}
+
+// ambiguousPrefixes name compiler-generated functions whose profiles cannot
+// be matched reliably (one per translation unit, same name).
+var ambiguousPrefixes = []string{"__cxx_global_var_init", "__tls_init"}
+
+func isAmbiguous(name string) bool {
+	for _, p := range ambiguousPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropAmbiguous removes ambiguous functions, top-level and inlined.
+func dropAmbiguous(p *sampleprof.Profile) {
+	for name, f := range p.Functions {
+		if isAmbiguous(name) {
+			delete(p.Functions, name)
+			continue
+		}
+		dropAmbiguousInlinees(f)
+	}
+}
+
+func dropAmbiguousInlinees(f *sampleprof.FunctionSamples) {
+	for _, callees := range f.Callsites {
+		for name, c := range callees {
+			if isAmbiguous(name) {
+				delete(callees, name)
+				continue
+			}
+			dropAmbiguousInlinees(c)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package generate
+
+import (
+	"bytes"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+var testBinaries = []string{"cxx-pie.bin", "cxx-nopie-dwarf4.bin", "gcc-nopie.bin", "gcc-pie.bin"}
+
+// preferredBase is the vaddr of the first executable PT_LOAD.
+func preferredBase(f *elf.File) uint64 {
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
+			return p.Vaddr
+		}
+	}
+	return 0
+}
+
+type testInput struct {
+	elf  *elf.File
+	code *testCode
+	sym  *symbolize.Table
+	base uint64
+}
+
+func openTestInput(t testing.TB, path string) *testInput {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	code, err := newTestCode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := preferredBase(f)
+	sym, err := symbolize.New(f, symbolize.Options{PreferredBase: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym.MarkEntries(codeSymbols(f))
+	return &testInput{f, code, sym, base}
+}
+
+func codeSymbols(f *elf.File) []symbolize.Symbol {
+	syms, _ := f.Symbols()
+	var out []symbolize.Symbol
+	for _, s := range syms {
+		if int(s.Section) < len(f.Sections) && s.Section != elf.SHN_UNDEF && f.Sections[s.Section].Flags&elf.SHF_EXECINSTR != 0 {
+			out = append(out, symbolize.Symbol{Addr: s.Value, Name: s.Name})
+		}
+	}
+	return out
+}
+
+func profileText(t testing.TB, p *sampleprof.Profile) []byte {
+	var buf bytes.Buffer
+	if err := sampleprof.WriteText(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestMatchesLLVMProfgen compares the text profile of synthetic counters
+// with llvm-profgen-19's from the same counters as an unsymbolized profile.
+func TestMatchesLLVMProfgen(t *testing.T) {
+	ref, err := exec.LookPath("llvm-profgen-19")
+	if err != nil {
+		t.Skip("llvm-profgen-19 not installed")
+	}
+	for _, name := range testBinaries {
+		for seed := int64(1); seed <= 3; seed++ {
+			path := filepath.Join("testdata", name)
+			in := openTestInput(t, path)
+			c := synthCounters(in.code, seed)
+			dir := t.TempDir()
+			var raw bytes.Buffer
+			writeUnsymbolized(&raw, c, in.base)
+			rawPath := filepath.Join(dir, "raw.txt")
+			os.WriteFile(rawPath, raw.Bytes(), 0o644)
+			refPath := filepath.Join(dir, "ref.txt")
+			out, err := exec.Command(ref, "--binary="+path, "--unsymbolized-profile="+rawPath,
+				"--format=text", "--output="+refPath).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, out)
+			}
+			want, _ := os.ReadFile(refPath)
+			got := profileText(t, Profile(c, in.code, in.sym))
+			if !bytes.Equal(got, want) {
+				gotPath := filepath.Join(os.TempDir(), "profgen-"+name+".txt")
+				os.WriteFile(gotPath, got, 0o644)
+				os.WriteFile(gotPath+".ref", want, 0o644)
+				os.WriteFile(gotPath+".raw", raw.Bytes(), 0o644)
+				t.Errorf("%s seed %d: profile differs from llvm-profgen-19: diff %s %s.ref", name, seed, gotPath, gotPath)
+				break
+			}
+		}
+	}
+}

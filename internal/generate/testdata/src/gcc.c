@@ -1,0 +1,35 @@
+/* A C program for gcc-12 -O2 -g -fcf-protection: clones (.part, .isra,
+   .constprop), inlining and discriminators as gcc emits them. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static int table[4096];
+
+static int __attribute__((noinline)) lookup(int i, int scale) {
+  if (i < 0)
+    return -1;
+  return table[i & 4095] * scale;
+}
+
+static inline int step(int x) { return x * 1103515245 + 12345; }
+
+static void fill(int seed) {
+  for (int i = 0; i < 4096; i++) {
+    seed = step(seed);
+    table[i] = seed >> 16;
+  }
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 100000;
+  long sum = 0;
+  fill(n);
+  for (int i = 0; i < n; i++) {
+    int s = step(i);
+    sum += lookup(s & 8191, 3);
+    if (i % 7 == 0)
+      sum ^= lookup(i, 5);
+  }
+  printf("%ld\n", sum);
+  return 0;
+}
