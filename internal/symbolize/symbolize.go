@@ -33,10 +33,10 @@ func (f Frame) LineOffset() uint32 {
 
 // Table answers address queries for one binary.
 type Table struct {
-	subs    []subroutine // DWARF subprograms and inlined subroutines
-	segs    []segment    // disjoint address segments, each owned by its innermost subroutine
-	lines   []lineRow    // all line-table rows, sorted by address
-	funcs   funcTable    // top-level functions by range
+	subs  []subroutine // DWARF subprograms and inlined subroutines
+	segs  []segment    // disjoint address segments, each owned by its innermost subroutine
+	lines []lineRow    // all line-table rows, sorted by address
+	funcs funcTable    // top-level functions by range
 }
 
 // Options tune table construction.

@@ -11,6 +11,15 @@ static int __attribute__((noinline)) lookup(int i, int scale) {
   return table[i & 4095] * scale;
 }
 
+/* Called with a constant argument from several places: gcc makes a
+   .constprop clone. */
+static long __attribute__((noinline)) weigh(const int *t, int n, int k) {
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    s += (long)t[i] * k + (t[i] >> (k & 7));
+  return s;
+}
+
 static inline int step(int x) { return x * 1103515245 + 12345; }
 
 static void fill(int seed) {
@@ -23,6 +32,10 @@ static void fill(int seed) {
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 100000;
   long sum = 0;
+  if (__builtin_expect(n < 0, 0)) {
+    fprintf(stderr, "negative count %d\n", n);
+    abort();
+  }
   fill(n);
   for (int i = 0; i < n; i++) {
     int s = step(i);
@@ -30,6 +43,7 @@ int main(int argc, char **argv) {
     if (i % 7 == 0)
       sum ^= lookup(i, 5);
   }
+  sum += weigh(table, 4096, 9) + weigh(table, 100, 9);
   printf("%ld\n", sum);
   return 0;
 }
