@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Synthesizes the small LBR traces (perf script text) of the test binaries
+# with the lbrgen tool (valgrind lackey underneath). Run from the repository
+# root: internal/generate/testdata/lbr/gen.sh
+set -euo pipefail
+dir=internal/generate/testdata
+lbrgen() { go run ./tools/lbrgen -period 997 "$@"; }
+lbrgen -binary $dir/cxx-pie.bin -single $dir/lbr/cxx-pie.script -- 3000
+lbrgen -binary $dir/cxx-nopie-dwarf4.bin -single $dir/lbr/cxx-nopie-dwarf4.script -- 3000
+lbrgen -binary $dir/gcc-nopie.bin -single $dir/lbr/gcc-nopie.script -- 5000
+lbrgen -binary $dir/gcc-pie.bin -single $dir/lbr/gcc-pie.script -- 5000
