@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
@@ -77,9 +79,16 @@ func TestMatchesLLVMProfgen(t *testing.T) {
 	if err != nil {
 		t.Skip("llvm-profgen-19 not installed")
 	}
+	paths := []string{}
 	for _, name := range testBinaries {
+		paths = append(paths, filepath.Join("testdata", name))
+	}
+	if extra := os.Getenv("PROFGEN_GENERATE_CHECK"); extra != "" {
+		paths = append(paths, strings.Split(extra, ":")...)
+	}
+	for _, path := range paths {
+		name := filepath.Base(path)
 		for seed := int64(1); seed <= 3; seed++ {
-			path := filepath.Join("testdata", name)
 			in := openTestInput(t, path)
 			c := synthCounters(in.code, seed)
 			dir := t.TempDir()
@@ -88,13 +97,18 @@ func TestMatchesLLVMProfgen(t *testing.T) {
 			rawPath := filepath.Join(dir, "raw.txt")
 			os.WriteFile(rawPath, raw.Bytes(), 0o644)
 			refPath := filepath.Join(dir, "ref.txt")
+			start := time.Now()
 			out, err := exec.Command(ref, "--binary="+path, "--unsymbolized-profile="+rawPath,
 				"--format=text", "--output="+refPath).CombinedOutput()
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, out)
 			}
+			refTime := time.Since(start)
 			want, _ := os.ReadFile(refPath)
+			start = time.Now()
 			got := profileText(t, Profile(c, in.code, in.sym))
+			t.Logf("%s seed %d: %d ranges, %d branches: llvm-profgen-19 %v, Profile+WriteText %v",
+				name, seed, len(c.Ranges), len(c.Branches), refTime, time.Since(start))
 			if !bytes.Equal(got, want) {
 				gotPath := filepath.Join(os.TempDir(), "profgen-"+name+".txt")
 				os.WriteFile(gotPath, got, 0o644)

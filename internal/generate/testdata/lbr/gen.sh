@@ -9,3 +9,7 @@ lbrgen -binary $dir/cxx-pie.bin -single $dir/lbr/cxx-pie.script -- 3000
 lbrgen -binary $dir/cxx-nopie-dwarf4.bin -single $dir/lbr/cxx-nopie-dwarf4.script -- 3000
 lbrgen -binary $dir/gcc-nopie.bin -single $dir/lbr/gcc-nopie.script -- 5000
 lbrgen -binary $dir/gcc-pie.bin -single $dir/lbr/gcc-pie.script -- 5000
+# The aggregated counters, input of the golden tests.
+for b in cxx-pie cxx-nopie-dwarf4 gcc-nopie gcc-pie; do
+	llvm-profgen-19 --binary $dir/$b.bin --perfscript $dir/lbr/$b.script --skip-symbolization --output $dir/lbr/$b.raw
+done

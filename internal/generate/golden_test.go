@@ -1,0 +1,47 @@
+package generate
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestGolden generates the text profiles of the committed aggregated
+// counters (testdata/lbr/*.raw) and compares them with testdata/golden/.
+func TestGolden(t *testing.T) {
+	for _, name := range testBinaries {
+		bin := strings.TrimSuffix(name, ".bin")
+		t.Run(bin, func(t *testing.T) {
+			in := openTestInput(t, filepath.Join("testdata", name))
+			f, err := os.Open(filepath.Join("testdata", "lbr", bin+".raw"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			c, err := readUnsymbolized(f, in.base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := profileText(t, Profile(c, in.code, in.sym))
+			golden := filepath.Join("testdata", "golden", bin+".txt")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("profile differs from %s (run with -update to accept)", golden)
+			}
+		})
+	}
+}
