@@ -20,7 +20,7 @@ static long __attribute__((noinline)) weigh(const int *t, int n, int k) {
   return s;
 }
 
-static inline int step(int x) { return x * 1103515245 + 12345; }
+static inline unsigned step(unsigned x) { return x * 1103515245u + 12345u; }
 
 static void fill(int seed) {
   for (int i = 0; i < 4096; i++) {
@@ -38,8 +38,8 @@ int main(int argc, char **argv) {
   }
   fill(n);
   for (int i = 0; i < n; i++) {
-    int s = step(i);
-    sum += lookup(s & 8191, 3);
+    unsigned s = step((unsigned)i);
+    sum += lookup((int)(s & 8191), 3);
     if (i % 7 == 0)
       sum ^= lookup(i, 5);
   }
