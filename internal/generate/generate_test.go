@@ -34,18 +34,28 @@ type testInput struct {
 }
 
 func openTestInput(t testing.TB, path string) *testInput {
+	return openTestInputDebug(t, path, path)
+}
+
+// openTestInputDebug opens a binary whose DWARF is in the file debug.
+func openTestInputDebug(t testing.TB, path, debug string) *testInput {
 	t.Helper()
 	f, err := elf.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
+	df, err := elf.Open(debug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { df.Close() })
 	code, err := newTestCode(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := preferredBase(f)
-	sym, err := symbolize.New(f, symbolize.Options{PreferredBase: base})
+	sym, err := symbolize.New(df, symbolize.Options{PreferredBase: base})
 	if err != nil {
 		t.Fatal(err)
 	}

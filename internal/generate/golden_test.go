@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,36 @@ func TestGolden(t *testing.T) {
 				t.Errorf("profile differs from %s (run with -update to accept)", golden)
 			}
 		})
+	}
+}
+
+// TestSeparateDebugInfo generates from a binary without DWARF and its debug
+// file (objcopy --only-keep-debug), as --debug-binary does: the profile is
+// the same as from the binary with DWARF.
+func TestSeparateDebugInfo(t *testing.T) {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		t.Skip("objcopy not installed")
+	}
+	dir := t.TempDir()
+	bin, debug := filepath.Join(dir, "cxx-pie.bin"), filepath.Join(dir, "cxx-pie.debug")
+	runTool(t, objcopy, "--only-keep-debug", "testdata/cxx-pie.bin", debug)
+	runTool(t, objcopy, "--strip-debug", "testdata/cxx-pie.bin", bin)
+	in := openTestInputDebug(t, bin, debug)
+	f, err := os.Open("testdata/lbr/cxx-pie.raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := readUnsymbolized(f, in.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/golden/cxx-pie.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := profileText(t, Profile(c, in.code, in.sym)); !bytes.Equal(got, want) {
+		t.Errorf("profile with a separate debug file differs from testdata/golden/cxx-pie.txt")
 	}
 }
