@@ -55,7 +55,11 @@ func openTestInputDebug(t testing.TB, path, debug string) *testInput {
 		t.Fatal(err)
 	}
 	base := preferredBase(f)
-	sym, err := symbolize.New(df, symbolize.Options{PreferredBase: base})
+	d, err := df.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, err := symbolize.New(d, symbolize.Options{PreferredBase: base})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func checkAgainstLLVM(t *testing.T, tool, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tab, err := New(f, Options{})
+	tab, err := newFromELF(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package symbolize maps code addresses of one binary to source frames, the
 // way llvm-profgen sees them through LLVM's symbolizer.
 //
-// In: an ELF file with DWARF (DWARF 4 or 5, from clang or gcc). Out: for an
+// In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc). Out: for an
 // address, the stack of inlined frames, outermost first, each with the
 // function's linkage name, its start line (DW_AT_decl_line), the line and the
 // discriminator; and the table of functions (DWARF subprogram ranges) that
@@ -12,8 +12,7 @@
 package symbolize
 
 import (
-	"debug/elf"
-	"fmt"
+	"debug/dwarf"
 	"sort"
 )
 
@@ -46,13 +45,9 @@ type Options struct {
 	PreferredBase uint64
 }
 
-// New builds the tables from the DWARF of f (the binary itself or its
-// separate debug file).
-func New(f *elf.File, opts Options) (*Table, error) {
-	d, err := f.DWARF()
-	if err != nil {
-		return nil, fmt.Errorf("reading DWARF: %w", err)
-	}
+// New builds the tables from the DWARF of the binary (or of its separate
+// debug file).
+func New(d *dwarf.Data, opts Options) (*Table, error) {
 	l := newLoader(d)
 	if err := l.load(); err != nil {
 		return nil, err

@@ -55,12 +55,12 @@ func BenchmarkTable(b *testing.B) {
 	text := f.Section(".text")
 	b.Run("New", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := New(f, Options{}); err != nil {
+			if _, err := newFromELF(f); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	tab, err := New(f, Options{})
+	tab, err := newFromELF(f)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -75,4 +75,12 @@ func BenchmarkTable(b *testing.B) {
 			}
 		}
 	})
+}
+
+func newFromELF(f *elf.File) (*Table, error) {
+	d, err := f.DWARF()
+	if err != nil {
+		return nil, err
+	}
+	return New(d, Options{})
 }
