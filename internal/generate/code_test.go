@@ -2,6 +2,7 @@ package generate
 
 import (
 	"debug/elf"
+	"iter"
 	"sort"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -68,15 +69,13 @@ func (c *testCode) decode(data []byte, base, start, end uint64) {
 	}
 }
 
-func (c *testCode) InstSize(addr uint64) (uint64, bool) {
-	s, ok := c.sizes[addr]
-	return s, ok
-}
-
-func (c *testCode) NextInst(addr uint64) (uint64, bool) {
-	i := sort.Search(len(c.addrs), func(i int) bool { return c.addrs[i] > addr })
-	if i == len(c.addrs) {
-		return 0, false
+func (c *testCode) Insts(first, last uint64) iter.Seq2[uint64, uint64] {
+	return func(yield func(uint64, uint64) bool) {
+		i := sort.Search(len(c.addrs), func(i int) bool { return c.addrs[i] >= first })
+		for ; i < len(c.addrs) && c.addrs[i] <= last; i++ {
+			if !yield(c.addrs[i], c.sizes[c.addrs[i]]) {
+				return
+			}
+		}
 	}
-	return c.addrs[i], true
 }

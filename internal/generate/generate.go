@@ -12,6 +12,7 @@
 package generate
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/profgen/profgen/internal/sampleprof"
@@ -33,10 +34,9 @@ type Counters struct {
 
 // Code is the decoded machine code of the profiled binary.
 type Code interface {
-	// InstSize returns the size of the instruction starting at addr.
-	InstSize(addr uint64) (uint64, bool)
-	// NextInst returns the address of the first instruction after addr.
-	NextInst(addr uint64) (uint64, bool)
+	// Insts yields the address and size of each instruction starting in
+	// [first, last], in address order.
+	Insts(first, last uint64) iter.Seq2[uint64, uint64]
 }
 
 // Symbolizer maps addresses to inline stacks and function ranges.
@@ -67,22 +67,19 @@ type generator struct {
 	code   Code
 	sym    Symbolizer
 	frames []symbolize.Frame
+	// The inline stack of the previous instruction and the profile of each
+	// of its frames: consecutive instructions mostly share them.
+	lastFrames   []symbolize.Frame
+	lastProfiles []*sampleprof.FunctionSamples
 }
 
 // addRange adds the samples of every instruction in r.
 func (g *generator) addRange(r countedRange) {
-	addr := r.start
-	size, ok := g.code.InstSize(addr)
-	if !ok {
-		if addr, ok = g.code.NextInst(addr); ok {
-			size, ok = g.code.InstSize(addr)
-		}
+	if r.start > r.end {
+		return
 	}
-	for ok && addr <= r.end {
+	for addr, size := range g.code.Insts(r.start, r.end) {
 		g.addInstruction(addr, size, r.count)
-		if addr, ok = g.code.NextInst(addr); ok {
-			size, ok = g.code.InstSize(addr)
-		}
 	}
 }
 
@@ -103,13 +100,42 @@ func (g *generator) addInstruction(addr, size, count uint64) {
 // leafProfile returns the profile of the innermost frame, nested under its
 // inlining callers, adding total to every frame on the way.
 func (g *generator) leafProfile(frames []symbolize.Frame, total uint64) *sampleprof.FunctionSamples {
-	f := g.prof.Function(frames[0].Func)
-	f.TotalSamples += total
-	for i := 1; i < len(frames); i++ {
-		f = f.Inlinee(location(frames[i-1]), frames[i].Func)
+	if !sameContext(frames, g.lastFrames) {
+		g.lookUpProfiles(frames)
+	}
+	for _, f := range g.lastProfiles {
 		f.TotalSamples += total
 	}
-	return f
+	return g.lastProfiles[len(g.lastProfiles)-1]
+}
+
+// lookUpProfiles finds (creating them) the profiles of frames and remembers
+// them.
+func (g *generator) lookUpProfiles(frames []symbolize.Frame) {
+	g.lastFrames = append(g.lastFrames[:0], frames...)
+	f := g.prof.Function(frames[0].Func)
+	g.lastProfiles = append(g.lastProfiles[:0], f)
+	for i := 1; i < len(frames); i++ {
+		f = f.Inlinee(location(frames[i-1]), frames[i].Func)
+		g.lastProfiles = append(g.lastProfiles, f)
+	}
+}
+
+// sameContext tells whether two inline stacks have the same functions and
+// call sites (the leaf's own line may differ).
+func sameContext(a, b []symbolize.Frame) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Func != b[i].Func {
+			return false
+		}
+		if i < len(a)-1 && location(a[i]) != location(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func location(f symbolize.Frame) sampleprof.LineLocation {

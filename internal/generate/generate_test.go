@@ -134,3 +134,18 @@ func TestMatchesLLVMProfgen(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkProfile generates from synthetic counters over the whole code of
+// $PROFGEN_GENERATE_BENCH (default: testdata/cxx-pie.bin).
+func BenchmarkProfile(b *testing.B) {
+	path := os.Getenv("PROFGEN_GENERATE_BENCH")
+	if path == "" {
+		path = "testdata/cxx-pie.bin"
+	}
+	in := openTestInput(b, path)
+	c := synthCounters(in.code, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		Profile(c, in.code, in.sym)
+	}
+}
