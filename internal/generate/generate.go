@@ -46,9 +46,21 @@ type Symbolizer interface {
 	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
 }
 
+// Options tune generation.
+type Options struct {
+	// FSDiscriminators tells that the binary carries flow-sensitive
+	// discriminators (it defines __llvm_fs_discriminator__): they are kept
+	// as they are, with no duplication factor.
+	FSDiscriminators bool
+}
+
+// FSDiscriminatorSymbol is the symbol of binaries built with flow-sensitive
+// discriminators.
+const FSDiscriminatorSymbol = "__llvm_fs_discriminator__"
+
 // Profile builds the sample profile of c.
-func Profile(c Counters, code Code, sym Symbolizer) *sampleprof.Profile {
-	g := &generator{prof: sampleprof.NewProfile(), code: code, sym: sym}
+func Profile(c Counters, code Code, sym Symbolizer, opts Options) *sampleprof.Profile {
+	g := &generator{prof: sampleprof.NewProfile(), code: code, sym: sym, fs: opts.FSDiscriminators}
 	for _, r := range disjointRanges(withZeroRanges(c.Ranges, sym)) {
 		g.addRange(r)
 	}
@@ -67,6 +79,7 @@ type generator struct {
 	code   Code
 	sym    Symbolizer
 	frames []symbolize.Frame
+	fs     bool // flow-sensitive discriminators
 	// The inline stack of the previous instruction and the profile of each
 	// of its frames: consecutive instructions mostly share them.
 	lastFrames   []symbolize.Frame
@@ -90,8 +103,8 @@ func (g *generator) addInstruction(addr, size, count uint64) {
 	}
 	leaf := g.leafProfile(g.frames, count*size)
 	loc := g.frames[len(g.frames)-1]
-	n := count * uint64(symbolize.DuplicationFactor(loc.Discriminator))
-	rec := leaf.Record(location(loc))
+	n := count * uint64(g.duplicationFactor(loc.Discriminator))
+	rec := leaf.Record(g.location(loc))
 	if rec.Samples < n {
 		rec.Samples = n
 	}
@@ -100,7 +113,7 @@ func (g *generator) addInstruction(addr, size, count uint64) {
 // leafProfile returns the profile of the innermost frame, nested under its
 // inlining callers, adding total to every frame on the way.
 func (g *generator) leafProfile(frames []symbolize.Frame, total uint64) *sampleprof.FunctionSamples {
-	if !sameContext(frames, g.lastFrames) {
+	if !g.sameContext(frames, g.lastFrames) {
 		g.lookUpProfiles(frames)
 	}
 	for _, f := range g.lastProfiles {
@@ -116,14 +129,14 @@ func (g *generator) lookUpProfiles(frames []symbolize.Frame) {
 	f := g.prof.Function(frames[0].Func)
 	g.lastProfiles = append(g.lastProfiles[:0], f)
 	for i := 1; i < len(frames); i++ {
-		f = f.Inlinee(location(frames[i-1]), frames[i].Func)
+		f = f.Inlinee(g.location(frames[i-1]), frames[i].Func)
 		g.lastProfiles = append(g.lastProfiles, f)
 	}
 }
 
 // sameContext tells whether two inline stacks have the same functions and
 // call sites (the leaf's own line may differ).
-func sameContext(a, b []symbolize.Frame) bool {
+func (g *generator) sameContext(a, b []symbolize.Frame) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -131,18 +144,28 @@ func sameContext(a, b []symbolize.Frame) bool {
 		if a[i].Func != b[i].Func {
 			return false
 		}
-		if i < len(a)-1 && location(a[i]) != location(b[i]) {
+		if i < len(a)-1 && g.location(a[i]) != g.location(b[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func location(f symbolize.Frame) sampleprof.LineLocation {
-	return sampleprof.LineLocation{
-		LineOffset:    f.LineOffset(),
-		Discriminator: symbolize.BaseDiscriminator(f.Discriminator),
+// location is the profile key of a frame: its line offset and base
+// discriminator.
+func (g *generator) location(f symbolize.Frame) sampleprof.LineLocation {
+	d := f.Discriminator
+	if !g.fs {
+		d = symbolize.BaseDiscriminator(d)
 	}
+	return sampleprof.LineLocation{LineOffset: f.LineOffset(), Discriminator: d}
+}
+
+func (g *generator) duplicationFactor(d uint32) uint32 {
+	if g.fs {
+		return 1
+	}
+	return symbolize.DuplicationFactor(d)
 }
 
 // addBranch counts a branch landing on a function entry as a call from the
@@ -156,7 +179,7 @@ func (g *generator) addBranch(b Branch, n uint64) {
 	g.frames = g.sym.Frames(b.Source, g.frames)
 	if len(g.frames) > 0 {
 		leaf := g.leafProfile(g.frames, 0)
-		leaf.AddCallTarget(location(g.frames[len(g.frames)-1]), callee, n)
+		leaf.AddCallTarget(g.location(g.frames[len(g.frames)-1]), callee, n)
 	}
 	g.prof.Function(callee).HeadSamples += n
 }

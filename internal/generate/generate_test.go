@@ -31,6 +31,7 @@ type testInput struct {
 	code *testCode
 	sym  *symbolize.Table
 	base uint64
+	opts Options
 }
 
 func openTestInput(t testing.TB, path string) *testInput {
@@ -64,7 +65,17 @@ func openTestInputDebug(t testing.TB, path, debug string) *testInput {
 		t.Fatal(err)
 	}
 	sym.MarkEntries(codeSymbols(f))
-	return &testInput{f, code, sym, base}
+	return &testInput{f, code, sym, base, Options{FSDiscriminators: hasSymbol(f, FSDiscriminatorSymbol)}}
+}
+
+func hasSymbol(f *elf.File, name string) bool {
+	syms, _ := f.Symbols()
+	for _, s := range syms {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func codeSymbols(f *elf.File) []symbolize.Symbol {
@@ -93,7 +104,7 @@ func TestMatchesLLVMProfgen(t *testing.T) {
 	if err != nil {
 		t.Skip("llvm-profgen-19 not installed")
 	}
-	paths := []string{}
+	paths := []string{"testdata/cxx-fsdiscr.bin"}
 	for _, name := range testBinaries {
 		paths = append(paths, filepath.Join("testdata", name))
 	}
@@ -120,7 +131,7 @@ func TestMatchesLLVMProfgen(t *testing.T) {
 			refTime := time.Since(start)
 			want, _ := os.ReadFile(refPath)
 			start = time.Now()
-			got := profileText(t, Profile(c, in.code, in.sym))
+			got := profileText(t, Profile(c, in.code, in.sym, in.opts))
 			t.Logf("%s seed %d: %d ranges, %d branches: llvm-profgen-19 %v, Profile+WriteText %v",
 				name, seed, len(c.Ranges), len(c.Branches), refTime, time.Since(start))
 			if !bytes.Equal(got, want) {
@@ -146,6 +157,6 @@ func BenchmarkProfile(b *testing.B) {
 	c := synthCounters(in.code, 1)
 	b.ResetTimer()
 	for b.Loop() {
-		Profile(c, in.code, in.sym)
+		Profile(c, in.code, in.sym, in.opts)
 	}
 }

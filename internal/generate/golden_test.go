@@ -28,7 +28,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := profileText(t, Profile(c, in.code, in.sym))
+			got := profileText(t, Profile(c, in.code, in.sym, in.opts))
 			golden := filepath.Join("testdata", "golden", bin+".txt")
 			if *update {
 				os.MkdirAll(filepath.Dir(golden), 0o755)
@@ -73,7 +73,7 @@ func TestSeparateDebugInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := profileText(t, Profile(c, in.code, in.sym)); !bytes.Equal(got, want) {
+	if got := profileText(t, Profile(c, in.code, in.sym, in.opts)); !bytes.Equal(got, want) {
 		t.Errorf("profile with a separate debug file differs from testdata/golden/cxx-pie.txt")
 	}
 }

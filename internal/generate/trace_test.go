@@ -53,7 +53,7 @@ func generateBoth(t *testing.T, ref, bin, script string) (got, want []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return profileText(t, Profile(c, in.code, in.sym)), want
+	return profileText(t, Profile(c, in.code, in.sym, in.opts)), want
 }
 
 func runTool(t *testing.T, name string, args ...string) {

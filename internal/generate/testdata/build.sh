@@ -8,3 +8,4 @@ clang++-19 $flags -fPIE -pie -o cxx-pie.bin src/main.cc src/work.cc
 clang++-19 $flags -gdwarf-4 -fno-pie -no-pie -fcf-protection=full -o cxx-nopie-dwarf4.bin src/main.cc src/work.cc
 gcc-12 -O2 -g -fcf-protection -fno-pie -no-pie -o gcc-nopie.bin src/gcc.c
 gcc-12 -O2 -g -fcf-protection -fPIE -pie -o gcc-pie.bin src/gcc.c
+clang++-19 $flags -mllvm -enable-fs-discriminator=true -o cxx-fsdiscr.bin src/main.cc src/work.cc
