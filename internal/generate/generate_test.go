@@ -104,7 +104,7 @@ func TestMatchesLLVMProfgen(t *testing.T) {
 	if err != nil {
 		t.Skip("llvm-profgen-19 not installed")
 	}
-	paths := []string{"testdata/cxx-fsdiscr.bin"}
+	paths := []string{"testdata/cxx-fsdiscr.bin", "testdata/cxx-split.bin"}
 	for _, name := range testBinaries {
 		paths = append(paths, filepath.Join("testdata", name))
 	}
