@@ -1,6 +1,8 @@
 package symbolize
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 )
 
@@ -12,17 +14,26 @@ type lineRow struct {
 	endSequence   bool
 }
 
-// sortLineRows orders rows by address. At one address an end-of-sequence row
-// comes first, so the row that starts the next sequence wins; rows of one
-// sequence keep their order, so the last of several rows at one address wins,
-// as in LLVM's lookup.
+// sortLineRows orders rows by address. At one address an end-of-sequence
+// row comes first, so the row that starts the next sequence wins; rows of
+// one sequence keep their order.
 func sortLineRows(rows []lineRow) {
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i].addr != rows[j].addr {
-			return rows[i].addr < rows[j].addr
-		}
-		return rows[i].endSequence && !rows[j].endSequence
-	})
+	if !slices.IsSortedFunc(rows, compareLineRows) {
+		slices.SortStableFunc(rows, compareLineRows)
+	}
+}
+
+func compareLineRows(a, b lineRow) int {
+	if a.addr != b.addr {
+		return cmp.Compare(a.addr, b.addr)
+	}
+	switch {
+	case a.endSequence && !b.endSequence:
+		return -1
+	case b.endSequence && !a.endSequence:
+		return 1
+	}
+	return 0
 }
 
 // lineAt returns the line-table row covering addr.

@@ -174,6 +174,7 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 		return nil
 	}
 	var le dwarf.LineEntry
+	seqStart := len(l.lines)
 	for {
 		err := lr.Next(&le)
 		if errors.Is(err, io.EOF) {
@@ -182,13 +183,34 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 		if err != nil {
 			return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
 		}
-		l.lines = append(l.lines, lineRow{
+		l.addLineRow(lineRow{
 			addr:          le.Address,
 			line:          uint32(le.Line),
 			discriminator: uint32(le.Discriminator),
 			endSequence:   le.EndSequence,
-		})
+		}, seqStart)
+		if le.EndSequence {
+			seqStart = len(l.lines)
+		}
 	}
+}
+
+// addLineRow appends a row of the sequence starting at row seqStart,
+// keeping only what lookups can tell apart: of rows at one address the
+// last, and no row that repeats the line and discriminator of the row
+// before it.
+func (l *loader) addLineRow(r lineRow, seqStart int) {
+	if n := len(l.lines); n > seqStart && !r.endSequence {
+		prev := &l.lines[n-1]
+		if prev.line == r.line && prev.discriminator == r.discriminator {
+			return
+		}
+		if prev.addr == r.addr {
+			*prev = r
+			return
+		}
+	}
+	l.lines = append(l.lines, r)
 }
 
 // resolveNames fills each subroutine's name and start line, following
