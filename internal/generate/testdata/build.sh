@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the small test binaries of internal/generate/testdata from src/.
+# Needs clang-19 and gcc-12. The binaries are committed (a few KB each).
+set -euo pipefail
+cd "$(dirname "$0")"
+flags="-O2 -g -fdebug-info-for-profiling"
+clang++-19 $flags -fPIE -pie -o cxx-pie.bin src/main.cc src/work.cc
+clang++-19 $flags -gdwarf-4 -fno-pie -no-pie -fcf-protection=full -o cxx-nopie-dwarf4.bin src/main.cc src/work.cc
+gcc-12 -O2 -g -fcf-protection -fno-pie -no-pie -o gcc-nopie.bin src/gcc.c
+gcc-12 -O2 -g -fcf-protection -fPIE -pie -o gcc-pie.bin src/gcc.c
+clang++-19 $flags -mllvm -enable-fs-discriminator=true -o cxx-fsdiscr.bin src/main.cc src/work.cc
+# Hot/cold splitting (foo.cold parts: functions with several ranges), driven
+# by profgen's own profile of cxx-pie.bin.
+clang++-19 $flags -fprofile-sample-use=golden/cxx-pie.txt -fsplit-machine-functions \
+	-mllvm -enable-fs-discriminator=true -o cxx-split.bin src/main.cc src/work.cc

@@ -1,0 +1,112 @@
+package symbolize
+
+import (
+	"sort"
+	"strings"
+)
+
+// Function is a top-level function as llvm-profgen groups DWARF
+// subprograms: by name, with all the ranges of all subprograms of that name.
+type Function struct {
+	Name   string
+	Ranges [][2]uint64 // [start, end)
+}
+
+// FuncRange is one address range of a Function.
+type FuncRange struct {
+	Func       *Function
+	Start, End uint64 // [Start, End)
+	// IsEntry tells that Start is where the function is entered: the
+	// function has one range, or an ELF symbol of the function's name is
+	// in this range.
+	IsEntry bool
+}
+
+// funcTable holds function ranges by start address; the first subprogram
+// to claim a start address keeps it.
+type funcTable []*FuncRange
+
+func newFuncTable(l *loader, preferredBase uint64) funcTable {
+	byName := map[string]*Function{}
+	var t funcTable
+	seen := map[uint64]bool{}
+	for _, idx := range l.topLevel {
+		name := l.subs[idx].name
+		if name == "" {
+			continue
+		}
+		fn := byName[name]
+		if fn == nil {
+			fn = &Function{Name: name}
+			byName[name] = fn
+		}
+		for _, r := range l.ranges[idx] {
+			if r[1] <= r[0] || r[0] < preferredBase {
+				continue
+			}
+			fn.Ranges = append(fn.Ranges, r)
+			if !seen[r[0]] {
+				seen[r[0]] = true
+				t = append(t, &FuncRange{Func: fn, Start: r[0], End: r[1]})
+			}
+		}
+	}
+	sort.Slice(t, func(i, j int) bool { return t[i].Start < t[j].Start })
+	return t
+}
+
+// FuncRangeAt returns the function range containing addr.
+func (t *Table) FuncRangeAt(addr uint64) *FuncRange {
+	fs := t.funcs
+	i := sort.Search(len(fs), func(i int) bool { return fs[i].Start > addr })
+	if i == 0 || addr >= fs[i-1].End {
+		return nil
+	}
+	return fs[i-1]
+}
+
+// FuncRangeStartingAt returns the function range starting at addr.
+func (t *Table) FuncRangeStartingAt(addr uint64) *FuncRange {
+	fs := t.funcs
+	i := sort.Search(len(fs), func(i int) bool { return fs[i].Start >= addr })
+	if i < len(fs) && fs[i].Start == addr {
+		return fs[i]
+	}
+	return nil
+}
+
+// Symbol is a code symbol of the profiled binary.
+type Symbol struct {
+	Addr uint64
+	Name string
+}
+
+// MarkEntries sets IsEntry on function ranges from the code symbols of the
+// profiled binary, as llvm-profgen does while disassembling each symbol.
+func (t *Table) MarkEntries(syms []Symbol) {
+	for _, s := range syms {
+		r := t.FuncRangeAt(s.Addr)
+		if r == nil {
+			continue
+		}
+		if len(r.Func.Ranges) == 1 || r.Func.Name == CanonicalName(s.Name) {
+			r.IsEntry = true
+		}
+	}
+}
+
+// CanonicalName strips the compiler suffixes LLVM drops by default when
+// matching profiles to functions (".llvm.N", ".part.N", ".__uniq.N" when
+// last), as FunctionSamples::getCanonicalFnName with policy "selected".
+func CanonicalName(name string) string {
+	for _, suffix := range []string{".llvm.", ".part.", ".__uniq."} {
+		i := strings.LastIndex(name, suffix)
+		if i < 0 {
+			continue
+		}
+		if strings.LastIndexByte(name, '.') == i+len(suffix)-1 {
+			name = name[:i]
+		}
+	}
+	return name
+}

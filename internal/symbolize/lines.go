@@ -1,0 +1,46 @@
+package symbolize
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
+
+// lineRow is one row of a DWARF line table.
+type lineRow struct {
+	addr          uint64
+	line          uint32
+	discriminator uint32
+	endSequence   bool
+}
+
+// sortLineRows orders rows by address. At one address an end-of-sequence
+// row comes first, so the row that starts the next sequence wins; rows of
+// one sequence keep their order.
+func sortLineRows(rows []lineRow) {
+	if !slices.IsSortedFunc(rows, compareLineRows) {
+		slices.SortStableFunc(rows, compareLineRows)
+	}
+}
+
+func compareLineRows(a, b lineRow) int {
+	if a.addr != b.addr {
+		return cmp.Compare(a.addr, b.addr)
+	}
+	switch {
+	case a.endSequence && !b.endSequence:
+		return -1
+	case b.endSequence && !a.endSequence:
+		return 1
+	}
+	return 0
+}
+
+// lineAt returns the line-table row covering addr.
+func (t *Table) lineAt(addr uint64) (lineRow, bool) {
+	i := sort.Search(len(t.lines), func(i int) bool { return t.lines[i].addr > addr })
+	if i == 0 || t.lines[i-1].endSequence {
+		return lineRow{}, false
+	}
+	return t.lines[i-1], true
+}

@@ -1,0 +1,264 @@
+package symbolize
+
+import (
+	"debug/dwarf"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// DWARF attributes that debug/dwarf does not name.
+const (
+	attrMIPSLinkageName  dwarf.Attr = 0x2007
+	attrGNUDiscriminator dwarf.Attr = 0x2136
+)
+
+// subroutine is a DW_TAG_subprogram or DW_TAG_inlined_subroutine with code.
+type subroutine struct {
+	name              string
+	declLine          uint32
+	callLine          uint32 // inlined only: where it was inlined
+	callDiscriminator uint32
+	parent            int32 // enclosing subroutine, -1 for none
+	inlined           bool
+}
+
+// interval is one address range of a subroutine; order is the subroutine's
+// position in DIE order, so a nested (later) one wins where ranges overlap.
+type interval struct {
+	start, end uint64
+	sub        int32
+}
+
+// declInfo holds what name and start-line lookups need from any subprogram
+// DIE, including declarations and abstract instances without code.
+type declInfo struct {
+	name, linkageName string
+	declLine          uint32
+	hasDeclLine       bool
+	origin, spec      dwarf.Offset // 0 when absent
+}
+
+// loader reads the DIEs and line tables of all compilation units.
+type loader struct {
+	d         *dwarf.Data
+	decls     map[dwarf.Offset]*declInfo
+	subs      []subroutine
+	subOffs   []dwarf.Offset // DIE offset of each subroutine
+	intervals []interval
+	lines     []lineRow
+	// topLevel lists the subprograms for the function table.
+	topLevel []int32
+	ranges   map[int32][][2]uint64
+}
+
+func newLoader(d *dwarf.Data) *loader {
+	return &loader{d: d, decls: map[dwarf.Offset]*declInfo{}, ranges: map[int32][][2]uint64{}}
+}
+
+func (l *loader) load() error {
+	r := l.d.Reader()
+	for {
+		cu, err := r.Next()
+		if err != nil {
+			return fmt.Errorf("reading DWARF: %w", err)
+		}
+		if cu == nil {
+			break
+		}
+		if cu.Tag != dwarf.TagCompileUnit && cu.Tag != dwarf.TagPartialUnit {
+			r.SkipChildren()
+			continue
+		}
+		if err := l.loadLines(cu); err != nil {
+			return err
+		}
+		if cu.Children {
+			if err := l.loadUnitDIEs(r); err != nil {
+				return err
+			}
+		}
+	}
+	l.resolveNames()
+	return nil
+}
+
+// loadUnitDIEs reads the children of a unit DIE, tracking the enclosing
+// subroutine of each DIE.
+func (l *loader) loadUnitDIEs(r *dwarf.Reader) error {
+	stack := []int32{-1} // enclosing subroutine per open level
+	for len(stack) > 0 {
+		e, err := r.Next()
+		if err != nil {
+			return fmt.Errorf("reading DWARF: %w", err)
+		}
+		if e == nil {
+			return nil
+		}
+		if e.Tag == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		parent := stack[len(stack)-1]
+		self := parent
+		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			l.recordDecl(e)
+			self = l.addSubroutine(e, parent)
+		}
+		if e.Children {
+			stack = append(stack, self)
+		}
+	}
+	return nil
+}
+
+func (l *loader) recordDecl(e *dwarf.Entry) {
+	di := &declInfo{}
+	di.name, _ = e.Val(dwarf.AttrName).(string)
+	di.linkageName, _ = e.Val(dwarf.AttrLinkageName).(string)
+	if di.linkageName == "" {
+		di.linkageName, _ = e.Val(attrMIPSLinkageName).(string)
+	}
+	if v, ok := e.Val(dwarf.AttrDeclLine).(int64); ok {
+		di.declLine, di.hasDeclLine = uint32(v), true
+	}
+	di.origin, _ = e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
+	di.spec, _ = e.Val(dwarf.AttrSpecification).(dwarf.Offset)
+	l.decls[e.Offset] = di
+}
+
+// addSubroutine records e when it has code and returns its index, or parent
+// when it has none (its children still belong to parent).
+func (l *loader) addSubroutine(e *dwarf.Entry, parent int32) int32 {
+	rs, err := l.d.Ranges(e)
+	if err != nil || len(rs) == 0 {
+		return parent
+	}
+	s := subroutine{parent: parent, inlined: e.Tag == dwarf.TagInlinedSubroutine}
+	if s.inlined {
+		s.callLine = uintAttr(e, dwarf.AttrCallLine)
+		s.callDiscriminator = uintAttr(e, attrGNUDiscriminator)
+	}
+	idx := int32(len(l.subs))
+	l.subs = append(l.subs, s)
+	l.subOffs = append(l.subOffs, e.Offset)
+	for _, r := range rs {
+		if r[0] < r[1] {
+			l.intervals = append(l.intervals, interval{r[0], r[1], idx})
+		}
+	}
+	if !s.inlined {
+		l.topLevel = append(l.topLevel, idx)
+		l.ranges[idx] = rs
+	}
+	return idx
+}
+
+func uintAttr(e *dwarf.Entry, a dwarf.Attr) uint32 {
+	switch v := e.Val(a).(type) {
+	case int64:
+		return uint32(v)
+	case uint64:
+		return uint32(v)
+	}
+	return 0
+}
+
+func (l *loader) loadLines(cu *dwarf.Entry) error {
+	lr, err := l.d.LineReader(cu)
+	if err != nil {
+		return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
+	}
+	if lr == nil {
+		return nil
+	}
+	var le dwarf.LineEntry
+	seqStart := len(l.lines)
+	for {
+		err := lr.Next(&le)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
+		}
+		l.addLineRow(lineRow{
+			addr:          le.Address,
+			line:          uint32(le.Line),
+			discriminator: uint32(le.Discriminator),
+			endSequence:   le.EndSequence,
+		}, seqStart)
+		if le.EndSequence {
+			seqStart = len(l.lines)
+		}
+	}
+}
+
+// addLineRow appends a row of the sequence starting at row seqStart,
+// keeping only what lookups can tell apart: of rows at one address the
+// last, and no row that repeats the line and discriminator of the row
+// before it.
+func (l *loader) addLineRow(r lineRow, seqStart int) {
+	if n := len(l.lines); n > seqStart && !r.endSequence {
+		prev := &l.lines[n-1]
+		if prev.line == r.line && prev.discriminator == r.discriminator {
+			return
+		}
+		if prev.addr == r.addr {
+			*prev = r
+			return
+		}
+	}
+	l.lines = append(l.lines, r)
+}
+
+// resolveNames fills each subroutine's name and start line, following
+// DW_AT_abstract_origin and DW_AT_specification as LLVM does: a linkage name
+// anywhere on the chain wins over a plain name.
+func (l *loader) resolveNames() {
+	for i, off := range l.subOffs {
+		s := &l.subs[i]
+		s.name = l.findString(off, func(d *declInfo) string { return d.linkageName })
+		if s.name == "" {
+			s.name = l.findString(off, func(d *declInfo) string { return d.name })
+		}
+		l.walkDecls(off, func(d *declInfo) bool {
+			if d.hasDeclLine {
+				s.declLine = d.declLine
+			}
+			return d.hasDeclLine
+		})
+	}
+}
+
+func (l *loader) findString(off dwarf.Offset, get func(*declInfo) string) string {
+	var s string
+	l.walkDecls(off, func(d *declInfo) bool {
+		s = get(d)
+		return s != ""
+	})
+	return s
+}
+
+// walkDecls visits the DIE at off and then, breadth first, the DIEs its
+// abstract origin and specification refer to, until visit returns true.
+func (l *loader) walkDecls(off dwarf.Offset, visit func(*declInfo) bool) {
+	var buf [8]dwarf.Offset
+	queue := append(buf[:0], off)
+	for i := 0; i < len(queue); i++ {
+		o := queue[i]
+		d := l.decls[o]
+		if d == nil || slices.Contains(queue[:i], o) {
+			continue
+		}
+		if visit(d) {
+			return
+		}
+		for _, next := range []dwarf.Offset{d.origin, d.spec} {
+			if next != 0 {
+				queue = append(queue, next)
+			}
+		}
+	}
+}

@@ -1,0 +1,110 @@
+// Package symbolize maps code addresses of one binary to source frames, the
+// way llvm-profgen sees them through LLVM's symbolizer.
+//
+// In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc). Out: for an
+// address, the stack of inlined frames, outermost first, each with the
+// function's linkage name, its start line (DW_AT_decl_line), the line and the
+// discriminator; and the table of functions (DWARF subprogram ranges) that
+// profile generation uses to find function entries and to fill unexecuted
+// code with zeros.
+//
+// All tables are built once and sorted; a lookup is a few binary searches.
+package symbolize
+
+import (
+	"debug/dwarf"
+	"sort"
+)
+
+// Frame is one level of an inline stack.
+type Frame struct {
+	Func          string // linkage (mangled) name, or DW_AT_name
+	Line          uint32 // source line; for an outer frame, the line of the inlined call
+	StartLine     uint32 // DW_AT_decl_line of the function
+	Discriminator uint32 // raw DWARF discriminator (line table, or call site)
+}
+
+// LineOffset is the frame's line relative to its function's start line,
+// wrapped to 16 bits as LLVM does.
+func (f Frame) LineOffset() uint32 {
+	return (f.Line - f.StartLine) & 0xffff
+}
+
+// Table answers address queries for one binary.
+type Table struct {
+	subs  []subroutine // DWARF subprograms and inlined subroutines
+	segs  []segment    // disjoint address segments, each owned by its innermost subroutine
+	lines []lineRow    // all line-table rows, sorted by address
+	funcs funcTable    // top-level functions by range
+}
+
+// Options tune table construction.
+type Options struct {
+	// PreferredBase is the binary's preferred load address; function ranges
+	// starting below it (code dropped by the linker) are ignored.
+	PreferredBase uint64
+}
+
+// New builds the tables from the DWARF of the binary (or of its separate
+// debug file).
+func New(d *dwarf.Data, opts Options) (*Table, error) {
+	l := newLoader(d)
+	if err := l.load(); err != nil {
+		return nil, err
+	}
+	t := &Table{subs: l.subs, lines: l.lines}
+	t.segs = flatten(l.intervals)
+	sortLineRows(t.lines)
+	t.funcs = newFuncTable(l, opts.PreferredBase)
+	return t, nil
+}
+
+// Frames appends the inline stack at addr to dst, outermost frame first, and
+// returns it. The result is empty when no DWARF subprogram covers addr (llvm-profgen
+// runs LLVM's symbolizer without the ELF symbol table).
+func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
+	dst = dst[:0]
+	s := t.subroutineAt(addr)
+	if s < 0 {
+		return dst
+	}
+	row, _ := t.lineAt(addr)
+	dst = t.inlineChain(s, row, dst)
+	if dst[0].Func == "" {
+		return dst[:0]
+	}
+	return dst
+}
+
+// inlineChain appends the frames of subroutine s and its inlining callers,
+// outermost first. The leaf takes its line from the line table, each caller
+// the call line of the callee inlined into it.
+func (t *Table) inlineChain(s int32, row lineRow, dst []Frame) []Frame {
+	line, disc := row.line, row.discriminator
+	for ; s >= 0; s = t.subs[s].parent {
+		sub := &t.subs[s]
+		dst = append(dst, Frame{Func: sub.name, Line: line, StartLine: sub.declLine, Discriminator: disc})
+		line, disc = sub.callLine, sub.callDiscriminator
+		if !sub.inlined {
+			break
+		}
+	}
+	for i, j := 0, len(dst)-1; i < j; i, j = i+1, j-1 {
+		dst[i], dst[j] = dst[j], dst[i]
+	}
+	return dst
+}
+
+// segment is [start, end) of code owned by one subroutine.
+type segment struct {
+	start, end uint64
+	sub        int32
+}
+
+func (t *Table) subroutineAt(addr uint64) int32 {
+	i := sort.Search(len(t.segs), func(i int) bool { return t.segs[i].end > addr })
+	if i < len(t.segs) && t.segs[i].start <= addr {
+		return t.segs[i].sub
+	}
+	return -1
+}
