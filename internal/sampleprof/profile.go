@@ -91,6 +91,14 @@ func (f *FunctionSamples) Inlinee(loc LineLocation, callee string) *FunctionSamp
 // Profile is a whole sample profile: the top-level functions by name.
 type Profile struct {
 	Functions map[string]*FunctionSamples
+	// MD5 says the names are decimal MD5 hashes of the real names, as read
+	// from a profile whose name table holds MD5s. Such names sort by value,
+	// and an MD5 writer stores the number itself rather than its hash.
+	MD5 bool
+	// SymbolList is the extbinary ProfileSymbolList: the functions of the
+	// profiled binary, so the compiler can tell "not sampled" from "new".
+	// Nil when the profile has none.
+	SymbolList []string
 }
 
 // NewProfile returns an empty profile.
@@ -115,11 +123,12 @@ func (p *Profile) SortedFunctions() []*FunctionSamples {
 	for _, f := range p.Functions {
 		fs = append(fs, f)
 	}
+	less := nameLess(p.MD5)
 	sort.Slice(fs, func(i, j int) bool {
 		if fs[i].TotalSamples != fs[j].TotalSamples {
 			return fs[i].TotalSamples > fs[j].TotalSamples
 		}
-		return fs[i].Name < fs[j].Name
+		return less(fs[i].Name, fs[j].Name)
 	})
 	return fs
 }
@@ -143,6 +152,10 @@ type CallTarget struct {
 // SortedCallTargets returns the call targets in LLVM's order: count
 // descending, then name.
 func (r *SampleRecord) SortedCallTargets() []CallTarget {
+	return r.sortedCallTargets(nameLess(false))
+}
+
+func (r *SampleRecord) sortedCallTargets(less func(a, b string) bool) []CallTarget {
 	ts := make([]CallTarget, 0, len(r.CallTargets))
 	for n, c := range r.CallTargets {
 		ts = append(ts, CallTarget{n, c})
@@ -151,17 +164,35 @@ func (r *SampleRecord) SortedCallTargets() []CallTarget {
 		if ts[i].Count != ts[j].Count {
 			return ts[i].Count > ts[j].Count
 		}
-		return ts[i].Name < ts[j].Name
+		return less(ts[i].Name, ts[j].Name)
 	})
 	return ts
 }
 
 // SortedInlinees returns the callees inlined at one call site by name.
 func SortedInlinees(m map[string]*FunctionSamples) []*FunctionSamples {
+	return sortedInlinees(m, nameLess(false))
+}
+
+func sortedInlinees(m map[string]*FunctionSamples, less func(a, b string) bool) []*FunctionSamples {
 	fs := make([]*FunctionSamples, 0, len(m))
 	for _, f := range m {
 		fs = append(fs, f)
 	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+	sort.Slice(fs, func(i, j int) bool { return less(fs[i].Name, fs[j].Name) })
 	return fs
+}
+
+// nameLess returns LLVM's FunctionId order: bytewise for names, by value
+// for MD5 hashes (decimal strings without leading zeros).
+func nameLess(md5 bool) func(a, b string) bool {
+	if !md5 {
+		return func(a, b string) bool { return a < b }
+	}
+	return func(a, b string) bool {
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	}
 }

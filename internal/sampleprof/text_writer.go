@@ -14,13 +14,14 @@ import (
 //	  offset[.discriminator]: count ...
 func WriteText(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
+	less := nameLess(p.MD5)
 	for _, f := range p.SortedFunctions() {
-		writeTextFunction(bw, f, 0)
+		writeTextFunction(bw, f, 0, less)
 	}
 	return bw.Flush()
 }
 
-func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int) {
+func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int, less func(a, b string) bool) {
 	w.WriteString(f.Name)
 	w.WriteByte(':')
 	w.WriteString(strconv.FormatUint(f.TotalSamples, 10))
@@ -35,7 +36,7 @@ func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int) {
 		w.WriteString(": ")
 		r := f.Body[loc]
 		w.WriteString(strconv.FormatUint(r.Samples, 10))
-		for _, t := range r.SortedCallTargets() {
+		for _, t := range r.sortedCallTargets(less) {
 			w.WriteByte(' ')
 			w.WriteString(t.Name)
 			w.WriteByte(':')
@@ -44,11 +45,11 @@ func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int) {
 		w.WriteByte('\n')
 	}
 	for _, loc := range SortedLocations(f.Callsites) {
-		for _, callee := range SortedInlinees(f.Callsites[loc]) {
+		for _, callee := range sortedInlinees(f.Callsites[loc], less) {
 			writeIndent(w, indent+1)
 			writeLocation(w, loc)
 			w.WriteString(": ")
-			writeTextFunction(w, callee, indent+1)
+			writeTextFunction(w, callee, indent+1, less)
 		}
 	}
 }

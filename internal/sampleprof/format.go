@@ -1,0 +1,121 @@
+package sampleprof
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+// Format is an encoding of a sample profile.
+type Format int
+
+// The sample profile encodings LLVM reads (SampleProf.h SampleProfileFormat).
+const (
+	FormatUnknown   Format = iota
+	FormatText             // LLVM's text format
+	FormatBinary           // SPF_Binary: summary, name table, profiles
+	FormatExtBinary        // SPF_Ext_Binary: sections behind a header table
+)
+
+var formatNames = map[Format]string{
+	FormatText:      "text",
+	FormatBinary:    "binary",
+	FormatExtBinary: "extbinary",
+}
+
+func (f Format) String() string {
+	if n, ok := formatNames[f]; ok {
+		return n
+	}
+	return "unknown"
+}
+
+// ParseFormat returns the format named as llvm-profgen's --format names it.
+func ParseFormat(name string) (Format, error) {
+	for f, n := range formatNames {
+		if n == name {
+			return f, nil
+		}
+	}
+	return FormatUnknown, fmt.Errorf("unknown sample profile format %q (want text, binary or extbinary)", name)
+}
+
+// The binary magic is 'SPROF42' followed by a format byte, stored as a
+// ULEB128; the version follows it.
+const (
+	magicBase      = uint64('S')<<56 | uint64('P')<<48 | uint64('R')<<40 | uint64('O')<<32 | uint64('F')<<24 | uint64('4')<<16 | uint64('2')<<8
+	magicBinary    = magicBase | 0xff
+	magicExtBinary = magicBase | 4
+	formatVersion  = 103
+)
+
+// Section types of the extbinary header table (SampleProf.h SecType).
+const (
+	secProfSummary       = 1
+	secNameTable         = 2
+	secProfileSymbolList = 3
+	secFuncOffsetTable   = 4
+	secFuncMetadata      = 5
+	secCSNameTable       = 6
+	secLBRProfile        = 0x20
+)
+
+// Section flags. Flags common to all sections sit in the low 32 bits, those
+// of one section type in the high 32 bits.
+const (
+	secFlagCompress = 1 << 0
+	secFlagFlat     = 1 << 1
+
+	secFlagMD5Name        = 1 << 32 // name table
+	secFlagFixedLengthMD5 = 2 << 32
+	secFlagUniqSuffix     = 4 << 32
+
+	secFlagPartial         = 1 << 32 // profile summary
+	secFlagFullContext     = 2 << 32
+	secFlagIsPreInlined    = 4 << 32
+	secFlagFSDiscriminator = 8 << 32
+
+	secFlagIsProbeBased = 1 << 32 // function metadata
+	secFlagHasAttribute = 2 << 32
+)
+
+// uniqSuffix marks names made unique by -funique-internal-linkage-names.
+const uniqSuffix = ".__uniq."
+
+// Detect tells the format of a profile from its first bytes (16 are
+// enough): a binary magic, else text when the data looks like text.
+// Other profiles (instrumentation, pprof) give FormatUnknown.
+func Detect(head []byte) Format {
+	if m, n := binary.Uvarint(head); n > 0 {
+		switch m {
+		case magicBinary:
+			return FormatBinary
+		case magicExtBinary:
+			return FormatExtBinary
+		}
+	}
+	if looksLikeText(head) {
+		return FormatText
+	}
+	return FormatUnknown
+}
+
+func looksLikeText(head []byte) bool {
+	for _, c := range head {
+		if c >= 0x80 || c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return len(bytes.TrimSpace(head)) > 0 || len(head) == 0
+}
+
+// MD5Name returns the MD5 by which an MD5 profile names a function: the
+// low 64 bits (little-endian) of the MD5 digest of the name.
+func MD5Name(name string) uint64 {
+	sum := md5.Sum([]byte(name))
+	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+func hasUniqSuffix(name string) bool { return strings.Contains(name, uniqSuffix) }
