@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // WriteOptions tunes the binary writers.
@@ -20,6 +21,9 @@ type WriteOptions struct {
 func WriteBinary(w io.Writer, p *Profile) error {
 	names, err := newNameTable(p)
 	if err != nil {
+		return err
+	}
+	if err := names.checkStrings(); err != nil {
 		return err
 	}
 	var e encoder
@@ -153,6 +157,16 @@ func (t *nameTable) collect(f *FunctionSamples) {
 			t.collect(c)
 		}
 	}
+}
+
+// checkStrings reports a name a string table cannot hold.
+func (t *nameTable) checkStrings() error {
+	for _, n := range t.names {
+		if strings.IndexByte(n, 0) >= 0 {
+			return fmt.Errorf("function name %q holds a NUL byte", n)
+		}
+	}
+	return nil
 }
 
 // nameHash is the MD5 a name is stored as: its hash, or in an MD5 profile

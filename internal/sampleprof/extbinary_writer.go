@@ -23,6 +23,11 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 	if err != nil {
 		return err
 	}
+	if !opts.UseMD5 {
+		if err := names.checkStrings(); err != nil {
+			return err
+		}
+	}
 	profiles, offsets := profileSection(p, names)
 	layout := []*section{
 		{typ: secProfSummary, data: summarySection(p)},
