@@ -2,7 +2,10 @@ module github.com/profgen/profgen
 
 go 1.26.8
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
+	github.com/spf13/cobra v1.10.2
+)
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

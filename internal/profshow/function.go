@@ -1,0 +1,97 @@
+package profshow
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// Function is one function's profile as a tree: body counts by location,
+// then the callees inlined at each call site.
+type Function struct {
+	Name      string    `json:"name"`
+	Demangled string    `json:"demangled,omitempty"`
+	Total     uint64    `json:"total"`
+	Head      uint64    `json:"head"`
+	Body      []Line    `json:"body"`
+	Inlined   []Inlined `json:"inlined,omitempty"`
+}
+
+// Line is the body count at one location ("line offset[.discriminator]").
+type Line struct {
+	Location string `json:"location"`
+	Samples  uint64 `json:"samples"`
+	Calls    []Call `json:"calls,omitempty"`
+}
+
+// Call is a call target with its count.
+type Call struct {
+	Name      string `json:"name"`
+	Demangled string `json:"demangled,omitempty"`
+	Count     uint64 `json:"count"`
+}
+
+// Inlined is a callee inlined at a call site.
+type Inlined struct {
+	Location string    `json:"location"`
+	Callee   *Function `json:"callee"`
+}
+
+// FindFunction returns the top-level function named name: its linkage
+// name, its demangled name, or its demangled name without parameters.
+// A name matching several functions is an error listing them.
+func FindFunction(p *sampleprof.Profile, name string) (*Function, error) {
+	var found []*sampleprof.FunctionSamples
+	if f := p.Functions[name]; f != nil {
+		found = append(found, f)
+	} else {
+		for _, n := range sortedKeys(p.Functions) {
+			if demangle.Filter(n) == name || demangle.Filter(n, demangle.NoParams) == name {
+				found = append(found, p.Functions[n])
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("no function %q in the profile", name)
+	case 1:
+		return tree(found[0], true), nil
+	}
+	var names []string
+	for _, f := range found {
+		names = append(names, f.Name)
+	}
+	return nil, fmt.Errorf("%q matches %d functions: %s", name, len(found), strings.Join(names, ", "))
+}
+
+func tree(f *sampleprof.FunctionSamples, top bool) *Function {
+	t := &Function{Name: f.Name, Demangled: demangled(f.Name), Total: f.TotalSamples}
+	if top {
+		t.Head = f.HeadSamples
+	}
+	for _, loc := range sampleprof.SortedLocations(f.Body) {
+		r := f.Body[loc]
+		l := Line{Location: location(loc), Samples: r.Samples}
+		for _, ct := range r.SortedCallTargets() {
+			l.Calls = append(l.Calls, Call{Name: ct.Name, Demangled: demangled(ct.Name), Count: ct.Count})
+		}
+		t.Body = append(t.Body, l)
+	}
+	for _, loc := range sampleprof.SortedLocations(f.Callsites) {
+		for _, c := range sampleprof.SortedInlinees(f.Callsites[loc]) {
+			t.Inlined = append(t.Inlined, Inlined{Location: location(loc), Callee: tree(c, false)})
+		}
+	}
+	return t
+}
+
+func location(l sampleprof.LineLocation) string {
+	s := strconv.FormatUint(uint64(l.LineOffset), 10)
+	if l.Discriminator != 0 {
+		s += "." + strconv.FormatUint(uint64(l.Discriminator), 10)
+	}
+	return s
+}

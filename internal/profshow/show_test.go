@@ -1,0 +1,104 @@
+package profshow
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestShow(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		golden   string
+		function string // "" for the summary
+		json     bool
+	}{
+		{"summary.txt", "", false},
+		{"summary.json", "", true},
+		{"main.txt", "main", false},
+		{"main.json", "main", true},
+		{"foo-demangled.txt", "foo(int)", false},
+		{"run-noparams.txt", "ns::Bar::run", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var v any = Summarize(p, "text", 3)
+			if tt.function != "" {
+				f, err := FindFunction(p, tt.function)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = f
+			}
+			var b bytes.Buffer
+			switch x := v.(type) {
+			case *Summary:
+				if !tt.json {
+					WriteSummary(&b, x)
+				}
+			case *Function:
+				if !tt.json {
+					WriteFunction(&b, x)
+				}
+			}
+			if tt.json {
+				WriteJSON(&b, v)
+			}
+			checkGolden(t, tt.golden, b.Bytes())
+		})
+	}
+}
+
+func TestFindFunctionErrors(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"foo", "nosuch"} { // foo: two overloads
+		if _, err := FindFunction(p, name); err == nil {
+			t.Errorf("FindFunction(%q) found one", name)
+		}
+	}
+}
+
+func TestSummaryThresholdsMatchLLVM(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(p, "text", 3)
+	// As llvm-profdata-19 show --sample --detailed-summary prints them:
+	// "7 blocks with count >= 50 account for 99 percentage", and ">= 10"
+	// for 99.9999.
+	if s.HotThreshold != 50 || s.ColdThreshold != 10 {
+		t.Errorf("thresholds %d/%d, want 50/10", s.HotThreshold, s.ColdThreshold)
+	}
+}
