@@ -119,3 +119,24 @@ func MD5Name(name string) uint64 {
 }
 
 func hasUniqSuffix(name string) bool { return strings.Contains(name, uniqSuffix) }
+
+// IsTextProfile tells whether head, the start of a file, begins like an
+// LLVM text sample profile: its first line that is neither blank nor a
+// comment is a "name:NUM:NUM" function header.
+func IsTextProfile(head []byte) bool {
+	for len(head) > 0 {
+		line, rest, complete := bytes.Cut(head, []byte("\n"))
+		head = rest
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		if !complete || line[0] == ' ' {
+			return !complete && line[0] != ' ' // cut short: cannot tell, accept
+		}
+		var t textReader
+		t.p = NewProfile()
+		return t.parseHead(string(bytes.TrimRight(line, "\r"))) == nil
+	}
+	return false
+}
