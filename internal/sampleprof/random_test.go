@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -92,6 +93,33 @@ func TestRandomProfilesMatchLLVM(t *testing.T) {
 			if got := encode(t, p, out.format, out.opts); !bytes.Equal(got, want) {
 				t.Errorf("profile %d%s: bytes differ from llvm-profdata-19's; profile:\n%s", i, out.suffix, text)
 			}
+		}
+	}
+}
+
+// TestRandomMergeMatchesLLVM merges random profiles with weights and
+// compares with llvm-profdata-19 merge --sample --weighted-input.
+func TestRandomMergeMatchesLLVM(t *testing.T) {
+	llvmProfdata(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 3 {
+		dst := NewProfile()
+		var args []string
+		for j := range 3 {
+			p := randomProfile(r)
+			w := 1 + r.Uint64N(5)
+			if err := Merge(dst, p, w); err != nil {
+				t.Fatal(err)
+			}
+			in := filepath.Join(t.TempDir(), "in.prof")
+			if err := os.WriteFile(in, encode(t, p, outputs[j%len(outputs)].format, WriteOptions{}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args = append(args, "--weighted-input="+strconv.FormatUint(w, 10)+","+in)
+		}
+		want := llvmMerge(t, append([]string{"--extbinary"}, args...)...)
+		if got := encode(t, dst, FormatExtBinary, WriteOptions{}); !bytes.Equal(got, want) {
+			t.Errorf("merge %d differs from llvm-profdata-19's", i)
 		}
 	}
 }
