@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/google/pprof/profile"
 	"github.com/profgen/profgen/internal/profshow"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/spf13/cobra"
@@ -30,7 +31,7 @@ func newShowCommand() *cobra.Command {
 	var opts showOptions
 	cmd := &cobra.Command{
 		Use:   "show PROFILE",
-		Short: "Summarize a sample profile (text, binary or extbinary) or show one function",
+		Short: "Summarize a sample profile (text, binary, extbinary) or pprof profile, or show one function",
 		Long: `Show summarizes a sample profile: number of functions, total samples,
 LLVM's hot and cold count thresholds (as the compiler's profile summary
 computes them) and the hottest functions with demangled names. With
@@ -45,10 +46,18 @@ computes them) and the hottest functions with demangled names. With
 }
 
 func runShow(w io.Writer, opts showOptions, path string) error {
-	p, format, err := readSampleProfile(path)
+	head, err := readHead(path)
 	if err != nil {
 		return err
 	}
+	if sampleprof.Detect(head) == sampleprof.FormatUnknown {
+		return showPprof(w, opts, path)
+	}
+	p, err := sampleprof.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	format := sampleprof.Detect(head)
 	bw := bufio.NewWriter(w)
 	if opts.function != "" {
 		f, err := profshow.FindFunction(p, opts.function)
@@ -75,19 +84,40 @@ func writeShow(w io.Writer, asJSON bool, v any, text func() error) error {
 	return text()
 }
 
-// readSampleProfile reads a sample profile in any format and tells which.
-func readSampleProfile(path string) (*sampleprof.Profile, sampleprof.Format, error) {
+// showPprof summarizes a pprof profile.
+func showPprof(w io.Writer, opts showOptions, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, sampleprof.FormatUnknown, err
+		return err
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		return fmt.Errorf("%s: neither an LLVM sample profile nor pprof: %w", path, err)
+	}
+	if opts.function != "" {
+		return fmt.Errorf("%s: --function works for sample profiles only", path)
+	}
+	s := profshow.SummarizePprof(p, opts.top)
+	bw := bufio.NewWriter(w)
+	if err := writeShow(bw, opts.json, s, func() error { return profshow.WritePprofSummary(bw, s) }); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// readHead returns the first bytes of the file path, enough to tell
+// its format.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	head := make([]byte, 16)
-	n, _ := io.ReadFull(f, head)
-	format := sampleprof.Detect(head[:n])
-	if format == sampleprof.FormatUnknown {
-		return nil, format, fmt.Errorf("%s: not an LLVM sample profile (text, binary or extbinary)", path)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	p, err := sampleprof.ReadFile(path)
-	return p, format, err
+	return head[:n], nil
 }

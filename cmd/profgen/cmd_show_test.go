@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
 func TestShowCommand(t *testing.T) {
@@ -30,5 +34,30 @@ func TestShowCommand(t *testing.T) {
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("profgen %v = %q, want %q", tt.args, got, tt.want)
 		}
+	}
+}
+
+func TestShowPprof(t *testing.T) {
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		Function:   []*profile.Function{{ID: 1, Name: "_Z3fooi"}},
+	}
+	p.Location = []*profile.Location{{ID: 1, Line: []profile.Line{{Function: p.Function[0], Line: 3}}}}
+	p.Sample = []*profile.Sample{{Location: p.Location, Value: []int64{7}}}
+	path := filepath.Join(t.TempDir(), "cpu.pb.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var out bytes.Buffer
+	if err := runShow(&out, showOptions{top: 5}, path); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "foo(int) [_Z3fooi]") || !strings.Contains(out.String(), "Format: pprof") {
+		t.Errorf("show of pprof:\n%s", out.String())
 	}
 }
