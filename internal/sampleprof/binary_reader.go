@@ -161,6 +161,9 @@ func (d *profileDecoder) body(f *FunctionSamples, depth int) {
 	}
 	f.TotalSamples = addSat(f.TotalSamples, d.uleb())
 	n := d.count()
+	if len(f.Body) == 0 {
+		f.Body = make(map[LineLocation]*SampleRecord, min(n, 1024))
+	}
 	for i := 0; i < n && d.err == nil; i++ {
 		d.record(f)
 	}
@@ -179,6 +182,10 @@ func (d *profileDecoder) record(f *FunctionSamples) {
 	loc := d.location()
 	samples := d.uleb()
 	n := d.count()
+	r := f.Record(loc)
+	if n > 0 && r.CallTargets == nil {
+		r.CallTargets = make(map[string]uint64, min(n, 64))
+	}
 	for i := 0; i < n && d.err == nil; i++ {
 		callee := d.name()
 		calls := d.uleb()
@@ -186,10 +193,7 @@ func (d *profileDecoder) record(f *FunctionSamples) {
 			f.addCallTargetSat(loc, callee, calls)
 		}
 	}
-	if d.err == nil {
-		r := f.Record(loc)
-		r.Samples = addSat(r.Samples, samples)
-	}
+	r.Samples = addSat(r.Samples, samples)
 }
 
 func (d *profileDecoder) location() LineLocation {
