@@ -127,6 +127,8 @@ func TestReadLLVMFiles(t *testing.T) {
 	}{
 		{"testdata/profgen.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/symlist.extbinary", "", FormatExtBinary, WriteOptions{}},
+		{"testdata/profgen.binary", "", FormatBinary, WriteOptions{}},
+		{"testdata/profgen.symlist.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/md5.extbinary", "testdata/md5.rewritten.extbinary", FormatExtBinary, WriteOptions{UseMD5: true}},
 	}
 	for _, tt := range tests {
@@ -146,5 +148,24 @@ func TestReadLLVMFiles(t *testing.T) {
 				t.Errorf("rewriting %s: bytes differ from llvm-profdata-19's", tt.file)
 			}
 		})
+	}
+}
+
+// TestGoldenMatchesLLVMProfgen compares profgen's outputs for the profile
+// of testdata/profgen.txt with what llvm-profgen-19 wrote for the same
+// perf script (default, --format=binary, --use-md5).
+func TestGoldenMatchesLLVMProfgen(t *testing.T) {
+	for _, suffix := range []string{".extbinary", ".binary", ".md5.extbinary"} {
+		want, err := os.ReadFile("testdata/profgen" + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile("testdata/golden/profgen" + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("golden/profgen%s differs from llvm-profgen-19's output", suffix)
+		}
 	}
 }
