@@ -21,6 +21,9 @@ func WriteSummary(w io.Writer, s *Summary) error {
 	if s.MD5Names {
 		fmt.Fprintln(w, "Names: MD5 hashes")
 	}
+	if s.FSDiscrim {
+		fmt.Fprintln(w, "Discriminators: flow-sensitive")
+	}
 	fmt.Fprintf(w, "Functions: %d (%d hot)\n", s.Functions, s.HotFunctions)
 	fmt.Fprintf(w, "Total samples: %d\n", s.TotalSamples)
 	fmt.Fprintf(w, "Body counts: %d, maximum %d\n", s.BodyCounts, s.MaxCount)

@@ -23,6 +23,7 @@ type Summary struct {
 	HotThreshold  uint64 `json:"hot_threshold"`  // LLVM's hot count (99% cutoff)
 	ColdThreshold uint64 `json:"cold_threshold"` // LLVM's cold count (99.9999% cutoff)
 	MD5Names      bool   `json:"md5_names,omitempty"`
+	FSDiscrim     bool   `json:"fs_discriminators,omitempty"` // flow-sensitive discriminators
 	Hottest       []Hot  `json:"hottest"`
 }
 
@@ -47,6 +48,7 @@ func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 		HotThreshold:  ps.HotThreshold(),
 		ColdThreshold: ps.ColdThreshold(),
 		MD5Names:      p.MD5,
+		FSDiscrim:     p.FSDiscriminators,
 	}
 	fs := p.SortedFunctions()
 	for _, f := range fs {

@@ -101,6 +101,7 @@ func (d *profileDecoder) section(h secHeader) {
 		if h.flags&secFlagFullContext != 0 {
 			d.failf("%w: context-sensitive profile", ErrUnsupported)
 		}
+		d.p.FSDiscriminators = h.flags&secFlagFSDiscriminator != 0
 		d.summary()
 	case secNameTable:
 		if h.flags&secFlagMD5Name != 0 {

@@ -30,7 +30,7 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 	}
 	profiles, offsets := profileSection(p, names)
 	layout := []*section{
-		{typ: secProfSummary, data: summarySection(p)},
+		summarySection(p),
 		nameTableSection(p, names, opts.UseMD5),
 		{typ: secCSNameTable, data: []byte{0}}, // no contexts
 		{typ: secFuncOffsetTable, data: offsets},
@@ -68,10 +68,15 @@ func extBinaryFile(layout, onDisk []*section) []byte {
 	return e.buf
 }
 
-func summarySection(p *Profile) []byte {
+func summarySection(p *Profile) *section {
+	s := &section{typ: secProfSummary}
+	if p.FSDiscriminators {
+		s.flags |= secFlagFSDiscriminator
+	}
 	var e encoder
 	e.summary(ComputeSummary(p))
-	return e.buf
+	s.data = e.buf
+	return s
 }
 
 // nameTableSection writes the names, or their MD5s as fixed 8-byte values.

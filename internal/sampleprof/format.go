@@ -74,8 +74,8 @@ const (
 
 	secFlagPartial         = 1 << 32 // profile summary
 	secFlagFullContext     = 2 << 32
-	secFlagIsPreInlined    = 4 << 32
-	secFlagFSDiscriminator = 8 << 32
+	secFlagFSDiscriminator = 4 << 32
+	secFlagIsPreInlined    = 16 << 32
 
 	secFlagIsProbeBased = 1 << 32 // function metadata
 	secFlagHasAttribute = 2 << 32

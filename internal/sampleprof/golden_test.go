@@ -128,6 +128,7 @@ func TestReadLLVMFiles(t *testing.T) {
 		{"testdata/profgen.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/symlist.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/profgen.binary", "", FormatBinary, WriteOptions{}},
+		{"testdata/profgen-fs.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/profgen.symlist.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/md5.extbinary", "testdata/md5.rewritten.extbinary", FormatExtBinary, WriteOptions{UseMD5: true}},
 	}

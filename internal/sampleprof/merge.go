@@ -37,7 +37,9 @@ func (f *FunctionSamples) addCallTargetSat(loc LineLocation, callee string, n ui
 // FunctionSamples::merge does for llvm-profdata merge --sample: totals,
 // head, body and call-target counts saturate instead of wrapping; inlinees
 // merge by call site and name. The symbol lists are united. Profiles with
-// MD5 names and with plain names cannot be mixed.
+// MD5 names and with plain names cannot be mixed. The result has
+// flow-sensitive discriminators if any input has (llvm-profdata keeps the
+// flag of whichever input set or reset it last, an accident of its globals).
 func Merge(dst, src *Profile, weight uint64) error {
 	if len(dst.Functions) == 0 && dst.SymbolList == nil {
 		dst.MD5 = src.MD5
@@ -45,6 +47,7 @@ func Merge(dst, src *Profile, weight uint64) error {
 	if dst.MD5 != src.MD5 {
 		return errors.New("cannot merge a profile with MD5 names and one with plain names")
 	}
+	dst.FSDiscriminators = dst.FSDiscriminators || src.FSDiscriminators
 	for name, f := range src.Functions {
 		dst.Function(name).merge(f, weight)
 	}

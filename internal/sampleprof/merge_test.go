@@ -63,3 +63,12 @@ func TestMergeMatchesLLVM(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeKeepsFSDiscriminators(t *testing.T) {
+	dst := NewProfile()
+	Merge(dst, &Profile{Functions: map[string]*FunctionSamples{}, FSDiscriminators: true}, 1)
+	Merge(dst, NewProfile(), 1)
+	if !dst.FSDiscriminators {
+		t.Error("merge lost the flow-sensitive discriminator flag")
+	}
+}

@@ -95,6 +95,10 @@ type Profile struct {
 	// from a profile whose name table holds MD5s. Such names sort by value,
 	// and an MD5 writer stores the number itself rather than its hash.
 	MD5 bool
+	// FSDiscriminators says discriminators are flow-sensitive ones (the
+	// binary defines __llvm_fs_discriminator__); extbinary records it in a
+	// summary section flag.
+	FSDiscriminators bool
 	// SymbolList is the extbinary ProfileSymbolList: the functions of the
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.
