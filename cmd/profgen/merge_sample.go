@@ -5,6 +5,7 @@ package main
 // to runMergeSample; it refuses a mix of sample and instrumentation inputs.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -106,6 +107,7 @@ type sampleMergeOptions struct {
 	output string            // path, "-" for standard output
 	format sampleprof.Format // default extbinary, as llvm-profdata
 	useMD5 bool              // extbinary only
+	warn   io.Writer         // warnings (checksum mismatches); nil drops them
 }
 
 // runMergeSample merges the sample profiles as llvm-profdata merge --sample
@@ -120,7 +122,11 @@ func runMergeSample(opts sampleMergeOptions, inputs []sampleInput) error {
 		if err != nil {
 			return err
 		}
-		if err := sampleprof.Merge(merged, p, in.weight); err != nil {
+		err = sampleprof.Merge(merged, p, in.weight)
+		var mismatch *sampleprof.ChecksumMismatchError
+		if errors.As(err, &mismatch) && opts.warn != nil {
+			fmt.Fprintf(opts.warn, "profgen: warning: %s: %v\n", in.path, err)
+		} else if err != nil && mismatch == nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
 	}

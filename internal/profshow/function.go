@@ -16,6 +16,7 @@ type Function struct {
 	Demangled string    `json:"demangled,omitempty"`
 	Total     uint64    `json:"total"`
 	Head      uint64    `json:"head"`
+	Checksum  uint64    `json:"cfg_checksum,omitempty"` // pseudo-probe profiles
 	Body      []Line    `json:"body"`
 	Inlined   []Inlined `json:"inlined,omitempty"`
 }
@@ -68,7 +69,7 @@ func FindFunction(p *sampleprof.Profile, name string) (*Function, error) {
 }
 
 func tree(f *sampleprof.FunctionSamples, top bool) *Function {
-	t := &Function{Name: f.Name, Demangled: demangled(f.Name), Total: f.TotalSamples}
+	t := &Function{Name: f.Name, Demangled: demangled(f.Name), Total: f.TotalSamples, Checksum: f.Checksum}
 	if top {
 		t.Head = f.HeadSamples
 	}

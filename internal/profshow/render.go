@@ -21,6 +21,9 @@ func WriteSummary(w io.Writer, s *Summary) error {
 	if s.MD5Names {
 		fmt.Fprintln(w, "Names: MD5 hashes")
 	}
+	if s.ProbeBased {
+		fmt.Fprintln(w, "Locations: pseudo-probe ids")
+	}
 	if s.FSDiscrim {
 		fmt.Fprintln(w, "Discriminators: flow-sensitive")
 	}
@@ -45,6 +48,9 @@ func WriteSummary(w io.Writer, s *Summary) error {
 func WriteFunction(w io.Writer, f *Function) error {
 	fmt.Fprintf(w, "Function: %s\n", displayName(f.Name, f.Demangled))
 	fmt.Fprintf(w, "Total samples: %d, head samples: %d\n", f.Total, f.Head)
+	if f.Checksum != 0 {
+		fmt.Fprintf(w, "CFG checksum: %d\n", f.Checksum)
+	}
 	writeTree(w, f, 1)
 	return nil
 }

@@ -24,6 +24,7 @@ type Summary struct {
 	ColdThreshold uint64 `json:"cold_threshold"` // LLVM's cold count (99.9999% cutoff)
 	MD5Names      bool   `json:"md5_names,omitempty"`
 	FSDiscrim     bool   `json:"fs_discriminators,omitempty"` // flow-sensitive discriminators
+	ProbeBased    bool   `json:"probe_based,omitempty"`       // locations are pseudo-probe ids
 	Hottest       []Hot  `json:"hottest"`
 }
 
@@ -49,6 +50,7 @@ func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 		ColdThreshold: ps.ColdThreshold(),
 		MD5Names:      p.MD5,
 		FSDiscrim:     p.FSDiscriminators,
+		ProbeBased:    p.ProbeBased,
 	}
 	fs := p.SortedFunctions()
 	for _, f := range fs {

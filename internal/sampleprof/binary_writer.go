@@ -2,6 +2,7 @@ package sampleprof
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -18,7 +19,12 @@ type WriteOptions struct {
 
 // WriteBinary writes p in LLVM's SPF_Binary format: magic and version,
 // the profile summary, the name table, then each function's profile.
+// It has no room for pseudo-probe checksums, so, as LLVM, it refuses
+// probe-based profiles.
 func WriteBinary(w io.Writer, p *Profile) error {
+	if p.ProbeBased {
+		return errors.New("pseudo-probe profiles need the extbinary or text format")
+	}
 	names, err := newNameTable(p)
 	if err != nil {
 		return err

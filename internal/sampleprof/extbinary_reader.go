@@ -122,7 +122,10 @@ func (d *profileDecoder) section(h secHeader) {
 	case secProfileSymbolList:
 		d.symbolList()
 	case secFuncMetadata:
-		d.failf("%w: function metadata (pseudo-probe checksums or context attributes)", ErrUnsupported)
+		d.p.ProbeBased = h.flags&secFlagIsProbeBased != 0
+		for !d.done() {
+			d.metadata(d.p.Functions[d.name()], h.flags, 0)
+		}
 	default:
 		d.pos = len(d.data) // a section this reader does not know
 	}
@@ -140,5 +143,36 @@ func (d *profileDecoder) funcOffsetTable() {
 func (d *profileDecoder) symbolList() {
 	for !d.done() {
 		d.p.SymbolList = append(d.p.SymbolList, d.cstring())
+	}
+}
+
+// metadata reads the checksum (probe profiles) and attributes of f and of
+// the callees inlined in it. Entries of functions without samples (f nil)
+// are read and dropped.
+func (d *profileDecoder) metadata(f *FunctionSamples, flags uint64, depth int) {
+	if depth > maxInlineDepth {
+		d.failf("inlinees nested deeper than %d", maxInlineDepth)
+		return
+	}
+	if flags&secFlagIsProbeBased != 0 {
+		sum := d.uleb()
+		if f != nil {
+			f.Checksum = sum
+		}
+	}
+	if flags&secFlagHasAttribute != 0 {
+		if a := d.uleb32(); a != 0 {
+			d.failf("%w: context attributes %#x", ErrUnsupported, a)
+		}
+	}
+	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		loc := d.location()
+		name := d.name()
+		var callee *FunctionSamples
+		if f != nil {
+			callee = f.Callsites[loc][name]
+		}
+		d.metadata(callee, flags, depth+1)
 	}
 }

@@ -36,7 +36,7 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 		{typ: secFuncOffsetTable, data: offsets},
 		{typ: secLBRProfile, data: profiles},
 		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
-		{typ: secFuncMetadata}, // no probes, no attributes
+		metadataSection(p, names),
 	}
 	onDisk := []*section{layout[0], layout[1], layout[2], layout[4], layout[5], layout[3], layout[6]}
 	_, err = w.Write(extBinaryFile(layout, onDisk))
@@ -109,6 +109,41 @@ func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
 		prof.function(f, t)
 	}
 	return prof.buf, table.buf
+}
+
+// metadataSection writes the CFG checksums of a pseudo-probe profile: for
+// each function its name index, checksum and the same for the callees
+// inlined at each call site. Other profiles leave the section empty.
+// (LLVM writes the top-level functions in its hash map's order, profgen in
+// the profile order: the content is the same.)
+func metadataSection(p *Profile, t *nameTable) *section {
+	s := &section{typ: secFuncMetadata}
+	if !p.ProbeBased {
+		return s
+	}
+	s.flags |= secFlagIsProbeBased
+	var e encoder
+	for _, f := range p.SortedFunctions() {
+		e.metadata(f, t)
+	}
+	s.data = e.buf
+	return s
+}
+
+func (e *encoder) metadata(f *FunctionSamples, t *nameTable) {
+	e.uleb(t.index[f.Name])
+	e.uleb(f.Checksum)
+	n := 0
+	for _, callees := range f.Callsites {
+		n += len(callees)
+	}
+	e.uleb(uint64(n))
+	for _, loc := range SortedLocations(f.Callsites) {
+		for _, c := range sortedInlinees(f.Callsites[loc], t.less) {
+			e.location(loc)
+			e.metadata(c, t)
+		}
+	}
 }
 
 // symbolListSection writes the sorted symbol names, each NUL-terminated.

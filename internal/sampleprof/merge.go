@@ -2,8 +2,10 @@ package sampleprof
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 )
 
 // addSat returns a+b, or the largest count when that overflows.
@@ -47,19 +49,56 @@ func Merge(dst, src *Profile, weight uint64) error {
 	if dst.MD5 != src.MD5 {
 		return errors.New("cannot merge a profile with MD5 names and one with plain names")
 	}
+	if len(dst.Functions) == 0 {
+		dst.ProbeBased = src.ProbeBased
+	}
+	if dst.ProbeBased != src.ProbeBased && len(src.Functions) > 0 {
+		return errors.New("cannot merge a pseudo-probe profile with a line-based one")
+	}
 	dst.FSDiscriminators = dst.FSDiscriminators || src.FSDiscriminators
-	for name, f := range src.Functions {
-		dst.Function(name).merge(f, weight)
+	var mismatch []string
+	for _, name := range sortedKeys(src.Functions) {
+		mismatch = dst.Function(name).merge(src.Functions[name], weight, mismatch)
 	}
 	if src.SymbolList != nil {
 		dst.SymbolList = append(dst.SymbolList, src.SymbolList...)
 		slices.Sort(dst.SymbolList)
 		dst.SymbolList = slices.Compact(dst.SymbolList)
 	}
+	if mismatch != nil {
+		return &ChecksumMismatchError{Functions: mismatch}
+	}
 	return nil
 }
 
-func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64) {
+// ChecksumMismatchError lists the functions (or inlinees, as
+// "caller:loc @ callee") whose CFG checksum differs between the profiles:
+// their counts are left out, the rest is merged, as llvm-profdata does.
+type ChecksumMismatchError struct {
+	Functions []string
+}
+
+func (e *ChecksumMismatchError) Error() string {
+	return fmt.Sprintf("CFG checksum mismatch, samples dropped: %s", strings.Join(e.Functions, ", "))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// merge adds src into f unless their checksums differ; it returns
+// mismatch with the names of skipped profiles appended.
+func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []string) []string {
+	if f.Checksum == 0 {
+		f.Checksum = src.Checksum
+	} else if f.Checksum != src.Checksum {
+		return append(mismatch, f.Name)
+	}
 	f.TotalSamples = mulAddSat(src.TotalSamples, weight, f.TotalSamples)
 	f.HeadSamples = mulAddSat(src.HeadSamples, weight, f.HeadSamples)
 	for loc, r := range src.Body {
@@ -72,9 +111,22 @@ func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64) {
 			dr.CallTargets[callee] = mulAddSat(n, weight, dr.CallTargets[callee])
 		}
 	}
-	for loc, callees := range src.Callsites {
-		for name, c := range callees {
-			f.Inlinee(loc, name).merge(c, weight)
+	for _, loc := range SortedLocations(src.Callsites) {
+		callees := src.Callsites[loc]
+		for _, name := range sortedKeys(callees) {
+			var sub []string
+			sub = f.Inlinee(loc, name).merge(callees[name], weight, sub)
+			for _, s := range sub {
+				mismatch = append(mismatch, fmt.Sprintf("%s:%s @ %s", f.Name, locString(loc), s))
+			}
 		}
 	}
+	return mismatch
+}
+
+func locString(l LineLocation) string {
+	if l.Discriminator == 0 {
+		return fmt.Sprint(l.LineOffset)
+	}
+	return fmt.Sprintf("%d.%d", l.LineOffset, l.Discriminator)
 }

@@ -2,8 +2,11 @@ package sampleprof
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,6 +46,9 @@ func TestMergeMatchesLLVM(t *testing.T) {
 	var args []string
 	dst := NewProfile()
 	for i, in := range inputs {
+		if readTestFile(t, in).ProbeBased {
+			continue // cannot be merged with the line-based ones
+		}
 		w := uint64(i + 1)
 		args = append(args, fmt.Sprintf("--weighted-input=%d,%s", w, in))
 		if err := Merge(dst, readTestFile(t, in), w); err != nil {
@@ -70,5 +76,37 @@ func TestMergeKeepsFSDiscriminators(t *testing.T) {
 	Merge(dst, NewProfile(), 1)
 	if !dst.FSDiscriminators {
 		t.Error("merge lost the flow-sensitive discriminator flag")
+	}
+}
+
+// TestMergeProbesMatchesLLVM merges pseudo-probe profiles, one with a
+// changed checksum, and compares with llvm-profdata-19, which drops the
+// samples of the mismatching function.
+func TestMergeProbesMatchesLLVM(t *testing.T) {
+	llvmProfdata(t)
+	orig, err := os.ReadFile("testdata/profgen-probe.prof.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := filepath.Join(t.TempDir(), "changed.txt")
+	if err := os.WriteFile(changed, bytes.Replace(orig, []byte("!CFGChecksum: 4294967295"), []byte("!CFGChecksum: 7"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := NewProfile()
+	if err := Merge(dst, readTestFile(t, "testdata/profgen-probe.prof.txt"), 2); err != nil {
+		t.Fatal(err)
+	}
+	err = Merge(dst, readTestFile(t, changed), 1)
+	var mm *ChecksumMismatchError
+	if !errors.As(err, &mm) || len(mm.Functions) != 1 || mm.Functions[0] != "bar" {
+		t.Errorf("Merge error = %v, want a checksum mismatch of bar", err)
+	}
+	// Weighted inputs keep their order (llvm-profdata reads plain ones first).
+	want := llvmMerge(t, "--text", "--weighted-input=2,testdata/profgen-probe.prof.txt", "--weighted-input=1,"+changed)
+	if got := encode(t, dst, FormatText, WriteOptions{}); !bytes.Equal(got, want) {
+		t.Errorf("merge:\n%s\nllvm-profdata-19:\n%s", got, want)
+	}
+	if err := Merge(dst, readTestFile(t, "testdata/inline.txt"), 1); err == nil {
+		t.Error("merged a line-based profile into a probe-based one")
 	}
 }

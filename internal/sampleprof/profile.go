@@ -40,7 +40,10 @@ type FunctionSamples struct {
 	Name         string // linkage (mangled) name
 	TotalSamples uint64
 	HeadSamples  uint64 // written for top-level functions only
-	Body         map[LineLocation]*SampleRecord
+	// Checksum is the CFG checksum of a pseudo-probe profile: body
+	// locations are then probe ids, not line offsets.
+	Checksum uint64
+	Body     map[LineLocation]*SampleRecord
 	// Callsites maps a call site to the inlined callees there, by name.
 	Callsites map[LineLocation]map[string]*FunctionSamples
 }
@@ -99,6 +102,9 @@ type Profile struct {
 	// binary defines __llvm_fs_discriminator__); extbinary records it in a
 	// summary section flag.
 	FSDiscriminators bool
+	// ProbeBased says locations are pseudo-probe ids and every function
+	// carries its CFG checksum (clang -fpseudo-probe-for-profiling).
+	ProbeBased bool
 	// SymbolList is the extbinary ProfileSymbolList: the functions of the
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.

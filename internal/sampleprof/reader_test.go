@@ -55,7 +55,9 @@ func TestReadTextErrors(t *testing.T) {
 		{"f:1:1\n 1: 2 g\n", "<input>:2: expected"},
 		{"f:1:1\n 4294967296: 2\n", "<input>:2: expected"},
 		{"\n 1: 2\n", "<input>:2: sample line before any function header"},
-		{"f:1:1\n !CFGChecksum: 3\n", "<input>:2: unsupported sample profile feature"},
+		{"f:1:1\n !Attributes: 2\n", "<input>:2: unsupported sample profile feature"},
+		{"f:1:1\n !Foo: 2\n", "<input>:2: expected '!CFGChecksum: NUM'"},
+		{"f:1:1\n !CFGChecksum: 2\n 1: 1\n", "<input>:3: found non-metadata after metadata"},
 		{"[main:1 @ f]:1:1\n", "<input>:1: unsupported sample profile feature"},
 	}
 	for _, tt := range tests {

@@ -34,6 +34,9 @@ type textReader struct {
 	buf   []byte
 	p     *Profile
 	stack []*FunctionSamples // inline stack: top-level function first
+	// metaDepth is the depth of the last metadata line of the current
+	// function, 0 if none: samples may not follow it at that depth.
+	metaDepth int
 }
 
 // next returns the next line that is neither blank nor a comment, without
@@ -67,17 +70,38 @@ func (t *textReader) parse(line string) error {
 		return t.parseHead(line)
 	}
 	depth := len(line) - len(strings.TrimLeft(line, " "))
-	if line[depth] == '!' {
-		return fmt.Errorf("%w: metadata line (pseudo-probe or context attributes): %s", ErrUnsupported, line)
-	}
 	if len(t.stack) == 0 {
 		return fmt.Errorf("sample line before any function header: %s", line)
 	}
 	if len(t.stack) > depth {
 		t.stack = t.stack[:depth]
 	}
+	if line[depth] == '!' {
+		t.metaDepth = depth
+		return t.parseMetadata(line[depth:])
+	}
+	if depth == t.metaDepth {
+		return fmt.Errorf("found non-metadata after metadata: %s", line)
+	}
 	if !t.parseLine(line[depth:]) {
 		return fmt.Errorf("expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found %s", line)
+	}
+	return nil
+}
+
+// parseMetadata reads "!CFGChecksum: N" (pseudo-probe profiles) or
+// "!Attributes: N" (context attributes, which profgen supports only as 0).
+func (t *textReader) parseMetadata(s string) error {
+	name, value, _ := strings.Cut(s, ":")
+	n, ok := parseUint(strings.TrimSpace(value), 64)
+	switch {
+	case !ok || name != "!CFGChecksum" && name != "!Attributes":
+		return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", s)
+	case name == "!Attributes" && n != 0:
+		return fmt.Errorf("%w: context attributes %s", ErrUnsupported, s)
+	case name == "!CFGChecksum":
+		t.stack[len(t.stack)-1].Checksum = n
+		t.p.ProbeBased = true
 	}
 	return nil
 }
@@ -106,6 +130,7 @@ func (t *textReader) parseHead(line string) error {
 	f.TotalSamples = addSat(f.TotalSamples, total)
 	f.HeadSamples = addSat(f.HeadSamples, head)
 	t.stack = append(t.stack[:0], f)
+	t.metaDepth = 0
 	return nil
 }
 
@@ -157,6 +182,7 @@ func (t *textReader) parseCallsite(loc LineLocation, rest string) bool {
 	c := t.stack[len(t.stack)-1].Inlinee(loc, rest[:n])
 	c.TotalSamples = addSat(c.TotalSamples, total)
 	t.stack = append(t.stack, c)
+	t.metaDepth = 0
 	return true
 }
 

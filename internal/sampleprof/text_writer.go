@@ -12,16 +12,25 @@ import (
 //	 offset[.discriminator]: count [callee:count ...]
 //	 offset[.discriminator]: inlined_callee:total
 //	  offset[.discriminator]: count ...
+//	  !CFGChecksum: checksum        (pseudo-probe profiles, every function)
 func WriteText(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
-	less := nameLess(p.MD5)
+	tw := textWriter{w: bw, less: nameLess(p.MD5), probes: p.ProbeBased}
 	for _, f := range p.SortedFunctions() {
-		writeTextFunction(bw, f, 0, less)
+		tw.function(f, 0)
 	}
 	return bw.Flush()
 }
 
-func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int, less func(a, b string) bool) {
+// textWriter writes functions in the text format.
+type textWriter struct {
+	w      *bufio.Writer
+	less   func(a, b string) bool
+	probes bool // write each function's CFG checksum
+}
+
+func (tw textWriter) function(f *FunctionSamples, indent int) {
+	w, less := tw.w, tw.less
 	w.WriteString(f.Name)
 	w.WriteByte(':')
 	w.WriteString(strconv.FormatUint(f.TotalSamples, 10))
@@ -49,8 +58,14 @@ func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int, less fun
 			writeIndent(w, indent+1)
 			writeLocation(w, loc)
 			w.WriteString(": ")
-			writeTextFunction(w, callee, indent+1, less)
+			tw.function(callee, indent+1)
 		}
+	}
+	if tw.probes {
+		writeIndent(w, indent+1)
+		w.WriteString("!CFGChecksum: ")
+		w.WriteString(strconv.FormatUint(f.Checksum, 10))
+		w.WriteByte('\n')
 	}
 }
 
