@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format is an encoding of a sample profile.
@@ -102,13 +103,20 @@ func Detect(head []byte) Format {
 	return FormatUnknown
 }
 
+// looksLikeText accepts UTF-8 without control characters other than
+// tab, CR and LF; the last rune may be cut short.
 func looksLikeText(head []byte) bool {
-	for _, c := range head {
-		if c >= 0x80 || c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 {
+			return len(head) < utf8.UTFMax && !utf8.FullRune(head)
+		}
+		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f {
 			return false
 		}
+		head = head[n:]
 	}
-	return len(bytes.TrimSpace(head)) > 0 || len(head) == 0
+	return true
 }
 
 // MD5Name returns the MD5 by which an MD5 profile names a function: the

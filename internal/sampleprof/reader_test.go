@@ -130,8 +130,13 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%s) = %v, want %v", tt.file, got, tt.want)
 		}
 	}
-	if got := Detect([]byte("\xfflprofi\x81\x0a\x00\x00")); got != FormatUnknown {
-		t.Errorf("Detect(indexed instrumentation profile) = %v, want unknown", got)
+	for _, head := range []string{"\xfflprofi\x81\x0a\x00\x00", "\x81rforpl\xff\x0a\x00", "\x1f\x8b\x08\x00"} {
+		if got := Detect([]byte(head)); got != FormatUnknown {
+			t.Errorf("Detect(%q) = %v, want unknown", head, got)
+		}
+	}
+	if got := Detect([]byte("_ZN3\xc3\xa9t\xc3\xa9:10:1\n 1: 1\xc3")); got != FormatText {
+		t.Errorf("Detect(UTF-8 text cut inside a rune) = %v, want text", got)
 	}
 }
 
