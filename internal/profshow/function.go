@@ -17,6 +17,7 @@ type Function struct {
 	Total     uint64    `json:"total"`
 	Head      uint64    `json:"head"`
 	Checksum  uint64    `json:"cfg_checksum,omitempty"` // pseudo-probe profiles
+	Attrs     []string  `json:"attributes,omitempty"`   // context attributes of the pre-inliner
 	Body      []Line    `json:"body"`
 	Inlined   []Inlined `json:"inlined,omitempty"`
 }
@@ -69,7 +70,7 @@ func FindFunction(p *sampleprof.Profile, name string) (*Function, error) {
 }
 
 func tree(f *sampleprof.FunctionSamples, top bool) *Function {
-	t := &Function{Name: f.Name, Demangled: demangled(f.Name), Total: f.TotalSamples, Checksum: f.Checksum}
+	t := &Function{Name: f.Name, Demangled: demangled(f.Name), Total: f.TotalSamples, Checksum: f.Checksum, Attrs: attributes(f.Attributes)}
 	if top {
 		t.Head = f.HeadSamples
 	}
@@ -95,4 +96,22 @@ func location(l sampleprof.LineLocation) string {
 		s += "." + strconv.FormatUint(uint64(l.Discriminator), 10)
 	}
 	return s
+}
+
+// attributes names the context attribute bits.
+func attributes(a uint32) []string {
+	var names []string
+	for _, b := range []struct {
+		bit  uint32
+		name string
+	}{
+		{sampleprof.ContextWasInlined, "was-inlined"},
+		{sampleprof.ContextShouldBeInlined, "should-be-inlined"},
+		{sampleprof.ContextDuplicatedIntoBase, "duplicated-into-base"},
+	} {
+		if a&b.bit != 0 {
+			names = append(names, b.name)
+		}
+	}
+	return names
 }

@@ -65,7 +65,11 @@ func writeTree(w io.Writer, f *Function, depth int) {
 		fmt.Fprintln(w)
 	}
 	for _, in := range f.Inlined {
-		fmt.Fprintf(w, "%s%s: inlined %s, total %d\n", pad, in.Location, displayName(in.Callee.Name, in.Callee.Demangled), in.Callee.Total)
+		fmt.Fprintf(w, "%s%s: inlined %s, total %d", pad, in.Location, displayName(in.Callee.Name, in.Callee.Demangled), in.Callee.Total)
+		if len(in.Callee.Attrs) > 0 {
+			fmt.Fprintf(w, " [%s]", strings.Join(in.Callee.Attrs, ","))
+		}
+		fmt.Fprintln(w)
 		writeTree(w, in.Callee, depth+1)
 	}
 }

@@ -102,6 +102,7 @@ func (d *profileDecoder) section(h secHeader) {
 			d.failf("%w: context-sensitive profile", ErrUnsupported)
 		}
 		d.p.FSDiscriminators = h.flags&secFlagFSDiscriminator != 0
+		d.p.PreInlined = h.flags&secFlagIsPreInlined != 0
 		d.summary()
 	case secNameTable:
 		if h.flags&secFlagMD5Name != 0 {
@@ -161,8 +162,9 @@ func (d *profileDecoder) metadata(f *FunctionSamples, flags uint64, depth int) {
 		}
 	}
 	if flags&secFlagHasAttribute != 0 {
-		if a := d.uleb32(); a != 0 {
-			d.failf("%w: context attributes %#x", ErrUnsupported, a)
+		a := d.uleb32()
+		if f != nil {
+			f.Attributes = a
 		}
 	}
 	n := d.count()

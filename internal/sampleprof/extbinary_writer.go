@@ -73,6 +73,9 @@ func summarySection(p *Profile) *section {
 	if p.FSDiscriminators {
 		s.flags |= secFlagFSDiscriminator
 	}
+	if p.PreInlined {
+		s.flags |= secFlagIsPreInlined
+	}
 	var e encoder
 	e.summary(ComputeSummary(p))
 	s.data = e.buf
@@ -111,28 +114,39 @@ func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
 	return prof.buf, table.buf
 }
 
-// metadataSection writes the CFG checksums of a pseudo-probe profile: for
-// each function its name index, checksum and the same for the callees
-// inlined at each call site. Other profiles leave the section empty.
-// (LLVM writes the top-level functions in its hash map's order, profgen in
-// the profile order: the content is the same.)
+// metadataSection writes the CFG checksums of a pseudo-probe profile and
+// the context attributes of a pre-inlined one: for each function its name
+// index, checksum, attributes, and the same for the callees inlined at each
+// call site. Other profiles leave the section empty. (LLVM writes the
+// top-level functions in its hash map's order, profgen in the profile
+// order: the content is the same.)
 func metadataSection(p *Profile, t *nameTable) *section {
 	s := &section{typ: secFuncMetadata}
-	if !p.ProbeBased {
+	if p.ProbeBased {
+		s.flags |= secFlagIsProbeBased
+	}
+	if p.PreInlined {
+		s.flags |= secFlagHasAttribute
+	}
+	if s.flags == 0 {
 		return s
 	}
-	s.flags |= secFlagIsProbeBased
 	var e encoder
 	for _, f := range p.SortedFunctions() {
-		e.metadata(f, t)
+		e.metadata(f, t, s.flags)
 	}
 	s.data = e.buf
 	return s
 }
 
-func (e *encoder) metadata(f *FunctionSamples, t *nameTable) {
+func (e *encoder) metadata(f *FunctionSamples, t *nameTable, flags uint64) {
 	e.uleb(t.index[f.Name])
-	e.uleb(f.Checksum)
+	if flags&secFlagIsProbeBased != 0 {
+		e.uleb(f.Checksum)
+	}
+	if flags&secFlagHasAttribute != 0 {
+		e.uleb(uint64(f.Attributes))
+	}
 	n := 0
 	for _, callees := range f.Callsites {
 		n += len(callees)
@@ -141,7 +155,7 @@ func (e *encoder) metadata(f *FunctionSamples, t *nameTable) {
 	for _, loc := range SortedLocations(f.Callsites) {
 		for _, c := range sortedInlinees(f.Callsites[loc], t.less) {
 			e.location(loc)
-			e.metadata(c, t)
+			e.metadata(c, t, flags)
 		}
 	}
 }

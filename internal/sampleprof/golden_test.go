@@ -135,6 +135,7 @@ func TestReadLLVMFiles(t *testing.T) {
 		{"testdata/symlist.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/profgen.binary", "", FormatBinary, WriteOptions{}},
 		{"testdata/profgen-fs.extbinary", "", FormatExtBinary, WriteOptions{}},
+		{"testdata/profgen-preinlined.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/profgen.symlist.extbinary", "", FormatExtBinary, WriteOptions{}},
 		{"testdata/md5.extbinary", "testdata/md5.rewritten.extbinary", FormatExtBinary, WriteOptions{UseMD5: true}},
 	}
@@ -196,5 +197,20 @@ func TestReadProbeProfile(t *testing.T) {
 	}
 	if got := encode(t, p, FormatText, WriteOptions{}); !bytes.Equal(got, want) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestExtBinaryKeepsMetadata checks that checksums and attributes survive
+// extbinary (the text of a profile read back equals the original text).
+func TestExtBinaryKeepsMetadata(t *testing.T) {
+	for _, in := range []string{"testdata/profgen-probe.prof.txt", "testdata/profgen-preinlined.prof.txt"} {
+		want, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := mustRead(t, encode(t, mustRead(t, want), FormatExtBinary, WriteOptions{}))
+		if got := encode(t, p, FormatText, WriteOptions{}); !bytes.Equal(got, want) {
+			t.Errorf("%s through extbinary:\n%s", in, got)
+		}
 	}
 }

@@ -56,9 +56,15 @@ func Merge(dst, src *Profile, weight uint64) error {
 		return errors.New("cannot merge a pseudo-probe profile with a line-based one")
 	}
 	dst.FSDiscriminators = dst.FSDiscriminators || src.FSDiscriminators
+	dst.PreInlined = dst.PreInlined || src.PreInlined
 	var mismatch []string
 	for _, name := range sortedKeys(src.Functions) {
-		mismatch = dst.Function(name).merge(src.Functions[name], weight, mismatch)
+		f, ok := dst.Functions[name]
+		if !ok {
+			f = dst.Function(name)
+			f.Attributes = src.Functions[name].Attributes
+		}
+		mismatch = f.merge(src.Functions[name], weight, mismatch)
 	}
 	if src.SymbolList != nil {
 		dst.SymbolList = append(dst.SymbolList, src.SymbolList...)
@@ -91,7 +97,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// merge adds src into f unless their checksums differ; it returns
+// merge adds src into f unless their checksums differ (attributes stay
+// those of the first profile, as in LLVM); it returns
 // mismatch with the names of skipped profiles appended.
 func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []string) []string {
 	if f.Checksum == 0 {
@@ -114,8 +121,12 @@ func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []
 	for _, loc := range SortedLocations(src.Callsites) {
 		callees := src.Callsites[loc]
 		for _, name := range sortedKeys(callees) {
-			var sub []string
-			sub = f.Inlinee(loc, name).merge(callees[name], weight, sub)
+			c, ok := f.Callsites[loc][name]
+			if !ok {
+				c = f.Inlinee(loc, name)
+				c.Attributes = callees[name].Attributes
+			}
+			sub := c.merge(callees[name], weight, nil)
 			for _, s := range sub {
 				mismatch = append(mismatch, fmt.Sprintf("%s:%s @ %s", f.Name, locString(loc), s))
 			}

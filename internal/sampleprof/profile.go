@@ -43,10 +43,21 @@ type FunctionSamples struct {
 	// Checksum is the CFG checksum of a pseudo-probe profile: body
 	// locations are then probe ids, not line offsets.
 	Checksum uint64
-	Body     map[LineLocation]*SampleRecord
+	// Attributes are LLVM's context attributes (ContextWasInlined 1,
+	// ContextShouldBeInlined 2, ContextDuplicatedIntoBase 4), set by
+	// llvm-profgen's pre-inliner in nested context-sensitive profiles.
+	Attributes uint32
+	Body       map[LineLocation]*SampleRecord
 	// Callsites maps a call site to the inlined callees there, by name.
 	Callsites map[LineLocation]map[string]*FunctionSamples
 }
+
+// Context attributes (SampleProf.h ContextAttributeMask).
+const (
+	ContextWasInlined         = 1
+	ContextShouldBeInlined    = 2
+	ContextDuplicatedIntoBase = 4
+)
 
 // NewFunctionSamples returns an empty profile of the function name.
 func NewFunctionSamples(name string) *FunctionSamples {
@@ -105,6 +116,9 @@ type Profile struct {
 	// ProbeBased says locations are pseudo-probe ids and every function
 	// carries its CFG checksum (clang -fpseudo-probe-for-profiling).
 	ProbeBased bool
+	// PreInlined says the pre-inliner decided inlining (functions carry
+	// ContextShouldBeInlined attributes); extbinary keeps it as a flag.
+	PreInlined bool
 	// SymbolList is the extbinary ProfileSymbolList: the functions of the
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.

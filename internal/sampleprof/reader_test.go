@@ -55,7 +55,7 @@ func TestReadTextErrors(t *testing.T) {
 		{"f:1:1\n 1: 2 g\n", "<input>:2: expected"},
 		{"f:1:1\n 4294967296: 2\n", "<input>:2: expected"},
 		{"\n 1: 2\n", "<input>:2: sample line before any function header"},
-		{"f:1:1\n !Attributes: 2\n", "<input>:2: unsupported sample profile feature"},
+		{"f:1:1\n !Attributes: x\n", "<input>:2: expected '!CFGChecksum: NUM'"},
 		{"f:1:1\n !Foo: 2\n", "<input>:2: expected '!CFGChecksum: NUM'"},
 		{"f:1:1\n !CFGChecksum: 2\n 1: 1\n", "<input>:3: found non-metadata after metadata"},
 		{"[main:1 @ f]:1:1\n", "<input>:1: unsupported sample profile feature"},
@@ -144,5 +144,15 @@ func TestMD5Name(t *testing.T) {
 	// Values from llvm-profdata-19 show of an MD5 profile.
 	if got := MD5Name("bar"); got != 16434608426314478903 {
 		t.Errorf("MD5Name(bar) = %d", got)
+	}
+}
+
+func TestSummarySkipsDuplicatedInlinees(t *testing.T) {
+	p, err := ReadText(strings.NewReader("f:10:1\n 1: 5\n 2: g:7\n  1: 7\n  !Attributes: 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ComputeSummary(p); s.TotalCount != 5 || s.NumCounts != 1 {
+		t.Errorf("summary counted an inlinee duplicated into its base: %+v", s)
 	}
 }

@@ -61,7 +61,9 @@ func (s *Summary) addCounts(f *FunctionSamples, freq map[uint64]uint64) {
 	}
 	for _, callees := range f.Callsites {
 		for _, c := range callees {
-			s.addCounts(c, freq)
+			if c.Attributes&ContextDuplicatedIntoBase == 0 { // counted in its base profile
+				s.addCounts(c, freq)
+			}
 		}
 	}
 }

@@ -90,20 +90,27 @@ func (t *textReader) parse(line string) error {
 }
 
 // parseMetadata reads "!CFGChecksum: N" (pseudo-probe profiles) or
-// "!Attributes: N" (context attributes, which profgen supports only as 0).
+// "!Attributes: N" (context attributes).
 func (t *textReader) parseMetadata(s string) error {
 	name, value, _ := strings.Cut(s, ":")
-	n, ok := parseUint(strings.TrimSpace(value), 64)
-	switch {
-	case !ok || name != "!CFGChecksum" && name != "!Attributes":
-		return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", s)
-	case name == "!Attributes" && n != 0:
-		return fmt.Errorf("%w: context attributes %s", ErrUnsupported, s)
-	case name == "!CFGChecksum":
-		t.stack[len(t.stack)-1].Checksum = n
-		t.p.ProbeBased = true
+	f := t.stack[len(t.stack)-1]
+	switch name {
+	case "!CFGChecksum":
+		n, ok := parseUint(strings.TrimSpace(value), 64)
+		if ok {
+			f.Checksum = n
+			t.p.ProbeBased = true
+			return nil
+		}
+	case "!Attributes":
+		n, ok := parseUint(strings.TrimSpace(value), 32)
+		if ok {
+			f.Attributes = uint32(n)
+			t.p.PreInlined = t.p.PreInlined || n&ContextShouldBeInlined != 0
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", s)
 }
 
 // parseHead reads "name:total:head"; the name may hold colons.

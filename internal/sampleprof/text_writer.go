@@ -13,6 +13,7 @@ import (
 //	 offset[.discriminator]: inlined_callee:total
 //	  offset[.discriminator]: count ...
 //	  !CFGChecksum: checksum        (pseudo-probe profiles, every function)
+//	  !Attributes: attributes       (when not 0)
 func WriteText(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
 	tw := textWriter{w: bw, less: nameLess(p.MD5), probes: p.ProbeBased}
@@ -65,6 +66,12 @@ func (tw textWriter) function(f *FunctionSamples, indent int) {
 		writeIndent(w, indent+1)
 		w.WriteString("!CFGChecksum: ")
 		w.WriteString(strconv.FormatUint(f.Checksum, 10))
+		w.WriteByte('\n')
+	}
+	if f.Attributes != 0 {
+		writeIndent(w, indent+1)
+		w.WriteString("!Attributes: ")
+		w.WriteString(strconv.FormatUint(uint64(f.Attributes), 10))
 		w.WriteByte('\n')
 	}
 }
