@@ -37,6 +37,21 @@ type textReader struct {
 	// metaDepth is the depth of the last metadata line of the current
 	// function, 0 if none: samples may not follow it at that depth.
 	metaDepth int
+	// names interns names, so that a profile does not keep every line
+	// a name was cut from alive.
+	names map[string]string
+}
+
+func (t *textReader) intern(s string) string {
+	if n, ok := t.names[s]; ok {
+		return n
+	}
+	if t.names == nil {
+		t.names = map[string]string{}
+	}
+	n := strings.Clone(s)
+	t.names[n] = n
+	return n
 }
 
 // next returns the next line that is neither blank nor a comment, without
@@ -133,7 +148,7 @@ func (t *textReader) parseHead(line string) error {
 	if strings.HasPrefix(name, "[") {
 		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, line)
 	}
-	f := t.p.Function(name)
+	f := t.p.Function(t.intern(name))
 	f.TotalSamples = addSat(f.TotalSamples, total)
 	f.HeadSamples = addSat(f.HeadSamples, head)
 	t.stack = append(t.stack[:0], f)
@@ -186,7 +201,7 @@ func (t *textReader) parseCallsite(loc LineLocation, rest string) bool {
 	if !ok {
 		return false
 	}
-	c := t.stack[len(t.stack)-1].Inlinee(loc, rest[:n])
+	c := t.stack[len(t.stack)-1].Inlinee(loc, t.intern(rest[:n]))
 	c.TotalSamples = addSat(c.TotalSamples, total)
 	t.stack = append(t.stack, c)
 	t.metaDepth = 0
@@ -205,7 +220,7 @@ func (t *textReader) parseBody(loc LineLocation, rest string) bool {
 	}
 	f := t.stack[len(t.stack)-1]
 	for _, ct := range targets {
-		f.addCallTargetSat(loc, ct.Name, ct.Count)
+		f.addCallTargetSat(loc, t.intern(ct.Name), ct.Count)
 	}
 	r := f.Record(loc)
 	r.Samples = addSat(r.Samples, count)
