@@ -139,12 +139,14 @@ func IsTextProfile(head []byte) bool {
 		if len(trimmed) == 0 || trimmed[0] == '#' {
 			continue
 		}
-		if !complete || line[0] == ' ' {
-			return !complete && line[0] != ' ' // cut short: cannot tell, accept
+		if line[0] == ' ' {
+			return false // a sample line before any header
 		}
-		var t textReader
-		t.p = NewProfile()
-		return t.parseHead(string(bytes.TrimRight(line, "\r"))) == nil
+		if !complete {
+			return looksLikeText(line) // a header cut short: cannot check more
+		}
+		_, _, _, ok := splitHead(string(bytes.TrimRight(line, "\r")))
+		return ok
 	}
 	return false
 }

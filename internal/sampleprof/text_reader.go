@@ -130,21 +130,10 @@ func (t *textReader) parseMetadata(s string) error {
 
 // parseHead reads "name:total:head"; the name may hold colons.
 func (t *textReader) parseHead(line string) error {
-	bad := fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", line)
-	n2 := strings.LastIndexByte(line, ':')
-	if n2 <= 0 {
-		return bad
+	name, total, head, ok := splitHead(line)
+	if !ok {
+		return fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", line)
 	}
-	n1 := strings.LastIndexByte(line[:n2], ':')
-	if n1 < 0 {
-		return bad
-	}
-	total, ok1 := parseUint(line[n1+1:n2], 64)
-	head, ok2 := parseUint(line[n2+1:], 64)
-	if !ok1 || !ok2 {
-		return bad
-	}
-	name := line[:n1]
 	if strings.HasPrefix(name, "[") {
 		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, line)
 	}
@@ -154,6 +143,22 @@ func (t *textReader) parseHead(line string) error {
 	t.stack = append(t.stack[:0], f)
 	t.metaDepth = 0
 	return nil
+}
+
+// splitHead splits a function header "name:total:head" at its last two
+// colons, as LLVM does.
+func splitHead(line string) (name string, total, head uint64, ok bool) {
+	n2 := strings.LastIndexByte(line, ':')
+	if n2 <= 0 {
+		return "", 0, 0, false
+	}
+	n1 := strings.LastIndexByte(line[:n2], ':')
+	if n1 < 0 {
+		return "", 0, 0, false
+	}
+	total, ok1 := parseUint(line[n1+1:n2], 64)
+	head, ok2 := parseUint(line[n2+1:], 64)
+	return line[:n1], total, head, ok1 && ok2
 }
 
 // parseLine reads "loc: count [target:count]..." or "loc: callee:total"
