@@ -50,6 +50,9 @@ func runShow(w io.Writer, opts showOptions, path string) error {
 	if err != nil {
 		return err
 	}
+	if sniffProfile(head) == kindInstr {
+		return fmt.Errorf("%s: an instrumentation profile; show reads sample and pprof profiles", path)
+	}
 	if sampleprof.Detect(head) == sampleprof.FormatUnknown {
 		return showPprof(w, opts, path)
 	}

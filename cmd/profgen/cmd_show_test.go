@@ -20,6 +20,7 @@ func TestShowCommand(t *testing.T) {
 		{[]string{"show", "--function", "main", "../../internal/sampleprof/testdata/inline.txt"}, "3: inlined inl, total 300"},
 		{[]string{"show", "--function", "nosuch", "../../internal/sampleprof/testdata/inline.txt"}, `no function "nosuch"`},
 		{[]string{"show", "cmd_show.go"}, "cmd_show.go:1: expected"},
+		{[]string{"show", "testdata/instr.profdata"}, "an instrumentation profile"},
 	}
 	for _, tt := range tests {
 		cmd := newRootCommand()
