@@ -17,6 +17,7 @@ type Summary struct {
 	Format        string `json:"format"`
 	Functions     int    `json:"functions"`      // top-level profiles
 	HotFunctions  int    `json:"hot_functions"`  // with a count at or above HotThreshold
+	HotSamples    uint64 `json:"hot_samples"`    // total samples of the hot functions
 	TotalSamples  uint64 `json:"total_samples"`  // sum of the top-level totals
 	BodyCounts    uint64 `json:"body_counts"`    // number of body counts, inlinees included
 	MaxCount      uint64 `json:"max_count"`      // largest body count
@@ -38,7 +39,9 @@ type Hot struct {
 	MaxCount  uint64  `json:"max_count"`
 }
 
-// Summarize describes p; top bounds the list of hottest functions.
+// Summarize describes p; top bounds the list of hottest functions. Hot
+// functions are those whose largest count (inlinees included) reaches the
+// hot threshold, as llvm-profdata show --hot-func-list counts them.
 func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 	ps := sampleprof.ComputeSummary(p)
 	s := &Summary{
@@ -57,6 +60,7 @@ func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 		s.TotalSamples += f.TotalSamples
 		if maxCount(f) >= s.HotThreshold && s.HotThreshold > 0 {
 			s.HotFunctions++
+			s.HotSamples += f.TotalSamples
 		}
 	}
 	for _, f := range fs[:min(top, len(fs))] {

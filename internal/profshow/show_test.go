@@ -101,4 +101,10 @@ func TestSummaryThresholdsMatchLLVM(t *testing.T) {
 	if s.HotThreshold != 50 || s.ColdThreshold != 10 {
 		t.Errorf("thresholds %d/%d, want 50/10", s.HotThreshold, s.ColdThreshold)
 	}
+	// llvm-profdata-19 show --sample --hot-func-list: "3 out of 5 functions
+	// ... are considered hot functions (max sample >= 50). 8050 out of 8072
+	// profile counts (99.73%) are from hot functions."
+	if s.HotFunctions != 3 || s.HotSamples != 8050 || s.TotalSamples != 8072 {
+		t.Errorf("hot functions %d with %d of %d samples, want 3 with 8050 of 8072", s.HotFunctions, s.HotSamples, s.TotalSamples)
+	}
 }
