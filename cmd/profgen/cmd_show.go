@@ -98,11 +98,19 @@ func showPprof(w io.Writer, opts showOptions, path string) error {
 	if err != nil {
 		return fmt.Errorf("%s: neither an LLVM sample profile nor pprof: %w", path, err)
 	}
+	bw := bufio.NewWriter(w)
 	if opts.function != "" {
-		return fmt.Errorf("%s: --function works for sample profiles only", path)
+		f, err := profshow.FindPprofFunction(p, opts.function)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		err = writeShow(bw, opts.json, f, func() error { return profshow.WritePprofFunction(bw, f) })
+		if err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
 	s := profshow.SummarizePprof(p, opts.top)
-	bw := bufio.NewWriter(w)
 	if err := writeShow(bw, opts.json, s, func() error { return profshow.WritePprofSummary(bw, s) }); err != nil {
 		return err
 	}

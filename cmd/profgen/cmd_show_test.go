@@ -61,4 +61,11 @@ func TestShowPprof(t *testing.T) {
 	if !strings.Contains(out.String(), "foo(int) [_Z3fooi]") || !strings.Contains(out.String(), "Format: pprof") {
 		t.Errorf("show of pprof:\n%s", out.String())
 	}
+	out.Reset()
+	if err := runShow(&out, showOptions{function: "foo(int)"}, path); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "flat 7, cum 7") {
+		t.Errorf("show --function of pprof:\n%s", out.String())
+	}
 }

@@ -41,3 +41,26 @@ func TestPprofSummary(t *testing.T) {
 	WriteJSON(&b, s)
 	checkGolden(t, "pprof.txt", b.Bytes())
 }
+
+func TestPprofFunction(t *testing.T) {
+	p := testPprof()
+	f, err := FindPprofFunction(p, "foo(int)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Flat != 0 || f.Cum != 3000 {
+		t.Errorf("foo: flat %d cum %d, want 0 3000", f.Flat, f.Cum)
+	}
+	var b bytes.Buffer
+	for _, name := range []string{"main", "ns::bar"} {
+		f, err := FindPprofFunction(p, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		WritePprofFunction(&b, f)
+	}
+	checkGolden(t, "pprof-functions.txt", b.Bytes())
+	if _, err := FindPprofFunction(p, "nosuch"); err == nil {
+		t.Error("found nosuch")
+	}
+}
