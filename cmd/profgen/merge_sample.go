@@ -148,3 +148,23 @@ func writeSampleProfile(path string, p *sampleprof.Profile, format sampleprof.Fo
 	}
 	return out.Commit()
 }
+
+// sampleOutputFormat picks the output format from llvm-profdata's
+// --text, --binary and --extbinary flags; extbinary when none is given.
+func sampleOutputFormat(text, binary, extbinary bool) (sampleprof.Format, error) {
+	n := 0
+	f := sampleprof.FormatExtBinary
+	for _, c := range []struct {
+		set bool
+		f   sampleprof.Format
+	}{{text, sampleprof.FormatText}, {binary, sampleprof.FormatBinary}, {extbinary, sampleprof.FormatExtBinary}} {
+		if c.set {
+			n++
+			f = c.f
+		}
+	}
+	if n > 1 {
+		return sampleprof.FormatUnknown, errors.New("choose one of --text, --binary and --extbinary")
+	}
+	return f, nil
+}

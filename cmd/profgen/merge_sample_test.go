@@ -74,3 +74,22 @@ func TestMergeSampleMatchesLLVM(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleOutputFormat(t *testing.T) {
+	tests := []struct {
+		text, binary, ext bool
+		want              sampleprof.Format
+	}{
+		{false, false, false, sampleprof.FormatExtBinary},
+		{true, false, false, sampleprof.FormatText},
+		{false, true, false, sampleprof.FormatBinary},
+		{false, false, true, sampleprof.FormatExtBinary},
+		{true, true, false, sampleprof.FormatUnknown},
+	}
+	for _, tt := range tests {
+		got, err := sampleOutputFormat(tt.text, tt.binary, tt.ext)
+		if got != tt.want || (err != nil) != (tt.want == sampleprof.FormatUnknown) {
+			t.Errorf("sampleOutputFormat(%v, %v, %v) = %v, %v", tt.text, tt.binary, tt.ext, got, err)
+		}
+	}
+}
