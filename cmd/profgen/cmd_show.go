@@ -64,6 +64,13 @@ func runShow(w io.Writer, opts showOptions, path string) error {
 	bw := bufio.NewWriter(w)
 	if opts.function != "" {
 		f, err := profshow.FindFunction(p, opts.function)
+		if in := profshow.FindInlined(p, opts.function); f == nil && len(in) > 0 {
+			err = writeShow(bw, opts.json, in, func() error { return profshow.WriteInstances(bw, opts.function, in) })
+			if err != nil {
+				return err
+			}
+			return bw.Flush()
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}

@@ -51,7 +51,7 @@ func FindFunction(p *sampleprof.Profile, name string) (*Function, error) {
 		found = append(found, f)
 	} else {
 		for _, n := range sortedKeys(p.Functions) {
-			if demangle.Filter(n) == name || demangle.Filter(n, demangle.NoParams) == name {
+			if matches(n, name) {
 				found = append(found, p.Functions[n])
 			}
 		}
@@ -67,6 +67,46 @@ func FindFunction(p *sampleprof.Profile, name string) (*Function, error) {
 		names = append(names, f.Name)
 	}
 	return nil, fmt.Errorf("%q matches %d functions: %s", name, len(found), strings.Join(names, ", "))
+}
+
+// Instance is a function inlined somewhere: the call path to it
+// ("main:3 @ ns::run:2.1 @ foo") and its profile there.
+type Instance struct {
+	Path     string    `json:"path"`
+	Function *Function `json:"function"`
+}
+
+// FindInlined returns every inlined instance of the function named name
+// (linkage name, demangled, or demangled without parameters), in profile
+// order: for functions that were only ever inlined.
+func FindInlined(p *sampleprof.Profile, name string) []Instance {
+	var out []Instance
+	for _, f := range p.SortedFunctions() {
+		out = findInlined(f, name, displayShort(f.Name), out)
+	}
+	return out
+}
+
+func findInlined(f *sampleprof.FunctionSamples, name, path string, out []Instance) []Instance {
+	for _, loc := range sampleprof.SortedLocations(f.Callsites) {
+		for _, c := range sampleprof.SortedInlinees(f.Callsites[loc]) {
+			cpath := path + ":" + location(loc) + " @ " + displayShort(c.Name)
+			if matches(c.Name, name) {
+				out = append(out, Instance{Path: cpath, Function: tree(c, false)})
+			}
+			out = findInlined(c, name, cpath, out)
+		}
+	}
+	return out
+}
+
+func matches(linkage, name string) bool {
+	return linkage == name || demangle.Filter(linkage) == name || demangle.Filter(linkage, demangle.NoParams) == name
+}
+
+// displayShort is the demangled name without parameters, for paths.
+func displayShort(name string) string {
+	return demangle.Filter(name, demangle.NoParams)
 }
 
 func tree(f *sampleprof.FunctionSamples, top bool) *Function {

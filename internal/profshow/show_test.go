@@ -77,6 +77,20 @@ func TestShow(t *testing.T) {
 	}
 }
 
+func TestFindInlined(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := FindInlined(p, "foo(int)")
+	if len(in) != 1 || in[0].Path != "main:3 @ ns::Bar::run:3 @ foo" || in[0].Function.Total != 100 {
+		t.Errorf("FindInlined(foo(int)) = %+v", in)
+	}
+	var b bytes.Buffer
+	WriteInstances(&b, "ns::Bar::run", FindInlined(p, "ns::Bar::run"))
+	checkGolden(t, "run-inlined.txt", b.Bytes())
+}
+
 func TestFindFunctionErrors(t *testing.T) {
 	p, err := sampleprof.ReadFile("testdata/cpp.txt")
 	if err != nil {
