@@ -83,7 +83,7 @@ func displayName(name, demangled string) string {
 
 // WriteInstances writes the inlined instances of a function for people.
 func WriteInstances(w io.Writer, name string, in []Instance) error {
-	fmt.Fprintf(w, "%s is not a top-level function; inlined %d times:\n", name, len(in))
+	fmt.Fprintf(w, "Inlined instances of %s: %d\n", name, len(in))
 	for _, i := range in {
 		fmt.Fprintf(w, "\n%s: total %d\n", i.Path, i.Function.Total)
 		writeTree(w, i.Function, 1)
