@@ -18,6 +18,10 @@ func readExtBinary(d *decoder) (*Profile, error) {
 	headers := readSecHeaders(d)
 	pd := &profileDecoder{decoder: d, p: NewProfile()}
 	for _, h := range headers {
+		if h.typ == secFuncMetadata {
+			// Its flags hold even when no function has metadata.
+			pd.p.ProbeBased = h.flags&secFlagIsProbeBased != 0
+		}
 		if d.err != nil || h.size == 0 {
 			continue
 		}
@@ -123,7 +127,6 @@ func (d *profileDecoder) section(h secHeader) {
 	case secProfileSymbolList:
 		d.symbolList()
 	case secFuncMetadata:
-		d.p.ProbeBased = h.flags&secFlagIsProbeBased != 0
 		for !d.done() {
 			d.metadata(d.p.Functions[d.name()], h.flags, 0)
 		}
