@@ -7,6 +7,23 @@
 // LineLocation (line offset from the function's start line, discriminator);
 // a body record counts the samples of one location and the calls made there;
 // inlined callees nest under the location of their call site.
+//
+// Encodings (one file each): text (text_reader.go, text_writer.go), binary
+// and extbinary (binary_*.go, extbinary_*.go); Read tells them apart by their
+// first bytes. The writers produce the bytes llvm-profdata-19 merge --sample
+// and llvm-profgen-19 write for the same profile: section layout and flags,
+// sorted name table, MD5 names, symbol list, profile summary (summary.go).
+// Merge adds profiles as llvm-profdata merge --sample does. Where profgen
+// differs from LLVM on purpose:
+//   - the function metadata section (pseudo-probe checksums, attributes)
+//     lists functions in profile order, LLVM in its hash map's order;
+//   - merged profiles keep the flow-sensitive and pre-inlined flags if any
+//     input has them (llvm-profdata keeps whatever its last reader set);
+//   - a text header of digits without colons is an error (LLVM reads a
+//     function named by the digits).
+//
+// Context-sensitive flat profiles ("[main:1 @ foo]" contexts, the CS name
+// table) are not supported: readers return ErrUnsupported.
 package sampleprof
 
 import (
