@@ -53,45 +53,47 @@ func runShow(w io.Writer, opts showOptions, path string) error {
 	if sniffProfile(head) == kindInstr {
 		return fmt.Errorf("%s: an instrumentation profile; show reads sample and pprof profiles", path)
 	}
-	if sampleprof.Detect(head) == sampleprof.FormatUnknown {
+	format := sampleprof.Detect(head)
+	if format == sampleprof.FormatUnknown {
 		return showPprof(w, opts, path)
 	}
 	p, err := sampleprof.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	format := sampleprof.Detect(head)
-	bw := bufio.NewWriter(w)
 	if opts.function != "" {
-		f, err := profshow.FindFunction(p, opts.function)
-		if in := profshow.FindInlined(p, opts.function); f == nil && len(in) > 0 {
-			err = writeShow(bw, opts.json, in, func() error { return profshow.WriteInstances(bw, opts.function, in) })
-			if err != nil {
-				return err
-			}
-			return bw.Flush()
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		err = writeShow(bw, opts.json, f, func() error { return profshow.WriteFunction(bw, f) })
-		if err != nil {
-			return err
-		}
-		return bw.Flush()
+		return showSampleFunction(w, opts, path, p)
 	}
 	s := profshow.Summarize(p, format.String(), opts.top)
-	if err := writeShow(bw, opts.json, s, func() error { return profshow.WriteSummary(bw, s) }); err != nil {
+	return writeShow(w, opts.json, s, func(w io.Writer) error { return profshow.WriteSummary(w, s) })
+}
+
+// showSampleFunction shows a top-level function, or else every instance
+// of it inlined somewhere.
+func showSampleFunction(w io.Writer, opts showOptions, path string, p *sampleprof.Profile) error {
+	f, err := profshow.FindFunction(p, opts.function)
+	if in := profshow.FindInlined(p, opts.function); f == nil && len(in) > 0 {
+		return writeShow(w, opts.json, in, func(w io.Writer) error { return profshow.WriteInstances(w, opts.function, in) })
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeShow(w, opts.json, f, func(w io.Writer) error { return profshow.WriteFunction(w, f) })
+}
+
+// writeShow writes v as JSON, or for people through text, buffered.
+func writeShow(w io.Writer, asJSON bool, v any, text func(io.Writer) error) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	if asJSON {
+		err = profshow.WriteJSON(bw, v)
+	} else {
+		err = text(bw)
+	}
+	if err != nil {
 		return err
 	}
 	return bw.Flush()
-}
-
-func writeShow(w io.Writer, asJSON bool, v any, text func() error) error {
-	if asJSON {
-		return profshow.WriteJSON(w, v)
-	}
-	return text()
 }
 
 // showPprof summarizes a pprof profile.
@@ -105,23 +107,15 @@ func showPprof(w io.Writer, opts showOptions, path string) error {
 	if err != nil {
 		return fmt.Errorf("%s: neither an LLVM sample profile nor pprof: %w", path, err)
 	}
-	bw := bufio.NewWriter(w)
 	if opts.function != "" {
-		f, err := profshow.FindPprofFunction(p, opts.function)
+		fn, err := profshow.FindPprofFunction(p, opts.function)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		err = writeShow(bw, opts.json, f, func() error { return profshow.WritePprofFunction(bw, f) })
-		if err != nil {
-			return err
-		}
-		return bw.Flush()
+		return writeShow(w, opts.json, fn, func(w io.Writer) error { return profshow.WritePprofFunction(w, fn) })
 	}
 	s := profshow.SummarizePprof(p, opts.top)
-	if err := writeShow(bw, opts.json, s, func() error { return profshow.WritePprofSummary(bw, s) }); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return writeShow(w, opts.json, s, func(w io.Writer) error { return profshow.WritePprofSummary(w, s) })
 }
 
 // readHead returns the first bytes of the file path, enough to tell
