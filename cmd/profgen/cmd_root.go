@@ -65,6 +65,7 @@ func newRootCommand() *cobra.Command {
 	}
 	opts.AddFlags(cmd.Flags())
 	cmd.SetArgs(llvmStyleArgs(os.Args[1:]))
+	cmd.AddCommand(newShowCommand())
 	return cmd
 }
 

@@ -21,6 +21,12 @@
 //
 //	profgen merge -o app.profdata prof-*.profraw
 //
+// A profile's summary (totals, the compiler's hot count threshold, the
+// hottest functions demangled) or one function's counts and inline tree:
+//
+//	profgen show app.prof
+//	profgen show --function main app.prof
+//
 // Errors are one line on stderr and a non-zero exit status; an output file is
 // either written whole or not at all.
 package main

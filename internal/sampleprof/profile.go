@@ -7,6 +7,23 @@
 // LineLocation (line offset from the function's start line, discriminator);
 // a body record counts the samples of one location and the calls made there;
 // inlined callees nest under the location of their call site.
+//
+// Encodings (one file each): text (text_reader.go, text_writer.go), binary
+// and extbinary (binary_*.go, extbinary_*.go); Read tells them apart by their
+// first bytes. The writers produce the bytes llvm-profdata-19 merge --sample
+// and llvm-profgen-19 write for the same profile: section layout and flags,
+// sorted name table, MD5 names, symbol list, profile summary (summary.go).
+// Merge adds profiles as llvm-profdata merge --sample does. Where profgen
+// differs from LLVM on purpose:
+//   - the function metadata section (pseudo-probe checksums, attributes)
+//     lists functions in profile order, LLVM in its hash map's order;
+//   - merged profiles keep the flow-sensitive and pre-inlined flags if any
+//     input has them (llvm-profdata keeps whatever its last reader set);
+//   - a text header of digits without colons is an error (LLVM reads a
+//     function named by the digits).
+//
+// Context-sensitive flat profiles ("[main:1 @ foo]" contexts, the CS name
+// table) are not supported: readers return ErrUnsupported.
 package sampleprof
 
 import (
@@ -40,10 +57,24 @@ type FunctionSamples struct {
 	Name         string // linkage (mangled) name
 	TotalSamples uint64
 	HeadSamples  uint64 // written for top-level functions only
-	Body         map[LineLocation]*SampleRecord
+	// Checksum is the CFG checksum of a pseudo-probe profile: body
+	// locations are then probe ids, not line offsets.
+	Checksum uint64
+	// Attributes are LLVM's context attributes (ContextWasInlined 1,
+	// ContextShouldBeInlined 2, ContextDuplicatedIntoBase 4), set by
+	// llvm-profgen's pre-inliner in nested context-sensitive profiles.
+	Attributes uint32
+	Body       map[LineLocation]*SampleRecord
 	// Callsites maps a call site to the inlined callees there, by name.
 	Callsites map[LineLocation]map[string]*FunctionSamples
 }
+
+// Context attributes (SampleProf.h ContextAttributeMask).
+const (
+	ContextWasInlined         = 1
+	ContextShouldBeInlined    = 2
+	ContextDuplicatedIntoBase = 4
+)
 
 // NewFunctionSamples returns an empty profile of the function name.
 func NewFunctionSamples(name string) *FunctionSamples {
@@ -91,6 +122,24 @@ func (f *FunctionSamples) Inlinee(loc LineLocation, callee string) *FunctionSamp
 // Profile is a whole sample profile: the top-level functions by name.
 type Profile struct {
 	Functions map[string]*FunctionSamples
+	// MD5 says the names are decimal MD5 hashes of the real names, as read
+	// from a profile whose name table holds MD5s. Such names sort by value,
+	// and an MD5 writer stores the number itself rather than its hash.
+	MD5 bool
+	// FSDiscriminators says discriminators are flow-sensitive ones (the
+	// binary defines __llvm_fs_discriminator__); extbinary records it in a
+	// summary section flag.
+	FSDiscriminators bool
+	// ProbeBased says locations are pseudo-probe ids and every function
+	// carries its CFG checksum (clang -fpseudo-probe-for-profiling).
+	ProbeBased bool
+	// PreInlined says the pre-inliner decided inlining (functions carry
+	// ContextShouldBeInlined attributes); extbinary keeps it as a flag.
+	PreInlined bool
+	// SymbolList is the extbinary ProfileSymbolList: the functions of the
+	// profiled binary, so the compiler can tell "not sampled" from "new".
+	// Nil when the profile has none.
+	SymbolList []string
 }
 
 // NewProfile returns an empty profile.
@@ -115,11 +164,12 @@ func (p *Profile) SortedFunctions() []*FunctionSamples {
 	for _, f := range p.Functions {
 		fs = append(fs, f)
 	}
+	less := nameLess(p.MD5)
 	sort.Slice(fs, func(i, j int) bool {
 		if fs[i].TotalSamples != fs[j].TotalSamples {
 			return fs[i].TotalSamples > fs[j].TotalSamples
 		}
-		return fs[i].Name < fs[j].Name
+		return less(fs[i].Name, fs[j].Name)
 	})
 	return fs
 }
@@ -143,6 +193,10 @@ type CallTarget struct {
 // SortedCallTargets returns the call targets in LLVM's order: count
 // descending, then name.
 func (r *SampleRecord) SortedCallTargets() []CallTarget {
+	return r.sortedCallTargets(nameLess(false))
+}
+
+func (r *SampleRecord) sortedCallTargets(less func(a, b string) bool) []CallTarget {
 	ts := make([]CallTarget, 0, len(r.CallTargets))
 	for n, c := range r.CallTargets {
 		ts = append(ts, CallTarget{n, c})
@@ -151,17 +205,35 @@ func (r *SampleRecord) SortedCallTargets() []CallTarget {
 		if ts[i].Count != ts[j].Count {
 			return ts[i].Count > ts[j].Count
 		}
-		return ts[i].Name < ts[j].Name
+		return less(ts[i].Name, ts[j].Name)
 	})
 	return ts
 }
 
 // SortedInlinees returns the callees inlined at one call site by name.
 func SortedInlinees(m map[string]*FunctionSamples) []*FunctionSamples {
+	return sortedInlinees(m, nameLess(false))
+}
+
+func sortedInlinees(m map[string]*FunctionSamples, less func(a, b string) bool) []*FunctionSamples {
 	fs := make([]*FunctionSamples, 0, len(m))
 	for _, f := range m {
 		fs = append(fs, f)
 	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+	sort.Slice(fs, func(i, j int) bool { return less(fs[i].Name, fs[j].Name) })
 	return fs
+}
+
+// nameLess returns LLVM's FunctionId order: bytewise for names, by value
+// for MD5 hashes (decimal strings without leading zeros).
+func nameLess(md5 bool) func(a, b string) bool {
+	if !md5 {
+		return func(a, b string) bool { return a < b }
+	}
+	return func(a, b string) bool {
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	}
 }

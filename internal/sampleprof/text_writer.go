@@ -12,15 +12,26 @@ import (
 //	 offset[.discriminator]: count [callee:count ...]
 //	 offset[.discriminator]: inlined_callee:total
 //	  offset[.discriminator]: count ...
+//	  !CFGChecksum: checksum        (pseudo-probe profiles, every function)
+//	  !Attributes: attributes       (when not 0)
 func WriteText(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
+	tw := textWriter{w: bw, less: nameLess(p.MD5), probes: p.ProbeBased}
 	for _, f := range p.SortedFunctions() {
-		writeTextFunction(bw, f, 0)
+		tw.function(f, 0)
 	}
 	return bw.Flush()
 }
 
-func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int) {
+// textWriter writes functions in the text format.
+type textWriter struct {
+	w      *bufio.Writer
+	less   func(a, b string) bool
+	probes bool // write each function's CFG checksum
+}
+
+func (tw textWriter) function(f *FunctionSamples, indent int) {
+	w, less := tw.w, tw.less
 	w.WriteString(f.Name)
 	w.WriteByte(':')
 	w.WriteString(strconv.FormatUint(f.TotalSamples, 10))
@@ -35,7 +46,7 @@ func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int) {
 		w.WriteString(": ")
 		r := f.Body[loc]
 		w.WriteString(strconv.FormatUint(r.Samples, 10))
-		for _, t := range r.SortedCallTargets() {
+		for _, t := range r.sortedCallTargets(less) {
 			w.WriteByte(' ')
 			w.WriteString(t.Name)
 			w.WriteByte(':')
@@ -44,12 +55,24 @@ func writeTextFunction(w *bufio.Writer, f *FunctionSamples, indent int) {
 		w.WriteByte('\n')
 	}
 	for _, loc := range SortedLocations(f.Callsites) {
-		for _, callee := range SortedInlinees(f.Callsites[loc]) {
+		for _, callee := range sortedInlinees(f.Callsites[loc], less) {
 			writeIndent(w, indent+1)
 			writeLocation(w, loc)
 			w.WriteString(": ")
-			writeTextFunction(w, callee, indent+1)
+			tw.function(callee, indent+1)
 		}
+	}
+	if tw.probes {
+		writeIndent(w, indent+1)
+		w.WriteString("!CFGChecksum: ")
+		w.WriteString(strconv.FormatUint(f.Checksum, 10))
+		w.WriteByte('\n')
+	}
+	if f.Attributes != 0 {
+		writeIndent(w, indent+1)
+		w.WriteString("!Attributes: ")
+		w.WriteString(strconv.FormatUint(uint64(f.Attributes), 10))
+		w.WriteByte('\n')
 	}
 }
 

@@ -1,0 +1,124 @@
+package profshow
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestShow(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		golden   string
+		function string // "" for the summary
+		json     bool
+	}{
+		{"summary.txt", "", false},
+		{"summary.json", "", true},
+		{"main.txt", "main", false},
+		{"main.json", "main", true},
+		{"foo-demangled.txt", "foo(int)", false},
+		{"run-noparams.txt", "ns::Bar::run", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var v any = Summarize(p, "text", 3)
+			if tt.function != "" {
+				f, err := FindFunction(p, tt.function)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = f
+			}
+			var b bytes.Buffer
+			switch x := v.(type) {
+			case *Summary:
+				if !tt.json {
+					WriteSummary(&b, x)
+				}
+			case *Function:
+				if !tt.json {
+					WriteFunction(&b, x)
+				}
+			}
+			if tt.json {
+				WriteJSON(&b, v)
+			}
+			checkGolden(t, tt.golden, b.Bytes())
+		})
+	}
+}
+
+func TestFindInlined(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := FindInlined(p, "foo(int)")
+	if len(in) != 1 || in[0].Path != "main:3 @ ns::Bar::run:3 @ foo" || in[0].Function.Total != 100 {
+		t.Errorf("FindInlined(foo(int)) = %+v", in)
+	}
+	var b bytes.Buffer
+	WriteInstances(&b, "ns::Bar::run", FindInlined(p, "ns::Bar::run"))
+	checkGolden(t, "run-inlined.txt", b.Bytes())
+}
+
+func TestFindFunctionErrors(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"foo", "nosuch"} { // foo: two overloads
+		if _, err := FindFunction(p, name); err == nil {
+			t.Errorf("FindFunction(%q) found one", name)
+		}
+	}
+}
+
+func TestSummaryThresholdsMatchLLVM(t *testing.T) {
+	p, err := sampleprof.ReadFile("testdata/cpp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(p, "text", 3)
+	// As llvm-profdata-19 show --sample --detailed-summary prints them:
+	// "7 blocks with count >= 50 account for 99 percentage", and ">= 10"
+	// for 99.9999.
+	if s.HotThreshold != 50 || s.ColdThreshold != 10 {
+		t.Errorf("thresholds %d/%d, want 50/10", s.HotThreshold, s.ColdThreshold)
+	}
+	// llvm-profdata-19 show --sample --hot-func-list: "3 out of 5 functions
+	// ... are considered hot functions (max sample >= 50). 8050 out of 8072
+	// profile counts (99.73%) are from hot functions."
+	if s.HotFunctions != 3 || s.HotSamples != 8050 || s.TotalSamples != 8072 {
+		t.Errorf("hot functions %d with %d of %d samples, want 3 with 8050 of 8072", s.HotFunctions, s.HotSamples, s.TotalSamples)
+	}
+}

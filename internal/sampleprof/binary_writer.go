@@ -1,0 +1,189 @@
+package sampleprof
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteOptions tunes the binary writers.
+type WriteOptions struct {
+	// UseMD5 names functions by MD5 hash (extbinary only), as
+	// llvm-profgen --use-md5 and llvm-profdata merge --use-md5 do.
+	UseMD5 bool
+}
+
+// WriteBinary writes p in LLVM's SPF_Binary format: magic and version,
+// the profile summary, the name table, then each function's profile.
+// It has no room for pseudo-probe checksums, so, as LLVM, it refuses
+// probe-based profiles.
+func WriteBinary(w io.Writer, p *Profile) error {
+	if p.ProbeBased {
+		return errors.New("pseudo-probe profiles need the extbinary or text format")
+	}
+	names, err := newNameTable(p)
+	if err != nil {
+		return err
+	}
+	if err := names.checkStrings(); err != nil {
+		return err
+	}
+	var e encoder
+	e.uleb(magicBinary)
+	e.uleb(formatVersion)
+	e.summary(ComputeSummary(p))
+	e.names(names, false)
+	for _, f := range p.SortedFunctions() {
+		e.function(f, names)
+	}
+	_, err = w.Write(e.buf)
+	return err
+}
+
+// encoder appends LLVM's encodings to a buffer.
+type encoder struct{ buf []byte }
+
+func (e *encoder) uleb(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+
+func (e *encoder) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
+
+func (e *encoder) cstring(s string) {
+	e.buf = append(e.buf, s...)
+	e.buf = append(e.buf, 0)
+}
+
+func (e *encoder) summary(s *Summary) {
+	e.uleb(s.TotalCount)
+	e.uleb(s.MaxCount)
+	e.uleb(s.MaxFunctionCount)
+	e.uleb(s.NumCounts)
+	e.uleb(s.NumFunctions)
+	e.uleb(uint64(len(s.Detailed)))
+	for _, d := range s.Detailed {
+		e.uleb(d.Cutoff)
+		e.uleb(d.MinCount)
+		e.uleb(d.NumCounts)
+	}
+}
+
+// names writes the name table: strings, or fixed-length MD5s.
+func (e *encoder) names(t *nameTable, md5 bool) {
+	e.uleb(uint64(len(t.names)))
+	for i, n := range t.names {
+		if md5 {
+			e.u64(t.hashes[i])
+		} else {
+			e.cstring(n)
+		}
+	}
+}
+
+// function writes a top-level profile: head samples, then the body.
+func (e *encoder) function(f *FunctionSamples, t *nameTable) {
+	e.uleb(f.HeadSamples)
+	e.body(f, t)
+}
+
+// body writes name, total, the body records in location order with their
+// call targets, then the inlined callees of each call site.
+func (e *encoder) body(f *FunctionSamples, t *nameTable) {
+	e.uleb(t.index[f.Name])
+	e.uleb(f.TotalSamples)
+	e.uleb(uint64(len(f.Body)))
+	for _, loc := range SortedLocations(f.Body) {
+		r := f.Body[loc]
+		e.location(loc)
+		e.uleb(r.Samples)
+		e.uleb(uint64(len(r.CallTargets)))
+		for _, ct := range r.sortedCallTargets(t.less) {
+			e.uleb(t.index[ct.Name])
+			e.uleb(ct.Count)
+		}
+	}
+	n := 0
+	for _, callees := range f.Callsites {
+		n += len(callees)
+	}
+	e.uleb(uint64(n))
+	for _, loc := range SortedLocations(f.Callsites) {
+		for _, c := range sortedInlinees(f.Callsites[loc], t.less) {
+			e.location(loc)
+			e.body(c, t)
+		}
+	}
+}
+
+func (e *encoder) location(loc LineLocation) {
+	e.uleb(uint64(loc.LineOffset))
+	e.uleb(uint64(loc.Discriminator))
+}
+
+// nameTable holds every name a profile mentions (functions, inlinees, call
+// targets), sorted, with each name's index.
+type nameTable struct {
+	names  []string
+	hashes []uint64 // MD5 of each name (the name itself in an MD5 profile)
+	index  map[string]uint64
+	less   func(a, b string) bool
+}
+
+func newNameTable(p *Profile) (*nameTable, error) {
+	t := &nameTable{index: map[string]uint64{}, less: nameLess(p.MD5)}
+	for _, f := range p.Functions {
+		t.collect(f)
+	}
+	for n := range t.index {
+		t.names = append(t.names, n)
+	}
+	sort.Slice(t.names, func(i, j int) bool { return t.less(t.names[i], t.names[j]) })
+	for i, n := range t.names {
+		t.index[n] = uint64(i)
+		h, err := nameHash(n, p.MD5)
+		if err != nil {
+			return nil, err
+		}
+		t.hashes = append(t.hashes, h)
+	}
+	return t, nil
+}
+
+func (t *nameTable) collect(f *FunctionSamples) {
+	t.index[f.Name] = 0
+	for _, r := range f.Body {
+		for n := range r.CallTargets {
+			t.index[n] = 0
+		}
+	}
+	for _, callees := range f.Callsites {
+		for _, c := range callees {
+			t.collect(c)
+		}
+	}
+}
+
+// checkStrings reports a name a string table cannot hold.
+func (t *nameTable) checkStrings() error {
+	for _, n := range t.names {
+		if strings.IndexByte(n, 0) >= 0 {
+			return fmt.Errorf("function name %q holds a NUL byte", n)
+		}
+	}
+	return nil
+}
+
+// nameHash is the MD5 a name is stored as: its hash, or in an MD5 profile
+// the number it already is.
+func nameHash(name string, isMD5 bool) (uint64, error) {
+	if !isMD5 {
+		return MD5Name(name), nil
+	}
+	h, err := strconv.ParseUint(name, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("MD5 profile has a name that is no MD5: %q", name)
+	}
+	return h, nil
+}

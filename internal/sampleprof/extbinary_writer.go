@@ -1,0 +1,173 @@
+package sampleprof
+
+import (
+	"io"
+	"slices"
+)
+
+// section is one extbinary section: its header table entry and its bytes.
+type section struct {
+	typ   uint64
+	flags uint64
+	data  []byte
+}
+
+// WriteExtBinary writes p in LLVM's SPF_Ext_Binary format, with the
+// sections, section order and flags of llvm-profgen-19 and llvm-profdata-19
+// (DefaultLayout): the header table lists summary, name table, CS name
+// table, function offset table, profiles, symbol list and function metadata;
+// the data follows in that order except that the function offset table,
+// which needs the profiles' offsets, comes after the symbol list.
+func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
+	names, err := newNameTable(p)
+	if err != nil {
+		return err
+	}
+	if !opts.UseMD5 {
+		if err := names.checkStrings(); err != nil {
+			return err
+		}
+	}
+	profiles, offsets := profileSection(p, names)
+	layout := []*section{
+		summarySection(p),
+		nameTableSection(p, names, opts.UseMD5),
+		{typ: secCSNameTable, data: []byte{0}}, // no contexts
+		{typ: secFuncOffsetTable, data: offsets},
+		{typ: secLBRProfile, data: profiles},
+		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
+		metadataSection(p, names),
+	}
+	onDisk := []*section{layout[0], layout[1], layout[2], layout[4], layout[5], layout[3], layout[6]}
+	_, err = w.Write(extBinaryFile(layout, onDisk))
+	return err
+}
+
+// extBinaryFile lays out magic, version, the header table (entry count and
+// entries as little-endian uint64s: type, flags, offset, size) and the data.
+func extBinaryFile(layout, onDisk []*section) []byte {
+	var e encoder
+	e.uleb(magicExtBinary)
+	e.uleb(formatVersion)
+	e.u64(uint64(len(layout)))
+	offsets := map[*section]uint64{}
+	off := uint64(len(e.buf) + 32*len(layout))
+	for _, s := range onDisk {
+		offsets[s] = off
+		off += uint64(len(s.data))
+	}
+	for _, s := range layout {
+		e.u64(s.typ)
+		e.u64(s.flags)
+		e.u64(offsets[s])
+		e.u64(uint64(len(s.data)))
+	}
+	for _, s := range onDisk {
+		e.buf = append(e.buf, s.data...)
+	}
+	return e.buf
+}
+
+func summarySection(p *Profile) *section {
+	s := &section{typ: secProfSummary}
+	if p.FSDiscriminators {
+		s.flags |= secFlagFSDiscriminator
+	}
+	if p.PreInlined {
+		s.flags |= secFlagIsPreInlined
+	}
+	var e encoder
+	e.summary(ComputeSummary(p))
+	s.data = e.buf
+	return s
+}
+
+// nameTableSection writes the names, or their MD5s as fixed 8-byte values.
+// The uniq flag tells the compiler to keep ".__uniq." suffixes when matching;
+// LLVM sets it only on string name tables.
+func nameTableSection(p *Profile, t *nameTable, md5 bool) *section {
+	s := &section{typ: secNameTable}
+	if md5 {
+		s.flags |= secFlagMD5Name | secFlagFixedLengthMD5
+	}
+	if !md5 && !p.MD5 && slices.ContainsFunc(t.names, hasUniqSuffix) {
+		s.flags |= secFlagUniqSuffix
+	}
+	var e encoder
+	e.names(t, md5)
+	s.data = e.buf
+	return s
+}
+
+// profileSection writes the function profiles, hottest first, and the
+// function offset table: each function's name index and the offset of its
+// profile from the start of the profile section.
+func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
+	var prof, table encoder
+	fs := p.SortedFunctions()
+	table.uleb(uint64(len(fs)))
+	for _, f := range fs {
+		table.uleb(t.index[f.Name])
+		table.uleb(uint64(len(prof.buf)))
+		prof.function(f, t)
+	}
+	return prof.buf, table.buf
+}
+
+// metadataSection writes the CFG checksums of a pseudo-probe profile and
+// the context attributes of a pre-inlined one: for each function its name
+// index, checksum, attributes, and the same for the callees inlined at each
+// call site. Other profiles leave the section empty. (LLVM writes the
+// top-level functions in its hash map's order, profgen in the profile
+// order: the content is the same.)
+func metadataSection(p *Profile, t *nameTable) *section {
+	s := &section{typ: secFuncMetadata}
+	if p.ProbeBased {
+		s.flags |= secFlagIsProbeBased
+	}
+	if p.PreInlined {
+		s.flags |= secFlagHasAttribute
+	}
+	if s.flags == 0 {
+		return s
+	}
+	var e encoder
+	for _, f := range p.SortedFunctions() {
+		e.metadata(f, t, s.flags)
+	}
+	s.data = e.buf
+	return s
+}
+
+func (e *encoder) metadata(f *FunctionSamples, t *nameTable, flags uint64) {
+	e.uleb(t.index[f.Name])
+	if flags&secFlagIsProbeBased != 0 {
+		e.uleb(f.Checksum)
+	}
+	if flags&secFlagHasAttribute != 0 {
+		e.uleb(uint64(f.Attributes))
+	}
+	n := 0
+	for _, callees := range f.Callsites {
+		n += len(callees)
+	}
+	e.uleb(uint64(n))
+	for _, loc := range SortedLocations(f.Callsites) {
+		for _, c := range sortedInlinees(f.Callsites[loc], t.less) {
+			e.location(loc)
+			e.metadata(c, t, flags)
+		}
+	}
+}
+
+// symbolListSection writes the sorted symbol names, each NUL-terminated.
+func symbolListSection(syms []string) []byte {
+	sorted := slices.Clone(syms)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	var e encoder
+	for _, s := range sorted {
+		e.cstring(s)
+	}
+	return e.buf
+}
