@@ -1,0 +1,334 @@
+// Package instrprof holds the in-memory model of an LLVM instrumentation
+// profile: per-function records keyed by (name, CFG hash) with counters,
+// MC/DC bitmap bytes and value-profile sites, and the rules llvm-profdata
+// uses to merge them. Readers (raw, indexed) feed records in; writers
+// (indexed, text) take a finished Profile out.
+package instrprof
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"sort"
+)
+
+// Kind holds the variant bits of a profile version word (its high 32 bits).
+type Kind uint64
+
+// Variant bits shared by raw and indexed version words (InstrProfData.inc).
+const (
+	KindIR                Kind = 1 << 56
+	KindCS                Kind = 1 << 57
+	KindEntryFirst        Kind = 1 << 58
+	KindDebugCorrelate    Kind = 1 << 59
+	KindByteCoverage      Kind = 1 << 60
+	KindFunctionEntryOnly Kind = 1 << 61
+	KindMemProf           Kind = 1 << 62
+	KindTemporal          Kind = 1 << 63
+	KindMask              Kind = 0xffffffff00000000
+)
+
+// Value-profile kinds.
+const (
+	ValueIndirectCall = 0
+	ValueMemOPSize    = 1
+	ValueVTable       = 2
+	NumValueKinds     = 3
+)
+
+// CSFlagInHash marks the CFG hash of a context-sensitive record.
+const CSFlagInHash = uint64(1) << 60
+
+// Value is one profiled value of a value site and how often it was seen.
+type Value struct {
+	Value, Count uint64
+}
+
+// Record is one function's profile. Readers may reuse a Record's slices
+// between calls; Profile.Add copies what it keeps.
+type Record struct {
+	Name   string
+	Hash   uint64
+	Counts []uint64
+	Bitmap []byte
+	// Sites[kind][site] lists the values seen at a value site. For indirect
+	// calls and vtables the values are MD5 name references.
+	Sites [NumValueKinds][][]Value
+}
+
+// NameRef is the MD5-based reference LLVM uses for a PGO name: the low 64
+// bits of MD5(name), read little-endian.
+func NameRef(name string) uint64 {
+	sum := md5.Sum([]byte(name))
+	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// HasValues reports whether any value kind has sites.
+func (r *Record) HasValues() bool {
+	for k := range r.Sites {
+		if len(r.Sites[k]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Origin says where a record was first read, for error messages.
+type Origin struct {
+	File   string
+	Offset int64
+}
+
+// Func is one merged record of a Profile.
+type Func struct {
+	Record
+	Origin Origin
+	// merges counts how many records were folded in after the first; LLVM
+	// sorts value sites by value from the first merge on.
+	merges int
+}
+
+type key struct{ ref, hash uint64 }
+
+// Profile is a set of merged records with the profile's kind and the binary
+// ids of its inputs. Memory grows with the number of distinct functions.
+type Profile struct {
+	Kind      Kind
+	BinaryIDs map[string]bool
+	funcs     map[key]*Func
+}
+
+// NewProfile returns an empty profile.
+func NewProfile() *Profile {
+	return &Profile{BinaryIDs: map[string]bool{}, funcs: map[key]*Func{}}
+}
+
+// Len is the number of records.
+func (p *Profile) Len() int { return len(p.funcs) }
+
+// MismatchError reports a record whose shape (number of counters, bitmap
+// bytes or value sites) differs from an earlier record of the same name
+// and hash.
+type MismatchError struct {
+	Name      string
+	Hash      uint64
+	What      string
+	Got, Want int
+	At, First Origin
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%s: offset %#x: function %q (hash %#x) has %d %s, but %d in %s at offset %#x (not from the same binary?)",
+		e.At.File, e.At.Offset, e.Name, e.Hash, e.Got, e.What, e.Want, e.First.File, e.First.Offset)
+}
+
+// Add merges rec, scaled by weight (≥1), into p. ref is NameRef(rec.Name)
+// when the caller knows it, else 0. A shape mismatch with an earlier record
+// returns a *MismatchError and leaves p unchanged.
+func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
+	if ref == 0 {
+		ref = NameRef(rec.Name)
+	}
+	k := key{ref, rec.Hash}
+	f := p.funcs[k]
+	if f == nil {
+		f = &Func{Record: cloneRecord(rec), Origin: at}
+		if weight > 1 {
+			scaleRecord(&f.Record, weight)
+		}
+		p.funcs[k] = f
+		return nil
+	}
+	if err := checkShape(f, rec, at); err != nil {
+		return err
+	}
+	mergeInto(&f.Record, rec, weight)
+	f.merges++
+	return nil
+}
+
+// AddProfile merges every record of q into p (weight 1), in q's sorted order.
+func (p *Profile) AddProfile(q *Profile) error {
+	p.Kind |= q.Kind
+	for id := range q.BinaryIDs {
+		p.BinaryIDs[id] = true
+	}
+	for _, k := range q.sortedKeys() {
+		g := q.funcs[k]
+		f := p.funcs[k]
+		if f == nil {
+			p.funcs[k] = g
+			continue
+		}
+		if err := checkShape(f, &g.Record, g.Origin); err != nil {
+			return err
+		}
+		mergeInto(&f.Record, &g.Record, 1)
+		f.merges += g.merges + 1
+	}
+	return nil
+}
+
+// Funcs returns the records sorted by name, then hash, with value sites in
+// LLVM's order.
+func (p *Profile) Funcs() []*Func {
+	out := make([]*Func, 0, len(p.funcs))
+	for _, f := range p.funcs {
+		if f.merges > 0 {
+			sortSites(&f.Record)
+		}
+		sortSitesByCount(&f.Record)
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Hash < out[j].Hash
+	})
+	return out
+}
+
+func (p *Profile) sortedKeys() []key {
+	keys := make([]key, 0, len(p.funcs))
+	for k := range p.funcs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].ref != keys[j].ref {
+			return keys[i].ref < keys[j].ref
+		}
+		return keys[i].hash < keys[j].hash
+	})
+	return keys
+}
+
+func checkShape(f *Func, rec *Record, at Origin) error {
+	mis := func(what string, got, want int) error {
+		return &MismatchError{Name: rec.Name, Hash: rec.Hash, What: what, Got: got, Want: want, At: at, First: f.Origin}
+	}
+	if len(rec.Counts) != len(f.Counts) {
+		return mis("counters", len(rec.Counts), len(f.Counts))
+	}
+	if len(rec.Bitmap) != len(f.Bitmap) {
+		return mis("bitmap bytes", len(rec.Bitmap), len(f.Bitmap))
+	}
+	for k := range rec.Sites {
+		if len(rec.Sites[k]) != len(f.Sites[k]) {
+			return mis(fmt.Sprintf("value sites of kind %d", k), len(rec.Sites[k]), len(f.Sites[k]))
+		}
+	}
+	return nil
+}
+
+func cloneRecord(r *Record) Record {
+	c := Record{Name: r.Name, Hash: r.Hash}
+	c.Counts = append([]uint64(nil), r.Counts...)
+	if len(r.Bitmap) > 0 {
+		c.Bitmap = append([]byte(nil), r.Bitmap...)
+	}
+	for k := range r.Sites {
+		if len(r.Sites[k]) == 0 {
+			continue
+		}
+		c.Sites[k] = make([][]Value, len(r.Sites[k]))
+		for s, vs := range r.Sites[k] {
+			if len(vs) > 0 {
+				c.Sites[k][s] = append([]Value(nil), vs...)
+			}
+		}
+	}
+	return c
+}
+
+// satMulAdd returns a*w + b, saturating at the maximum uint64.
+func satMulAdd(a, w, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, w)
+	if hi != 0 {
+		return ^uint64(0)
+	}
+	s, carry := bits.Add64(lo, b, 0)
+	if carry != 0 {
+		return ^uint64(0)
+	}
+	return s
+}
+
+func scaleRecord(r *Record, w uint64) {
+	for i, c := range r.Counts {
+		r.Counts[i] = satMulAdd(c, w, 0)
+	}
+	for k := range r.Sites {
+		for _, vs := range r.Sites[k] {
+			for i := range vs {
+				vs[i].Count = satMulAdd(vs[i].Count, w, 0)
+			}
+		}
+	}
+}
+
+func mergeInto(dst, src *Record, w uint64) {
+	for i, c := range src.Counts {
+		dst.Counts[i] = satMulAdd(c, w, dst.Counts[i])
+	}
+	for i, b := range src.Bitmap {
+		dst.Bitmap[i] |= b
+	}
+	for k := range src.Sites {
+		for s, vs := range src.Sites[k] {
+			dst.Sites[k][s] = mergeSite(dst.Sites[k][s], vs, w)
+		}
+	}
+}
+
+// mergeSite merges src into dst as LLVM does: both sorted by value, matching
+// values add count*w, values only in src are added unscaled (LLVM's rule).
+func mergeSite(dst, src []Value, w uint64) []Value {
+	sortValues(dst)
+	srcSorted := append([]Value(nil), src...)
+	sortValues(srcSorted)
+	out := make([]Value, 0, max(len(dst), len(srcSorted)))
+	i := 0
+	for _, v := range srcSorted {
+		for i < len(dst) && dst[i].Value < v.Value {
+			out = append(out, dst[i])
+			i++
+		}
+		if i < len(dst) && dst[i].Value == v.Value {
+			out = append(out, Value{v.Value, satMulAdd(v.Count, w, dst[i].Count)})
+			i++
+			continue
+		}
+		out = append(out, v)
+	}
+	return append(out, dst[i:]...)
+}
+
+func sortValues(vs []Value) {
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Value < vs[j].Value })
+}
+
+// maxValuesPerSite is how many values LLVM keeps per site.
+const maxValuesPerSite = 255
+
+// sortSitesByCount orders every site by count, highest first, keeping the
+// order of equal counts, and keeps the top 255 (LLVM's sortValueData).
+func sortSitesByCount(r *Record) {
+	for k := range r.Sites {
+		for s, vs := range r.Sites[k] {
+			sort.SliceStable(vs, func(i, j int) bool { return vs[i].Count > vs[j].Count })
+			if len(vs) > maxValuesPerSite {
+				r.Sites[k][s] = vs[:maxValuesPerSite]
+			}
+		}
+	}
+}
+
+func sortSites(r *Record) {
+	for k := range r.Sites {
+		for _, vs := range r.Sites[k] {
+			sortValues(vs)
+		}
+	}
+}
