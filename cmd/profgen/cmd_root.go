@@ -14,5 +14,6 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 	}
+	cmd.AddCommand(newMergeCommand())
 	return cmd
 }

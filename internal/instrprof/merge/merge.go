@@ -1,0 +1,264 @@
+// Package merge merges many instrumentation profiles (raw .profraw and
+// indexed .profdata files) into one instrprof.Profile: files are read by a
+// pool of workers, each folding its files into a private partial profile;
+// the partials are then merged in a fixed order, so the result does not
+// depend on the thread count or the input order, and memory grows with the
+// number of distinct functions, not with the number of files.
+package merge
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/raw"
+)
+
+// Input is one file to merge with its weight (≥1).
+type Input struct {
+	Path   string
+	Weight uint64
+}
+
+// Options control a merge.
+type Options struct {
+	Threads int
+	// KeepGoing skips damaged files instead of failing (--failure-mode=all).
+	KeepGoing bool
+	// Correlation supplies records for binary-correlated raws.
+	Correlation *raw.Correlation
+	// MatchID, when set, keeps only raws holding this binary id.
+	MatchID []byte
+}
+
+// Skip is a file left out of the merge and why.
+type Skip struct {
+	Path   string
+	Reason string
+	Kind   SkipKind
+}
+
+// SkipKind classifies skipped files for the summary.
+type SkipKind int
+
+// Why a file was skipped.
+const (
+	SkipEmpty SkipKind = iota
+	SkipOtherBinary
+	SkipDamaged
+)
+
+// Result is the merged profile and what happened to every input.
+type Result struct {
+	Profile  *instrprof.Profile
+	Merged   int
+	Records  int
+	Dropped  int // records dropped for shape mismatches (KeepGoing)
+	Skipped  []Skip
+	Warnings []string
+}
+
+// Run merges inputs.
+func Run(inputs []Input, opts Options) (*Result, error) {
+	threads := max(1, min(opts.Threads, len(inputs)))
+	names := &raw.NameCache{}
+	workers := make([]*worker, threads)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &worker{opts: &opts, prof: instrprof.NewProfile(), reader: raw.Reader{Correlation: opts.Correlation, Names: names}}
+		workers[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(inputs, jobs)
+		}()
+	}
+	outcomes := make([]outcome, len(inputs))
+	for i := range workers {
+		workers[i].outcomes = outcomes
+	}
+	for i := range inputs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return collect(workers, inputs, outcomes, opts)
+}
+
+// outcome is what happened to one input.
+type outcome struct {
+	err     error
+	skip    *Skip
+	records int
+	dropped int
+}
+
+func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options) (*Result, error) {
+	res := &Result{Profile: instrprof.NewProfile()}
+	for i, o := range outcomes {
+		switch {
+		case o.err != nil && !opts.KeepGoing:
+			return nil, o.err
+		case o.err != nil:
+			res.Skipped = append(res.Skipped, Skip{Path: inputs[i].Path, Reason: o.err.Error(), Kind: SkipDamaged})
+		case o.skip != nil:
+			res.Skipped = append(res.Skipped, *o.skip)
+		default:
+			res.Merged++
+			res.Records += o.records
+			res.Dropped += o.dropped
+		}
+	}
+	for _, w := range workers {
+		if err := res.Profile.AddProfile(w.prof); err != nil {
+			if !opts.KeepGoing {
+				return nil, err
+			}
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+	}
+	return res, nil
+}
+
+// worker merges the files it takes into its own partial profile.
+type worker struct {
+	opts     *Options
+	prof     *instrprof.Profile
+	reader   raw.Reader
+	outcomes []outcome
+}
+
+func (w *worker) run(inputs []Input, jobs <-chan int) {
+	for i := range jobs {
+		o := &w.outcomes[i]
+		o.skip, o.err = w.mergeFile(inputs[i], o)
+	}
+}
+
+func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() == 0 {
+		return &Skip{Path: in.Path, Reason: "empty (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
+	}
+	var magic [8]byte
+	f.ReadAt(magic[:], 0)
+	switch {
+	case raw.IsRaw(magic[:]):
+		return w.mergeRaw(in, f, st.Size(), o)
+	case indexed.IsIndexed(magic[:]):
+		return nil, w.mergeIndexed(in, f, st.Size(), o)
+	}
+	return nil, &instrprof.FormatError{File: in.Path, Offset: 0, Msg: "not a raw or indexed instrumentation profile (bad magic)"}
+}
+
+func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, error) {
+	// Pass 1 validates the whole file, so a damaged file adds nothing.
+	info, err := w.reader.ReadFile(in.Path, f, size, func(*instrprof.Record, uint64, int64) error { return nil })
+	if err != nil {
+		return nil, err
+	}
+	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
+		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + " is not the binary's", Kind: SkipOtherBinary}, nil
+	}
+	_, err = w.reader.Read(in.Path, w.reader.Buffer(), func(rec *instrprof.Record, ref uint64, off int64) error {
+		return w.add(rec, ref, in, off, o)
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.note(info.Kind, info.BinaryIDs)
+	o.records = info.Records
+	return nil, nil
+}
+
+func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) error {
+	// Indexed files are validated by a first pass too.
+	nop := func(*instrprof.Record, int64) error { return nil }
+	if _, err := indexed.ReadFile(in.Path, f, size, nop); err != nil {
+		return err
+	}
+	info, err := indexed.ReadFile(in.Path, f, size, func(rec *instrprof.Record, off int64) error {
+		return w.add(rec, 0, in, off, o)
+	})
+	if err != nil {
+		return err
+	}
+	w.note(info.Kind, info.BinaryIDs)
+	o.records = info.Records
+	return nil
+}
+
+func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
+	err := w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Offset: off})
+	var mis *instrprof.MismatchError
+	if errors.As(err, &mis) && w.opts.KeepGoing {
+		o.dropped++
+		return nil
+	}
+	return err
+}
+
+func (w *worker) note(kind instrprof.Kind, ids [][]byte) {
+	w.prof.Kind |= kind &^ instrprof.KindDebugCorrelate
+	for _, id := range ids {
+		w.prof.BinaryIDs[string(id)] = true
+	}
+}
+
+func hasID(ids [][]byte, want []byte) bool {
+	for _, id := range ids {
+		if bytes.Equal(id, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func idList(ids [][]byte) string {
+	if len(ids) == 0 {
+		return "(none)"
+	}
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = hex.EncodeToString(id)
+	}
+	sort.Strings(s)
+	return strings.Join(s, ",")
+}
+
+// Summary is the one-line account of a merge.
+func (r *Result) Summary() string {
+	var empty, other, damaged int
+	for _, s := range r.Skipped {
+		switch s.Kind {
+		case SkipEmpty:
+			empty++
+		case SkipOtherBinary:
+			other++
+		default:
+			damaged++
+		}
+	}
+	s := fmt.Sprintf("merged %d files (%d records, %d functions); skipped %d (%d empty, %d of another binary, %d damaged)",
+		r.Merged, r.Records, r.Profile.Len(), len(r.Skipped), empty, other, damaged)
+	if r.Dropped > 0 {
+		s += fmt.Sprintf("; dropped %d records whose counters did not match", r.Dropped)
+	}
+	return s
+}
