@@ -294,4 +294,3 @@ func sniff(path string) (inputFormat, error) {
 	}
 	return formatInstr, nil
 }
-

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rebuilds the small raw profiles committed here (a few KB each) from t.c:
+#   ir19-{1,2}.profraw  clang-19 -fprofile-generate (raw v10, value profiles)
+#   fe19.profraw        clang-19 -fprofile-instr-generate -fcoverage-mcdc (MC/DC bitmap bytes)
+#   ir14.profraw        clang-14 -fprofile-generate (raw v8)
+#   plain19.profraw     clang-19, names stored uncompressed
+#   *.ref.txt           llvm-profdata-19 (or -14 via an indexed file) merge --text of each
+set -euo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run() { LLVM_PROFILE_FILE=$1 "$2" "${@:3}" >/dev/null; }
+clang-19 -O1 -fprofile-generate -o "$tmp/ir19" t.c
+run ir19-1.profraw "$tmp/ir19" 3
+run ir19-2.profraw "$tmp/ir19" 7 x
+clang-19 -O1 -fprofile-instr-generate -fcoverage-mapping -fcoverage-mcdc -o "$tmp/fe19" t.c
+run fe19.profraw "$tmp/fe19" 5
+clang-19 -O1 -fprofile-generate -mllvm -enable-name-compression=false -o "$tmp/plain19" t.c
+run plain19.profraw "$tmp/plain19" 2
+clang-14 -O1 -fprofile-generate -o "$tmp/ir14" t.c
+run ir14.profraw "$tmp/ir14" 4
+for f in ir19-1 ir19-2 fe19 plain19; do
+	llvm-profdata-19 merge --text -o "$f.ref.txt" "$f.profraw"
+done
+llvm-profdata-19 merge --text -o ir19-both.ref.txt ir19-1.profraw ir19-2.profraw
+llvm-profdata-14 merge -o "$tmp/ir14.profdata" ir14.profraw
+llvm-profdata-19 merge --text -o ir14.ref.txt "$tmp/ir14.profdata"
