@@ -137,6 +137,7 @@ func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
 		if weight > 1 {
 			scaleRecord(&f.Record, weight)
 		}
+		sortSitesByCount(&f.Record)
 		p.funcs[k] = f
 		return nil
 	}
@@ -144,6 +145,7 @@ func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
 		return err
 	}
 	mergeInto(&f.Record, rec, weight)
+	sortSitesByCount(&f.Record)
 	f.merges++
 	return nil
 }
@@ -165,20 +167,18 @@ func (p *Profile) AddProfile(q *Profile) error {
 			return err
 		}
 		mergeInto(&f.Record, &g.Record, 1)
+		sortSitesByCount(&f.Record)
 		f.merges += g.merges + 1
 	}
 	return nil
 }
 
-// Funcs returns the records sorted by name, then hash, with value sites in
-// LLVM's order.
+// Funcs returns the records sorted by name, then hash. Value sites are in
+// LLVM's order: by count, highest first; ties in input order for a record
+// read once, by value once merged.
 func (p *Profile) Funcs() []*Func {
 	out := make([]*Func, 0, len(p.funcs))
 	for _, f := range p.funcs {
-		if f.merges > 0 {
-			sortSites(&f.Record)
-		}
-		sortSitesByCount(&f.Record)
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -325,10 +325,21 @@ func sortSitesByCount(r *Record) {
 	}
 }
 
-func sortSites(r *Record) {
-	for k := range r.Sites {
-		for _, vs := range r.Sites[k] {
-			sortValues(vs)
+// CollapseSite sums the counts of repeated values in a site, keeping the
+// first position: indirect-call targets outside the profiled code all map
+// to 0, and keeping them apart would make merging order-dependent.
+func CollapseSite(vs []Value) []Value {
+	out := vs[:0]
+	for _, v := range vs {
+		i := 0
+		for i < len(out) && out[i].Value != v.Value {
+			i++
 		}
+		if i < len(out) {
+			out[i].Count = satMulAdd(v.Count, 1, out[i].Count)
+			continue
+		}
+		out = append(out, v)
 	}
+	return out
 }

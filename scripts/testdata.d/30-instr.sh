@@ -136,7 +136,9 @@ int main(int argc, char **argv) {
 	char buf[64];
 	for (int i = 0; i < n % 50; i++) s += pick(i)(i - 3);
 	memset(buf, s & 0xff, (size_t)(n % 60) + 1);
-	return buf[0] == 7;
+	volatile char sink = buf[0];
+	(void)sink;
+	return 0;
 }
 C
 small_other=$top/.cache/small2.c

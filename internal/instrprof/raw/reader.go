@@ -343,6 +343,9 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 		return vd.Err()
 	}
 	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap)
+	for s, vs := range rec.Sites[instrprof.ValueIndirectCall] {
+		rec.Sites[instrprof.ValueIndirectCall][s] = instrprof.CollapseSite(vs)
+	}
 	for k := 0; k < kinds && vd.Err() == nil; k++ {
 		if len(rec.Sites[k]) != 0 && len(rec.Sites[k]) != int(dr.numSites[k]) {
 			vd.Failf("function %q: %d value sites of kind %d, the record says %d", rec.Name, len(rec.Sites[k]), k, dr.numSites[k])
