@@ -63,7 +63,7 @@ sqlite_src() {
 }
 
 # The per-run workload: a few statements on an in-memory database.
-cat >"$top/.cache/sqlmain.c" <<'C'
+cat >"$top/.cache/sqlmain.c.new" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include "sqlite3.h"
@@ -83,15 +83,19 @@ int main(int argc, char **argv) {
 	return 0;
 }
 C
+cmp -s "$top/.cache/sqlmain.c.new" "$top/.cache/sqlmain.c" || mv "$top/.cache/sqlmain.c.new" "$top/.cache/sqlmain.c"
+rm -f "$top/.cache/sqlmain.c.new"
 
-build_sqlite() { # NAME FLAGS...
+build_sqlite() { # NAME FLAGS...: cached while the flags and main program stay the same
 	local name=$1
 	shift
 	local bin=$top/.cache/$name
-	if [ ! -x "$bin" ] || [ "$0" -nt "$bin" ]; then
+	local flags="clang-19 -O1 $* $(cksum <"$top/.cache/sqlmain.c")"
+	if [ ! -x "$bin" ] || [ "$(cat "$bin.flags" 2>/dev/null)" != "$flags" ]; then
 		echo "30-instr: compiling sqlite ($name), a few minutes"
 		clang-19 -O1 -g0 -Wl,--build-id "$@" -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 \
 			-I"$top/.cache" -o "$bin" "$top/.cache/sqlmain.c" "$top/.cache/sqlite3.c"
+		printf '%s' "$flags" >"$bin.flags"
 	fi
 }
 
