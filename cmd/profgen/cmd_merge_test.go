@@ -89,6 +89,14 @@ func TestMergeSqliteMatchesLLVM(t *testing.T) {
 	needTool(t, "llvm-profdata-19")
 	dir := instrData(t, "sqlite")
 	ours := compareWithLLVM(t, "llvm-profdata-19", nil, filepath.Join(dir, "raw"))
+	// profgen's own --text is llvm-profdata's --text.
+	text := filepath.Join(t.TempDir(), "ours.txt")
+	if stderr, err := profgenMerge(t, "--text", "-o", text, ours); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if b, _ := os.ReadFile(text); string(b) != llvmText(t, ours) {
+		t.Error("profgen --text differs from llvm-profdata-19 --text")
+	}
 	// Same bytes for another thread count and the reverse input order.
 	files, _ := filepath.Glob(filepath.Join(dir, "raw", "*.profraw"))
 	if len(files) < 1000 {

@@ -282,8 +282,11 @@ func mergeInto(dst, src *Record, w uint64) {
 	}
 }
 
-// mergeSite merges src into dst as LLVM does: both sorted by value, matching
-// values add count*w, values only in src are added unscaled (LLVM's rule).
+// mergeSite merges src into dst: both sorted by value, matching values add
+// count*w, values only in src come in as count*w. (llvm-profdata 19 adds
+// those unscaled, so its result with --weighted-input depends on which
+// file it happened to read first; profgen scales them, which is the same
+// whatever the order.)
 func mergeSite(dst, src []Value, w uint64) []Value {
 	sortValues(dst)
 	srcSorted := append([]Value(nil), src...)
@@ -300,7 +303,7 @@ func mergeSite(dst, src []Value, w uint64) []Value {
 			i++
 			continue
 		}
-		out = append(out, v)
+		out = append(out, Value{v.Value, satMulAdd(v.Count, w, 0)})
 	}
 	return append(out, dst[i:]...)
 }

@@ -13,15 +13,20 @@ import (
 	"github.com/profgen/profgen/internal/instrprof/text"
 )
 
-// mergeText reads raws into one profile and renders it as text.
+// mergeText reads raws into one profile and renders it as text; a file
+// named "a|b" is the concatenation of a and b.
 func mergeText(t *testing.T, files ...string) (string, error) {
 	t.Helper()
 	p := instrprof.NewProfile()
 	var r raw.Reader
 	for _, f := range files {
-		buf, err := os.ReadFile(filepath.Join("..", "testdata", f))
-		if err != nil {
-			t.Fatal(err)
+		var buf []byte
+		for _, part := range strings.Split(f, "|") {
+			b, err := os.ReadFile(filepath.Join("..", "testdata", part))
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf = append(buf, b...)
 		}
 		info, err := r.Read(f, buf, func(rec *instrprof.Record, ref uint64, off int64) error {
 			return p.Add(rec, ref, 1, instrprof.Origin{File: f, Offset: off})
@@ -50,6 +55,7 @@ func TestReadMatchesLLVM(t *testing.T) {
 		{"fe19.ref.txt", []string{"fe19.profraw"}},
 		{"plain19.ref.txt", []string{"plain19.profraw"}},
 		{"ir14.ref.txt", []string{"ir14.profraw"}},
+		{"cat.ref.txt", []string{"ir19-1.profraw|fe19.profraw"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.files, "+"), func(t *testing.T) {

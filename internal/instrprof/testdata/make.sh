@@ -25,3 +25,6 @@ done
 llvm-profdata-19 merge --text -o ir19-both.ref.txt ir19-1.profraw ir19-2.profraw
 llvm-profdata-14 merge -o "$tmp/ir14.profdata" ir14.profraw
 llvm-profdata-19 merge --text -o ir14.ref.txt "$tmp/ir14.profdata"
+# One file holding two profiles, as an executable and its DSOs write.
+cat ir19-1.profraw fe19.profraw >"$tmp/cat.profraw"
+llvm-profdata-19 merge --text -o cat.ref.txt "$tmp/cat.profraw"
