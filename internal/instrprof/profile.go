@@ -6,10 +6,12 @@
 package instrprof
 
 import (
+	"cmp"
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -289,11 +291,16 @@ func mergeInto(dst, src *Record, w uint64) {
 // whatever the order.)
 func mergeSite(dst, src []Value, w uint64) []Value {
 	sortValues(dst)
-	srcSorted := append([]Value(nil), src...)
-	sortValues(srcSorted)
-	out := make([]Value, 0, max(len(dst), len(srcSorted)))
+	sortValues(src) // src belongs to a reader's scratch or a discarded partial
+	if sameValues(dst, src) {
+		for i, v := range src {
+			dst[i].Count = satMulAdd(v.Count, w, dst[i].Count)
+		}
+		return dst
+	}
+	out := make([]Value, 0, max(len(dst), len(src)))
 	i := 0
-	for _, v := range srcSorted {
+	for _, v := range src {
 		for i < len(dst) && dst[i].Value < v.Value {
 			out = append(out, dst[i])
 			i++
@@ -308,8 +315,27 @@ func mergeSite(dst, src []Value, w uint64) []Value {
 	return append(out, dst[i:]...)
 }
 
+func sameValues(a, b []Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Value != b[i].Value {
+			return false
+		}
+	}
+	return true
+}
+
+func byValue(a, b Value) int { return cmp.Compare(a.Value, b.Value) }
+
+// byCount orders by count, highest first.
+func byCount(a, b Value) int { return cmp.Compare(b.Count, a.Count) }
+
 func sortValues(vs []Value) {
-	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Value < vs[j].Value })
+	if !slices.IsSortedFunc(vs, byValue) {
+		slices.SortStableFunc(vs, byValue)
+	}
 }
 
 // maxValuesPerSite is how many values LLVM keeps per site.
@@ -320,7 +346,9 @@ const maxValuesPerSite = 255
 func sortSitesByCount(r *Record) {
 	for k := range r.Sites {
 		for s, vs := range r.Sites[k] {
-			sort.SliceStable(vs, func(i, j int) bool { return vs[i].Count > vs[j].Count })
+			if !slices.IsSortedFunc(vs, byCount) {
+				slices.SortStableFunc(vs, byCount)
+			}
 			if len(vs) > maxValuesPerSite {
 				r.Sites[k][s] = vs[:maxValuesPerSite]
 			}

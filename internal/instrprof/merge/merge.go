@@ -134,6 +134,10 @@ type worker struct {
 	prof     *instrprof.Profile
 	reader   raw.Reader
 	outcomes []outcome
+
+	staged  []staged
+	counts  []uint64
+	bitmaps []byte
 }
 
 func (w *worker) run(inputs []Input, jobs <-chan int) {
@@ -167,24 +171,47 @@ func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
 	return nil, &instrprof.FormatError{File: in.Path, Offset: 0, Msg: "not a raw or indexed instrumentation profile (bad magic)"}
 }
 
+// staged is a record read from a file that is not yet known to be whole.
+type staged struct {
+	rec instrprof.Record
+	ref uint64
+	off int64
+}
+
 func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, error) {
-	// Pass 1 validates the whole file, so a damaged file adds nothing.
-	info, err := w.reader.ReadFile(in.Path, f, size, func(*instrprof.Record, uint64, int64) error { return nil })
+	// The file's records are staged and merged only once the whole file has
+	// read cleanly, so a damaged file adds nothing.
+	w.staged, w.counts, w.bitmaps = w.staged[:0], w.counts[:0], w.bitmaps[:0]
+	info, err := w.reader.ReadFile(in.Path, f, size, w.stage)
 	if err != nil {
 		return nil, err
 	}
 	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
 		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + " is not the binary's", Kind: SkipOtherBinary}, nil
 	}
-	_, err = w.reader.Read(in.Path, w.reader.Buffer(), func(rec *instrprof.Record, ref uint64, off int64) error {
-		return w.add(rec, ref, in, off, o)
-	})
-	if err != nil {
-		return nil, err
+	for i := range w.staged {
+		s := &w.staged[i]
+		if err := w.add(&s.rec, s.ref, in, s.off, o); err != nil {
+			return nil, err
+		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
 	o.records = info.Records
 	return nil, nil
+}
+
+// stage keeps a copy of rec: counters and bitmap bytes go to arenas reused
+// from file to file (value sites are freshly allocated by the reader).
+func (w *worker) stage(rec *instrprof.Record, ref uint64, off int64) error {
+	c := len(w.counts)
+	w.counts = append(w.counts, rec.Counts...)
+	b := len(w.bitmaps)
+	w.bitmaps = append(w.bitmaps, rec.Bitmap...)
+	s := staged{rec: *rec, ref: ref, off: off}
+	s.rec.Counts = w.counts[c:len(w.counts):len(w.counts)]
+	s.rec.Bitmap = w.bitmaps[b:len(w.bitmaps):len(w.bitmaps)]
+	w.staged = append(w.staged, s)
+	return nil
 }
 
 func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) error {
