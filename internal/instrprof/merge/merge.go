@@ -215,16 +215,20 @@ func (w *worker) stage(rec *instrprof.Record, ref uint64, off int64) error {
 }
 
 func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) error {
-	// Indexed files are validated by a first pass too.
-	nop := func(*instrprof.Record, int64) error { return nil }
-	if _, err := indexed.ReadFile(in.Path, f, size, nop); err != nil {
-		return err
-	}
+	// Staged like raws; the indexed reader allocates each record afresh.
+	w.staged = w.staged[:0]
 	info, err := indexed.ReadFile(in.Path, f, size, func(rec *instrprof.Record, off int64) error {
-		return w.add(rec, 0, in, off, o)
+		w.staged = append(w.staged, staged{rec: *rec, off: off})
+		return nil
 	})
 	if err != nil {
 		return err
+	}
+	for i := range w.staged {
+		s := &w.staged[i]
+		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
+			return err
+		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
 	o.records = info.Records

@@ -52,6 +52,7 @@ type Reader struct {
 	recs   []dataRecord
 	counts []uint64
 	addrs  []addrRef
+	vtabs  []vtable
 }
 
 // Func is called for every record read, with the record's name reference
@@ -246,6 +247,7 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 	kinds := int(h.ValueKindLast) + 1
 	if !p.correlated {
 		r.buildAddrMap(p)
+		r.readVTables(d, p)
 	}
 	vd := sub(d, p.base+int(p.l.values), len(d.Buf)-p.base-int(p.l.values))
 	for i, dr := range p.recs {
@@ -368,9 +370,34 @@ func (r *Reader) buildAddrMap(p *profile) {
 	sort.Slice(r.addrs, func(i, j int) bool { return r.addrs[i].addr < r.addrs[j].addr })
 }
 
+// vtable is the address range of a profiled vtable and its name reference.
+type vtable struct{ start, end, ref uint64 }
+
+// readVTables reads the vtable section (v10+: {u64 name ref, u64 address,
+// u32 size, pad} each), for vtable value profiles.
+func (r *Reader) readVTables(d *instrprof.Decoder, p *profile) {
+	r.vtabs = r.vtabs[:0]
+	b := d.Buf[p.base+int(p.l.vtables):]
+	le := binary.LittleEndian
+	for i := 0; i < int(p.h.NumVTables); i++ {
+		e := b[24*i:]
+		start := le.Uint64(e[8:])
+		r.vtabs = append(r.vtabs, vtable{start, start + uint64(le.Uint32(e[16:])), le.Uint64(e)})
+	}
+	sort.Slice(r.vtabs, func(i, j int) bool { return r.vtabs[i].start < r.vtabs[j].start })
+}
+
 // remap turns an indirect-call target address into the callee's name
-// reference (0 when the address is not a profiled function), as LLVM does.
+// reference and a vtable address into the vtable's (0 when the address is
+// not profiled), as LLVM does.
 func (r *Reader) remap(kind int, v uint64) uint64 {
+	if kind == instrprof.ValueVTable {
+		i := sort.Search(len(r.vtabs), func(i int) bool { return r.vtabs[i].start > v }) - 1
+		if i >= 0 && v < r.vtabs[i].end {
+			return r.vtabs[i].ref
+		}
+		return 0
+	}
 	if kind != instrprof.ValueIndirectCall {
 		return v
 	}

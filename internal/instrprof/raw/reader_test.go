@@ -56,6 +56,7 @@ func TestReadMatchesLLVM(t *testing.T) {
 		{"plain19.ref.txt", []string{"plain19.profraw"}},
 		{"ir14.ref.txt", []string{"ir14.profraw"}},
 		{"cat.ref.txt", []string{"ir19-1.profraw|fe19.profraw"}},
+		{"vt.ref.txt", []string{"vt1.profraw", "vt2.profraw"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.files, "+"), func(t *testing.T) {

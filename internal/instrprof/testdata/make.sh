@@ -4,6 +4,7 @@
 #   fe19.profraw        clang-19 -fprofile-instr-generate -fcoverage-mcdc (MC/DC bitmap bytes)
 #   ir14.profraw        clang-14 -fprofile-generate (raw v8)
 #   plain19.profraw     clang-19, names stored uncompressed
+#   vt{1,2}.profraw     clang++-19 with -mllvm -enable-vtable-value-profiling
 #   *.ref.txt           llvm-profdata-19 (or -14 via an indexed file) merge --text of each
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,3 +29,8 @@ llvm-profdata-19 merge --text -o ir14.ref.txt "$tmp/ir14.profdata"
 # One file holding two profiles, as an executable and its DSOs write.
 cat ir19-1.profraw fe19.profraw >"$tmp/cat.profraw"
 llvm-profdata-19 merge --text -o cat.ref.txt "$tmp/cat.profraw"
+# C++ with vtable value profiling (raw v10 vtable section).
+clang++-19 -O1 -fprofile-generate -mllvm -enable-vtable-value-profiling -o "$tmp/vt" vt.cpp
+run vt1.profraw "$tmp/vt" 7 || true
+run vt2.profraw "$tmp/vt" 11 || true
+llvm-profdata-19 merge --text -o vt.ref.txt vt1.profraw vt2.profraw
