@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
@@ -82,8 +83,10 @@ func Run(inputs []Input, opts Options) (*Result, error) {
 		}()
 	}
 	outcomes := make([]outcome, len(inputs))
+	var failed atomic.Bool
 	for i := range workers {
 		workers[i].outcomes = outcomes
+		workers[i].failed = &failed
 	}
 	for i := range inputs {
 		jobs <- i
@@ -101,10 +104,15 @@ type outcome struct {
 	dropped int
 }
 
+// errSkipped marks inputs not read because another one failed.
+var errSkipped = errors.New("not read: another input failed")
+
 func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options) (*Result, error) {
 	res := &Result{Profile: instrprof.NewProfile()}
 	for i, o := range outcomes {
 		switch {
+		case o.err == errSkipped:
+			continue
 		case o.err != nil && !opts.KeepGoing:
 			return nil, o.err
 		case o.err != nil:
@@ -134,6 +142,9 @@ type worker struct {
 	prof     *instrprof.Profile
 	reader   raw.Reader
 	outcomes []outcome
+	// failed is set on the first error when not KeepGoing: the rest of the
+	// files are then left alone.
+	failed *atomic.Bool
 
 	staged  []staged
 	counts  []uint64
@@ -143,7 +154,14 @@ type worker struct {
 func (w *worker) run(inputs []Input, jobs <-chan int) {
 	for i := range jobs {
 		o := &w.outcomes[i]
+		if w.failed.Load() {
+			o.err = errSkipped
+			continue
+		}
 		o.skip, o.err = w.mergeFile(inputs[i], o)
+		if o.err != nil && !w.opts.KeepGoing {
+			w.failed.Store(true)
+		}
 	}
 }
 
