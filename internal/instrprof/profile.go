@@ -86,9 +86,6 @@ type Origin struct {
 type Func struct {
 	Record
 	Origin Origin
-	// merges counts how many records were folded in after the first; LLVM
-	// sorts value sites by value from the first merge on.
-	merges int
 }
 
 type key struct{ ref, hash uint64 }
@@ -148,7 +145,6 @@ func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
 	}
 	mergeInto(&f.Record, rec, weight)
 	sortSitesByCount(&f.Record)
-	f.merges++
 	return nil
 }
 
@@ -170,7 +166,6 @@ func (p *Profile) AddProfile(q *Profile) error {
 		}
 		mergeInto(&f.Record, &g.Record, 1)
 		sortSitesByCount(&f.Record)
-		f.merges += g.merges + 1
 	}
 	return nil
 }

@@ -407,6 +407,3 @@ func (r *Reader) remap(kind int, v uint64) uint64 {
 	}
 	return 0
 }
-
-// Buffer returns the bytes of the file last read by ReadFile.
-func (r *Reader) Buffer() []byte { return r.buf }
