@@ -205,7 +205,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		return nil, err
 	}
 	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
-		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + " is not the binary's", Kind: SkipOtherBinary}, nil
+		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + ", not the binary's " + hex.EncodeToString(w.opts.MatchID), Kind: SkipOtherBinary}, nil
 	}
 	for i := range w.staged {
 		s := &w.staged[i]
