@@ -82,7 +82,20 @@ func compareWithLLVM(t *testing.T, tool string, flags []string, inputs ...string
 	if a, b := llvmText(t, ours), llvmText(t, theirs); a != b {
 		t.Fatalf("llvm-profdata-19 --text differs between profgen's and %s's merge", tool)
 	}
+	// Same version and build ids: the very bytes match too.
+	if a, b := readFile(t, ours), readFile(t, theirs); tool == "llvm-profdata-19" && !bytes.Equal(a, b) {
+		t.Errorf("the .profdata is not byte-identical to %s's", tool)
+	}
 	return ours
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestMergeSqliteMatchesLLVM(t *testing.T) {
