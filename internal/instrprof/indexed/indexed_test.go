@@ -132,3 +132,22 @@ func FuzzReader(f *testing.F) {
 		indexed.Read("fuzz", b, func(*instrprof.Record, int64) error { return nil })
 	})
 }
+
+// TestRecordOrder: the records of one name are in LLVM's DenseMap order
+// (bucket (hash*37) mod 64), not in hash order.
+func TestRecordOrder(t *testing.T) {
+	p := instrprof.NewProfile()
+	for _, h := range []uint64{1, 2} {
+		p.Add(&instrprof.Record{Name: "f", Hash: h, Counts: []uint64{h}}, 0, 1, instrprof.Origin{})
+	}
+	var got []uint64
+	if _, err := indexed.Read("x", write(t, p), func(rec *instrprof.Record, _ int64) error {
+		got = append(got, rec.Hash)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != 2 || got[1] != 1 {
+		t.Errorf("record order %v, want [2 1]", got)
+	}
+}

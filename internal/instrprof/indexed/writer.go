@@ -77,6 +77,37 @@ func groupByName(funcs []*instrprof.Func) []*group {
 		}
 		out = append(out, &group{name: f.Name, hash: instrprof.NameRef(f.Name), recs: []*instrprof.Func{f}})
 	}
+	for _, g := range out {
+		if len(g.recs) > 1 {
+			g.recs = denseMapOrder(g.recs)
+		}
+	}
+	return out
+}
+
+// denseMapOrder orders the records of one name as llvm-profdata emits them:
+// in the bucket order of the LLVM DenseMap keyed by CFG hash that holds
+// them (64 buckets doubled at 3/4 load, bucket (hash*37) mod 2^32 masked,
+// quadratic probing), taking the records as inserted in hash order.
+func denseMapOrder(recs []*instrprof.Func) []*instrprof.Func {
+	n := 64
+	for len(recs)*4 >= n*3 {
+		n *= 2
+	}
+	buckets := make([]*instrprof.Func, n)
+	for _, f := range recs {
+		i := uint32(f.Hash*37) & uint32(n-1)
+		for probe := uint32(1); buckets[i] != nil; probe++ {
+			i = (i + probe) & uint32(n-1)
+		}
+		buckets[i] = f
+	}
+	out := recs[:0:0]
+	for _, f := range buckets {
+		if f != nil {
+			out = append(out, f)
+		}
+	}
 	return out
 }
 
