@@ -54,6 +54,8 @@ var cases = []struct {
 	{"ir19-both.profdata", []string{"ir19-1.profraw", "ir19-2.profraw"}, true},
 	{"fe19.profdata", []string{"fe19.profraw"}, true},
 	{"vt.profdata", []string{"vt1.profraw", "vt2.profraw"}, true},
+	{"cs.profdata", []string{"cs.profraw"}, true},
+	{"sb.profdata", []string{"sb1.profraw", "sb2.profraw"}, true},
 	{"ir14.profdata", []string{"ir14.profraw"}, false},
 }
 

@@ -57,6 +57,8 @@ func TestReadMatchesLLVM(t *testing.T) {
 		{"ir14.ref.txt", []string{"ir14.profraw"}},
 		{"cat.ref.txt", []string{"ir19-1.profraw|fe19.profraw"}},
 		{"vt.ref.txt", []string{"vt1.profraw", "vt2.profraw"}},
+		{"cs.ref.txt", []string{"cs.profraw"}},
+		{"sb.ref.txt", []string{"sb1.profraw", "sb2.profraw"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.files, "+"), func(t *testing.T) {

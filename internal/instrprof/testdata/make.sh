@@ -5,6 +5,8 @@
 #   ir14.profraw        clang-14 -fprofile-generate (raw v8)
 #   plain19.profraw     clang-19, names stored uncompressed
 #   vt{1,2}.profraw     clang++-19 with -mllvm -enable-vtable-value-profiling
+#   cs.profraw          clang-19 -fcs-profile-generate (context-sensitive)
+#   sb{1,2}.profraw     clang-19 -fprofile-instr-generate -mllvm -enable-single-byte-coverage
 #   *.ref.txt           llvm-profdata-19 (or -14 via an indexed file) merge --text of each
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,3 +36,12 @@ clang++-19 -O1 -fprofile-generate -mllvm -enable-vtable-value-profiling -o "$tmp
 run vt1.profraw "$tmp/vt" 7 || true
 run vt2.profraw "$tmp/vt" 11 || true
 llvm-profdata-19 merge --text -o vt.ref.txt vt1.profraw vt2.profraw
+# Context-sensitive IR PGO (CS summary, CS flag in hashes) and single-byte coverage.
+llvm-profdata-19 merge -o "$tmp/ir.profdata" ir19-1.profraw ir19-2.profraw
+clang-19 -O1 -fprofile-use="$tmp/ir.profdata" -fcs-profile-generate -o "$tmp/cs" t.c
+run cs.profraw "$tmp/cs" 5
+llvm-profdata-19 merge --text -o cs.ref.txt cs.profraw
+clang-19 -O1 -fprofile-instr-generate -mllvm -enable-single-byte-coverage -o "$tmp/sb" t.c
+run sb1.profraw "$tmp/sb" 3
+run sb2.profraw "$tmp/sb" 6 x
+llvm-profdata-19 merge --text -o sb.ref.txt sb1.profraw sb2.profraw
