@@ -95,16 +95,34 @@ type key struct{ ref, hash uint64 }
 type Profile struct {
 	Kind      Kind
 	BinaryIDs map[string]bool
-	funcs     map[key]*Func
+	// funcs holds the records by name reference; a name rarely has more
+	// than one CFG hash, and a uint64 key keeps the hot lookup cheap.
+	funcs map[uint64][]*Func
+	n     int
 }
 
 // NewProfile returns an empty profile.
 func NewProfile() *Profile {
-	return &Profile{BinaryIDs: map[string]bool{}, funcs: map[key]*Func{}}
+	return &Profile{BinaryIDs: map[string]bool{}, funcs: map[uint64][]*Func{}}
 }
 
 // Len is the number of records.
-func (p *Profile) Len() int { return len(p.funcs) }
+func (p *Profile) Len() int { return p.n }
+
+// lookup returns the record with name reference ref and CFG hash hash.
+func (p *Profile) lookup(ref, hash uint64) *Func {
+	for _, f := range p.funcs[ref] {
+		if f.Hash == hash {
+			return f
+		}
+	}
+	return nil
+}
+
+func (p *Profile) insert(ref uint64, f *Func) {
+	p.funcs[ref] = append(p.funcs[ref], f)
+	p.n++
+}
 
 // MismatchError reports a record whose shape (number of counters, bitmap
 // bytes or value sites) differs from an earlier record of the same name
@@ -129,15 +147,14 @@ func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
 	if ref == 0 {
 		ref = NameRef(rec.Name)
 	}
-	k := key{ref, rec.Hash}
-	f := p.funcs[k]
+	f := p.lookup(ref, rec.Hash)
 	if f == nil {
 		f = &Func{Record: cloneRecord(rec), Origin: at}
 		if weight > 1 {
 			scaleRecord(&f.Record, weight)
 		}
 		sortSitesByCount(&f.Record)
-		p.funcs[k] = f
+		p.insert(ref, f)
 		return nil
 	}
 	if err := checkShape(f, rec, at); err != nil {
@@ -155,10 +172,10 @@ func (p *Profile) AddProfile(q *Profile) error {
 		p.BinaryIDs[id] = true
 	}
 	for _, k := range q.sortedKeys() {
-		g := q.funcs[k]
-		f := p.funcs[k]
+		g := q.lookup(k.ref, k.hash)
+		f := p.lookup(k.ref, k.hash)
 		if f == nil {
-			p.funcs[k] = g
+			p.insert(k.ref, g)
 			continue
 		}
 		if err := checkShape(f, &g.Record, g.Origin); err != nil {
@@ -174,9 +191,9 @@ func (p *Profile) AddProfile(q *Profile) error {
 // LLVM's order: by count, highest first; ties in input order for a record
 // read once, by value once merged.
 func (p *Profile) Funcs() []*Func {
-	out := make([]*Func, 0, len(p.funcs))
-	for _, f := range p.funcs {
-		out = append(out, f)
+	out := make([]*Func, 0, p.n)
+	for _, fs := range p.funcs {
+		out = append(out, fs...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Name != out[j].Name {
@@ -188,9 +205,11 @@ func (p *Profile) Funcs() []*Func {
 }
 
 func (p *Profile) sortedKeys() []key {
-	keys := make([]key, 0, len(p.funcs))
-	for k := range p.funcs {
-		keys = append(keys, k)
+	keys := make([]key, 0, p.n)
+	for ref, fs := range p.funcs {
+		for _, f := range fs {
+			keys = append(keys, key{ref, f.Hash})
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].ref != keys[j].ref {
