@@ -37,6 +37,7 @@ type mergeOptions struct {
 	threads       int
 	failureMode   string
 	matchBinaryID bool
+	sparse        bool
 }
 
 // binaryFormatOnly is --binary given without a path (llvm's format flag).
@@ -52,6 +53,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.inputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
 	fs.IntVarP(&o.threads, "num-threads", "j", 0, "worker threads (0 = number of CPUs)")
 	fs.StringVar(&o.failureMode, "failure-mode", "any", "any: fail on any damaged input; all: skip damaged inputs, fail only if none merge")
+	fs.BoolVar(&o.sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero")
 	fs.BoolVar(&o.matchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file (or --binary=PATH); list the others")
 }
 
@@ -97,6 +99,9 @@ func runMerge(stderr io.Writer, o *mergeOptions, args []string) error {
 	fmt.Fprintf(stderr, "profgen merge: %s\n", res.Summary())
 	if res.Merged == 0 {
 		return errors.New("no profile can be merged")
+	}
+	if o.sparse {
+		res.Profile.DropZero()
 	}
 	return writeProfile(o, res)
 }
@@ -159,6 +164,14 @@ func (o *mergeOptions) mergeOpts() (merge.Options, error) {
 func (o *mergeOptions) inputs(args []string) ([]merge.Input, error) {
 	var in []merge.Input
 	for _, a := range args {
+		if rsp, ok := strings.CutPrefix(a, "@"); ok {
+			list, err := readInputList(rsp)
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, list...)
+			continue
+		}
 		in = append(in, merge.Input{Path: a, Weight: 1})
 	}
 	for _, w := range o.weighted {
@@ -196,7 +209,7 @@ func parseWeighted(s string) (merge.Input, error) {
 func readInputList(path string) ([]merge.Input, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--input-files: %w", err)
+		return nil, fmt.Errorf("input list: %w", err)
 	}
 	defer f.Close()
 	var in []merge.Input

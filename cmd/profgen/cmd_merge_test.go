@@ -291,3 +291,12 @@ func TestProfileUse(t *testing.T) {
 	run(t, "clang-19", "-O1", "-fprofile-use="+out, "-Werror=profile-instr-unprofiled", "-Werror=profile-instr-out-of-date",
 		"-Werror=profile-instr-missing", "-c", "-o", filepath.Join(t.TempDir(), "s.o"), src)
 }
+
+// TestSparseAndResponseFile: --sparse and @list inputs, as llvm-profdata.
+func TestSparseAndResponseFile(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	files, _ := filepath.Glob(filepath.Join(instrData(t, "sqlite"), "raw", "*.profraw"))
+	list := filepath.Join(t.TempDir(), "list")
+	os.WriteFile(list, []byte(strings.Join(files[:20], "\n")+"\n"), 0o644)
+	compareWithLLVM(t, "llvm-profdata-19", []string{"--sparse"}, "@"+list)
+}

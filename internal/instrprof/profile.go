@@ -187,6 +187,39 @@ func (p *Profile) AddProfile(q *Profile) error {
 	return nil
 }
 
+// DropZero removes the records whose counters and bitmap bytes are all
+// zero (llvm-profdata merge --sparse).
+func (p *Profile) DropZero() {
+	for ref, fs := range p.funcs {
+		kept := fs[:0]
+		for _, f := range fs {
+			if !f.isZero() {
+				kept = append(kept, f)
+			}
+		}
+		p.n -= len(fs) - len(kept)
+		if len(kept) == 0 {
+			delete(p.funcs, ref)
+		} else {
+			p.funcs[ref] = kept
+		}
+	}
+}
+
+func (r *Record) isZero() bool {
+	for _, c := range r.Counts {
+		if c != 0 {
+			return false
+		}
+	}
+	for _, b := range r.Bitmap {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Funcs returns the records sorted by name, then hash. Value sites are in
 // LLVM's order: by count, highest first; ties in input order for a record
 // read once, by value once merged.
