@@ -66,6 +66,7 @@ func newRootCommand() *cobra.Command {
 	opts.AddFlags(cmd.Flags())
 	cmd.SetArgs(llvmStyleArgs(os.Args[1:]))
 	cmd.AddCommand(newShowCommand())
+	cmd.AddCommand(newMergeCommand())
 	return cmd
 }
 

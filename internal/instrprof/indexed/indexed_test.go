@@ -1,0 +1,155 @@
+package indexed_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/raw"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func readRaws(t *testing.T, files ...string) *instrprof.Profile {
+	t.Helper()
+	p := instrprof.NewProfile()
+	var r raw.Reader
+	for _, f := range files {
+		buf, err := os.ReadFile(filepath.Join("..", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := r.Read(f, buf, func(rec *instrprof.Record, ref uint64, off int64) error {
+			return p.Add(rec, ref, 1, instrprof.Origin{File: f, Offset: off})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Kind |= info.Kind
+		for _, id := range info.BinaryIDs {
+			p.BinaryIDs[string(id)] = true
+		}
+	}
+	return p
+}
+
+func write(t *testing.T, p *instrprof.Profile) []byte {
+	var b bytes.Buffer
+	if err := indexed.Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var cases = []struct {
+	golden string
+	raws   []string
+	llvm19 bool // llvm-profdata-19 reads the raws (it cannot read v8)
+}{
+	{"ir19-both.profdata", []string{"ir19-1.profraw", "ir19-2.profraw"}, true},
+	{"fe19.profdata", []string{"fe19.profraw"}, true},
+	{"vt.profdata", []string{"vt1.profraw", "vt2.profraw"}, true},
+	{"cs.profdata", []string{"cs.profraw"}, true},
+	{"sb.profdata", []string{"sb1.profraw", "sb2.profraw"}, true},
+	{"ir14.profdata", []string{"ir14.profraw"}, false},
+}
+
+func TestWriteGolden(t *testing.T) {
+	for _, tt := range cases {
+		got := write(t, readRaws(t, tt.raws...))
+		golden := filepath.Join("testdata", tt.golden)
+		if *update {
+			os.MkdirAll("testdata", 0o755)
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: output differs from the golden file (run with -update after checking)", tt.golden)
+		}
+	}
+}
+
+// TestSameAsLLVM compares the bytes with llvm-profdata-19's own output.
+func TestSameAsLLVM(t *testing.T) {
+	if _, err := exec.LookPath("llvm-profdata-19"); err != nil {
+		t.Skip("llvm-profdata-19 not installed")
+	}
+	for _, tt := range cases {
+		if !tt.llvm19 {
+			continue
+		}
+		out := filepath.Join(t.TempDir(), "ref.profdata")
+		args := []string{"merge", "-o", out}
+		for _, r := range tt.raws {
+			args = append(args, filepath.Join("..", "testdata", r))
+		}
+		if msg, err := exec.Command("llvm-profdata-19", args...).CombinedOutput(); err != nil {
+			t.Fatalf("llvm-profdata-19: %v\n%s", err, msg)
+		}
+		want, _ := os.ReadFile(out)
+		if got := write(t, readRaws(t, tt.raws...)); !bytes.Equal(got, want) {
+			t.Errorf("%s: not byte-identical to llvm-profdata-19 merge", tt.golden)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, tt := range cases {
+		first := write(t, readRaws(t, tt.raws...))
+		p := instrprof.NewProfile()
+		info, err := indexed.Read(tt.golden, first, func(rec *instrprof.Record, off int64) error {
+			return p.Add(rec, 0, 1, instrprof.Origin{File: tt.golden, Offset: off})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Kind = info.Kind
+		for _, id := range info.BinaryIDs {
+			p.BinaryIDs[string(id)] = true
+		}
+		if second := write(t, p); !bytes.Equal(first, second) {
+			t.Errorf("%s: write → read → write changed the bytes", tt.golden)
+		}
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.profdata"))
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		indexed.Read("fuzz", b, func(*instrprof.Record, int64) error { return nil })
+	})
+}
+
+// TestRecordOrder: the records of one name are in LLVM's DenseMap order
+// (bucket (hash*37) mod 64), not in hash order.
+func TestRecordOrder(t *testing.T) {
+	p := instrprof.NewProfile()
+	for _, h := range []uint64{1, 2} {
+		p.Add(&instrprof.Record{Name: "f", Hash: h, Counts: []uint64{h}}, 0, 1, instrprof.Origin{})
+	}
+	var got []uint64
+	if _, err := indexed.Read("x", write(t, p), func(rec *instrprof.Record, _ int64) error {
+		got = append(got, rec.Hash)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != 2 || got[1] != 1 {
+		t.Errorf("record order %v, want [2 1]", got)
+	}
+}

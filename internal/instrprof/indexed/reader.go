@@ -1,0 +1,188 @@
+package indexed
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/instrprof"
+)
+
+// IsIndexed reports whether the first 8 bytes of a file are the indexed magic.
+func IsIndexed(first8 []byte) bool {
+	return len(first8) >= 8 && binary.LittleEndian.Uint64(first8) == Magic
+}
+
+// Info describes an indexed file.
+type Info struct {
+	Version   int
+	Kind      instrprof.Kind
+	BinaryIDs [][]byte
+	Records   int
+}
+
+// Func receives each record with the file offset of its hash-table entry.
+type Func func(rec *instrprof.Record, off int64) error
+
+// ReadFile reads an indexed profile of size bytes from ra.
+func ReadFile(file string, ra io.ReaderAt, size int64, fn Func) (Info, error) {
+	buf := make([]byte, size)
+	if n, err := ra.ReadAt(buf, 0); n < int(size) {
+		return Info{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return Read(file, buf, fn)
+}
+
+// Read reads the indexed profile in buf, calling fn for every record in
+// hash-table order.
+func Read(file string, buf []byte, fn Func) (Info, error) {
+	d := &instrprof.Decoder{File: file, Buf: buf}
+	var info Info
+	if d.U64("magic") != Magic && d.Err() == nil {
+		d.FailAt(0, "bad magic: not an indexed profile")
+	}
+	ver := d.U64("version")
+	info.Version = int(uint32(ver))
+	info.Kind = instrprof.Kind(ver) & instrprof.KindMask
+	if d.Err() == nil && (info.Version < 7 || info.Version > 12) {
+		d.FailAt(8, "indexed profile version %d is not supported (7 to 12 are)", info.Version)
+	}
+	d.U64("header")
+	if ht := d.U64("hash type"); ht != 0 && d.Err() == nil {
+		d.FailAt(24, "hash type %d is not supported (0 = MD5 is)", ht)
+	}
+	tableOff := d.U64("hash table offset")
+	if info.Version >= 8 {
+		d.U64("memprof offset")
+	}
+	var idsOff uint64
+	if info.Version >= 9 {
+		idsOff = d.U64("binary ids offset")
+	}
+	if info.Version >= 10 {
+		if d.U64("temporal offset") != 0 && d.Err() == nil {
+			d.Failf("temporal profile traces are not supported")
+		}
+	}
+	if info.Version >= 12 {
+		d.U64("vtable names offset")
+	}
+	skipSummary(d)
+	if info.Kind&instrprof.KindCS != 0 {
+		skipSummary(d)
+	}
+	if d.Err() != nil {
+		return info, d.Err()
+	}
+	if err := readTable(d, tableOff, info.Version, fn, &info); err != nil {
+		return info, err
+	}
+	return info, readBinaryIDs(d, idsOff, &info)
+}
+
+func skipSummary(d *instrprof.Decoder) {
+	fields := d.U64("summary")
+	entries := d.U64("summary")
+	if fields > 64 || entries > 1024 {
+		d.Failf("corrupt summary (%d fields, %d entries)", fields, entries)
+		return
+	}
+	d.Skip(int(8*(fields+3*entries)), "summary")
+}
+
+func readTable(d *instrprof.Decoder, tableOff uint64, version int, fn Func, info *Info) error {
+	if tableOff < uint64(d.Off) || tableOff+16 > uint64(len(d.Buf)) {
+		d.Failf("hash table offset %#x is outside the file", tableOff)
+		return d.Err()
+	}
+	td := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(tableOff)}
+	td.U64("buckets")
+	entries := td.U64("entries")
+	payload := &instrprof.Decoder{File: d.File, Buf: d.Buf[:tableOff], Off: d.Off}
+	var rec instrprof.Record
+	left := 0
+	for n := uint64(0); n < entries && payload.Err() == nil; n++ {
+		for left == 0 && payload.Err() == nil {
+			left = int(payload.U16("bucket size"))
+		}
+		left--
+		at := payload.Pos()
+		payload.U64("key hash")
+		klen := payload.U64("key length")
+		dlen := payload.U64("data length")
+		if payload.Err() == nil && klen+dlen > uint64(payload.Remaining()) {
+			payload.FailAt(at, "entry of %d+%d bytes runs past the table", klen, dlen)
+		}
+		name := string(payload.Bytes(int(klen), "key"))
+		data := payload.Bytes(int(dlen), "data")
+		if payload.Err() != nil {
+			break
+		}
+		dd := &instrprof.Decoder{File: d.File, Base: payload.Pos() - int64(dlen), Buf: data}
+		if err := readEntry(dd, name, version, &rec, at, fn, info); err != nil {
+			return err
+		}
+	}
+	return payload.Err()
+}
+
+func readEntry(d *instrprof.Decoder, name string, version int, rec *instrprof.Record, at int64, fn Func, info *Info) error {
+	for d.Remaining() > 0 && d.Err() == nil {
+		*rec = instrprof.Record{Name: name}
+		rec.Hash = d.U64("function hash")
+		n := d.U64("counter count")
+		if d.Err() == nil && n > uint64(d.Remaining()/8) {
+			d.Failf("%d counters do not fit the entry", n)
+			break
+		}
+		rec.Counts = make([]uint64, n)
+		for i := range rec.Counts {
+			rec.Counts[i] = d.U64("counter")
+		}
+		if version >= 11 {
+			nb := d.U64("bitmap byte count")
+			if d.Err() == nil && nb > uint64(d.Remaining()/8) {
+				d.Failf("%d bitmap bytes do not fit the entry", nb)
+				break
+			}
+			for i := uint64(0); i < nb; i++ {
+				rec.Bitmap = append(rec.Bitmap, byte(d.U64("bitmap byte")))
+			}
+		}
+		instrprof.DecodeValueData(d, rec, instrprof.NumValueKinds-1, nil)
+		if d.Err() != nil {
+			break
+		}
+		if err := fn(rec, at); err != nil {
+			return err
+		}
+		info.Records++
+	}
+	return d.Err()
+}
+
+func readBinaryIDs(d *instrprof.Decoder, off uint64, info *Info) error {
+	if off == 0 {
+		return nil
+	}
+	if off+8 > uint64(len(d.Buf)) {
+		d.FailAt(int64(off), "binary ids offset is outside the file")
+		return d.Err()
+	}
+	bd := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(off)}
+	size := bd.U64("binary ids size")
+	if size > uint64(bd.Remaining()) {
+		bd.Failf("binary ids section of %d bytes runs past the file", size)
+		return bd.Err()
+	}
+	bd.Buf = bd.Buf[:bd.Off+int(size)]
+	for bd.Remaining() > 0 && bd.Err() == nil {
+		n := bd.U64("binary id length")
+		id := bd.Bytes(int(min(n, uint64(bd.Remaining()+1))), "binary id")
+		bd.Skip(int((8-n%8)%8), "binary id padding")
+		if bd.Err() == nil {
+			info.BinaryIDs = append(info.BinaryIDs, append([]byte(nil), id...))
+		}
+	}
+	return bd.Err()
+}

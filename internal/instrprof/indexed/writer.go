@@ -1,0 +1,215 @@
+// Package indexed reads and writes LLVM indexed instrumentation profiles
+// (.profdata). The writer produces version 12, what llvm-profdata-19
+// writes: header, profile summaries, an on-disk chained hash table keyed by
+// the MD5 of function names, binary ids and the (empty) vtable names. The
+// reader accepts versions 7 to 12, so merges can be chained.
+package indexed
+
+import (
+	"encoding/binary"
+	"io"
+	"sort"
+
+	"github.com/profgen/profgen/internal/instrprof"
+)
+
+// Magic is the indexed profile magic ("\xfflprofi\x81" on disk).
+const Magic = uint64(0x8169666f72706cff)
+
+// Version is the format version the writer produces.
+const Version = 12
+
+const headerWords = 9
+
+// Write writes p as an indexed profile.
+func Write(w io.Writer, p *instrprof.Profile) error {
+	funcs := p.Funcs()
+	groups := groupByName(funcs)
+	sum, csSum := newSummary(), newSummary()
+	for _, f := range funcs {
+		if f.Hash&instrprof.CSFlagInHash != 0 {
+			csSum.add(&f.Record)
+		} else {
+			sum.add(&f.Record)
+		}
+	}
+	var b []byte
+	header := make([]uint64, headerWords)
+	header[0] = Magic
+	header[1] = Version | uint64(p.Kind&instrprof.KindMask)
+	b = appendWords(b, header...)
+	b = appendWords(b, sum.words()...)
+	if p.Kind&instrprof.KindCS != 0 {
+		b = appendWords(b, csSum.words()...)
+	}
+	b, header[4] = emitTable(b, groups)
+	header[6] = uint64(len(b))
+	b = appendBinaryIDs(b, p.BinaryIDs)
+	header[8] = uint64(len(b))
+	b = appendWords(b, 0) // vtable names: none
+	for i, v := range header {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+func appendWords(b []byte, ws ...uint64) []byte {
+	for _, w := range ws {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return b
+}
+
+// group is the records of one function name: one hash-table entry.
+type group struct {
+	name string
+	hash uint64
+	recs []*instrprof.Func
+}
+
+func groupByName(funcs []*instrprof.Func) []*group {
+	var out []*group
+	for _, f := range funcs {
+		if n := len(out); n > 0 && out[n-1].name == f.Name {
+			out[n-1].recs = append(out[n-1].recs, f)
+			continue
+		}
+		out = append(out, &group{name: f.Name, hash: instrprof.NameRef(f.Name), recs: []*instrprof.Func{f}})
+	}
+	for _, g := range out {
+		if len(g.recs) > 1 {
+			g.recs = denseMapOrder(g.recs)
+		}
+	}
+	return out
+}
+
+// denseMapOrder orders the records of one name as llvm-profdata emits them:
+// in the bucket order of the LLVM DenseMap keyed by CFG hash that holds
+// them (64 buckets doubled at 3/4 load, bucket (hash*37) mod 2^32 masked,
+// quadratic probing), taking the records as inserted in hash order.
+func denseMapOrder(recs []*instrprof.Func) []*instrprof.Func {
+	n := 64
+	for len(recs)*4 >= n*3 {
+		n *= 2
+	}
+	buckets := make([]*instrprof.Func, n)
+	for _, f := range recs {
+		i := uint32(f.Hash*37) & uint32(n-1)
+		for probe := uint32(1); buckets[i] != nil; probe++ {
+			i = (i + probe) & uint32(n-1)
+		}
+		buckets[i] = f
+	}
+	out := recs[:0:0]
+	for _, f := range buckets {
+		if f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// emitTable appends the hash table payload and its bucket index and returns
+// the index's offset. Buckets are filled the way LLVM's
+// OnDiskChainedHashTableGenerator does (64 buckets doubled at 3/4 load,
+// prepending to chains, then resized to the next power of two above 4/3
+// of the entries), so the layout matches llvm-profdata's.
+func emitTable(b []byte, groups []*group) ([]byte, uint64) {
+	buckets := layoutBuckets(groups)
+	offsets := make([]uint64, len(buckets))
+	for i, chain := range buckets {
+		if len(chain) == 0 {
+			continue
+		}
+		offsets[i] = uint64(len(b))
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(chain)))
+		for _, g := range chain {
+			b = appendEntry(b, g)
+		}
+	}
+	for len(b)%8 != 0 {
+		b = append(b, 0)
+	}
+	tableOff := uint64(len(b))
+	b = appendWords(b, uint64(len(buckets)), uint64(len(groups)))
+	return appendWords(b, offsets...), tableOff
+}
+
+func layoutBuckets(groups []*group) [][]*group {
+	buckets := make([][]*group, 64)
+	insert := func(bs [][]*group, g *group) {
+		i := g.hash & uint64(len(bs)-1)
+		bs[i] = append([]*group{g}, bs[i]...)
+	}
+	resize := func(n int) {
+		nb := make([][]*group, n)
+		for _, chain := range buckets {
+			for _, g := range chain {
+				insert(nb, g)
+			}
+		}
+		buckets = nb
+	}
+	for n, g := range groups {
+		if 4*(n+1) >= 3*len(buckets) {
+			resize(2 * len(buckets))
+		}
+		insert(buckets, g)
+	}
+	target := 1
+	if n := len(groups); n > 2 {
+		target = nextPowerOf2(n * 4 / 3)
+	}
+	if target != len(buckets) {
+		resize(target)
+	}
+	return buckets
+}
+
+// nextPowerOf2 is the smallest power of two strictly greater than n.
+func nextPowerOf2(n int) int {
+	p := 1
+	for p <= n {
+		p <<= 1
+	}
+	return p
+}
+
+func appendEntry(b []byte, g *group) []byte {
+	size := 0
+	for _, f := range g.recs {
+		size += 8*(3+len(f.Counts)+len(f.Bitmap)) + instrprof.ValueDataSize(&f.Record)
+	}
+	b = appendWords(b, g.hash, uint64(len(g.name)), uint64(size))
+	b = append(b, g.name...)
+	for _, f := range g.recs {
+		b = appendWords(b, f.Hash, uint64(len(f.Counts)))
+		b = appendWords(b, f.Counts...)
+		b = appendWords(b, uint64(len(f.Bitmap)))
+		for _, x := range f.Bitmap {
+			b = appendWords(b, uint64(x))
+		}
+		b = instrprof.AppendValueData(b, &f.Record)
+	}
+	return b
+}
+
+// appendBinaryIDs appends the sorted, de-duplicated binary ids section.
+func appendBinaryIDs(b []byte, ids map[string]bool) []byte {
+	sorted := make([]string, 0, len(ids))
+	size := 0
+	for id := range ids {
+		sorted = append(sorted, id)
+		size += 8 + len(id) + (8-len(id)%8)%8
+	}
+	sort.Strings(sorted)
+	b = appendWords(b, uint64(size))
+	for _, id := range sorted {
+		b = appendWords(b, uint64(len(id)))
+		b = append(b, id...)
+		b = append(b, make([]byte, (8-len(id)%8)%8)...)
+	}
+	return b
+}

@@ -1,0 +1,313 @@
+// Package merge merges many instrumentation profiles (raw .profraw and
+// indexed .profdata files) into one instrprof.Profile: files are read by a
+// pool of workers, each folding its files into a private partial profile;
+// the partials are then merged in a fixed order, so the result does not
+// depend on the thread count or the input order, and memory grows with the
+// number of distinct functions, not with the number of files.
+package merge
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/raw"
+)
+
+// Input is one file to merge with its weight (≥1).
+type Input struct {
+	Path   string
+	Weight uint64
+}
+
+// Options control a merge.
+type Options struct {
+	Threads int
+	// KeepGoing skips damaged files instead of failing (--failure-mode=all).
+	KeepGoing bool
+	// Correlation supplies records for binary-correlated raws.
+	Correlation *raw.Correlation
+	// MatchID, when set, keeps only raws holding this binary id.
+	MatchID []byte
+}
+
+// Skip is a file left out of the merge and why.
+type Skip struct {
+	Path   string
+	Reason string
+	Kind   SkipKind
+}
+
+// SkipKind classifies skipped files for the summary.
+type SkipKind int
+
+// Why a file was skipped.
+const (
+	SkipEmpty SkipKind = iota
+	SkipOtherBinary
+	SkipDamaged
+)
+
+// Result is the merged profile and what happened to every input.
+type Result struct {
+	Profile  *instrprof.Profile
+	Merged   int
+	Records  int
+	Dropped  int // records dropped for shape mismatches (KeepGoing)
+	Skipped  []Skip
+	Warnings []string
+}
+
+// Run merges inputs.
+func Run(inputs []Input, opts Options) (*Result, error) {
+	threads := max(1, min(opts.Threads, len(inputs)))
+	names := &raw.NameCache{}
+	workers := make([]*worker, threads)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &worker{opts: &opts, prof: instrprof.NewProfile(), reader: raw.Reader{Correlation: opts.Correlation, Names: names}}
+		workers[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(inputs, jobs)
+		}()
+	}
+	outcomes := make([]outcome, len(inputs))
+	var failed atomic.Bool
+	for i := range workers {
+		workers[i].outcomes = outcomes
+		workers[i].failed = &failed
+	}
+	for i := range inputs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return collect(workers, inputs, outcomes, opts)
+}
+
+// outcome is what happened to one input.
+type outcome struct {
+	err     error
+	skip    *Skip
+	records int
+	dropped int
+}
+
+// errSkipped marks inputs not read because another one failed.
+var errSkipped = errors.New("not read: another input failed")
+
+func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options) (*Result, error) {
+	res := &Result{Profile: instrprof.NewProfile()}
+	for i, o := range outcomes {
+		switch {
+		case o.err == errSkipped:
+			continue
+		case o.err != nil && !opts.KeepGoing:
+			return nil, o.err
+		case o.err != nil:
+			res.Skipped = append(res.Skipped, Skip{Path: inputs[i].Path, Reason: o.err.Error(), Kind: SkipDamaged})
+		case o.skip != nil:
+			res.Skipped = append(res.Skipped, *o.skip)
+		default:
+			res.Merged++
+			res.Records += o.records
+			res.Dropped += o.dropped
+		}
+	}
+	for _, w := range workers {
+		if err := res.Profile.AddProfile(w.prof); err != nil {
+			if !opts.KeepGoing {
+				return nil, err
+			}
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+	}
+	return res, nil
+}
+
+// worker merges the files it takes into its own partial profile.
+type worker struct {
+	opts     *Options
+	prof     *instrprof.Profile
+	reader   raw.Reader
+	outcomes []outcome
+	// failed is set on the first error when not KeepGoing: the rest of the
+	// files are then left alone.
+	failed *atomic.Bool
+
+	staged  []staged
+	counts  []uint64
+	bitmaps []byte
+}
+
+func (w *worker) run(inputs []Input, jobs <-chan int) {
+	for i := range jobs {
+		o := &w.outcomes[i]
+		if w.failed.Load() {
+			o.err = errSkipped
+			continue
+		}
+		o.skip, o.err = w.mergeFile(inputs[i], o)
+		if o.err != nil && !w.opts.KeepGoing {
+			w.failed.Store(true)
+		}
+	}
+}
+
+func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() == 0 {
+		return &Skip{Path: in.Path, Reason: "empty (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
+	}
+	var magic [8]byte
+	f.ReadAt(magic[:], 0)
+	switch {
+	case raw.IsRaw(magic[:]):
+		return w.mergeRaw(in, f, st.Size(), o)
+	case indexed.IsIndexed(magic[:]):
+		return nil, w.mergeIndexed(in, f, st.Size(), o)
+	}
+	return nil, &instrprof.FormatError{File: in.Path, Offset: 0, Msg: "not a raw or indexed instrumentation profile (bad magic)"}
+}
+
+// staged is a record read from a file that is not yet known to be whole.
+type staged struct {
+	rec instrprof.Record
+	ref uint64
+	off int64
+}
+
+func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, error) {
+	// The file's records are staged and merged only once the whole file has
+	// read cleanly, so a damaged file adds nothing.
+	w.staged, w.counts, w.bitmaps = w.staged[:0], w.counts[:0], w.bitmaps[:0]
+	info, err := w.reader.ReadFile(in.Path, f, size, w.stage)
+	if err != nil {
+		return nil, err
+	}
+	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
+		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + ", not the binary's " + hex.EncodeToString(w.opts.MatchID), Kind: SkipOtherBinary}, nil
+	}
+	for i := range w.staged {
+		s := &w.staged[i]
+		if err := w.add(&s.rec, s.ref, in, s.off, o); err != nil {
+			return nil, err
+		}
+	}
+	w.note(info.Kind, info.BinaryIDs)
+	o.records = info.Records
+	return nil, nil
+}
+
+// stage keeps a copy of rec: counters and bitmap bytes go to arenas reused
+// from file to file (value sites are freshly allocated by the reader).
+func (w *worker) stage(rec *instrprof.Record, ref uint64, off int64) error {
+	c := len(w.counts)
+	w.counts = append(w.counts, rec.Counts...)
+	b := len(w.bitmaps)
+	w.bitmaps = append(w.bitmaps, rec.Bitmap...)
+	s := staged{rec: *rec, ref: ref, off: off}
+	s.rec.Counts = w.counts[c:len(w.counts):len(w.counts)]
+	s.rec.Bitmap = w.bitmaps[b:len(w.bitmaps):len(w.bitmaps)]
+	w.staged = append(w.staged, s)
+	return nil
+}
+
+func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) error {
+	// Staged like raws; the indexed reader allocates each record afresh.
+	w.staged = w.staged[:0]
+	info, err := indexed.ReadFile(in.Path, f, size, func(rec *instrprof.Record, off int64) error {
+		w.staged = append(w.staged, staged{rec: *rec, off: off})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range w.staged {
+		s := &w.staged[i]
+		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
+			return err
+		}
+	}
+	w.note(info.Kind, info.BinaryIDs)
+	o.records = info.Records
+	return nil
+}
+
+func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
+	err := w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Offset: off})
+	var mis *instrprof.MismatchError
+	if errors.As(err, &mis) && w.opts.KeepGoing {
+		o.dropped++
+		return nil
+	}
+	return err
+}
+
+func (w *worker) note(kind instrprof.Kind, ids [][]byte) {
+	w.prof.Kind |= kind &^ instrprof.KindDebugCorrelate
+	for _, id := range ids {
+		w.prof.BinaryIDs[string(id)] = true
+	}
+}
+
+func hasID(ids [][]byte, want []byte) bool {
+	for _, id := range ids {
+		if bytes.Equal(id, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func idList(ids [][]byte) string {
+	if len(ids) == 0 {
+		return "(none)"
+	}
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = hex.EncodeToString(id)
+	}
+	sort.Strings(s)
+	return strings.Join(s, ",")
+}
+
+// Summary is the one-line account of a merge.
+func (r *Result) Summary() string {
+	var empty, other, damaged int
+	for _, s := range r.Skipped {
+		switch s.Kind {
+		case SkipEmpty:
+			empty++
+		case SkipOtherBinary:
+			other++
+		default:
+			damaged++
+		}
+	}
+	s := fmt.Sprintf("merged %d files (%d records, %d functions); skipped %d (%d empty, %d of another binary, %d damaged)",
+		r.Merged, r.Records, r.Profile.Len(), len(r.Skipped), empty, other, damaged)
+	if r.Dropped > 0 {
+		s += fmt.Sprintf("; dropped %d records whose counters did not match", r.Dropped)
+	}
+	return s
+}

@@ -1,0 +1,89 @@
+package merge_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/merge"
+	"github.com/profgen/profgen/internal/instrprof/raw"
+)
+
+func testFile(name string) string { return filepath.Join("..", "testdata", name) }
+
+func output(t *testing.T, inputs []merge.Input, opts merge.Options) (*merge.Result, []byte) {
+	t.Helper()
+	res, err := merge.Run(inputs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := indexed.Write(&b, res.Profile); err != nil {
+		t.Fatal(err)
+	}
+	return res, b.Bytes()
+}
+
+func TestDeterministic(t *testing.T) {
+	names := []string{"ir19-1.profraw", "ir19-2.profraw", "ir19-1.profraw", "ir19-2.profraw", "ir19-2.profraw"}
+	var in, rev []merge.Input
+	for i, n := range names {
+		in = append(in, merge.Input{Path: testFile(n), Weight: uint64(1 + i%2)})
+	}
+	for i := len(in) - 1; i >= 0; i-- {
+		rev = append(rev, in[i])
+	}
+	_, want := output(t, in, merge.Options{Threads: 1})
+	for threads := 1; threads <= 4; threads++ {
+		for _, order := range [][]merge.Input{in, rev} {
+			if _, got := output(t, order, merge.Options{Threads: threads}); !bytes.Equal(got, want) {
+				t.Errorf("%d threads: output differs", threads)
+			}
+		}
+	}
+}
+
+func TestFailureModes(t *testing.T) {
+	dir := t.TempDir()
+	full, _ := os.ReadFile(testFile("ir19-1.profraw"))
+	cut := filepath.Join(dir, "cut.profraw")
+	os.WriteFile(cut, full[:len(full)-40], 0o644)
+	empty := filepath.Join(dir, "empty.profraw")
+	os.WriteFile(empty, nil, 0o644)
+	in := []merge.Input{{Path: cut, Weight: 1}, {Path: empty, Weight: 1}, {Path: testFile("ir19-2.profraw"), Weight: 1}}
+
+	if _, err := merge.Run(in, merge.Options{Threads: 2}); err == nil || !strings.Contains(err.Error(), cut) {
+		t.Errorf("failure mode any: got %v, want an error naming %s", err, cut)
+	}
+	res, err := merge.Run(in, merge.Options{Threads: 2, KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Merged != 1 || len(res.Skipped) != 2 {
+		t.Errorf("merged %d, skipped %v", res.Merged, res.Skipped)
+	}
+	if s := res.Summary(); !strings.Contains(s, "1 empty") || !strings.Contains(s, "1 damaged") {
+		t.Errorf("summary %q", s)
+	}
+}
+
+func TestMatchID(t *testing.T) {
+	buf, _ := os.ReadFile(testFile("ir19-1.profraw"))
+	var r raw.Reader
+	info, err := r.Read("ir19-1", buf, func(*instrprof.Record, uint64, int64) error { return nil })
+	if err != nil || len(info.BinaryIDs) != 1 {
+		t.Fatalf("binary ids %x, %v", info.BinaryIDs, err)
+	}
+	in := []merge.Input{{Path: testFile("ir19-1.profraw"), Weight: 1}, {Path: testFile("ir14.profraw"), Weight: 1}}
+	res, err := merge.Run(in, merge.Options{Threads: 2, MatchID: info.BinaryIDs[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Merged != 1 || len(res.Skipped) != 1 || res.Skipped[0].Kind != merge.SkipOtherBinary {
+		t.Errorf("merged %d, skipped %+v", res.Merged, res.Skipped)
+	}
+}

@@ -1,0 +1,97 @@
+package instrprof
+
+import (
+	"reflect"
+	"testing"
+)
+
+func rec(name string, hash uint64, counts []uint64, sites ...[]Value) *Record {
+	r := &Record{Name: name, Hash: hash, Counts: counts}
+	if len(sites) > 0 {
+		r.Sites[ValueIndirectCall] = sites
+	}
+	return r
+}
+
+func TestAdd(t *testing.T) {
+	top := ^uint64(0)
+	tests := []struct {
+		name    string
+		adds    []*Record
+		weights []uint64
+		want    []*Record
+		wantErr bool
+	}{
+		{"sum", []*Record{rec("f", 1, []uint64{1, 2}), rec("f", 1, []uint64{3, 4})}, []uint64{1, 1},
+			[]*Record{rec("f", 1, []uint64{4, 6})}, false},
+		{"weights", []*Record{rec("f", 1, []uint64{1}), rec("f", 1, []uint64{3})}, []uint64{2, 3},
+			[]*Record{rec("f", 1, []uint64{11})}, false},
+		{"saturate", []*Record{rec("f", 1, []uint64{top}), rec("f", 1, []uint64{3})}, []uint64{1, 1},
+			[]*Record{rec("f", 1, []uint64{top})}, false},
+		{"other hash kept apart", []*Record{rec("f", 1, []uint64{1}), rec("f", 2, []uint64{1, 1})}, []uint64{1, 1},
+			[]*Record{rec("f", 1, []uint64{1}), rec("f", 2, []uint64{1, 1})}, false},
+		{"counter mismatch", []*Record{rec("f", 1, []uint64{1}), rec("f", 1, []uint64{1, 1})}, []uint64{1, 1}, nil, true},
+		{"values by count then value",
+			[]*Record{rec("f", 1, []uint64{1}, []Value{{Value: 9, Count: 1}, {Value: 5, Count: 1}}), rec("f", 1, []uint64{1}, []Value{{Value: 7, Count: 4}})},
+			[]uint64{1, 1},
+			[]*Record{rec("f", 1, []uint64{2}, []Value{{Value: 7, Count: 4}, {Value: 5, Count: 1}, {Value: 9, Count: 1}})}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := NewProfile()
+			var err error
+			for i, r := range tt.adds {
+				if e := p.Add(r, 0, tt.weights[i], Origin{File: "in", Offset: int64(i)}); e != nil {
+					err = e
+				}
+			}
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			}
+			if tt.wantErr {
+				return
+			}
+			got := p.Funcs()
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d records, want %d", len(got), len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !reflect.DeepEqual(got[i].Record, *w) {
+					t.Errorf("record %d = %+v, want %+v", i, got[i].Record, *w)
+				}
+			}
+		})
+	}
+}
+
+// TestOrderIndependent merges the same records split across two partial
+// profiles in different ways and orders, as the merge workers do.
+func TestOrderIndependent(t *testing.T) {
+	recs := []*Record{
+		rec("a", 1, []uint64{1, 2}, []Value{{Value: 3, Count: 1}, {Value: 4, Count: 1}}),
+		rec("a", 1, []uint64{5, 0}, []Value{{Value: 4, Count: 2}}),
+		rec("a", 1, []uint64{0, 7}, []Value{{Value: 8, Count: 2}, {Value: 3, Count: 1}}),
+		rec("b", 9, []uint64{1}),
+	}
+	build := func(order []int, split int) []*Func {
+		parts := []*Profile{NewProfile(), NewProfile()}
+		for i, j := range order {
+			parts[min(i/split, 1)].Add(recs[j], 0, 1, Origin{})
+		}
+		all := NewProfile()
+		all.AddProfile(parts[0])
+		all.AddProfile(parts[1])
+		return all.Funcs()
+	}
+	want := build([]int{0, 1, 2, 3}, 4)
+	for _, order := range [][]int{{3, 2, 1, 0}, {1, 3, 0, 2}, {2, 0, 3, 1}} {
+		for split := 1; split <= 4; split++ {
+			got := build(order, split)
+			for i := range want {
+				if !reflect.DeepEqual(got[i].Record, want[i].Record) {
+					t.Errorf("order %v split %d: %+v, want %+v", order, split, got[i].Record, want[i].Record)
+				}
+			}
+		}
+	}
+}

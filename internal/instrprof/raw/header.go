@@ -1,0 +1,150 @@
+package raw
+
+import (
+	"fmt"
+
+	"github.com/profgen/profgen/internal/instrprof"
+)
+
+// Magic is the 64-bit raw profile magic ("\x81rforpl\xff" on disk).
+const Magic = uint64(0xff6c70726f667281)
+
+// magic32 is the 32-bit raw magic, recognised only to refuse it clearly.
+const magic32 = uint64(0xff6c70726f665281)
+
+// Header is a raw profile header, with the fields of every supported
+// version (absent ones are zero).
+type Header struct {
+	Version                 uint64 // low 32 bits: format version
+	BinaryIDsSize           uint64
+	NumData                 uint64
+	PaddingBeforeCounters   uint64
+	NumCounters             uint64
+	PaddingAfterCounters    uint64
+	NumBitmapBytes          uint64
+	PaddingAfterBitmapBytes uint64
+	NamesSize               uint64
+	CountersDelta           uint64
+	BitmapDelta             uint64
+	NamesDelta              uint64
+	NumVTables              uint64
+	VNamesSize              uint64
+	ValueKindLast           uint64
+}
+
+// FormatVersion is the version number without variant bits.
+func (h *Header) FormatVersion() int { return int(uint32(h.Version)) }
+
+// Kind is the variant bits.
+func (h *Header) Kind() instrprof.Kind { return instrprof.Kind(h.Version) & instrprof.KindMask }
+
+// Correlated reports a header written in a correlation mode: counters
+// only, the function records and names are in the binary.
+func (h *Header) Correlated() bool { return h.NumData == 0 && h.NamesSize == 0 && h.NumCounters > 0 }
+
+// recordSize is the size of one per-function data record.
+func (h *Header) recordSize() int {
+	if h.FormatVersion() == 8 {
+		return 48
+	}
+	return 64
+}
+
+func (h *Header) counterSize() uint64 {
+	if h.Kind()&instrprof.KindByteCoverage != 0 {
+		return 1
+	}
+	return 8
+}
+
+// headerSize is the size of the header of version v.
+func headerSize(v int) int {
+	switch v {
+	case 8:
+		return 11 * 8
+	case 9:
+		return 14 * 8
+	}
+	return 16 * 8
+}
+
+// readHeader decodes a header; d is positioned at the magic.
+func readHeader(d *instrprof.Decoder) (*Header, error) {
+	at := d.Pos()
+	magic := d.U64("magic")
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	switch magic {
+	case Magic:
+	case magic32:
+		return nil, &instrprof.FormatError{File: d.File, Offset: at, Msg: "32-bit raw profiles are not supported"}
+	default:
+		return nil, &instrprof.FormatError{File: d.File, Offset: at, Msg: fmt.Sprintf("bad magic %#x: not a 64-bit little-endian raw profile", magic)}
+	}
+	h := &Header{Version: d.U64("version")}
+	v := h.FormatVersion()
+	if d.Err() == nil && (v < 8 || v > 10) {
+		return nil, &instrprof.FormatError{File: d.File, Offset: at + 8,
+			Msg: fmt.Sprintf("raw profile format version %d is not supported (8, 9 and 10 are: LLVM 14 to 22)", v)}
+	}
+	h.BinaryIDsSize = d.U64("header")
+	h.NumData = d.U64("header")
+	h.PaddingBeforeCounters = d.U64("header")
+	h.NumCounters = d.U64("header")
+	h.PaddingAfterCounters = d.U64("header")
+	if v >= 9 {
+		h.NumBitmapBytes = d.U64("header")
+		h.PaddingAfterBitmapBytes = d.U64("header")
+	}
+	h.NamesSize = d.U64("header")
+	h.CountersDelta = d.U64("header")
+	if v >= 9 {
+		h.BitmapDelta = d.U64("header")
+	}
+	h.NamesDelta = d.U64("header")
+	if v >= 10 {
+		h.NumVTables = d.U64("header")
+		h.VNamesSize = d.U64("header")
+	}
+	h.ValueKindLast = d.U64("header")
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	if h.ValueKindLast >= instrprof.NumValueKinds {
+		return nil, &instrprof.FormatError{File: d.File, Offset: d.Pos() - 8, Msg: fmt.Sprintf("bad value kind count %d", h.ValueKindLast+1)}
+	}
+	return h, nil
+}
+
+// layout gives the offsets, relative to the header start, of each section.
+type layout struct {
+	binaryIDs, data, counters, bitmap, names, vtables, vnames, values, end uint64
+}
+
+func pad8(n uint64) uint64 { return (8 - n%8) % 8 }
+
+const sectionLimit = 1 << 40
+
+// sections computes the section offsets, failing on sizes no file can hold.
+func (h *Header) sections() (layout, error) {
+	for _, n := range []uint64{h.BinaryIDsSize, h.NumData, h.NumCounters, h.NumBitmapBytes, h.NamesSize,
+		h.NumVTables, h.VNamesSize, h.PaddingBeforeCounters, h.PaddingAfterCounters, h.PaddingAfterBitmapBytes} {
+		if n >= sectionLimit {
+			return layout{}, fmt.Errorf("header section size %d is impossible", n)
+		}
+	}
+	if h.BinaryIDsSize%8 != 0 {
+		return layout{}, fmt.Errorf("binary ids size %d is not a multiple of 8", h.BinaryIDsSize)
+	}
+	var l layout
+	l.binaryIDs = uint64(headerSize(h.FormatVersion()))
+	l.data = l.binaryIDs + h.BinaryIDsSize
+	l.counters = l.data + h.NumData*uint64(h.recordSize()) + h.PaddingBeforeCounters
+	l.bitmap = l.counters + h.NumCounters*h.counterSize() + h.PaddingAfterCounters
+	l.names = l.bitmap + h.NumBitmapBytes + h.PaddingAfterBitmapBytes
+	l.vtables = l.names + h.NamesSize + pad8(h.NamesSize)
+	l.vnames = l.vtables + h.NumVTables*24
+	l.values = l.vnames + h.VNamesSize + pad8(h.VNamesSize)
+	return l, nil
+}

@@ -1,0 +1,409 @@
+// Package raw reads LLVM raw instrumentation profiles (.profraw), format
+// versions 8 (LLVM 14–17), 9 (LLVM 18) and 10 (LLVM 19–22), 64-bit
+// little-endian: header, binary ids, per-function data records, counters,
+// MC/DC bitmap bytes, names (zlib or plain) and value-profile data; one
+// file may hold several concatenated profiles. Binary-correlated profiles
+// (counters only) take their records and names from the binary (see
+// Correlation). Records flow out through a callback as instrprof.Records.
+package raw
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/profgen/profgen/internal/instrprof"
+)
+
+// ErrNeedBinary marks a binary-correlated raw profile read without a
+// Correlation.
+var ErrNeedBinary = errors.New("binary-correlated raw profile (counters only, no function records): pass --binary-file=<the unstripped instrumented binary>")
+
+// IsRaw reports whether the first 8 bytes of a file are a raw profile magic.
+func IsRaw(first8 []byte) bool {
+	if len(first8) < 8 {
+		return false
+	}
+	m := binary.LittleEndian.Uint64(first8)
+	return m == Magic || m == magic32
+}
+
+// Info describes what one file held.
+type Info struct {
+	Version   int
+	Kind      instrprof.Kind
+	BinaryIDs [][]byte
+	Records   int
+	Profiles  int // concatenated profiles in the file
+}
+
+// Reader reads raw profiles. It keeps buffers between files, so one Reader
+// serves one goroutine; Names may be shared.
+type Reader struct {
+	// Correlation supplies records and names for binary-correlated raws.
+	Correlation *Correlation
+	// Names caches decoded names sections across files of one binary.
+	Names *NameCache
+
+	buf    []byte
+	rec    instrprof.Record
+	recs   []dataRecord
+	counts []uint64
+	addrs  []addrRef
+	vtabs  []vtable
+}
+
+// Func is called for every record read, with the record's name reference
+// and the file offset of its data record.
+type Func func(rec *instrprof.Record, ref uint64, off int64) error
+
+// ReadFile reads a whole raw profile of size bytes from ra.
+func (r *Reader) ReadFile(file string, ra io.ReaderAt, size int64, fn Func) (Info, error) {
+	if cap(r.buf) < int(size) {
+		r.buf = make([]byte, size)
+	}
+	r.buf = r.buf[:size]
+	if n, err := ra.ReadAt(r.buf, 0); n < int(size) {
+		return Info{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return r.Read(file, r.buf, fn)
+}
+
+// Read reads the raw profile(s) in buf.
+func (r *Reader) Read(file string, buf []byte, fn Func) (Info, error) {
+	var info Info
+	d := &instrprof.Decoder{File: file, Buf: buf}
+	for {
+		if err := r.readOne(d, &info, fn); err != nil {
+			return info, err
+		}
+		info.Profiles++
+		for d.Off < len(buf) && buf[d.Off] == 0 {
+			d.Off++
+		}
+		if d.Off == len(buf) {
+			return info, nil
+		}
+		if d.Off%8 != 0 {
+			return info, &instrprof.FormatError{File: file, Offset: d.Pos(), Msg: "trailing bytes after the profile are not a profile"}
+		}
+	}
+}
+
+// profile is the state of one profile being read.
+type profile struct {
+	h    *Header
+	l    layout
+	base int // offset of the header in the buffer
+	// recs are the data records (from the file or the binary).
+	recs        []dataRecord
+	dataFileOff int64
+	names       map[uint64]string
+	correlated  bool
+}
+
+func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
+	p := &profile{base: d.Off}
+	h, err := readHeader(d)
+	if err != nil {
+		return err
+	}
+	p.h = h
+	if err := r.checkHeader(d, p, info); err != nil {
+		return err
+	}
+	if err := r.readBinaryIDs(d, p, info); err != nil {
+		return err
+	}
+	if err := r.setupRecords(d, p); err != nil {
+		return err
+	}
+	return r.readRecords(d, p, info, fn)
+}
+
+func (r *Reader) checkHeader(d *instrprof.Decoder, p *profile, info *Info) error {
+	h := p.h
+	fail := func(format string, args ...any) error {
+		return &instrprof.FormatError{File: d.File, Offset: int64(p.base), Msg: fmt.Sprintf(format, args...)}
+	}
+	if info.Profiles > 0 && h.FormatVersion() != info.Version {
+		return fail("concatenated profiles of versions %d and %d", info.Version, h.FormatVersion())
+	}
+	info.Version = h.FormatVersion()
+	info.Kind |= h.Kind()
+	if h.Kind()&instrprof.KindDebugCorrelate != 0 {
+		return fail("debug-info correlated raw profiles are not supported")
+	}
+	if h.Kind()&instrprof.KindTemporal != 0 {
+		return fail("temporal profiles are not supported")
+	}
+	l, err := h.sections()
+	if err != nil {
+		return fail("corrupt header: %v", err)
+	}
+	p.l = l
+	if avail := uint64(len(d.Buf) - p.base); l.values > avail {
+		return fail("truncated: the header describes %d bytes of sections, the file has %d (process killed while writing?)", l.values, avail)
+	}
+	return nil
+}
+
+func (r *Reader) readBinaryIDs(d *instrprof.Decoder, p *profile, info *Info) error {
+	sd := sub(d, p.base+int(p.l.binaryIDs), int(p.h.BinaryIDsSize))
+	for sd.Remaining() > 0 && sd.Err() == nil {
+		at := sd.Pos()
+		n := sd.U64("binary id length")
+		if sd.Err() == nil && (n == 0 || n > uint64(sd.Remaining())) {
+			sd.FailAt(at, "bad binary id length %d", n)
+			break
+		}
+		id := sd.Bytes(int(n), "binary id")
+		sd.Skip(int(pad8(n)), "binary id padding")
+		if sd.Err() == nil {
+			info.BinaryIDs = append(info.BinaryIDs, append([]byte(nil), id...))
+		}
+	}
+	return sd.Err()
+}
+
+// sub returns a decoder over n bytes of d's buffer from off.
+func sub(d *instrprof.Decoder, off, n int) *instrprof.Decoder {
+	return &instrprof.Decoder{File: d.File, Base: d.Base + int64(off), Buf: d.Buf[off : off+n]}
+}
+
+func (r *Reader) setupRecords(d *instrprof.Decoder, p *profile) error {
+	h := p.h
+	if h.Correlated() || (h.NumData == 0 && h.NamesSize == 0 && h.CountersDelta == 0 && r.Correlation != nil && h.NumCounters > 0) {
+		if r.Correlation == nil {
+			return fmt.Errorf("%s: %w", d.File, ErrNeedBinary)
+		}
+		if err := r.Correlation.check(h); err != nil {
+			return fmt.Errorf("%s: %w", d.File, err)
+		}
+		p.correlated = true
+		p.recs = r.Correlation.recs
+		p.names = r.Correlation.names
+		return nil
+	}
+	r.recs = decodeAll(r.recs[:0], d.Buf[p.base+int(p.l.data):], int(h.NumData), h)
+	p.recs = r.recs
+	p.dataFileOff = d.Base + int64(p.base) + int64(p.l.data)
+	nd := sub(d, p.base+int(p.l.names), int(h.NamesSize))
+	names, err := r.Names.get(nd)
+	if err != nil {
+		return err
+	}
+	p.names = names
+	return nil
+}
+
+// dataRecord is one decoded per-function data record.
+type dataRecord struct {
+	nameRef, funcHash, counterPtr, bitmapPtr, funcPtr uint64
+	numCounters, numBitmapBytes                       uint32
+	numSites                                          [instrprof.NumValueKinds]uint16
+}
+
+func decodeData(b []byte, version int, kinds int) dataRecord {
+	le := binary.LittleEndian
+	r := dataRecord{nameRef: le.Uint64(b), funcHash: le.Uint64(b[8:]), counterPtr: le.Uint64(b[16:])}
+	sites := 0
+	switch version {
+	case 8:
+		r.funcPtr = le.Uint64(b[24:])
+		r.numCounters = le.Uint32(b[40:])
+		sites = 44
+	default:
+		r.bitmapPtr = le.Uint64(b[24:])
+		r.funcPtr = le.Uint64(b[32:])
+		r.numCounters = le.Uint32(b[48:])
+		sites = 52
+		if version == 9 {
+			r.numBitmapBytes = le.Uint32(b[56:])
+		} else {
+			r.numBitmapBytes = le.Uint32(b[60:])
+		}
+	}
+	for k := 0; k < kinds; k++ {
+		r.numSites[k] = le.Uint16(b[sites+2*k:])
+	}
+	return r
+}
+
+// decodeAll appends the n data records in b.
+func decodeAll(out []dataRecord, b []byte, n int, h *Header) []dataRecord {
+	size := h.recordSize()
+	for i := 0; i < n; i++ {
+		out = append(out, decodeData(b[i*size:], h.FormatVersion(), int(h.ValueKindLast)+1))
+	}
+	return out
+}
+
+func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Func) error {
+	h := p.h
+	size := h.recordSize()
+	kinds := int(h.ValueKindLast) + 1
+	if !p.correlated {
+		r.buildAddrMap(p)
+		r.readVTables(d, p)
+	}
+	vd := sub(d, p.base+int(p.l.values), len(d.Buf)-p.base-int(p.l.values))
+	for i, dr := range p.recs {
+		off := p.dataFileOff + int64(i*size)
+		if p.correlated {
+			off = d.Base + int64(p.base)
+		}
+		if err := r.fillRecord(d, p, i, dr, off); err != nil {
+			return err
+		}
+		if err := r.readValues(vd, p, dr, kinds); err != nil {
+			return err
+		}
+		if err := fn(&r.rec, dr.nameRef, off); err != nil {
+			return err
+		}
+		info.Records++
+	}
+	d.Off = int(vd.Pos() - d.Base)
+	if len(p.recs) == 0 && !p.correlated {
+		d.Off = p.base + int(p.l.values)
+	}
+	return nil
+}
+
+func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataRecord, off int64) error {
+	h := p.h
+	fail := func(format string, args ...any) error {
+		return &instrprof.FormatError{File: d.File, Offset: off, Msg: fmt.Sprintf(format, args...)}
+	}
+	rec := &r.rec
+	rec.Name = p.names[dr.nameRef]
+	rec.Hash = dr.funcHash
+	if dr.numCounters == 0 {
+		return fail("function %q has no counters", rec.Name)
+	}
+	cntOff := dr.counterPtr
+	bmOff := dr.bitmapPtr
+	if !p.correlated {
+		delta := uint64(i * h.recordSize())
+		cntOff = dr.counterPtr - (h.CountersDelta - delta)
+		bmOff = dr.bitmapPtr - (h.BitmapDelta - delta)
+	}
+	csize := h.counterSize()
+	cnts := h.NumCounters * csize
+	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
+		return fail("function %q: counters [%d, +%d) lie outside the counters section (%d counters)", rec.Name, int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
+	}
+	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize)
+	rec.Bitmap = rec.Bitmap[:0]
+	if dr.numBitmapBytes > 0 && !p.correlated {
+		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
+			return fail("function %q: bitmap bytes lie outside the bitmap section", rec.Name)
+		}
+		start := p.base + int(p.l.bitmap) + int(bmOff)
+		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
+	}
+	return nil
+}
+
+func (r *Reader) readCounts(b []byte, n int, csize uint64) {
+	if cap(r.counts) < n {
+		r.counts = make([]uint64, n)
+	}
+	c := r.counts[:n]
+	if csize == 1 {
+		for i := range c {
+			c[i] = 0
+			if b[i] == 0 { // single-byte coverage: 0 means covered
+				c[i] = 1
+			}
+		}
+	} else {
+		for i := range c {
+			c[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+	}
+	r.rec.Counts = c
+}
+
+func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, kinds int) error {
+	rec := &r.rec
+	for k := range rec.Sites {
+		rec.Sites[k] = nil
+	}
+	has := false
+	for k := 0; k < kinds; k++ {
+		has = has || dr.numSites[k] > 0
+	}
+	if !has || p.correlated {
+		return nil
+	}
+	if vd.Remaining() == 0 {
+		vd.Failf("truncated: value profile data of function %q is missing (continuous mode without -mllvm -disable-vp?)", rec.Name)
+		return vd.Err()
+	}
+	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap)
+	for s, vs := range rec.Sites[instrprof.ValueIndirectCall] {
+		rec.Sites[instrprof.ValueIndirectCall][s] = instrprof.CollapseSite(vs)
+	}
+	for k := 0; k < kinds && vd.Err() == nil; k++ {
+		if len(rec.Sites[k]) != 0 && len(rec.Sites[k]) != int(dr.numSites[k]) {
+			vd.Failf("function %q: %d value sites of kind %d, the record says %d", rec.Name, len(rec.Sites[k]), k, dr.numSites[k])
+		}
+	}
+	return vd.Err()
+}
+
+// addrRef maps a function's runtime address to its name reference, for
+// indirect-call targets.
+type addrRef struct{ addr, ref uint64 }
+
+func (r *Reader) buildAddrMap(p *profile) {
+	r.addrs = r.addrs[:0]
+	for _, dr := range p.recs {
+		if dr.funcPtr != 0 {
+			r.addrs = append(r.addrs, addrRef{dr.funcPtr, dr.nameRef})
+		}
+	}
+	sort.Slice(r.addrs, func(i, j int) bool { return r.addrs[i].addr < r.addrs[j].addr })
+}
+
+// vtable is the address range of a profiled vtable and its name reference.
+type vtable struct{ start, end, ref uint64 }
+
+// readVTables reads the vtable section (v10+: {u64 name ref, u64 address,
+// u32 size, pad} each), for vtable value profiles.
+func (r *Reader) readVTables(d *instrprof.Decoder, p *profile) {
+	r.vtabs = r.vtabs[:0]
+	b := d.Buf[p.base+int(p.l.vtables):]
+	le := binary.LittleEndian
+	for i := 0; i < int(p.h.NumVTables); i++ {
+		e := b[24*i:]
+		start := le.Uint64(e[8:])
+		r.vtabs = append(r.vtabs, vtable{start, start + uint64(le.Uint32(e[16:])), le.Uint64(e)})
+	}
+	sort.Slice(r.vtabs, func(i, j int) bool { return r.vtabs[i].start < r.vtabs[j].start })
+}
+
+// remap turns an indirect-call target address into the callee's name
+// reference and a vtable address into the vtable's (0 when the address is
+// not profiled), as LLVM does.
+func (r *Reader) remap(kind int, v uint64) uint64 {
+	if kind == instrprof.ValueVTable {
+		i := sort.Search(len(r.vtabs), func(i int) bool { return r.vtabs[i].start > v }) - 1
+		if i >= 0 && v < r.vtabs[i].end {
+			return r.vtabs[i].ref
+		}
+		return 0
+	}
+	if kind != instrprof.ValueIndirectCall {
+		return v
+	}
+	i := sort.Search(len(r.addrs), func(i int) bool { return r.addrs[i].addr >= v })
+	if i < len(r.addrs) && r.addrs[i].addr == v {
+		return r.addrs[i].ref
+	}
+	return 0
+}
