@@ -13,7 +13,7 @@ clang-19 -O2 -g -fPIE -pie -fno-omit-frame-pointer -fdebug-info-for-profiling \
 n=${FORKY_N:-40000000}
 perf record -q -e cpu-clock -F 499 -g -o forky.perf.data -- \
 	sh -c "./forky $n 2 >/dev/null & ./forky $n 2 >/dev/null; wait"
-chmod 644 forky.perf.data
+chmod 644 forky.perf.data; rm -f forky.perf.data.old
 s() { perf script -i forky.perf.data "$@" 2>/dev/null; }
 s >forky.default.script
 s -F ip >forky.ip.script
