@@ -53,6 +53,9 @@ func (s *ScriptReader) Next() bool {
 // Record returns the current record: *Sample, *Mmap, *Fork, *Exit or *Exec.
 func (s *ScriptReader) Record() any { return s.record }
 
+// Line returns the number of the last line read.
+func (s *ScriptReader) Line() int { return s.line }
+
 // Err returns the first error met, with file and line.
 func (s *ScriptReader) Err() error { return s.err }
 
