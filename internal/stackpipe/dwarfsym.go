@@ -29,6 +29,7 @@ type dsub struct {
 	declLine   uint32
 	callLine   uint32
 	callDiscr  uint32
+	callFile   string
 	parent     int32
 	inlined    bool
 	ranges     [][2]uint64
@@ -44,6 +45,7 @@ type dline struct {
 	addr        uint64
 	line, discr uint32
 	end         bool
+	file        string
 }
 
 // declInfo is what a DIE says about a function, for origin lookups.
@@ -54,18 +56,20 @@ type declInfo struct {
 }
 
 func newSymbolizer(f *elf.File) (stackgen.Symbolizer, error) {
+	s := &dwarfSymbolizer{syms: functionSymbols(f)}
+	if !hasDWARF(f) { // stripped: names from the symbol table only
+		return s, nil
+	}
 	d, err := f.DWARF()
 	if err != nil {
 		return nil, fmt.Errorf("reading DWARF: %w", err)
 	}
-	s := &dwarfSymbolizer{}
 	decls := map[dwarf.Offset]*declInfo{}
 	subOff := map[int32]dwarf.Offset{}
 	if err := s.load(d, decls, subOff); err != nil {
 		return nil, fmt.Errorf("reading DWARF: %w", err)
 	}
 	s.resolve(decls, subOff)
-	s.syms = functionSymbols(f)
 	sort.Slice(s.tops, func(i, j int) bool { return s.tops[i].start < s.tops[j].start })
 	sort.SliceStable(s.lines, func(i, j int) bool { return s.lines[i].addr < s.lines[j].addr })
 	return s, nil
@@ -144,6 +148,9 @@ func (s *dwarfSymbolizer) addSub(d *dwarf.Data, e *dwarf.Entry, files []*dwarf.L
 	if l, ok := e.Val(dwarf.AttrCallLine).(int64); ok {
 		sub.callLine = uint32(l)
 	}
+	if fi, ok := e.Val(dwarf.AttrCallFile).(int64); ok && int(fi) < len(files) && files[fi] != nil {
+		sub.callFile = files[fi].Name
+	}
 	if dc, ok := e.Val(attrGNUDiscriminator).(int64); ok {
 		sub.callDiscr = uint32(dc)
 	}
@@ -169,7 +176,11 @@ func (s *dwarfSymbolizer) loadLines(d *dwarf.Data, cu *dwarf.Entry) []*dwarf.Lin
 	}
 	var le dwarf.LineEntry
 	for lr.Next(&le) == nil {
-		s.lines = append(s.lines, dline{le.Address, uint32(le.Line), uint32(le.Discriminator), le.EndSequence})
+		var file string
+		if le.File != nil {
+			file = le.File.Name
+		}
+		s.lines = append(s.lines, dline{le.Address, uint32(le.Line), uint32(le.Discriminator), le.EndSequence, file})
 	}
 	return lr.Files()
 }
@@ -211,11 +222,13 @@ func (s *dwarfSymbolizer) Frames(addr uint64) []stackgen.Frame {
 	leaf := s.innermost(top, addr)
 	row := s.lineAt(addr)
 	var fs []stackgen.Frame
-	line, discr := row.line, baseDiscriminator(row.discr)
+	line, discr, file := row.line, baseDiscriminator(row.discr), row.file
 	for i := leaf; i >= 0; i = s.subs[i].parent {
 		sub := &s.subs[i]
-		fs = append(fs, stackgen.Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: discr})
-		line, discr = sub.callLine, baseDiscriminator(sub.callDiscr)
+		// Go's abstract functions have no DW_AT_decl_file: take the file
+		// of the code (line row, or the call site in the inlinee).
+		fs = append(fs, stackgen.Frame{Func: sub.name, File: first(sub.file, file), Line: line, StartLine: sub.declLine, Discriminator: discr})
+		line, discr, file = sub.callLine, baseDiscriminator(sub.callDiscr), sub.callFile
 		if !sub.inlined {
 			break
 		}
@@ -298,8 +311,15 @@ func (s *dwarfSymbolizer) symbolFrame(addr uint64) []stackgen.Frame {
 	return []stackgen.Frame{{Func: s.syms[i].name}}
 }
 
+func hasDWARF(f *elf.File) bool {
+	return f.Section(".debug_info") != nil || f.Section(".zdebug_info") != nil
+}
+
 func functionSymbols(f *elf.File) []elfSym {
 	syms, _ := f.Symbols()
+	if len(syms) == 0 {
+		syms, _ = f.DynamicSymbols()
+	}
 	var out []elfSym
 	for _, sy := range syms {
 		if elf.ST_TYPE(sy.Info) == elf.STT_FUNC && sy.Value != 0 && sy.Name != "" {

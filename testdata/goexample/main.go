@@ -1,0 +1,56 @@
+// Command goexample is a CPU-bound Go workload for profile-guided
+// optimization tests: the hot path is an interface call that resolves to
+// main.rect.area almost always, which PGO can devirtualize and inline.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+type shape interface {
+	area() float64
+}
+
+type rect struct{ w, h float64 }
+
+func (r rect) area() float64 { return r.w * r.h }
+
+type circle struct{ r float64 }
+
+func (c circle) area() float64 { return 3.14159 * c.r * c.r }
+
+// total sums the areas; the call below is the hot edge.
+func total(shapes []shape) float64 {
+	var s float64
+	for _, sh := range shapes {
+		s += sh.area()
+	}
+	return s
+}
+
+func makeShapes(n int) []shape {
+	shapes := make([]shape, n)
+	for i := range shapes {
+		if i%100 == 0 {
+			shapes[i] = circle{float64(i)}
+		} else {
+			shapes[i] = rect{float64(i), float64(i + 1)}
+		}
+	}
+	return shapes
+}
+
+func main() {
+	rounds := 3000
+	if len(os.Args) > 1 {
+		rounds, _ = strconv.Atoi(os.Args[1])
+	}
+	shapes := makeShapes(10000)
+	var sum float64
+	for r := 0; r < rounds; r++ {
+		sum += total(shapes)
+	}
+	fmt.Println(sum)
+}
