@@ -11,7 +11,7 @@ src=$(cd "$(dirname "$0")/../testdata/goexample" && pwd)
 mkdir -p "$out"
 out=$(realpath "$out")
 go build -C "$src" -o "$out/goexample" .
-perf record -q -e cpu-clock -F 999 -g -o "$out/perf.data" -- "$out/goexample" "${ROUNDS:-6000}" >/dev/null
+perf record -q -e cpu-clock -F 999 -g -o "$out/perf.data" -- "$out/goexample" >/dev/null
 "$profgen" --binary "$out/goexample" --perfdata "$out/perf.data" --format=pprof -o "$out/goexample.pprof"
 go tool pprof -top -sample_index=samples "$out/goexample.pprof" 2>/dev/null | sed -n '1,12p'
 go build -C "$src" -a -pgo="$out/goexample.pprof" -gcflags=-d=pgodebug=2 -o "$out/goexample.pgo" . \

@@ -225,7 +225,7 @@ func TestGoPGOUsesProfile(t *testing.T) {
 	bin := filepath.Join(dir, "goexample")
 	run(t, "go", "build", "-C", src, "-o", bin, ".")
 	data := filepath.Join(dir, "perf.data")
-	if out, err := exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", data, bin, "6000").CombinedOutput(); err != nil {
+	if out, err := exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", data, bin).CombinedOutput(); err != nil {
 		t.Skipf("perf record does not work here: %v\n%s", err, out)
 	}
 	pgo := filepath.Join(dir, "goexample.pprof")
