@@ -87,6 +87,36 @@ func TestLayoutsAgree(t *testing.T) {
 	}
 }
 
+// TestAbsoluteIPsThroughAddressSpaces: with -G perf prints absolute IPs;
+// they resolve through the per-PID address spaces (the children of each
+// forky have no MMAP of their own: they inherit their parent's at FORK) to
+// the same leaves as the DSO-relative call-chain frames.
+func TestAbsoluteIPsThroughAddressSpaces(t *testing.T) {
+	ref, err := aggregateFile(t, "forky.pid-ip-sym-dso-tasks.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := aggregateFile(t, "forky.pid-ip-sym-dso-noG-tasks.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]uint64{}
+	for k, n := range leafCounts(ref) {
+		if strings.HasSuffix(strings.Split(k, "@")[0], "forky") {
+			want[k] = n
+		}
+	}
+	gotForky := map[string]uint64{}
+	for k, n := range leafCounts(got) {
+		if strings.HasSuffix(strings.Split(k, "@")[0], "forky") {
+			gotForky[k] = n
+		}
+	}
+	if !reflect.DeepEqual(gotForky, want) {
+		t.Errorf("leaves from absolute IPs:\n%v\nwant (from call chains):\n%v", gotForky, want)
+	}
+}
+
 func TestNoDSOLayoutRejected(t *testing.T) {
 	_, err := aggregateFile(t, "forky.ip.script")
 	if !errors.Is(err, ErrNoDSO) {

@@ -1,6 +1,7 @@
 package perfdata
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -129,4 +130,15 @@ func TestErrPerfNotFound(t *testing.T) {
 	if !errors.Is(err, ErrPerfNotFound) {
 		t.Errorf("error = %v, want ErrPerfNotFound", err)
 	}
+}
+
+func FuzzReadContent(f *testing.F) {
+	b, err := os.ReadFile(forkyData)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b[:min(len(b), 2048)])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readContent(bytes.NewReader(data), "fuzz")
+	})
 }
