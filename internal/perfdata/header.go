@@ -73,3 +73,15 @@ func byteOrder(magic []byte) binary.ByteOrder {
 	}
 	return binary.BigEndian
 }
+
+// ScriptArgs returns the perf script arguments that print what profgen
+// reads from a file with content c: PIDs, task and mmap events, and either
+// branch stacks (LBR; the call chain too, for hybrid samples) or call
+// chains with the DSO of each frame, the period and the event.
+func ScriptArgs(c Content) []string {
+	fields := "pid,period,event,ip,sym,dso"
+	if c.BranchStack {
+		fields = "pid,ip,brstack"
+	}
+	return []string{"-F", fields, "--show-mmap-events", "--show-task-events"}
+}

@@ -142,3 +142,12 @@ func FuzzReadContent(f *testing.F) {
 		readContent(bytes.NewReader(data), "fuzz")
 	})
 }
+
+func TestScriptArgs(t *testing.T) {
+	if got := ScriptArgs(Content{Callchain: true}); got[1] != "pid,period,event,ip,sym,dso" {
+		t.Errorf("call-stack fields = %v", got)
+	}
+	if got := ScriptArgs(Content{BranchStack: true, Callchain: true}); got[1] != "pid,ip,brstack" {
+		t.Errorf("LBR fields = %v", got)
+	}
+}

@@ -34,9 +34,6 @@ type Config struct {
 	Format     string   // "text" (LLVM text) or "pprof"
 }
 
-// ScriptArgs are the perf script arguments used for call-stack perf.data.
-var ScriptArgs = []string{"-F", "pid,period,event,ip,sym,dso", "--show-mmap-events", "--show-task-events"}
-
 // Run performs the conversion described by cfg.
 func Run(ctx context.Context, cfg Config) error {
 	if len(cfg.Binaries) == 0 {
@@ -91,7 +88,7 @@ func openInput(ctx context.Context, cfg Config) (io.ReadCloser, string, error) {
 	case cfg.PerfData != "" && cfg.PerfScript != "":
 		return nil, "", errors.New("give either --perfscript or --perfdata, not both")
 	case cfg.PerfData != "":
-		r, err := perfdata.Open(ctx, cfg.PerfData, ScriptArgs, perfdata.Options{Perf: cfg.PerfBinary})
+		r, err := openPerfData(ctx, cfg)
 		return r, cfg.PerfData, err
 	case cfg.PerfScript == "-":
 		return io.NopCloser(os.Stdin), "stdin", nil
@@ -100,6 +97,20 @@ func openInput(ctx context.Context, cfg Config) (io.ReadCloser, string, error) {
 		return f, cfg.PerfScript, err
 	}
 	return nil, "", errors.New("no input: give --perfscript or --perfdata")
+}
+
+func openPerfData(ctx context.Context, cfg Config) (io.ReadCloser, error) {
+	c, err := perfdata.ReadContent(cfg.PerfData)
+	if err != nil {
+		return nil, err
+	}
+	if c.BranchStack {
+		return nil, fmt.Errorf("%s has branch stacks (LBR): that is the LBR conversion, not the call-stack one", cfg.PerfData)
+	}
+	if !c.Callchain {
+		return nil, fmt.Errorf("%s has no call chains: record with perf record -g", cfg.PerfData)
+	}
+	return perfdata.Open(ctx, cfg.PerfData, perfdata.ScriptArgs(c), perfdata.Options{Perf: cfg.PerfBinary})
 }
 
 func writePprof(out string, counts *callstack.Counts, bins []*profiledBinary) error {
