@@ -3,6 +3,7 @@ package pprofout_test
 import (
 	"bytes"
 	"debug/elf"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,5 +119,41 @@ func TestGoToolPprofTop(t *testing.T) {
 	}
 	if got["spin"] != 172 || got["leaf"] != 22 {
 		t.Errorf("go tool pprof -top -noinlines: spin %d leaf %d, want 172 22\n%s", got["spin"], got["leaf"], out)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestForkyGolden pins the whole profile (pprof's text dump).
+func TestForkyGolden(t *testing.T) {
+	p := forkyProfile(t)
+	got := []byte(p.String())
+	golden := filepath.Join("testdata", "forky.pprof.txt")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, got, 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("profile differs from %s (rerun with -update)", golden)
+	}
+}
+
+// TestWriteParseRoundTrip writes the gzipped profile and reads it back.
+func TestWriteParseRoundTrip(t *testing.T) {
+	p := forkyProfile(t)
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	q, err := profile.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.String() != p.String() {
+		t.Error("profile changed in a write/parse round trip")
 	}
 }
