@@ -78,6 +78,16 @@ func (s *ScriptReader) readLine() (string, bool) {
 
 func (s *ScriptReader) unread(l string) { s.peeked = &l }
 
+// framesFollow reports whether the next line is a call-chain frame.
+func (s *ScriptReader) framesFollow() bool {
+	l, ok := s.readLine()
+	if !ok {
+		return false
+	}
+	s.unread(l)
+	return strings.HasPrefix(l, "\t")
+}
+
 func (s *ScriptReader) parse(line string) (any, error) {
 	switch {
 	case strings.TrimSpace(line) == "":
@@ -89,7 +99,7 @@ func (s *ScriptReader) parse(line string) (any, error) {
 	case strings.Contains(line, "PERF_RECORD_"):
 		return parseEvent(line)
 	}
-	smp, err := parseHeader(line)
+	smp, err := parseHeader(line, s.framesFollow())
 	if err != nil {
 		return nil, err
 	}
@@ -151,8 +161,10 @@ var timeToken = regexp.MustCompile(`^[0-9]+\.[0-9]+:$`)
 
 // parseHeader parses a sample line: "[comm] [pid[/tid]] [cpu] [time:]
 // [period] [event:] [ip [sym] [(dso)]]". Only fields that identify the
-// process, the weight and, without a call chain, the IP are kept.
-func parseHeader(line string) (*Sample, error) {
+// process, the weight and, without a call chain, the IP are kept. chain
+// tells whether call-chain frames follow (then a lone number is the pid,
+// not the IP).
+func parseHeader(line string, chain bool) (*Sample, error) {
 	toks := strings.Fields(line)
 	smp := &Sample{PID: -1}
 	rest := toks
@@ -163,7 +175,7 @@ func parseHeader(line string) (*Sample, error) {
 		}
 		smp.PID = parsePID(toks[j])
 		rest = toks[i+1:]
-	} else if len(toks) > 0 && isPID(toks[0]) && !isHexOnly(toks, line) {
+	} else if len(toks) > 0 && isPID(toks[0]) && (chain || len(toks) > 1) {
 		smp.PID = parsePID(toks[0])
 		rest = toks[1:]
 	}
@@ -177,12 +189,6 @@ func parseHeader(line string) (*Sample, error) {
 		smp.Frames = append(smp.Frames, f)
 	}
 	return smp, nil
-}
-
-// isHexOnly reports whether the line is a lone IP (the -F ip -G layout),
-// whose digits would otherwise pass for a pid.
-func isHexOnly(toks []string, line string) bool {
-	return len(toks) == 1 && strings.HasPrefix(line, " ") && len(toks[0]) > 7
 }
 
 // parseWeight takes "[period] event:" off the front of toks.
