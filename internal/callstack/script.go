@@ -23,6 +23,9 @@ type ScriptReader struct {
 	record any
 	err    error
 	peeked *string
+	// peekedLine is the number of the peeked line; lastLine the number of
+	// the line readLine returned last; recordLine where the record began.
+	peekedLine, lastLine, recordLine int
 }
 
 // NewScriptReader reads perf script text from r; name is used in errors.
@@ -37,9 +40,10 @@ func (s *ScriptReader) Next() bool {
 		if !ok {
 			return false
 		}
+		s.recordLine = s.lastLine
 		rec, err := s.parse(line)
 		if err != nil {
-			s.err = fmt.Errorf("%s:%d: %w", s.name, s.line, err)
+			s.err = fmt.Errorf("%s:%d: %w", s.name, s.lastLine, err)
 			return false
 		}
 		if rec != nil {
@@ -53,8 +57,8 @@ func (s *ScriptReader) Next() bool {
 // Record returns the current record: *Sample, *Mmap, *Fork, *Exit or *Exec.
 func (s *ScriptReader) Record() any { return s.record }
 
-// Line returns the number of the last line read.
-func (s *ScriptReader) Line() int { return s.line }
+// Line returns the line number where the current record began.
+func (s *ScriptReader) Line() int { return s.recordLine }
 
 // Err returns the first error met, with file and line.
 func (s *ScriptReader) Err() error { return s.err }
@@ -63,6 +67,7 @@ func (s *ScriptReader) readLine() (string, bool) {
 	if s.peeked != nil {
 		l := *s.peeked
 		s.peeked = nil
+		s.lastLine = s.peekedLine
 		return l, true
 	}
 	l, err := s.r.ReadString('\n')
@@ -73,10 +78,11 @@ func (s *ScriptReader) readLine() (string, bool) {
 		return "", false
 	}
 	s.line++
+	s.lastLine = s.line
 	return strings.TrimRight(l, "\r\n"), true
 }
 
-func (s *ScriptReader) unread(l string) { s.peeked = &l }
+func (s *ScriptReader) unread(l string) { s.peeked, s.peekedLine = &l, s.lastLine }
 
 // framesFollow reports whether the next line is a call-chain frame.
 func (s *ScriptReader) framesFollow() bool {
