@@ -63,8 +63,8 @@ func TestForkyPprofMatchesPerfReport(t *testing.T) {
 
 	top := run(t, "go", "tool", "pprof", "-top", "-noinlines", "-sample_index=samples", out)
 	got := countsByFunction(top, `(?m)^\s*(\d+)\s+\S+%\s+\S+%\s+\d+\s+\S+%\s+(\S+)$`)
-	report := run(t, "perf", "report", "-i", forkyDir+"forky.perf.data", "--no-children", "--sort", "sym",
-		"-g", "none", "--stdio", "-F", "sample,sym", "--dsos", "forky")
+	report := run(t, "perf", "report", "-i", forkyDir+"forky.perf.data", "--symfs", symfs(t),
+		"--no-children", "--sort", "sym", "-g", "none", "--stdio", "-F", "sample,sym", "--dsos", "forky")
 	want := countsByFunction(report, `(?m)^\s*(\d+)\s+\[\.\]\s+(\S+)\s*$`)
 	if len(want) == 0 {
 		t.Fatalf("no counts in perf report output:\n%s", report)
@@ -83,6 +83,29 @@ func TestForkyPprofMatchesPerfReport(t *testing.T) {
 	if p.Mapping[0].BuildID == "" || !strings.HasSuffix(p.Mapping[0].File, "forky") {
 		t.Errorf("first mapping = %+v, want forky with a build id", p.Mapping[0])
 	}
+}
+
+// symfs returns a perf --symfs tree holding the committed forky at the path
+// it was recorded at, so that perf report names its symbols on any machine.
+func symfs(t *testing.T) string {
+	ids := run(t, "perf", "buildid-list", "-i", forkyDir+"forky.perf.data")
+	m := regexp.MustCompile(`(?m)^[0-9a-f]+ (/\S*/forky)$`).FindSubmatch(ids)
+	if m == nil {
+		t.Fatalf("forky not in perf buildid-list:\n%s", ids)
+	}
+	root := t.TempDir()
+	dst := filepath.Join(root, string(m[1]))
+	src, err := filepath.Abs(forkyDir + "forky")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 func readProfile(t *testing.T, path string) *profile.Profile {
