@@ -205,6 +205,27 @@ func TestSpaces(t *testing.T) {
 	}
 }
 
+// TestSpacesPIDReuse: a PID that comes back after EXIT gets its new
+// parent's mappings, not those of the process that used it before.
+func TestSpacesPIDReuse(t *testing.T) {
+	s := NewSpaces()
+	s.Apply(&Mmap{PID: 10, Start: 0x5000, Len: 0x1000, Path: "/a", Executable: true})
+	s.Apply(&Mmap{PID: 20, Start: 0x5000, Len: 0x1000, Path: "/b", Executable: true})
+	s.Apply(&Fork{PID: 11, TID: 11, ParentPID: 10})
+	s.Apply(&Exit{PID: 11, TID: 11})
+	if _, _, ok := s.Lookup(11, 0x5000); ok {
+		t.Fatal("exited pid still mapped")
+	}
+	s.Apply(&Fork{PID: 11, TID: 11, ParentPID: 20})
+	if p, _, _ := s.Lookup(11, 0x5000); p != "/b" {
+		t.Errorf("reused pid maps %q, want /b", p)
+	}
+	s.Apply(&Exit{PID: 11, TID: 12}) // a thread exits: the process stays
+	if _, _, ok := s.Lookup(11, 0x5000); !ok {
+		t.Error("thread exit dropped the process")
+	}
+}
+
 func FuzzScriptReader(f *testing.F) {
 	for _, name := range []string{"forky.default-tasks.script", "forky.pid-ip-sym-dso-tasks.script", "forky.ip.script"} {
 		b, err := os.ReadFile(dataDir + name)
