@@ -12,7 +12,7 @@ import (
 // call-chain addresses relative to the DSO, so without the DSO they cannot
 // be placed.
 var ErrNoDSO = errors.New("call-chain frames carry no DSO (perf script prints them DSO-relative); " +
-	"add the dso field, e.g. perf script -F pid,period,event,ip,sym,dso --show-mmap-events --show-task-events")
+	"add the dso field, e.g. perf script -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events")
 
 // Binary is a profiled binary as the aggregator needs it.
 type Binary interface {
@@ -56,6 +56,9 @@ type Counts struct {
 	Events  map[string]uint64 // samples per event name
 	// Skipped counts samples without any frame in a profiled binary.
 	Skipped uint64
+	// FirstNS and LastNS are the earliest and latest sample timestamps
+	// (0 when the script has no time field).
+	FirstNS, LastNS uint64
 }
 
 // Aggregator turns records into Counts.
@@ -129,6 +132,17 @@ func (a *Aggregator) count(s *Sample) {
 	st.Count++
 	st.Period += s.Period
 	a.counts.Events[s.Event]++
+	a.noteTime(s.TimeNS)
+}
+
+func (a *Aggregator) noteTime(ns uint64) {
+	if ns == 0 {
+		return
+	}
+	if a.counts.FirstNS == 0 || ns < a.counts.FirstNS {
+		a.counts.FirstNS = ns
+	}
+	a.counts.LastNS = max(a.counts.LastNS, ns)
 }
 
 // resolve places one frame. caller is set when the frame is a return

@@ -130,13 +130,13 @@ func TestParseHeader(t *testing.T) {
 		chain bool
 		want  Sample
 	}{
-		{"forky  8460 10289.224735:    2004008 cpu-clock: ", true, Sample{PID: 8460, Period: 2004008, Event: "cpu-clock"}},
-		{"my comm 12/13 [001] 5.000001:  100 cycles:u: ", true, Sample{PID: 12, Period: 100, Event: "cycles:u"}},
+		{"forky  8460 10289.224735:    2004008 cpu-clock: ", true, Sample{PID: 8460, Period: 2004008, Event: "cpu-clock", TimeNS: 10289224735000}},
+		{"my comm 12/13 [001] 5.000001:  100 cycles:u: ", true, Sample{PID: 12, Period: 100, Event: "cycles:u", TimeNS: 5000001000}},
 		{" 8460 ", true, Sample{PID: 8460}},
 		{"   401136", false, Sample{PID: -1, Frames: []Frame{{Addr: 0x401136, Absolute: true}}}},
 		{" 9497    2004008 cpu-clock: ", true, Sample{PID: 9497, Period: 2004008, Event: "cpu-clock"}},
 		{"     7fb022a2df02", false, Sample{PID: -1, Frames: []Frame{{Addr: 0x7fb022a2df02, Absolute: true}}}},
-		{"forky  8460 1.5:  7 cpu-clock:  56038970e27e spin+0x4e (/tmp/forky)", false, Sample{PID: 8460, Period: 7, Event: "cpu-clock",
+		{"forky  8460 1.5:  7 cpu-clock:  56038970e27e spin+0x4e (/tmp/forky)", false, Sample{PID: 8460, Period: 7, Event: "cpu-clock", TimeNS: 1500000000,
 			Frames: []Frame{{Addr: 0x56038970e27e, Symbol: "spin", DSO: "/tmp/forky", Absolute: true}}}},
 	}
 	for _, tt := range tests {

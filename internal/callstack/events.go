@@ -26,6 +26,7 @@ type Sample struct {
 	PID    int // -1 when the script has no pid field
 	Period uint64
 	Event  string
+	TimeNS uint64 // perf's timestamp in nanoseconds; 0 when not printed
 	Frames []Frame
 }
 

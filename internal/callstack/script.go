@@ -180,6 +180,7 @@ func parseHeader(line string, chain bool) (*Sample, error) {
 			j--
 		}
 		smp.PID = parsePID(toks[j])
+		smp.TimeNS = parseTime(toks[i])
 		rest = toks[i+1:]
 	} else if len(toks) > 0 && isPID(toks[0]) && (chain || len(toks) > 1) {
 		smp.PID = parsePID(toks[0])
@@ -234,4 +235,18 @@ func parsePID(t string) int {
 		return -1
 	}
 	return n
+}
+
+// parseTime reads perf's "seconds.fraction:" timestamp as nanoseconds.
+func parseTime(tok string) uint64 {
+	secText, fracText, _ := strings.Cut(strings.TrimSuffix(tok, ":"), ".")
+	sec, err1 := strconv.ParseUint(secText, 10, 64)
+	frac, err2 := strconv.ParseUint(fracText, 10, 64)
+	if err1 != nil || err2 != nil || len(fracText) > 9 {
+		return 0
+	}
+	for n := len(fracText); n < 9; n++ {
+		frac *= 10
+	}
+	return sec*1e9 + frac
 }

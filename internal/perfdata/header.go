@@ -77,9 +77,9 @@ func byteOrder(magic []byte) binary.ByteOrder {
 // ScriptArgs returns the perf script arguments that print what profgen
 // reads from a file with content c: PIDs, task and mmap events, and either
 // branch stacks (LBR; the call chain too, for hybrid samples) or call
-// chains with the DSO of each frame, the period and the event.
+// chains with the DSO of each frame, the time, period and event.
 func ScriptArgs(c Content) []string {
-	fields := "pid,period,event,ip,sym,dso"
+	fields := "pid,time,period,event,ip,sym,dso"
 	if c.BranchStack {
 		fields = "pid,ip,brstack"
 	}

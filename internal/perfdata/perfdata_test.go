@@ -144,7 +144,7 @@ func FuzzReadContent(f *testing.F) {
 }
 
 func TestScriptArgs(t *testing.T) {
-	if got := ScriptArgs(Content{Callchain: true}); got[1] != "pid,period,event,ip,sym,dso" {
+	if got := ScriptArgs(Content{Callchain: true}); got[1] != "pid,time,period,event,ip,sym,dso" {
 		t.Errorf("call-stack fields = %v", got)
 	}
 	if got := ScriptArgs(Content{BranchStack: true, Callchain: true}); got[1] != "pid,ip,brstack" {

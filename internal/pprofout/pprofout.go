@@ -46,6 +46,9 @@ func Build(counts *callstack.Counts, bins []Binary) *profile.Profile {
 		clockOnly: isClock(counts.Events),
 	}
 	b.sampleTypes()
+	if counts.LastNS > counts.FirstNS {
+		b.p.DurationNanos = int64(counts.LastNS - counts.FirstNS)
+	}
 	b.binaryMappings()
 	for _, s := range counts.Stacks {
 		b.addStack(s)

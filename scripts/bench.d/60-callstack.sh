@@ -20,5 +20,5 @@ p=$(measure "$bin" --binary "$dir/forky" --perfdata "$dir/big.perf.data" --forma
 r=$(measure perf report -i "$dir/big.perf.data" --no-children --sort sym --stdio -g none)
 row "callstack --perfdata pprof" "$p" "$r" "perf report"
 p=$(measure "$bin" --binary "$dir/forky" --perfscript "$dir/big.script" -o "$tmp/a.prof")
-r=$(measure perf script -i "$dir/big.perf.data" -F pid,period,event,ip,sym,dso --show-mmap-events --show-task-events)
+r=$(measure perf script -i "$dir/big.perf.data" -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events)
 row "callstack --perfscript text" "$p" "$r" "perf script"

@@ -15,5 +15,5 @@ clang-19 -O2 -g -fPIE -pie -fno-omit-frame-pointer -o forky "$src/forky.c"
 perf record -q -e cpu-clock -F 4999 -g -o big.perf.data -- \
 	sh -c './forky 400000000 2 >/dev/null & ./forky 400000000 2 >/dev/null; wait' ||
 	{ echo "60-callstack: perf record failed, skipped"; exit 0; }
-perf script -i big.perf.data -F pid,period,event,ip,sym,dso --show-mmap-events --show-task-events \
+perf script -i big.perf.data -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events \
 	>big.script 2>/dev/null
