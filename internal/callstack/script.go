@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -163,7 +162,20 @@ func splitSymbolDSO(s string) (sym, dso string) {
 	return strings.TrimSpace(sym), dso
 }
 
-var timeToken = regexp.MustCompile(`^[0-9]+\.[0-9]+:$`)
+// isTime reports whether tok is perf's "seconds.fraction:" timestamp.
+func isTime(tok string) bool {
+	sec, frac, ok := strings.Cut(strings.TrimSuffix(tok, ":"), ".")
+	return ok && len(tok) > len(sec)+len(frac)+1 && isDigits(sec) && isDigits(frac)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // parseHeader parses a sample line: "[comm] [pid[/tid]] [cpu] [time:]
 // [period] [event:] [ip [sym] [(dso)]]". Only fields that identify the
@@ -174,7 +186,7 @@ func parseHeader(line string, chain bool) (*Sample, error) {
 	toks := strings.Fields(line)
 	smp := &Sample{PID: -1}
 	rest := toks
-	if i := indexFunc(toks, timeToken.MatchString); i >= 1 {
+	if i := indexFunc(toks, isTime); i >= 1 {
 		j := i - 1
 		if strings.HasPrefix(toks[j], "[") && j > 0 { // the cpu field
 			j--
