@@ -21,9 +21,11 @@ import (
 	"strings"
 )
 
-// MinVersion is the oldest perf whose script output profgen parses:
-// PERF_RECORD_MMAP2 lines, --show-task-events and brstack/callchain fields
-// with the dso field all print as profgen expects from 4.14 on.
+// MinVersion is the oldest perf profgen runs. Only perf 6.1 output was
+// checked; older perf lacks some of the fields and options profgen asks for
+// (brstack, --show-task-events, MMAP2 lines), so a perf before 4.14 is
+// refused rather than misread. The exact cut-off was not verified version by
+// version.
 var MinVersion = Version{4, 14}
 
 // ErrPerfNotFound is returned when the perf tool cannot be found.
