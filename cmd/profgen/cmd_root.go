@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -63,6 +64,6 @@ func runRoot(ctx context.Context, o *rootOptions) error {
 	}
 	return stackpipe.Run(ctx, stackpipe.Config{
 		PerfScript: o.perfScript, PerfData: o.perfData, PerfBinary: o.perfBinary,
-		Binaries: o.binaries, Output: o.output, Format: o.format,
+		Binaries: o.binaries, Output: o.output, Format: o.format, Stderr: os.Stderr,
 	})
 }

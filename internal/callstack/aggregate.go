@@ -56,6 +56,10 @@ type Counts struct {
 	Events  map[string]uint64 // samples per event name
 	// Skipped counts samples without any frame in a profiled binary.
 	Skipped uint64
+	// Unplaced counts frames of a profiled binary (matched by path) whose
+	// address is outside its executable segments: a binary that differs
+	// from the recorded one, or absolute addresses without MMAP events.
+	Unplaced uint64
 	// FirstNS and LastNS are the earliest and latest sample timestamps
 	// (0 when the script has no time field).
 	FirstNS, LastNS uint64
@@ -168,6 +172,7 @@ func (a *Aggregator) resolve(pid int, f Frame, caller bool) (loc Loc, kernel, ok
 		if v, found := a.binaries[bi].VaddrOfOffset(off); found {
 			return Loc{a.object(path, bi, false), v}, false, true, nil
 		}
+		a.counts.Unplaced++
 	}
 	return a.foreign(path, false, f, off), false, true, nil
 }

@@ -151,3 +151,29 @@ func TestScriptArgs(t *testing.T) {
 		t.Errorf("LBR fields = %v", got)
 	}
 }
+
+func TestParseBuildIDList(t *testing.T) {
+	out := "48dc540c8b76 [kernel.kallsyms]\n12beb66bf3e7 /a b/forky\nnot an id line\n"
+	got := parseBuildIDList([]byte(out))
+	want := map[string]string{"[kernel.kallsyms]": "48dc540c8b76", "/a b/forky": "12beb66bf3e7"}
+	if len(got) != len(want) || got["/a b/forky"] != want["/a b/forky"] || got["[kernel.kallsyms]"] != want["[kernel.kallsyms]"] {
+		t.Errorf("parseBuildIDList = %v, want %v", got, want)
+	}
+}
+
+func TestBuildIDsRealPerf(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Skip("perf not installed")
+	}
+	ids, err := BuildIDs(context.Background(), forkyData, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for p, id := range ids {
+		found = found || (strings.HasSuffix(p, "/forky") && len(id) == 40)
+	}
+	if !found {
+		t.Errorf("no build id of forky in %v", ids)
+	}
+}

@@ -68,6 +68,16 @@ func (b *profiledBinary) pprofBinary() pprofout.Binary {
 	return pb
 }
 
+// fileBuildID returns the hex GNU build id of the ELF file at path, or "".
+func fileBuildID(path string) (string, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("binary %s: %w", path, err)
+	}
+	defer f.Close()
+	return buildID(f), nil
+}
+
 // buildID returns the hex GNU build id of f, or "".
 func buildID(f *elf.File) string {
 	for _, p := range f.Progs {

@@ -26,12 +26,13 @@ import (
 
 // Config is one conversion.
 type Config struct {
-	PerfScript string   // perf script text ("-" for stdin), or
-	PerfData   string   // a perf.data file, run through perf script
-	PerfBinary string   // perf executable for PerfData ("" = perf on PATH)
-	Binaries   []string // profiled binaries
-	Output     string   // file, directory or pattern with %b (see OutputPath)
-	Format     string   // "text" (LLVM text) or "pprof"
+	PerfScript string    // perf script text ("-" for stdin), or
+	PerfData   string    // a perf.data file, run through perf script
+	PerfBinary string    // perf executable for PerfData ("" = perf on PATH)
+	Binaries   []string  // profiled binaries
+	Output     string    // file, directory or pattern with %b (see OutputPath)
+	Format     string    // "text" (LLVM text) or "pprof"
+	Stderr     io.Writer // warnings; nil discards them
 }
 
 // Run performs the conversion described by cfg.
@@ -48,6 +49,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	warn(cfg.Stderr, counts)
 	if len(counts.Stacks) == 0 {
 		return fmt.Errorf("no samples in %s", strings.Join(cfg.Binaries, ", "))
 	}
@@ -83,6 +85,15 @@ func aggregate(ctx context.Context, cfg Config, bins []*profiledBinary) (*callst
 	return a.Counts(), nil
 }
 
+// warn reports frames that matched a binary by path but not its code.
+func warn(w io.Writer, c *callstack.Counts) {
+	if w == nil || c.Unplaced == 0 {
+		return
+	}
+	fmt.Fprintf(w, "profgen: warning: %d frames of the profiled binaries fall outside their code "+
+		"(a different build than the one recorded, or absolute addresses without --show-mmap-events)\n", c.Unplaced)
+}
+
 func openInput(ctx context.Context, cfg Config) (io.ReadCloser, string, error) {
 	switch {
 	case cfg.PerfData != "" && cfg.PerfScript != "":
@@ -110,7 +121,48 @@ func openPerfData(ctx context.Context, cfg Config) (io.ReadCloser, error) {
 	if !c.Callchain {
 		return nil, fmt.Errorf("%s has no call chains: record with perf record -g", cfg.PerfData)
 	}
-	return perfdata.Open(ctx, cfg.PerfData, perfdata.ScriptArgs(c), perfdata.Options{Perf: cfg.PerfBinary})
+	opts := perfdata.Options{Perf: cfg.PerfBinary}
+	if err := checkBuildIDs(ctx, cfg, opts); err != nil {
+		return nil, err
+	}
+	return perfdata.Open(ctx, cfg.PerfData, perfdata.ScriptArgs(c), opts)
+}
+
+// checkBuildIDs refuses a binary whose build id differs from the one perf
+// recorded for a DSO of the same base name: its addresses would be read
+// against the wrong code.
+func checkBuildIDs(ctx context.Context, cfg Config, opts perfdata.Options) error {
+	recorded, err := perfdata.BuildIDs(ctx, cfg.PerfData, opts)
+	if err != nil {
+		return err
+	}
+	for _, bin := range cfg.Binaries {
+		if err := matchBuildID(bin, recorded); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func matchBuildID(bin string, recorded map[string]string) error {
+	id, err := fileBuildID(bin)
+	if err != nil || id == "" {
+		return err
+	}
+	var other string
+	for path, rid := range recorded {
+		if filepath.Base(path) != filepath.Base(bin) {
+			continue
+		}
+		if rid == id {
+			return nil
+		}
+		other = path + " (" + rid + ")"
+	}
+	if other != "" {
+		return fmt.Errorf("binary %s has build id %s, but the recording has %s", bin, id, other)
+	}
+	return nil
 }
 
 func writePprof(out string, counts *callstack.Counts, bins []*profiledBinary) error {

@@ -65,3 +65,26 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestMatchBuildID(t *testing.T) {
+	bin := dataDir + "forky"
+	id, err := fileBuildID(bin)
+	if err != nil || len(id) != 40 {
+		t.Fatalf("fileBuildID = %q, %v", id, err)
+	}
+	tests := []struct {
+		name     string
+		recorded map[string]string
+		ok       bool
+	}{
+		{"same", map[string]string{"/rec/forky": id, "/lib/libc.so.6": "aa"}, true},
+		{"other name only", map[string]string{"/rec/other": "bb"}, true},
+		{"different build", map[string]string{"/rec/forky": "bb"}, false},
+		{"one of two matches", map[string]string{"/rec/forky": "bb", "/rec2/forky": id}, true},
+	}
+	for _, tt := range tests {
+		if err := matchBuildID(bin, tt.recorded); (err == nil) != tt.ok {
+			t.Errorf("%s: matchBuildID = %v, want ok=%v", tt.name, err, tt.ok)
+		}
+	}
+}
