@@ -76,7 +76,8 @@ func TestLayoutsAgree(t *testing.T) {
 	if inForky != 195 {
 		t.Errorf("samples with the leaf in forky = %d, want 195 (forky.report.txt)", inForky)
 	}
-	for _, name := range []string{"forky.default.script", "forky.default-tasks.script", "forky.pid-ip-sym-dso.script"} {
+	for _, name := range []string{"forky.default.script", "forky.default-tasks.script", "forky.pid-ip-sym-dso.script",
+		"forky.pid-ip-sym-dso-srcline.script"} {
 		got, err := aggregateFile(t, name)
 		if err != nil {
 			t.Fatal(err)

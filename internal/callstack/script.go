@@ -111,14 +111,20 @@ func (s *ScriptReader) parse(line string) (any, error) {
 	return s.readSample(smp)
 }
 
-// readSample reads the tab-indented frame lines that follow a header.
+// readSample reads the tab-indented frame lines that follow a header. perf
+// ends a call chain with a blank line; lines between frames that are not
+// tab-indented (the srcline field, "  file.c:12") are skipped.
 func (s *ScriptReader) readSample(smp *Sample) (*Sample, error) {
+	inChain := false
 	for {
 		line, ok := s.readLine()
 		if !ok {
 			return smp, nil
 		}
 		if !strings.HasPrefix(line, "\t") {
+			if inChain && strings.TrimSpace(line) != "" && !strings.Contains(line, "PERF_RECORD_") {
+				continue // srcline of the previous frame
+			}
 			s.unread(line)
 			return smp, nil
 		}
@@ -126,6 +132,7 @@ func (s *ScriptReader) readSample(smp *Sample) (*Sample, error) {
 		if err != nil {
 			return nil, err
 		}
+		inChain = true
 		smp.Frames = append(smp.Frames, f)
 	}
 }

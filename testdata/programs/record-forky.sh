@@ -21,6 +21,7 @@ s -F ip -G >forky.ip-noG.script
 s -F pid,ip,sym,dso >forky.pid-ip-sym-dso.script
 s --show-mmap-events --show-task-events >forky.default-tasks.script
 s -F pid,ip,sym,dso --show-mmap-events --show-task-events >forky.pid-ip-sym-dso-tasks.script
+s -F pid,ip,sym,dso,srcline >forky.pid-ip-sym-dso-srcline.script
 s -F pid,ip,sym,dso -G --show-mmap-events --show-task-events >forky.pid-ip-sym-dso-noG-tasks.script
 perf report -i forky.perf.data --no-children --sort sym --stdio -g none -F overhead,sample,sym \
 	--dsos forky 2>/dev/null >forky.report.txt || true
