@@ -5,7 +5,7 @@ BIN := bin/profgen
 TESTDATA ?= $(CURDIR)/build/testdata
 export PROFGEN_TESTDATA := $(TESTDATA)
 
-.PHONY: build test testdata demo bench fuzz lint clean
+.PHONY: build test testdata demo bench fuzz lint clean pgo-example
 
 build:
 	$(GO) build -o $(BIN) ./cmd/profgen
@@ -32,3 +32,8 @@ lint:
 
 clean:
 	rm -rf bin build
+
+# Go PGO from perf call-stack samples: record testdata/goexample, convert
+# with profgen --format=pprof, rebuild with go build -pgo.
+pgo-example: build
+	scripts/pgo-example.sh $(BIN) build/pgo-example

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -9,13 +10,17 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profgen/profgen/internal/driver"
+	"github.com/profgen/profgen/internal/stackpipe"
 )
 
 // rootOptions are the llvm-profgen compatible flags of the root command.
 type rootOptions struct {
 	perfScript          string
 	unsymbolizedProfile string
-	binary              string
+	binaries            []string
+	perfData            string
+	perfBinary          string
+	formatSet           bool // --format given: call-stack input defaults to text
 	output              string
 	skipSymbolization   bool
 	pids                []int32
@@ -28,23 +33,27 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.perfScript, "ps", "", "alias for --perfscript")
 	fs.StringVar(&o.unsymbolizedProfile, "unsymbolized-profile", "", "unsymbolized profile (--skip-symbolization output) as input")
 	fs.StringVar(&o.unsymbolizedProfile, "up", "", "alias for --unsymbolized-profile")
-	fs.StringVar(&o.binary, "binary", "", "the profiled ELF binary")
+	fs.StringVar(&o.perfData, "perfdata", "", "perf.data file; profgen runs perf script on it through a pipe")
+	fs.StringVar(&o.perfData, "pd", "", "alias for --perfdata")
+	fs.StringVar(&o.perfBinary, "perf-binary", "", "perf executable used for --perfdata (default: perf on PATH)")
+	fs.StringArrayVar(&o.binaries, "binary", nil, "the profiled ELF binary (repeat for several binaries with call-stack input)")
 	fs.StringVarP(&o.output, "output", "o", "", "output file (`-` for stdout)")
 	fs.BoolVar(&o.skipSymbolization, "skip-symbolization", false, "write the unsymbolized profile (address ranges and branches)")
 	fs.Int32SliceVar(&o.pids, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
-	fs.StringVar(&o.format, "format", "extbinary", "output format: extbinary, binary, text")
+	fs.StringVar(&o.format, "format", "extbinary", "output format: extbinary, binary, text, pprof (call-stack input)")
+	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")
 }
 
 func (o *rootOptions) validate() error {
 	switch {
-	case o.binary == "":
+	case len(o.binaries) == 0:
 		return fmt.Errorf("--binary is required")
 	case o.output == "":
 		return fmt.Errorf("--output is required")
-	case (o.perfScript == "") == (o.unsymbolizedProfile == ""):
-		return fmt.Errorf("give exactly one of --perfscript and --unsymbolized-profile")
+	case countSet(o.perfScript, o.perfData, o.unsymbolizedProfile) != 1:
+		return fmt.Errorf("give exactly one of --perfscript, --perfdata and --unsymbolized-profile")
 	}
 	return nil
 }
@@ -60,7 +69,8 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRoot(opts)
+			opts.formatSet = cmd.Flags().Changed("format")
+			return runRoot(cmd.Context(), opts)
 		},
 	}
 	opts.AddFlags(cmd.Flags())
@@ -70,11 +80,24 @@ func newRootCommand() *cobra.Command {
 	return cmd
 }
 
-func runRoot(opts *rootOptions) error {
+func runRoot(ctx context.Context, opts *rootOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	bin, closeBin, err := openBinary(opts.binary)
+	stacks, err := opts.isCallStackInput()
+	if err != nil {
+		return err
+	}
+	if stacks {
+		return runCallStacks(ctx, opts)
+	}
+	if opts.perfData != "" {
+		return fmt.Errorf("--perfdata %s: LBR perf.data is not supported yet; run perf script --show-mmap-events --show-task-events -F pid,ip,brstack and use --perfscript", opts.perfData)
+	}
+	if len(opts.binaries) > 1 {
+		return fmt.Errorf("--binary: several binaries are supported for call-stack input only")
+	}
+	bin, closeBin, err := openBinary(opts.binaries[0])
 	if err != nil {
 		return err
 	}
@@ -90,6 +113,43 @@ func runRoot(opts *rootOptions) error {
 		Stdin:               os.Stdin,
 		Stderr:              os.Stderr,
 	})
+}
+
+// isCallStackInput tells call-stack samples (perf record -g) from LBR input.
+func (o *rootOptions) isCallStackInput() (bool, error) {
+	if o.unsymbolizedProfile != "" || o.skipSymbolization {
+		return false, nil
+	}
+	return stackpipe.IsCallStackInput(o.stackConfig())
+}
+
+func (o *rootOptions) stackConfig() stackpipe.Config {
+	return stackpipe.Config{
+		PerfScript: o.perfScript, PerfData: o.perfData, PerfBinary: o.perfBinary,
+		Binaries: o.binaries, Output: o.output, Format: o.format, Stderr: os.Stderr,
+	}
+}
+
+// runCallStacks converts call-stack samples to LLVM text or pprof.
+func runCallStacks(ctx context.Context, o *rootOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cfg := o.stackConfig()
+	if cfg.Format == "extbinary" && !o.formatSet {
+		cfg.Format = "text"
+	}
+	return stackpipe.Run(ctx, cfg)
+}
+
+func countSet(values ...string) int {
+	n := 0
+	for _, v := range values {
+		if v != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // llvmStyleArgs accepts llvm-profgen's single-dash long options

@@ -1,0 +1,201 @@
+// Package pprofout turns aggregated call-stack samples into a pprof profile
+// (github.com/google/pprof/profile), the input of `go tool pprof` and of Go's
+// profile-guided optimization (go build -pgo).
+//
+// In: callstack.Counts and, per profiled binary, its mapping facts and a
+// Symbolizer. Out: a *profile.Profile with sample types samples/count (and
+// cpu/nanoseconds when every sample comes from a clock event with a period),
+// one Mapping per binary with its build id, and symbolized Locations with
+// their inlined frames. Functions carry the name (demangled), the system
+// name (linkage name), the file and the start line (DW_AT_decl_line), which
+// Go's PGO needs to key call edges by line offset.
+//
+// Frames of the kernel and of other DSOs are kept, each DSO its own Mapping,
+// named by perf's symbol names.
+package pprofout
+
+import (
+	"sort"
+
+	"github.com/google/pprof/profile"
+	"github.com/ianlancetaylor/demangle"
+
+	"github.com/profgen/profgen/internal/callstack"
+	"github.com/profgen/profgen/internal/stackgen"
+)
+
+// Binary describes one profiled binary.
+type Binary struct {
+	Path    string
+	BuildID string // hex
+	// Start, Limit and Offset describe the executable segments in the
+	// binary's own (link-time) address space.
+	Start, Limit, Offset uint64
+	Symbolizer           stackgen.Symbolizer
+}
+
+// Build returns the pprof profile of counts.
+func Build(counts *callstack.Counts, bins []Binary) *profile.Profile {
+	b := &builder{
+		counts:    counts,
+		bins:      bins,
+		p:         &profile.Profile{},
+		locs:      map[callstack.Loc]*profile.Location{},
+		funcs:     map[profile.Function]*profile.Function{},
+		objMaps:   map[int32]*profile.Mapping{},
+		clockOnly: isClock(counts.Events),
+	}
+	b.sampleTypes()
+	if counts.LastNS > counts.FirstNS {
+		b.p.DurationNanos = int64(counts.LastNS - counts.FirstNS)
+	}
+	b.binaryMappings()
+	for _, s := range counts.Stacks {
+		b.addStack(s)
+	}
+	return b.p
+}
+
+type builder struct {
+	counts    *callstack.Counts
+	bins      []Binary
+	p         *profile.Profile
+	locs      map[callstack.Loc]*profile.Location
+	funcs     map[profile.Function]*profile.Function
+	binMaps   []*profile.Mapping
+	objMaps   map[int32]*profile.Mapping
+	clockOnly bool
+}
+
+// isClock reports whether all samples come from software clock events,
+// whose period is in nanoseconds.
+func isClock(events map[string]uint64) bool {
+	if len(events) == 0 {
+		return false
+	}
+	for e := range events {
+		switch e {
+		case "cpu-clock", "task-clock", "cpu-clock:u", "task-clock:u", "cpu-clock:k", "task-clock:k":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) sampleTypes() {
+	b.p.SampleType = []*profile.ValueType{{Type: "samples", Unit: "count"}}
+	if b.clockOnly {
+		b.p.SampleType = append(b.p.SampleType, &profile.ValueType{Type: "cpu", Unit: "nanoseconds"})
+		b.p.PeriodType = &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}
+		b.p.Period = b.commonPeriod()
+	}
+}
+
+// commonPeriod is the mean sample period, for the profile's Period field.
+func (b *builder) commonPeriod() int64 {
+	var n, sum uint64
+	for _, s := range b.counts.Stacks {
+		n += s.Count
+		sum += s.Period
+	}
+	if n == 0 {
+		return 0
+	}
+	return int64(sum / n)
+}
+
+func (b *builder) binaryMappings() {
+	for _, bin := range b.bins {
+		m := &profile.Mapping{
+			ID: uint64(len(b.p.Mapping) + 1), Start: bin.Start, Limit: bin.Limit, Offset: bin.Offset,
+			File: bin.Path, BuildID: bin.BuildID,
+			HasFunctions: true, HasFilenames: true, HasLineNumbers: true, HasInlineFrames: true,
+		}
+		b.p.Mapping = append(b.p.Mapping, m)
+		b.binMaps = append(b.binMaps, m)
+	}
+}
+
+func (b *builder) addStack(s *callstack.Stack) {
+	ps := &profile.Sample{Value: []int64{int64(s.Count)}}
+	if b.clockOnly {
+		ps.Value = append(ps.Value, int64(s.Period))
+	}
+	for _, l := range s.Locs {
+		ps.Location = append(ps.Location, b.location(l))
+	}
+	b.p.Sample = append(b.p.Sample, ps)
+}
+
+func (b *builder) location(l callstack.Loc) *profile.Location {
+	if loc := b.locs[l]; loc != nil {
+		return loc
+	}
+	loc := &profile.Location{ID: uint64(len(b.p.Location) + 1), Address: l.Addr}
+	if bi := b.counts.Objects[l.Obj].Binary; bi >= 0 {
+		loc.Mapping = b.binMaps[bi]
+		loc.Line = b.binaryLines(b.bins[bi].Symbolizer.Frames(l.Addr))
+	} else {
+		loc.Mapping = b.objectMapping(l.Obj)
+		if name := b.counts.Symbols[l]; name != "" {
+			loc.Line = []profile.Line{{Function: b.function(profile.Function{Name: demangle.Filter(name), SystemName: name})}}
+		}
+	}
+	b.p.Location = append(b.p.Location, loc)
+	b.locs[l] = loc
+	return loc
+}
+
+// binaryLines converts an inline stack (outermost first) to pprof lines
+// (innermost first).
+func (b *builder) binaryLines(fs []stackgen.Frame) []profile.Line {
+	lines := make([]profile.Line, len(fs))
+	for i, f := range fs {
+		fn := b.function(profile.Function{
+			Name: demangle.Filter(f.Func), SystemName: f.Func, Filename: f.File, StartLine: int64(f.StartLine),
+		})
+		lines[len(fs)-1-i] = profile.Line{Function: fn, Line: int64(f.Line)}
+	}
+	return lines
+}
+
+func (b *builder) function(key profile.Function) *profile.Function {
+	if fn := b.funcs[key]; fn != nil {
+		return fn
+	}
+	fn := key
+	fn.ID = uint64(len(b.p.Function) + 1)
+	b.p.Function = append(b.p.Function, &fn)
+	b.funcs[key] = &fn
+	return &fn
+}
+
+// objectMapping returns the mapping of a DSO outside the profiled binaries,
+// spanning the addresses seen in it.
+func (b *builder) objectMapping(obj int32) *profile.Mapping {
+	if m := b.objMaps[obj]; m != nil {
+		return m
+	}
+	lo, hi := b.addressRange(obj)
+	m := &profile.Mapping{
+		ID: uint64(len(b.p.Mapping) + 1), Start: lo, Limit: hi + 1,
+		File: b.counts.Objects[obj].Path, HasFunctions: true,
+	}
+	b.p.Mapping = append(b.p.Mapping, m)
+	b.objMaps[obj] = m
+	return m
+}
+
+func (b *builder) addressRange(obj int32) (lo, hi uint64) {
+	var addrs []uint64
+	for _, s := range b.counts.Stacks {
+		for _, l := range s.Locs {
+			if l.Obj == obj {
+				addrs = append(addrs, l.Addr)
+			}
+		}
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	return addrs[0], addrs[len(addrs)-1]
+}

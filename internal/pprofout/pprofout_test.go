@@ -1,0 +1,159 @@
+package pprofout_test
+
+import (
+	"bytes"
+	"debug/elf"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/callstack"
+	"github.com/profgen/profgen/internal/pprofout"
+	"github.com/profgen/profgen/internal/testsym"
+)
+
+const dataDir = "../../testdata/callstack/"
+
+func forkyProfile(t *testing.T) *profile.Profile {
+	f, err := elf.Open(dataDir + "forky")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	a := callstack.NewAggregator([]callstack.Binary{callstack.NewELFBinary(dataDir+"forky", f)})
+	in, err := os.Open(dataDir + "forky.default-tasks.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	r := callstack.NewScriptReader(in, "forky script")
+	for r.Next() {
+		if err := a.Add(r.Record()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := a.Counts()
+	var addrs []uint64
+	for _, s := range c.Stacks {
+		for _, l := range s.Locs {
+			if c.Objects[l.Obj].Binary == 0 {
+				addrs = append(addrs, l.Addr)
+			}
+		}
+	}
+	bin := pprofout.Binary{Path: "forky", BuildID: "abcd", Start: 0x1000, Limit: 0x2000, Offset: 0x1000,
+		Symbolizer: testsym.New(t, dataDir+"forky", addrs)}
+	p := pprofout.Build(c, []pprofout.Binary{bin})
+	if err := p.CheckValid(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// flatByFunction sums samples by the physical (outermost) function of the
+// leaf location, as pprof -noinlines does.
+func flatByFunction(p *profile.Profile) map[string]int64 {
+	m := map[string]int64{}
+	for _, s := range p.Sample {
+		lines := s.Location[0].Line
+		if len(lines) > 0 {
+			m[lines[len(lines)-1].Function.Name] += s.Value[0]
+		}
+	}
+	return m
+}
+
+func TestForkyFlatCountsMatchPerfReport(t *testing.T) {
+	p := forkyProfile(t)
+	got := flatByFunction(p)
+	// testdata/callstack/forky.report.txt
+	for fn, want := range map[string]int64{"spin": 172, "leaf": 22, "syscalls": 1} {
+		if got[fn] != want {
+			t.Errorf("flat %s = %d, want %d", fn, got[fn], want)
+		}
+	}
+	if len(p.SampleType) != 2 || p.SampleType[1].Type != "cpu" || p.SampleType[1].Unit != "nanoseconds" {
+		t.Errorf("sample types = %v, want samples/count and cpu/nanoseconds", p.SampleType)
+	}
+}
+
+func TestForkyInlinedFrames(t *testing.T) {
+	p := forkyProfile(t)
+	for _, l := range p.Location {
+		if len(l.Line) == 2 && l.Line[0].Function.Name == "mix" {
+			if f := l.Line[0].Function; f.StartLine != 12 || f.Filename == "" {
+				t.Errorf("mix: start line %d, file %q; want 12 and a file", f.StartLine, f.Filename)
+			}
+			return
+		}
+	}
+	t.Error("no location with mix inlined into its caller")
+}
+
+func TestGoToolPprofTop(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not installed")
+	}
+	p := forkyProfile(t)
+	path := filepath.Join(t.TempDir(), "forky.pb.gz")
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	out, err := exec.Command(goTool, "tool", "pprof", "-top", "-noinlines", "-sample_index=samples", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`(?m)^\s*(\d+)\s+[\d.]+%.*\s(spin|leaf)$`).FindAllSubmatch(out, -1)
+	got := map[string]int{}
+	for _, x := range m {
+		got[string(x[2])], _ = strconv.Atoi(string(x[1]))
+	}
+	if got["spin"] != 172 || got["leaf"] != 22 {
+		t.Errorf("go tool pprof -top -noinlines: spin %d leaf %d, want 172 22\n%s", got["spin"], got["leaf"], out)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestForkyGolden pins the whole profile (pprof's text dump).
+func TestForkyGolden(t *testing.T) {
+	p := forkyProfile(t)
+	got := []byte(p.String())
+	golden := filepath.Join("testdata", "forky.pprof.txt")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, got, 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("profile differs from %s (rerun with -update)", golden)
+	}
+}
+
+// TestWriteParseRoundTrip writes the gzipped profile and reads it back.
+func TestWriteParseRoundTrip(t *testing.T) {
+	p := forkyProfile(t)
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	q, err := profile.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.String() != p.String() {
+		t.Error("profile changed in a write/parse round trip")
+	}
+}

@@ -1,0 +1,3 @@
+module goexample
+
+go 1.26
