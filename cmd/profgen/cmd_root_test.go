@@ -38,9 +38,9 @@ func TestRootValidate(t *testing.T) {
 		want string
 	}{
 		{rootOptions{perfScript: "a", output: "o"}, "--binary is required"},
-		{rootOptions{perfScript: "a", binary: "b"}, "--output is required"},
-		{rootOptions{binary: "b", output: "o"}, "give exactly one of --perfscript and --unsymbolized-profile"},
-		{rootOptions{perfScript: "a", unsymbolizedProfile: "u", binary: "b", output: "o"}, "give exactly one of --perfscript and --unsymbolized-profile"},
+		{rootOptions{perfScript: "a", binaries: []string{"b"}}, "--output is required"},
+		{rootOptions{binaries: []string{"b"}, output: "o"}, "give exactly one of --perfscript, --perfdata and --unsymbolized-profile"},
+		{rootOptions{perfScript: "a", unsymbolizedProfile: "u", binaries: []string{"b"}, output: "o"}, "give exactly one of --perfscript, --perfdata and --unsymbolized-profile"},
 	}
 	for _, tt := range tests {
 		if err := tt.o.validate(); err == nil || err.Error() != tt.want {
