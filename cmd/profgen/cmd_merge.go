@@ -2,15 +2,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -38,6 +35,9 @@ type mergeOptions struct {
 	failureMode   string
 	matchBinaryID bool
 	sparse        bool
+	extbinary     bool // sample profiles: llvm-profdata's --extbinary
+	useMD5        bool // sample profiles: MD5 names (extbinary)
+	sample        bool // llvm-profdata's --sample; the kind is told by magic anyway
 }
 
 // binaryFormatOnly is --binary given without a path (llvm's format flag).
@@ -54,6 +54,9 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVarP(&o.threads, "num-threads", "j", 0, "worker threads (0 = number of CPUs)")
 	fs.StringVar(&o.failureMode, "failure-mode", "any", "any: fail on any damaged input; all: skip damaged inputs, fail only if none merge")
 	fs.BoolVar(&o.sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero")
+	fs.BoolVar(&o.extbinary, "extbinary", false, "sample profiles: write extbinary (the default for sample profiles)")
+	fs.BoolVar(&o.useMD5, "use-md5", false, "sample profiles: MD5 function names (extbinary)")
+	fs.BoolVar(&o.sample, "sample", false, "accepted for llvm-profdata compatibility: sample inputs are recognized by their magic")
 	fs.BoolVar(&o.matchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file (or --binary=PATH); list the others")
 }
 
@@ -83,8 +86,12 @@ func runMerge(stderr io.Writer, o *mergeOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormats(inputs); err != nil {
+	kind, err := classifyMergeInputs(inputPaths(inputs))
+	if err != nil {
 		return err
+	}
+	if kind == kindSample {
+		return runMergeSampleInputs(stderr, o, inputs)
 	}
 	res, err := merge.Run(inputs, opts)
 	if err != nil {
@@ -257,53 +264,30 @@ func expandDirs(in []merge.Input) ([]merge.Input, error) {
 	return out, nil
 }
 
-// inputFormat is what kind of profile a file holds, by its first bytes.
-type inputFormat int
-
-const (
-	formatInstr  inputFormat = iota // raw, indexed, empty or unknown: the instr merge reports
-	formatSample                    // an LLVM sample profile
-)
-
-// checkFormats dispatches by magic: instrumentation inputs go to the
-// instrumentation merge; sample profiles are refused for now.
-func checkFormats(in []merge.Input) error {
-	for _, i := range in {
-		f, err := sniff(i.Path)
-		if err != nil {
-			return err
-		}
-		if f == formatSample {
-			return fmt.Errorf("%s: a sample profile; merging sample profiles is not supported yet (only instrumentation profiles)", i.Path)
-		}
+// inputPaths lists the paths of the inputs.
+func inputPaths(in []merge.Input) []string {
+	paths := make([]string, len(in))
+	for i, x := range in {
+		paths[i] = x.Path
 	}
-	return nil
+	return paths
 }
 
-// sampleMagic is "SPROF42" in the high bytes of LLVM's sample-profile
-// magic (the low byte is the format), stored as ULEB128.
-const sampleMagic = uint64('S')<<56 | uint64('P')<<48 | uint64('R')<<40 | uint64('O')<<32 | uint64('F')<<24 | uint64('4')<<16 | uint64('2')<<8
-
-var sampleTextLine = regexp.MustCompile(`^\S.*:\d+:\d+\s*$`)
-
-func sniff(path string) (inputFormat, error) {
-	f, err := os.Open(path)
+// runMergeSampleInputs merges sample profiles, as llvm-profdata merge
+// --sample, with the same input and output flags.
+func runMergeSampleInputs(stderr io.Writer, o *mergeOptions, in []merge.Input) error {
+	format, err := sampleOutputFormat(o.text, o.binary == binaryFormatOnly, o.extbinary)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if raw.IsRaw(head) || indexed.IsIndexed(head) || n == 0 {
-		return formatInstr, nil
+	inputs := make([]sampleInput, len(in))
+	for i, x := range in {
+		inputs[i] = sampleInput{path: x.Path, weight: x.Weight}
 	}
-	if v, k := binary.Uvarint(head); k > 0 && v&^0xff == sampleMagic {
-		return formatSample, nil
+	opts := sampleMergeOptions{output: o.output, format: format, useMD5: o.useMD5, warn: stderr}
+	if err := runMergeSample(opts, inputs); err != nil {
+		return err
 	}
-	first, _, _ := bytes.Cut(head, []byte("\n"))
-	if sampleTextLine.Match(first) {
-		return formatSample, nil
-	}
-	return formatInstr, nil
+	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(inputs))
+	return nil
 }

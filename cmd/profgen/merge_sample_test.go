@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +91,39 @@ func TestSampleOutputFormat(t *testing.T) {
 		got, err := sampleOutputFormat(tt.text, tt.binary, tt.ext)
 		if got != tt.want || (err != nil) != (tt.want == sampleprof.FormatUnknown) {
 			t.Errorf("sampleOutputFormat(%v, %v, %v) = %v, %v", tt.text, tt.binary, tt.ext, got, err)
+		}
+	}
+}
+
+// TestMergeCommandSampleInputs drives `profgen merge` with sample profiles:
+// the command sends them to the sample merge, weights and formats included.
+func TestMergeCommandSampleInputs(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	b := filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("main:100:5\n 1: 50 foo:10\n 2: 50\n"), 0o644)
+	os.WriteFile(b, []byte("main:20:1\n 1: 20\nfoo:30:3\n 1: 30\n"), 0o644)
+	for _, format := range []string{"--text", "--binary", "--extbinary"} {
+		got := filepath.Join(dir, "got"+format)
+		want := filepath.Join(dir, "want"+format)
+		o := mergeOptions{output: got, failureMode: "any"}
+		o.text, o.extbinary = format == "--text", format == "--extbinary"
+		if format == "--binary" {
+			o.binary = binaryFormatOnly
+		}
+		o.weighted = []string{"2," + b}
+		if err := runMerge(io.Discard, &o, []string{a}); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("llvm-profdata-19", "merge", "--sample", format, "-o", want, a, "--weighted-input=2,"+b).CombinedOutput()
+		if err != nil {
+			t.Fatalf("llvm-profdata-19: %v\n%s", err, out)
+		}
+		g, _ := os.ReadFile(got)
+		w, _ := os.ReadFile(want)
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s: profgen merge differs from llvm-profdata-19 merge --sample", format)
 		}
 	}
 }
