@@ -5,6 +5,6 @@ t=${1:-30s}
 for pkg in $(go list ./...); do
 	for f in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
 		echo "== $pkg $f"
-		go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg"
+		go test -run "^$" -fuzz "^$f\$" -fuzztime "$t" -fuzzminimizetime 0 "$pkg"
 	done
 done
