@@ -269,13 +269,17 @@ func TestEmptyRawReported(t *testing.T) {
 	}
 }
 
-func TestSampleInputRefused(t *testing.T) {
+func TestSampleAndInstrumentationMixRefused(t *testing.T) {
 	dir := t.TempDir()
 	s := filepath.Join(dir, "s.prof")
 	os.WriteFile(s, []byte("main:100:1\n 1: 100\n"), 0o644)
-	_, err := profgenMerge(t, "-o", filepath.Join(dir, "o"), s)
-	if err == nil || !strings.Contains(err.Error(), "sample profile") {
-		t.Errorf("got %v, want a refusal of sample profiles", err)
+	raws, _ := filepath.Glob("../../internal/instrprof/testdata/*.profraw")
+	if len(raws) == 0 {
+		t.Fatal("no test raws")
+	}
+	_, err := profgenMerge(t, "-o", filepath.Join(dir, "o"), s, raws[0])
+	if err == nil || !strings.Contains(err.Error(), "cannot merge sample profiles") {
+		t.Errorf("got %v, want a refusal of mixed sample and instrumentation profiles", err)
 	}
 }
 

@@ -1,12 +1,15 @@
 package main
 
 import (
-	"errors"
-
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/driver"
 )
 
-// openBinary opens the profiled binary. internal/binary is wired in here.
+// openBinary opens the profiled ELF binary for the LBR pipeline.
 func openBinary(path string) (driver.Binary, func(), error) {
-	return nil, nil, errors.New("ELF support (internal/binary) is not merged yet")
+	f, err := binary.Open(path, binary.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"github.com/profgen/profgen/internal/binary"
+
 	"bufio"
 	"bytes"
 	"debug/elf"
@@ -36,7 +38,14 @@ func (b *objdumpBinary) CrossesUncondBranch(s, e uint64) bool {
 }
 
 // openTestBinary opens a binary for the cross-checks.
-func openTestBinary(t testing.TB, path string) Binary { return openObjdumpBinary(t, path) }
+func openTestBinary(t testing.TB, path string) Binary {
+	f, err := binary.Open(path, binary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
 
 func openObjdumpBinary(t testing.TB, path string) *objdumpBinary {
 	t.Helper()
