@@ -20,6 +20,8 @@ type rootOptions struct {
 	binaries            []string
 	perfData            string
 	perfBinary          string
+	debugBinary         string
+	useMD5              bool
 	formatSet           bool // --format given: call-stack input defaults to text
 	output              string
 	skipSymbolization   bool
@@ -33,6 +35,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.perfScript, "ps", "", "alias for --perfscript")
 	fs.StringVar(&o.unsymbolizedProfile, "unsymbolized-profile", "", "unsymbolized profile (--skip-symbolization output) as input")
 	fs.StringVar(&o.unsymbolizedProfile, "up", "", "alias for --unsymbolized-profile")
+	fs.StringVar(&o.debugBinary, "debug-binary", "", "DWARF kept in a separate file (objcopy --only-keep-debug)")
+	fs.BoolVar(&o.useMD5, "use-md5", false, "extbinary: MD5 function names")
 	fs.StringVar(&o.perfData, "perfdata", "", "perf.data file; profgen runs perf script on it through a pipe")
 	fs.StringVar(&o.perfData, "pd", "", "alias for --perfdata")
 	fs.StringVar(&o.perfBinary, "perf-binary", "", "perf executable used for --perfdata (default: perf on PATH)")
@@ -97,7 +101,7 @@ func runRoot(ctx context.Context, opts *rootOptions) error {
 	if len(opts.binaries) > 1 {
 		return fmt.Errorf("--binary: several binaries are supported for call-stack input only")
 	}
-	bin, closeBin, err := openBinary(opts.binaries[0])
+	bin, closeBin, err := openBinary(opts.binaries[0], opts.debugBinary)
 	if err != nil {
 		return err
 	}
@@ -110,6 +114,7 @@ func runRoot(ctx context.Context, opts *rootOptions) error {
 		SkipSymbolization:   opts.skipSymbolization,
 		PIDs:                opts.pids,
 		Format:              opts.format,
+		UseMD5:              opts.useMD5,
 		Stdin:               os.Stdin,
 		Stderr:              os.Stderr,
 	})

@@ -6,8 +6,8 @@ import (
 )
 
 // openBinary opens the profiled ELF binary for the LBR pipeline.
-func openBinary(path string) (driver.Binary, func(), error) {
-	f, err := binary.Open(path, binary.Options{})
+func openBinary(path, debugPath string) (driver.Binary, func(), error) {
+	f, err := binary.Open(path, binary.Options{DebugPath: debugPath})
 	if err != nil {
 		return nil, nil, err
 	}

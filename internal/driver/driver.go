@@ -36,6 +36,7 @@ type Options struct {
 	SkipSymbolization   bool
 	PIDs                []int32 // keep only these processes; empty: all
 	Format              string
+	UseMD5              bool // extbinary: MD5 function names
 
 	Stdin  io.Reader
 	Stderr io.Writer
@@ -46,12 +47,12 @@ var ErrNotImplemented = errors.New("not implemented")
 
 // Run converts the input as opts says.
 func Run(opts Options) error {
-	if !opts.SkipSymbolization {
-		return fmt.Errorf("--format=%s without --skip-symbolization: %w", opts.Format, ErrNotImplemented)
-	}
 	counters, err := loadCounters(opts)
 	if err != nil {
 		return err
+	}
+	if !opts.SkipSymbolization {
+		return writeSampleProfile(opts, counters)
 	}
 	return writeOutput(opts.Output, func(w io.Writer) error {
 		return rawprof.Write(w, counters, opts.Binary.PreferredBase())

@@ -12,6 +12,8 @@
 package generate
 
 import (
+	"github.com/profgen/profgen/internal/aggregate"
+
 	"iter"
 	"strings"
 
@@ -19,18 +21,13 @@ import (
 	"github.com/profgen/profgen/internal/symbolize"
 )
 
-// Range is an executed address range [Start, End]; End is the address of
-// its last instruction.
-type Range struct{ Start, End uint64 }
-
-// Branch is a taken branch from Source to Target.
-type Branch struct{ Source, Target uint64 }
-
-// Counters are the aggregated LBR samples of one binary.
-type Counters struct {
-	Ranges   map[Range]uint64
-	Branches map[Branch]uint64
-}
+// Range, Branch and Counters are the aggregated LBR samples of one binary
+// (a Range's End is the address of its last instruction).
+type (
+	Range    = aggregate.Range
+	Branch   = aggregate.Branch
+	Counters = aggregate.Counters
+)
 
 // Code is the decoded machine code of the profiled binary.
 type Code interface {

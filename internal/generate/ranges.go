@@ -22,7 +22,7 @@ func withZeroRanges(ranges map[Range]uint64, sym Symbolizer) []countedRange {
 			continue
 		}
 		for _, fnr := range fr.Func.Ranges {
-			all[Range{fnr[0], fnr[1] - 1}] += 0
+			all[Range{Start: fnr[0], End: fnr[1] - 1}] += 0
 		}
 	}
 	out := make([]countedRange, 0, len(all))

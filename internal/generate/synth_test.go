@@ -30,11 +30,11 @@ func synthCounters(c *testCode, seed int64) Counters {
 			continue
 		}
 		if rng.Intn(3) != 0 {
-			out.Ranges[Range{blockStart, a}] += uint64(1 + rng.Intn(1000))
+			out.Ranges[Range{Start: blockStart, End: a}] += uint64(1 + rng.Intn(1000))
 		}
 		if t, ok := directTarget(a, in); ok && rng.Intn(4) != 0 {
 			if _, code := c.sizes[t]; code {
-				out.Branches[Branch{a, t}] += uint64(1 + rng.Intn(500))
+				out.Branches[Branch{Source: a, Target: t}] += uint64(1 + rng.Intn(500))
 			}
 		}
 		if in.Op != x86asm.JMP && in.Op != x86asm.RET && rng.Intn(2) == 0 {

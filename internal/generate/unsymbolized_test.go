@@ -48,9 +48,9 @@ func addCounter(c Counters, line string, branch bool, base uint64) error {
 		return fmt.Errorf("bad counter line %q", line)
 	}
 	if branch {
-		c.Branches[Branch{x + base, y + base}] += n
+		c.Branches[Branch{Source: x + base, Target: y + base}] += n
 	} else {
-		c.Ranges[Range{x + base, y + base}] += n
+		c.Ranges[Range{Start: x + base, End: y + base}] += n
 	}
 	return nil
 }
