@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/google/pprof/profile"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/profshow"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/spf13/cobra"
@@ -31,7 +32,7 @@ func newShowCommand() *cobra.Command {
 	var opts showOptions
 	cmd := &cobra.Command{
 		Use:   "show PROFILE",
-		Short: "Summarize a sample profile (text, binary, extbinary) or pprof profile, or show one function",
+		Short: "Summarize a sample profile (text, binary, extbinary), a pprof profile or an indexed .profdata, or show one function",
 		Long: `Show summarizes a sample profile: number of functions, total samples,
 LLVM's hot and cold count thresholds (as the compiler's profile summary
 computes them) and the hottest functions with demangled names. With
@@ -50,8 +51,11 @@ func runShow(w io.Writer, opts showOptions, path string) error {
 	if err != nil {
 		return err
 	}
+	if indexed.IsIndexed(head) {
+		return showInstr(w, opts, path)
+	}
 	if sniffProfile(head) == kindInstr {
-		return fmt.Errorf("%s: an instrumentation profile; show reads sample and pprof profiles", path)
+		return fmt.Errorf("%s: a raw instrumentation profile; merge it first (profgen merge), show reads indexed .profdata", path)
 	}
 	format := sampleprof.Detect(head)
 	if format == sampleprof.FormatUnknown {
@@ -66,6 +70,29 @@ func runShow(w io.Writer, opts showOptions, path string) error {
 	}
 	s := profshow.Summarize(p, format.String(), opts.top)
 	return writeShow(w, opts.json, s, func(w io.Writer) error { return profshow.WriteSummary(w, s) })
+}
+
+// showInstr summarizes an indexed instrumentation profile, or shows the
+// counters of one function.
+func showInstr(w io.Writer, opts showOptions, path string) error {
+	s, fns, err := profshow.ReadInstr(path)
+	if err != nil {
+		return err
+	}
+	if opts.function == "" {
+		s.TopInstr(fns, opts.top)
+		return writeShow(w, opts.json, s, func(w io.Writer) error { return profshow.WriteInstrSummary(w, s) })
+	}
+	found := profshow.FindInstrFunctions(fns, opts.function)
+	if len(found) == 0 {
+		return fmt.Errorf("%s: no function %s", path, opts.function)
+	}
+	return writeShow(w, opts.json, found, func(w io.Writer) error {
+		for _, f := range found {
+			profshow.WriteInstrFunction(w, f)
+		}
+		return nil
+	})
 }
 
 // showSampleFunction shows a top-level function, or else every instance

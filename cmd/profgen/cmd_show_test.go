@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,4 +69,49 @@ func TestShowPprof(t *testing.T) {
 	if !strings.Contains(out.String(), "flat 7, cum 7") {
 		t.Errorf("show --function of pprof:\n%s", out.String())
 	}
+}
+
+// TestShowIndexedMatchesLLVM: show on an indexed .profdata prints the
+// totals llvm-profdata-19 show prints, and one function's counters.
+func TestShowIndexedMatchesLLVM(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "t.profdata")
+	raws := []string{"../../internal/instrprof/testdata/ir19-1.profraw", "../../internal/instrprof/testdata/ir19-2.profraw"}
+	if out, err := exec.Command("llvm-profdata-19", append([]string{"merge", "-o", prof}, raws...)...).CombinedOutput(); err != nil {
+		t.Fatalf("llvm-profdata-19 merge: %v\n%s", err, out)
+	}
+	llvm, err := exec.Command("llvm-profdata-19", "show", "--function=main", "--counts", prof).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary, function bytes.Buffer
+	if err := runShow(&summary, showOptions{top: 3}, prof); err != nil {
+		t.Fatal(err)
+	}
+	if err := runShow(&function, showOptions{function: "main"}, prof); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"Total functions: ", "Maximum function count: ", "Maximum internal block count: "} {
+		want := lineWith(string(llvm), line)
+		if want == "" || !strings.Contains(summary.String(), want+"\n") {
+			t.Errorf("summary lacks llvm-profdata's %q:\n%s", want, summary.String())
+		}
+	}
+	for _, line := range []string{"Hash: ", "Block counts: "} {
+		want := lineWith(string(llvm), line)
+		if want == "" || !strings.Contains(function.String(), want+"\n") {
+			t.Errorf("--function main lacks llvm-profdata's %q:\n%s", want, function.String())
+		}
+	}
+}
+
+// lineWith returns the first line of s holding sub, trimmed.
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }
