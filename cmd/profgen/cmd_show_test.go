@@ -21,7 +21,9 @@ func TestShowCommand(t *testing.T) {
 		{[]string{"show", "--function", "main", "../../internal/sampleprof/testdata/inline.txt"}, "3: inlined inl, total 300"},
 		{[]string{"show", "--function", "nosuch", "../../internal/sampleprof/testdata/inline.txt"}, `no function "nosuch"`},
 		{[]string{"show", "cmd_show.go"}, "cmd_show.go:1: expected"},
-		{[]string{"show", "testdata/instr.profdata"}, "an instrumentation profile"},
+		{[]string{"show", "testdata/instr.profdata"}, "Total functions: 2\n"},
+		{[]string{"show", "--function", "bar", "testdata/instr.profdata"}, "Block counts: [1000"},
+		{[]string{"show", "../../internal/instrprof/testdata/cs.profraw"}, "merge it first"},
 	}
 	for _, tt := range tests {
 		cmd := newRootCommand()
