@@ -27,7 +27,7 @@ func benchScript(n int, base uint64) []byte {
 }
 
 func BenchmarkAggregate(b *testing.B) {
-	bin := openObjdumpBinary(b, "testdata/t-pie.bin")
+	bin := openTestBinary(b, "testdata/t-pie.bin")
 	data := benchScript(20000, 0x555500001000)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {

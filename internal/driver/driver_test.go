@@ -50,7 +50,7 @@ func profgen(t testing.TB, bin Binary, script string, pids []int32) ([]byte, str
 }
 
 func TestSingleProcessMatchesLLVM(t *testing.T) {
-	bin := openObjdumpBinary(t, "testdata/t.bin")
+	bin := openTestBinary(t, "testdata/t.bin")
 	got, summary := profgen(t, bin, "testdata/t.script", nil)
 	want := llvmProfgen(t, "testdata/t.bin", "testdata/t.script")
 	if !bytes.Equal(got, want) {
@@ -80,7 +80,7 @@ func sumLLVM(t *testing.T, bin Binary, scripts []string) []byte {
 }
 
 func TestMultiProcessEqualsSumOfProcesses(t *testing.T) {
-	bin := openObjdumpBinary(t, "testdata/t-pie.bin")
+	bin := openTestBinary(t, "testdata/t-pie.bin")
 	dir := t.TempDir()
 	sc := multiProcessScenario()
 	combined := filepath.Join(dir, "combined.script")
@@ -106,7 +106,7 @@ func TestMultiProcessEqualsSumOfProcesses(t *testing.T) {
 }
 
 func TestPIDFilter(t *testing.T) {
-	bin := openObjdumpBinary(t, "testdata/t-pie.bin")
+	bin := openTestBinary(t, "testdata/t-pie.bin")
 	dir := t.TempDir()
 	sc := multiProcessScenario()
 	combined := filepath.Join(dir, "combined.script")
