@@ -34,6 +34,9 @@ func dump(w io.Writer, s *Scanner) error {
 			if smp.HasIP {
 				fmt.Fprintf(w, " ip=%#x", smp.IP)
 			}
+			if smp.Event != "" || smp.Period != 0 || smp.TimeNS != 0 {
+				fmt.Fprintf(w, " event=%q period=%d time=%d", smp.Event, smp.Period, smp.TimeNS)
+			}
 			if smp.BadBranch {
 				fmt.Fprint(w, " badbranch")
 			}
@@ -42,6 +45,9 @@ func dump(w io.Writer, s *Scanner) error {
 			}
 			for _, f := range smp.Frames {
 				fmt.Fprintf(w, "\n\t%#x %q %q", f.Addr, f.Symbol, f.DSO)
+				if f.Relative {
+					fmt.Fprint(w, " relative")
+				}
 			}
 		}
 		fmt.Fprintln(w)

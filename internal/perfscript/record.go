@@ -72,8 +72,15 @@ type Mmap struct {
 type Sample struct {
 	Count uint64 // repeat count: 1, or the pre-aggregated count line before it
 
+	// HasIP and IP: the instruction pointer printed on the sample line
+	// itself (-F ip without a call chain, or -G). perf prints it as a
+	// process address, never DSO-relative.
 	HasIP bool
 	IP    uint64
+
+	Event  string // event name without its trailing colon ("cycles:u", "cpu-clock"), or ""
+	Period uint64 // the period field, 0 when not printed
+	TimeNS uint64 // the time field in nanoseconds, 0 when not printed
 
 	// Branches is perf's brstack, newest branch first.
 	Branches []Branch
@@ -85,14 +92,38 @@ type Sample struct {
 	Frames []Frame
 }
 
+// Leaf returns the sample's leaf address and whether it is absolute: the
+// first call-chain frame, or else the sample line's IP.
+func (s *Sample) Leaf() (addr uint64, absolute, ok bool) {
+	if len(s.Frames) > 0 {
+		f := s.Frames[0]
+		return f.Addr, !f.Relative, true
+	}
+	return s.IP, true, s.HasIP
+}
+
 // Branch is one LBR entry: a taken branch from From to To.
 type Branch struct {
 	From, To uint64
 }
 
 // Frame is one line of a call chain: `\t addr [sym+off] [(dso)]`.
+//
+// perf (6.1 and later) prints a call-chain address relative to the DSO it
+// falls in (`map_ip`: address - mapping start + page offset, the file
+// offset), except for kernel frames and frames in no known mapping
+// (`[unknown]`), which are absolute. Relative says which one perf printed;
+// it is decided by the DSO field alone. Without a DSO field (-F ip) the
+// kind cannot be told: Relative is false and DSO is "".
 type Frame struct {
-	Addr   uint64
-	Symbol string // symbol with its +0xoff as perf prints it, or ""
-	DSO    string // without the parentheses, or ""
+	Addr     uint64
+	Symbol   string // symbol with its +0xoff as perf prints it, or ""
+	DSO      string // without the parentheses, or ""
+	Relative bool   // Addr is DSO-relative (a file offset in DSO)
+}
+
+// IsKernelDSO reports whether a DSO name is the kernel's or a kernel
+// module's as perf prints it (`[kernel.kallsyms]`, `[nf_tables]`...).
+func IsKernelDSO(dso string) bool {
+	return len(dso) > 1 && dso[0] == '[' && dso != "[unknown]" && dso != "[vdso]" && dso != "[vsyscall]" && dso != "[heap]" && dso != "[stack]"
 }

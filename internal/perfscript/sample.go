@@ -16,9 +16,10 @@ func (s *Scanner) parseSampleLine(line []byte) lineKind {
 	smp := &s.rec.Sample
 	rest, header := s.parseDefaultHeader(line)
 	if !header {
-		var ok bool
-		rest, ok = s.parseLeadingPID(line)
-		header = ok
+		var pid, event bool
+		rest, pid = s.parseLeadingPID(line)
+		rest, event = s.parsePeriodAndEvent(rest)
+		header = pid || event
 	}
 	tok, after := nextField(rest)
 	switch {
@@ -79,7 +80,7 @@ func (s *Scanner) parseLeadingPID(line []byte) ([]byte, bool) {
 		}
 		return line, false // llvm-profgen's `ip brstack`
 	}
-	if _, ok := parseHex(next); ok {
+	if _, ok := parseHex(next); ok || isEventName(next) {
 		return s.setSamplePID(tok, after)
 	}
 	return line, false
@@ -129,22 +130,51 @@ func (s *Scanner) parseDefaultHeader(line []byte) ([]byte, bool) {
 		return line, false
 	}
 	s.rec.HasPID, s.rec.PID, s.rec.TID = true, pid, tid
-	return skipPeriodAndEvent(b), true
+	s.rec.Sample.TimeNS = parseTime(toks[k])
+	rest, _ := s.parsePeriodAndEvent(b)
+	return rest, true
 }
 
-// skipPeriodAndEvent drops `[period] event:` after the time field.
-func skipPeriodAndEvent(b []byte) []byte {
+// parsePeriodAndEvent takes `[period] event:` off the front of b (after
+// the time field, or first on the line with -F event,ip,...: several
+// events mixed in one file are told apart by it).
+func (s *Scanner) parsePeriodAndEvent(b []byte) ([]byte, bool) {
+	smp := &s.rec.Sample
 	t1, a1 := nextField(b)
-	if endsWithColon(t1) {
-		return a1
+	if isEventName(t1) {
+		smp.Event = s.intern(t1[:len(t1)-1])
+		return a1, true
 	}
-	if isDecimal(t1) {
+	if period, ok := parseDec(t1); ok {
 		t2, a2 := nextField(a1)
-		if endsWithColon(t2) {
-			return a2
+		if isEventName(t2) {
+			smp.Period, smp.Event = period, s.intern(t2[:len(t2)-1])
+			return a2, true
 		}
 	}
-	return b
+	return b, false
+}
+
+// isEventName reports whether tok is an event field: a name ending in a
+// colon (`cycles:u:`, `br_inst_retired.near_taken:upp:`, `cpu-clock:`).
+func isEventName(tok []byte) bool {
+	return endsWithColon(tok) && !isTime(tok) && (tok[0] < '0' || tok[0] > '9')
+}
+
+// parseTime reads perf's "seconds.fraction:" as nanoseconds (0 when the
+// fraction has more than 9 digits).
+func parseTime(tok []byte) uint64 {
+	dot := indexByte(tok, '.')
+	sec, ok1 := parseDec(tok[:dot])
+	fracText := tok[dot+1 : len(tok)-1]
+	frac, ok2 := parseDec(fracText)
+	if !ok1 || !ok2 || len(fracText) > 9 {
+		return 0
+	}
+	for n := len(fracText); n < 9; n++ {
+		frac *= 10
+	}
+	return sec*1e9 + frac
 }
 
 func endsWithColon(b []byte) bool { return len(b) > 1 && b[len(b)-1] == ':' }

@@ -225,8 +225,11 @@ func (s *Scanner) continueSample(line []byte) (done, ok bool) {
 		s.inSample = true
 		return false, true
 	}
-	s.inSample = false
 	trimmed := trimSpace(line)
+	if len(s.rec.Sample.Frames) > 0 && isSrcline(line, trimmed) {
+		return false, true // -F srcline: the source line of the frame above
+	}
+	s.inSample = false
 	if len(trimmed) == 0 {
 		return true, true
 	}
@@ -236,6 +239,24 @@ func (s *Scanner) continueSample(line []byte) (done, ok bool) {
 	}
 	s.pending = true // the line starts the next record
 	return true, true
+}
+
+// isSrcline reports whether a line inside a call chain is the srcline field
+// perf prints under a frame: two spaces, then `file:line` (`??:0` when
+// unknown) or `dso[addr]` for code without line information.
+func isSrcline(line, trimmed []byte) bool {
+	if len(line) < 3 || line[0] != ' ' || line[1] != ' ' || line[2] == ' ' || isEvent(line) {
+		return false
+	}
+	if colon := bytes.LastIndexByte(trimmed, ':'); colon > 0 && isDecimal(trimmed[colon+1:]) {
+		return true
+	}
+	open := bytes.LastIndexByte(trimmed, '[')
+	if open <= 0 || trimmed[len(trimmed)-1] != ']' {
+		return false
+	}
+	_, ok := parseHex(trimmed[open+1 : len(trimmed)-1])
+	return ok
 }
 
 func firstField(b []byte) []byte {
@@ -258,10 +279,9 @@ func (s *Scanner) parseFrame(line []byte) bool {
 		}
 	}
 	sym = rest
-	s.rec.Sample.Frames = append(s.rec.Sample.Frames, Frame{Addr: addr, Symbol: s.intern(sym), DSO: s.intern(dso)})
-	if !s.rec.Sample.HasIP {
-		s.rec.Sample.HasIP, s.rec.Sample.IP = true, addr
-	}
+	f := Frame{Addr: addr, Symbol: s.intern(sym), DSO: s.intern(dso)}
+	f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !IsKernelDSO(f.DSO)
+	s.rec.Sample.Frames = append(s.rec.Sample.Frames, f)
 	return true
 }
 
