@@ -1,15 +1,19 @@
-// Package addrspace keeps, for each process of a perf recording, where the
-// profiled binary is loaded, and maps runtime addresses to the binary's own
-// (canonical) addresses.
+// Package addrspace is the per-process table of a perf recording: for each
+// process, its executable mappings of every DSO, and where the profiled
+// binary is loaded.
 //
-// In: perfscript Records, in input order (MMAP/MMAP2, FORK, EXIT, COMM exec
-// update the table; a sample asks it). Out: for a sample's process, the
-// delta that turns a runtime address into a canonical address (ASLR
-// removed), or the reason the sample cannot be placed.
+// In: perfscript Records, in input order (MMAP/MMAP2 add a mapping and
+// replace what it overlaps, FORK copies the parent's mappings, EXIT and
+// COMM exec drop them; a sample asks). Out: Lookup(pid, addr), the mapping
+// holding a process address and its file offset; and, for the profiled
+// binary of LBR input, the delta that turns a runtime address into the
+// binary's canonical address (ASLR removed), or the reason the sample
+// cannot be placed.
 package addrspace
 
 import (
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/profgen/profgen/internal/perfscript"
@@ -62,6 +66,7 @@ const (
 
 // Table is the per-process address-space table.
 type Table struct {
+	procs    map[int32][]Mapping // executable mappings, sorted by Start, disjoint
 	bin      Binary
 	name     string
 	pids     map[int32]bool // nil: every process
@@ -83,7 +88,7 @@ type Stats struct {
 // New returns an empty table for bin; pids, if not empty, keeps only those
 // processes.
 func New(bin Binary, pids []int32) *Table {
-	t := &Table{bin: bin, name: filepath.Base(bin.Path), bases: map[int32]uint64{}}
+	t := &Table{bin: bin, name: filepath.Base(bin.Path), bases: map[int32]uint64{}, procs: map[int32][]Mapping{}}
 	if len(pids) > 0 {
 		t.pids = map[int32]bool{}
 		for _, p := range pids {
@@ -97,19 +102,28 @@ func New(bin Binary, pids []int32) *Table {
 func (t *Table) Update(r *perfscript.Record) {
 	switch r.Kind {
 	case perfscript.KindMmap:
+		t.addMapping(r.PID, r.Mmap)
 		t.mmap(r.PID, r.Mmap)
 	case perfscript.KindFork:
 		t.fork(r.ParentPID, r.PID)
 	case perfscript.KindExit:
 		if r.PID == r.TID { // a thread's exit leaves the process mapped
-			delete(t.bases, r.PID)
+			t.drop(r.PID)
 		}
 	case perfscript.KindComm:
 		if r.Exec { // a new program image: the old mappings are gone
-			delete(t.bases, r.PID)
+			t.drop(r.PID)
 		}
 	}
 }
+
+func (t *Table) drop(pid int32) {
+	delete(t.bases, pid)
+	delete(t.procs, pid)
+}
+
+// Selected reports whether samples of pid are wanted (--pid).
+func (t *Table) Selected(pid int32) bool { return t.pids == nil || t.pids[pid] }
 
 func (t *Table) isBinary(path string) bool {
 	return path == t.bin.Path || filepath.Base(path) == t.name
@@ -138,6 +152,7 @@ func (t *Table) fork(parent, child int32) {
 	if parent == child {
 		return // a new thread shares its process's mappings
 	}
+	t.procs[child] = append([]Mapping(nil), t.procs[parent]...)
 	if base, ok := t.bases[parent]; ok {
 		t.bases[child] = base
 	} else {
@@ -172,4 +187,54 @@ func (t *Table) Delta(hasPID bool, pid int32) (uint64, Reason) {
 func (t *Table) Canonical(hasPID bool, pid int32, addr uint64) (uint64, Reason) {
 	d, why := t.Delta(hasPID, pid)
 	return addr + d, why
+}
+
+// Mapping is one executable mapping of a process: [Start, End) maps Path
+// from file offset PgOff.
+type Mapping struct {
+	Start, End, PgOff uint64
+	Path              string
+}
+
+// FileOffset returns the file offset of addr, an address inside m.
+func (m Mapping) FileOffset(addr uint64) uint64 { return addr - m.Start + m.PgOff }
+
+// addMapping records an executable mapping, replacing the parts of older
+// ones it overlaps (the kernel's mmap semantics).
+func (t *Table) addMapping(pid int32, mm perfscript.Mmap) {
+	if mm.Len == 0 || (mm.Prot != "" && !strings.Contains(mm.Prot, "x")) {
+		return
+	}
+	m := Mapping{mm.Addr, mm.Addr + mm.Len, mm.PgOff, mm.Path}
+	var out []Mapping
+	for _, o := range t.procs[pid] {
+		out = appendOutside(out, o, m)
+	}
+	out = append(out, m)
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	t.procs[pid] = out
+}
+
+// appendOutside appends the parts of o that m does not cover.
+func appendOutside(out []Mapping, o, m Mapping) []Mapping {
+	if o.End <= m.Start || o.Start >= m.End {
+		return append(out, o)
+	}
+	if o.Start < m.Start {
+		out = append(out, Mapping{o.Start, m.Start, o.PgOff, o.Path})
+	}
+	if o.End > m.End {
+		out = append(out, Mapping{m.End, o.End, o.PgOff + (m.End - o.Start), o.Path})
+	}
+	return out
+}
+
+// Lookup returns the executable mapping of process pid that holds addr.
+func (t *Table) Lookup(pid int32, addr uint64) (Mapping, bool) {
+	ms := t.procs[pid]
+	i := sort.Search(len(ms), func(i int) bool { return ms[i].End > addr })
+	if i == len(ms) || ms[i].Start > addr {
+		return Mapping{}, false
+	}
+	return ms[i], true
 }

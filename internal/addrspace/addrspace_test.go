@@ -84,3 +84,61 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestLookup: mappings of every DSO per process; a newer mapping replaces
+// what it overlaps, a forked child copies its parent's, a thread has none of
+// its own, EXIT and exec drop a process's mappings.
+func TestLookup(t *testing.T) {
+	tab := run(t, Binary{}, nil, `10 PERF_RECORD_MMAP2 10/10: [0x5000(0x2000) @ 0x1000 fe:00 1 2]: r-xp /a
+10 PERF_RECORD_MMAP2 10/10: [0x9000(0x1000) @ 0 fe:00 1 2]: rw-p /data
+10 PERF_RECORD_FORK(11:11):(10:10)
+10 PERF_RECORD_FORK(10:12):(10:10)
+10 PERF_RECORD_MMAP2 10/10: [0x6000(0x1000) @ 0 fe:00 1 2]: r-xp /b
+`)
+	tests := []struct {
+		pid  int32
+		addr uint64
+		path string
+		off  uint64
+		ok   bool
+	}{
+		{10, 0x5010, "/a", 0x1010, true},
+		{10, 0x6010, "/b", 0x10, true},   // replaced by the newer mapping
+		{11, 0x6010, "/a", 0x2010, true}, // the child kept the parent's
+		{10, 0x9000, "", 0, false},       // not executable
+		{12, 0x5010, "", 0, false},       // a thread, not a process
+	}
+	for _, tt := range tests {
+		m, ok := tab.Lookup(tt.pid, tt.addr)
+		if m.Path != tt.path || (ok && m.FileOffset(tt.addr) != tt.off) || ok != tt.ok {
+			t.Errorf("Lookup(%d, %#x) = %+v, %v; want %s, %#x, %v", tt.pid, tt.addr, m, ok, tt.path, tt.off, tt.ok)
+		}
+	}
+	for _, ev := range []string{"11 PERF_RECORD_EXIT(11:11):(10:10)\n", "10 PERF_RECORD_COMM exec: x:10/10\n"} {
+		s := perfscript.NewScanner(strings.NewReader(ev), "t")
+		for s.Next() {
+			tab.Update(s.Record())
+		}
+	}
+	for _, pid := range []int32{10, 11} {
+		if _, ok := tab.Lookup(pid, 0x5010); ok {
+			t.Errorf("pid %d still mapped after exit/exec", pid)
+		}
+	}
+}
+
+// TestLookupPIDReuse: a PID that comes back after EXIT gets its new
+// parent's mappings, not those of the process that used it before; a
+// thread's exit leaves the process mapped.
+func TestLookupPIDReuse(t *testing.T) {
+	tab := run(t, Binary{}, nil, `10 PERF_RECORD_MMAP2 10/10: [0x5000(0x1000) @ 0 fe:00 1 2]: r-xp /a
+20 PERF_RECORD_MMAP2 20/20: [0x5000(0x1000) @ 0 fe:00 1 2]: r-xp /b
+10 PERF_RECORD_FORK(11:11):(10:10)
+11 PERF_RECORD_EXIT(11:11):(10:10)
+20 PERF_RECORD_FORK(11:11):(20:20)
+11 PERF_RECORD_EXIT(11:12):(20:20)
+`)
+	if m, _ := tab.Lookup(11, 0x5000); m.Path != "/b" {
+		t.Errorf("reused pid maps %q, want /b", m.Path)
+	}
+}
