@@ -27,6 +27,7 @@ type File struct {
 	layout  layout
 	buildID []byte
 	funcs   []Symbol
+	plt     []Symbol // PLT stubs, name@plt
 	code    *codeIndex
 
 	dwarfOnce sync.Once
@@ -114,6 +115,7 @@ func (f *File) load(fileSize int64) error {
 		dyn, _ := f.elf.DynamicSymbols()
 		f.funcs = funcSymbols(dyn)
 	}
+	f.plt = pltSymbols(f.elf)
 	f.code = newCodeIndex(f.elf, syms, fileSize)
 	return nil
 }

@@ -18,8 +18,9 @@ type Segment struct {
 
 // layout is where the executable segments want to be loaded.
 type layout struct {
-	firstLoadable uint64    // first PT_LOAD's vaddr, page-rounded
-	exec          []Segment // executable PT_LOADs in program header order
+	firstLoadable uint64           // first PT_LOAD's vaddr, page-rounded
+	exec          []Segment        // executable PT_LOADs in program header order
+	execProgs     []elf.ProgHeader // the same, as the program headers say
 }
 
 func readLayout(progs []*elf.Prog) (layout, error) {
@@ -35,6 +36,7 @@ func readLayout(progs []*elf.Prog) (layout, error) {
 		}
 		if p.Flags&elf.PF_X != 0 {
 			l.exec = append(l.exec, Segment{Vaddr: p.Vaddr &^ (pageSize - 1), Offset: p.Off &^ (pageSize - 1)})
+			l.execProgs = append(l.execProgs, p.ProgHeader)
 		}
 	}
 	if len(l.exec) == 0 {
@@ -59,6 +61,29 @@ func (f *File) FirstLoadableAddress() uint64 { return f.layout.firstLoadable }
 
 // ExecSegments are the executable PT_LOAD segments in program header order.
 func (f *File) ExecSegments() []Segment { return f.layout.exec }
+
+// VaddrOfOffset maps a file offset inside an executable segment to its
+// link-time virtual address: how a DSO-relative address perf printed (its
+// map_ip, a file offset) becomes an address of the binary.
+func (f *File) VaddrOfOffset(off uint64) (uint64, bool) {
+	for _, p := range f.layout.execProgs {
+		if off >= p.Off && off < p.Off+p.Filesz {
+			return off - p.Off + p.Vaddr, true
+		}
+	}
+	return 0, false
+}
+
+// ExecSpan is the link-time address range [start, limit) of the
+// executable segments and the file offset of the first one.
+func (f *File) ExecSpan() (start, limit, offset uint64) {
+	first := f.layout.execProgs[0]
+	start, offset = first.Vaddr, first.Off
+	for _, p := range f.layout.execProgs {
+		limit = max(limit, p.Vaddr+p.Memsz)
+	}
+	return start, limit, offset
+}
 
 // RuntimeBase says where the first executable segment was loaded, given an
 // MMAP/MMAP2 event of this binary with address mmapAddr and page offset

@@ -43,3 +43,7 @@ func (f *File) FuncSymbolAt(addr uint64) (Symbol, bool) {
 	}
 	return Symbol{}, false
 }
+
+// PLTSymbols are the binary's PLT stubs, named `name@plt` as perf and
+// objdump name them, sorted by address.
+func (f *File) PLTSymbols() []Symbol { return f.plt }

@@ -79,6 +79,7 @@ func (t *Table) FuncRangeStartingAt(addr uint64) *FuncRange {
 type Symbol struct {
 	Addr uint64
 	Name string
+	Size uint64
 }
 
 // MarkEntries sets IsEntry on function ranges from the code symbols of the

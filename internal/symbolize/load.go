@@ -17,6 +17,7 @@ const (
 // subroutine is a DW_TAG_subprogram or DW_TAG_inlined_subroutine with code.
 type subroutine struct {
 	name              string
+	file              string // DW_AT_decl_file of the function
 	declLine          uint32
 	callLine          uint32 // inlined only: where it was inlined
 	callDiscriminator uint32
@@ -35,6 +36,7 @@ type interval struct {
 // DIE, including declarations and abstract instances without code.
 type declInfo struct {
 	name, linkageName string
+	file              string // DW_AT_decl_file, "" when absent
 	declLine          uint32
 	hasDeclLine       bool
 	origin, spec      dwarf.Offset // 0 when absent
@@ -51,6 +53,7 @@ type loader struct {
 	// topLevel lists the subprograms for the function table.
 	topLevel []int32
 	ranges   map[int32][][2]uint64
+	files    []*dwarf.LineFile // the file table of the unit being read
 }
 
 func newLoader(d *dwarf.Data) *loader {
@@ -123,6 +126,9 @@ func (l *loader) recordDecl(e *dwarf.Entry) {
 	if v, ok := e.Val(dwarf.AttrDeclLine).(int64); ok {
 		di.declLine, di.hasDeclLine = uint32(v), true
 	}
+	if fi, ok := e.Val(dwarf.AttrDeclFile).(int64); ok && fi >= 0 && int(fi) < len(l.files) && l.files[fi] != nil {
+		di.file = l.files[fi].Name
+	}
 	di.origin, _ = e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
 	di.spec, _ = e.Val(dwarf.AttrSpecification).(dwarf.Offset)
 	l.decls[e.Offset] = di
@@ -170,9 +176,11 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 	if err != nil {
 		return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
 	}
+	l.files = nil
 	if lr == nil {
 		return nil
 	}
+	l.files = lr.Files()
 	var le dwarf.LineEntry
 	seqStart := len(l.lines)
 	for {
@@ -223,6 +231,7 @@ func (l *loader) resolveNames() {
 		if s.name == "" {
 			s.name = l.findString(off, func(d *declInfo) string { return d.name })
 		}
+		s.file = l.findString(off, func(d *declInfo) string { return d.file })
 		l.walkDecls(off, func(d *declInfo) bool {
 			if d.hasDeclLine {
 				s.declLine = d.declLine

@@ -19,6 +19,7 @@ import (
 // Frame is one level of an inline stack.
 type Frame struct {
 	Func          string // linkage (mangled) name, or DW_AT_name
+	File          string // the function's source file (DW_AT_decl_file), "" when unknown
 	Line          uint32 // source line; for an outer frame, the line of the inlined call
 	StartLine     uint32 // DW_AT_decl_line of the function
 	Discriminator uint32 // raw DWARF discriminator (line table, or call site)
@@ -36,6 +37,7 @@ type Table struct {
 	segs  []segment    // disjoint address segments, each owned by its innermost subroutine
 	lines []lineRow    // all line-table rows, sorted by address
 	funcs funcTable    // top-level functions by range
+	syms  []Symbol     // ELF function symbols by address, for FramesOrSymbol
 }
 
 // Options tune table construction.
@@ -76,6 +78,30 @@ func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
 	return dst
 }
 
+// FramesOrSymbol is Frames, falling back to the ELF function symbol (see
+// AddSymbols) that covers addr when no DWARF subprogram does: one frame
+// with the symbol's name and no line (perf names PLT stubs and functions
+// without debug info the same way).
+func (t *Table) FramesOrSymbol(addr uint64, dst []Frame) []Frame {
+	if dst = t.Frames(addr, dst); len(dst) > 0 {
+		return dst
+	}
+	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].Addr > addr })
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		if s := t.syms[j]; addr < s.Addr+max(s.Size, 1) {
+			return append(dst, Frame{Func: s.Name})
+		}
+	}
+	return dst
+}
+
+// AddSymbols adds ELF function symbols (sorted by address) for
+// FramesOrSymbol.
+func (t *Table) AddSymbols(syms []Symbol) {
+	t.syms = append(t.syms, syms...)
+	sort.SliceStable(t.syms, func(i, j int) bool { return t.syms[i].Addr < t.syms[j].Addr })
+}
+
 // inlineChain appends the frames of subroutine s and its inlining callers,
 // outermost first. The leaf takes its line from the line table, each caller
 // the call line of the callee inlined into it.
@@ -83,7 +109,7 @@ func (t *Table) inlineChain(s int32, row lineRow, dst []Frame) []Frame {
 	line, disc := row.line, row.discriminator
 	for ; s >= 0; s = t.subs[s].parent {
 		sub := &t.subs[s]
-		dst = append(dst, Frame{Func: sub.name, Line: line, StartLine: sub.declLine, Discriminator: disc})
+		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc})
 		line, disc = sub.callLine, sub.callDiscriminator
 		if !sub.inlined {
 			break
