@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -32,19 +34,33 @@ func TestRootFlags(t *testing.T) {
 	}
 }
 
-func TestRootValidate(t *testing.T) {
+// TestUsageErrors: a request that cannot work is refused before any input
+// is read, with exit code 2 and one line.
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
 	tests := []struct {
-		o    rootOptions
+		args []string
 		want string
 	}{
-		{rootOptions{perfScript: "a", output: "o"}, "--binary is required"},
-		{rootOptions{perfScript: "a", binaries: []string{"b"}}, "--output is required"},
-		{rootOptions{binaries: []string{"b"}, output: "o"}, "give exactly one of --perfscript, --perfdata and --unsymbolized-profile"},
-		{rootOptions{perfScript: "a", unsymbolizedProfile: "u", binaries: []string{"b"}, output: "o"}, "give exactly one of --perfscript, --perfdata and --unsymbolized-profile"},
+		{[]string{"--perfscript", "a", "-o", "o"}, "--binary is required"},
+		{[]string{"--perfscript", "a", "--binary", "b"}, "--output is required"},
+		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata and --unsymbolized-profile"},
+		{[]string{"--perfscript", "a", "--unsymbolized-profile", "u", "--binary", "b", "-o", "o"}, "give exactly one of"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "yaml"}, "--format"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "pprof", "--skip-symbolization"}, "--skip-symbolization"},
+		{[]string{"--perfscript", "a", "--binary", "b", "--binary", "c", "--debug-binary", "d", "-o", dir}, "--debug-binary applies to one --binary"},
+		{[]string{"--perfscript", "a", "--binary", "b", "--binary", "c", "-o", dir + "/one.prof"}, "need one output each"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", dir + "/missing/o.prof"}, "output " + dir + "/missing/o.prof"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--no-such-flag"}, "unknown flag"},
 	}
 	for _, tt := range tests {
-		if err := tt.o.validate(); err == nil || err.Error() != tt.want {
-			t.Errorf("%+v: %v, want %q", tt.o, err, tt.want)
+		var stderr bytes.Buffer
+		cmd := newRootCommand()
+		cmd.SetArgs(tt.args)
+		code := report(cmd.Execute(), &stderr)
+		msg := stderr.String()
+		if code != exitUsage || !strings.Contains(msg, tt.want) || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%q: exit %d, %q; want exit %d and %q", tt.args, code, msg, exitUsage, tt.want)
 		}
 	}
 }

@@ -32,13 +32,43 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/profgen/profgen/internal/driver"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0 // the output was written
+	exitError = 1 // bad, damaged or unusable input, or an I/O error: nothing written
+	exitUsage = 2 // an unknown flag, a bad flag value or combination: nothing read
 )
 
 func main() {
-	if err := newRootCommand().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "profgen: "+err.Error())
-		os.Exit(1)
-	}
+	cmd := newRootCommand()
+	cmd.SetArgs(llvmStyleArgs(os.Args[1:]))
+	os.Exit(report(cmd.ExecuteContext(context.Background()), os.Stderr))
 }
+
+// report prints err as one line and returns the exit code for it: the one
+// place errors become exit codes.
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "profgen: "+err.Error())
+	var usage *driver.UsageError
+	if errors.As(err, &usage) || errors.As(err, new(usageError)) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// usageError is a flag the command line parser refused.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }

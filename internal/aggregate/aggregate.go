@@ -1,12 +1,19 @@
-// Package aggregate turns LBR samples into range and branch counters, as
-// llvm-profgen does for context-insensitive profiles.
+// Package aggregate turns samples into counts, side by side for the two
+// kinds of stack a sample can carry (a hybrid `perf record -b -g` sample
+// carries both).
 //
-// In: the LBR branch stacks of samples (runtime addresses, newest branch
-// first), each with the delta that maps its process's runtime addresses to
-// the binary's canonical ones (from addrspace) and a repeat count. Out:
-// Counters: inclusive fall-through address ranges and taken branches with
-// their counts, in canonical addresses; ExternalAddr stands for any address
-// outside the binary's code.
+// Branch stacks (Aggregator), as llvm-profgen does for context-insensitive
+// profiles. In: the LBR branch stacks of samples (runtime addresses, newest
+// branch first), each with the delta that maps its process's runtime
+// addresses to the binary's canonical ones (from addrspace) and a repeat
+// count. Out: Counters: inclusive fall-through address ranges and taken
+// branches with their counts, in canonical addresses; ExternalAddr stands
+// for any address outside the binary's code.
+//
+// Call stacks (Stacks). In: perfscript samples with a call chain or an IP,
+// and the addrspace table for addresses perf printed as process addresses.
+// Out: StackCounts, one entry per distinct stack of canonical frames with
+// its sample count and summed period.
 package aggregate
 
 import (

@@ -2,9 +2,11 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"testing"
 )
 
@@ -27,11 +29,12 @@ func benchScript(n int, base uint64) []byte {
 }
 
 func BenchmarkAggregate(b *testing.B) {
-	bin := openTestBinary(b, "testdata/t-pie.bin")
+	bin := "testdata/t-pie.bin"
 	data := benchScript(20000, 0x555500001000)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := Aggregate(bytes.NewReader(data), "bench", bin, nil); err != nil {
+		opts := Options{PerfScript: "-", Stdin: bytes.NewReader(data), Binaries: []string{bin}, Output: os.DevNull, SkipSymbolization: true}
+		if err := Run(context.Background(), opts); err != nil {
 			b.Fatal(err)
 		}
 	}

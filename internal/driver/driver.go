@@ -1,167 +1,213 @@
-// Package driver is profgen's perf-to-profile pipeline in one place: open
-// the inputs, stream perf script records through the per-process address
-// spaces into the LBR aggregation, and write the result.
+// Package driver is profgen's perf-to-profile pipeline in one place. Every
+// sample kind flows through it: branch stacks (LBR, BRBE), call stacks
+// (perf record -g) and samples carrying both.
 //
-// In: Options (file names, the binary, filters). Out: the output file
-// (through atomicfile) and a summary of what was used and dropped.
+// In: Options (file names, flags). Flow: perfscript (text, or perf.data
+// through perf script) → addrspace (per-process mappings) → aggregate
+// (branch counters and call stacks side by side) → symbolize → generate,
+// pprofout or rawprof → atomicfile. Out: the output file(s), written whole
+// or not at all, and a summary of what was used and dropped on stderr.
 package driver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/perfscript"
-	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/sampleprof"
 )
-
-// Binary is what the pipeline needs from the profiled ELF binary.
-type Binary interface {
-	aggregate.Code
-	Path() string
-	PreferredBase() uint64     // page-rounded vaddr of the first executable segment
-	TextSegmentOffset() uint64 // page-rounded file offset of that segment
-}
 
 // Options says what to convert.
 type Options struct {
 	PerfScript          string // perf script text; "-" for standard input
-	UnsymbolizedProfile string // or an unsymbolized profile (llvm-profgen --skip-symbolization output)
-	Binary              Binary
-	Output              string // "-" for standard output
-	SkipSymbolization   bool
-	PIDs                []int32 // keep only these processes; empty: all
-	Format              string
-	UseMD5              bool // extbinary: MD5 function names
+	PerfData            string // or a perf.data file, read through perf script
+	UnsymbolizedProfile string // or an unsymbolized profile (--skip-symbolization output)
+	PerfBinary          string // perf executable for PerfData ("" = perf on PATH)
+
+	Binaries    []string // the profiled ELF binaries
+	DebugBinary string   // DWARF of the (one) binary in a separate file
+
+	Output            string // file, "-" for stdout; a directory or %b pattern for several binaries
+	Format            string // extbinary (default), binary, text, pprof
+	SkipSymbolization bool   // write the unsymbolized profile (LBR input)
+	UseMD5            bool   // extbinary: MD5 function names
+	PIDs              []int32
+	PerfEvent         string // keep only samples of this event ("" = all)
+	Quiet             bool   // no summary
 
 	Stdin  io.Reader
 	Stderr io.Writer
 }
 
-// ErrNotImplemented is returned for outputs this build cannot write yet.
-var ErrNotImplemented = errors.New("not implemented")
+// UsageError is a request that cannot work whatever the input: a bad flag
+// value or combination. It is reported before any input is read.
+type UsageError struct{ Msg string }
 
-// Run converts the input as opts says.
-func Run(opts Options) error {
-	counters, err := loadCounters(opts)
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrNoSamples is wrapped by the error of a run that found nothing usable.
+var ErrNoSamples = errors.New("no usable samples")
+
+// Run converts the input as opts says: the whole pipeline.
+func Run(ctx context.Context, opts Options) error {
+	opts = withDefaults(opts)
+	if err := validate(opts); err != nil {
+		return err
+	}
+	bins, err := openBinaries(opts)
 	if err != nil {
 		return err
 	}
-	if !opts.SkipSymbolization {
-		return writeSampleProfile(opts, counters)
-	}
-	return writeOutput(opts.Output, func(w io.Writer) error {
-		return rawprof.Write(w, counters, opts.Binary.PreferredBase())
-	})
-}
-
-// loadCounters reads the range and branch counters from the input.
-func loadCounters(opts Options) (*aggregate.Counters, error) {
+	defer bins.Close()
 	if opts.UnsymbolizedProfile != "" {
-		return readUnsymbolized(opts)
+		return convertUnsymbolized(opts, bins)
 	}
-	in, name, closeIn, err := openInput(opts.PerfScript, opts.Stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer closeIn()
-	sum, err := Aggregate(in, name, opts.Binary, opts.PIDs)
-	if err != nil {
-		return nil, err
-	}
-	sum.Print(opts.Stderr, opts.Binary.Path())
-	return sum.Counters, nil
-}
-
-func readUnsymbolized(opts Options) (*aggregate.Counters, error) {
-	in, name, closeIn, err := openInput(opts.UnsymbolizedProfile, opts.Stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer closeIn()
-	return rawprof.Read(in, name, opts.Binary.PreferredBase())
-}
-
-func openInput(path string, stdin io.Reader) (io.Reader, string, func(), error) {
-	if path == "-" {
-		if stdin == nil {
-			stdin = os.Stdin
-		}
-		return stdin, "<stdin>", func() {}, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	return f, path, func() { f.Close() }, nil
-}
-
-func writeOutput(path string, write func(io.Writer) error) error {
-	f, err := atomicfile.Create(path)
+	in, err := openInput(ctx, opts, bins)
 	if err != nil {
 		return err
 	}
-	defer f.Abort()
-	if err := write(f); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	defer in.Close()
+	res, err := scan(in, opts, bins)
+	if err != nil {
+		return err
 	}
-	return f.Commit()
+	res.print(opts, bins)
+	return write(opts, bins, res)
 }
 
-// Aggregate streams perf script records from r through the per-process
-// address spaces into LBR counters.
-func Aggregate(r io.Reader, name string, bin Binary, pids []int32) (*Summary, error) {
-	table := addrspace.New(addrspace.Binary{
-		Path:          bin.Path(),
-		PreferredBase: bin.PreferredBase(),
-		TextOffset:    bin.TextSegmentOffset(),
-	}, pids)
-	agg := aggregate.New(bin)
-	counter := newCounter(agg)
-	sum := &Summary{}
-	s := perfscript.NewScanner(r, name)
+func withDefaults(opts Options) Options {
+	if opts.Format == "" {
+		opts.Format = "extbinary"
+	}
+	if opts.Stdin == nil {
+		opts.Stdin = os.Stdin
+	}
+	if opts.Stderr == nil || opts.Quiet {
+		opts.Stderr = io.Discard
+	}
+	return opts
+}
+
+// validate refuses what cannot work on any input, before reading any.
+func validate(opts Options) error {
+	if err := validateInputs(opts); err != nil {
+		return err
+	}
+	if opts.Format != "pprof" {
+		if _, err := sampleprof.ParseFormat(opts.Format); err != nil {
+			return usagef("--format: %v (or pprof)", err)
+		}
+	}
+	switch {
+	case opts.SkipSymbolization && opts.Format == "pprof":
+		return usagef("--skip-symbolization writes llvm-profgen's unsymbolized profile; --format=pprof does not apply")
+	case opts.UnsymbolizedProfile != "" && opts.Format == "pprof":
+		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
+	case opts.DebugBinary != "" && len(opts.Binaries) > 1:
+		return usagef("--debug-binary applies to one --binary; %d were given", len(opts.Binaries))
+	case len(opts.Binaries) > 1 && (opts.SkipSymbolization || opts.UnsymbolizedProfile != ""):
+		return usagef("--binary: several binaries are supported for call-stack input only")
+	case opts.UseMD5 && opts.Format == "pprof":
+		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
+	}
+	return checkOutput(opts)
+}
+
+func validateInputs(opts Options) error {
+	n := 0
+	for _, in := range []string{opts.PerfScript, opts.PerfData, opts.UnsymbolizedProfile} {
+		if in != "" {
+			n++
+		}
+	}
+	switch {
+	case len(opts.Binaries) == 0:
+		return usagef("--binary is required")
+	case opts.Output == "":
+		return usagef("--output is required")
+	case n != 1:
+		return usagef("give exactly one of --perfscript, --perfdata and --unsymbolized-profile")
+	case slices.Contains(opts.Binaries, ""):
+		return usagef("--binary: empty path")
+	}
+	return nil
+}
+
+// result is what one pass over the input found.
+type result struct {
+	lbr    *lbrSummary
+	stacks *aggregate.StackCounts
+	scan   perfscript.Stats
+	table  addrspace.Stats
+	events eventFilter
+}
+
+// scan streams the records of in once: side-band records update the
+// per-process table, each sample feeds the aggregation of what it carries.
+func scan(in *input, opts Options, bins *binaries) (*result, error) {
+	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
+	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
+	lbr := newLBR(bins.primary(), table)
+	res := &result{events: eventFilter{want: opts.PerfEvent}}
+	s := perfscript.NewScanner(in, in.name)
 	for s.Next() {
 		rec := s.Record()
 		if rec.Kind != perfscript.KindSample {
 			table.Update(rec)
 			continue
 		}
-		sum.addSample(rec, table, counter)
+		if err := res.add(rec, lbr, stacks, bins); err != nil {
+			lbr.finish()
+			return nil, fmt.Errorf("%s:%d: %w", in.name, rec.Line, err)
+		}
 	}
-	counter.Finish()
+	lbr.finish()
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
-	sum.Counters = agg.Counters()
-	sum.Agg, sum.Scan, sum.Table = agg.Stats, s.Stats(), table.Stats
-	return sum, nil
+	res.lbr, res.stacks, res.scan, res.table = lbr.summary(), stacks.Counts(), s.Stats(), table.Stats
+	return res, nil
 }
 
-func (sum *Summary) addSample(rec *perfscript.Record, table *addrspace.Table, agg *counter) {
-	smp := &rec.Sample
-	sum.Samples += smp.Count
-	if smp.BadBranch {
-		sum.BadBranchLines++
+// add routes one sample: its branch stack to the LBR counters, a sample
+// without one to the call-stack aggregation.
+func (res *result) add(rec *perfscript.Record, lbr *lbrPath, stacks *aggregate.Stacks, bins *binaries) error {
+	if !res.events.keep(&rec.Sample) {
+		return nil
 	}
-	if len(smp.Branches) == 0 {
-		sum.NoLBR += smp.Count
-		return
+	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
+		if len(bins.files) > 1 {
+			return usagef("branch-stack (LBR) samples take one --binary; %d were given", len(bins.files))
+		}
+		lbr.add(rec)
+		return nil
 	}
-	if len(smp.Frames) > 0 {
-		sum.WithCallChain += smp.Count
+	if len(rec.Sample.Frames) == 0 && !rec.Sample.HasIP {
+		return nil
 	}
-	delta, why := table.Delta(rec.HasPID, rec.PID)
-	switch why {
-	case addrspace.NoMapping:
-		sum.NoMapping += smp.Count
-		return
-	case addrspace.FilteredPID:
-		sum.Filtered += smp.Count
-		return
+	return stacks.Add(rec)
+}
+
+// eventFilter keeps the samples of one event (--perf-event).
+type eventFilter struct {
+	want    string
+	dropped uint64
+}
+
+func (f *eventFilter) keep(s *perfscript.Sample) bool {
+	if f.want == "" || s.Event == f.want || s.Event == "" {
+		return true
 	}
-	agg.Add(smp.Branches, delta, smp.Count)
+	f.dropped += s.Count
+	return false
 }

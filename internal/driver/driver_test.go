@@ -2,7 +2,9 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"github.com/profgen/profgen/internal/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,11 +36,11 @@ func llvmProfgen(t testing.TB, bin, script string) []byte {
 }
 
 // profgen runs the pipeline on a script file and returns the output.
-func profgen(t testing.TB, bin Binary, script string, pids []int32) ([]byte, string) {
+func profgen(t testing.TB, bin string, script string, pids []int32) ([]byte, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "profgen.raw")
 	var stderr bytes.Buffer
-	err := Run(Options{PerfScript: script, Binary: bin, Output: out, SkipSymbolization: true, PIDs: pids, Stderr: &stderr})
+	err := Run(context.Background(), Options{PerfScript: script, Binaries: []string{bin}, Output: out, SkipSymbolization: true, PIDs: pids, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,37 +52,42 @@ func profgen(t testing.TB, bin Binary, script string, pids []int32) ([]byte, str
 }
 
 func TestSingleProcessMatchesLLVM(t *testing.T) {
-	bin := openTestBinary(t, "testdata/t.bin")
+	bin := "testdata/t.bin"
 	got, summary := profgen(t, bin, "testdata/t.script", nil)
 	want := llvmProfgen(t, "testdata/t.bin", "testdata/t.script")
 	if !bytes.Equal(got, want) {
 		t.Errorf("profgen differs from llvm-profgen-19:\n--- profgen\n%s--- llvm-profgen-19\n%s", got, want)
 	}
-	if !strings.Contains(summary, "7 samples, 7 used") {
+	if !strings.Contains(summary, "7 samples with branch stacks, 7 used") {
 		t.Errorf("summary: %s", summary)
 	}
 }
 
 // sumLLVM runs llvm-profgen-19 on each script and sums the counters.
-func sumLLVM(t *testing.T, bin Binary, scripts []string) []byte {
+func sumLLVM(t *testing.T, bin string, scripts []string) []byte {
+	f, err := binary.Open(bin, binary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	total := aggregate.NewCounters()
 	for _, s := range scripts {
-		raw := llvmProfgen(t, bin.Path(), s)
-		c, err := rawprof.Read(bytes.NewReader(raw), s, bin.PreferredBase())
+		raw := llvmProfgen(t, bin, s)
+		c, err := rawprof.Read(bytes.NewReader(raw), s, f.PreferredBase())
 		if err != nil {
 			t.Fatal(err)
 		}
 		total.Add(c)
 	}
 	var out bytes.Buffer
-	if err := rawprof.Write(&out, total, bin.PreferredBase()); err != nil {
+	if err := rawprof.Write(&out, total, f.PreferredBase()); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
 }
 
 func TestMultiProcessEqualsSumOfProcesses(t *testing.T) {
-	bin := openTestBinary(t, "testdata/t-pie.bin")
+	bin := "testdata/t-pie.bin"
 	dir := t.TempDir()
 	sc := multiProcessScenario()
 	combined := filepath.Join(dir, "combined.script")
@@ -106,7 +113,7 @@ func TestMultiProcessEqualsSumOfProcesses(t *testing.T) {
 }
 
 func TestPIDFilter(t *testing.T) {
-	bin := openTestBinary(t, "testdata/t-pie.bin")
+	bin := "testdata/t-pie.bin"
 	dir := t.TempDir()
 	sc := multiProcessScenario()
 	combined := filepath.Join(dir, "combined.script")
@@ -133,9 +140,9 @@ func TestPIDFilter(t *testing.T) {
 // TestUnsymbolizedInput reads llvm-profgen-19's own unsymbolized profile of
 // t.script and writes it back unchanged.
 func TestUnsymbolizedInput(t *testing.T) {
-	bin := openTestBinary(t, "testdata/t.bin")
+	bin := "testdata/t.bin"
 	out := filepath.Join(t.TempDir(), "out.raw")
-	err := Run(Options{UnsymbolizedProfile: "testdata/t.llvm19.raw", Binary: bin, Output: out, SkipSymbolization: true})
+	err := Run(context.Background(), Options{UnsymbolizedProfile: "testdata/t.llvm19.raw", Binaries: []string{bin}, Output: out, SkipSymbolization: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,14 +155,14 @@ func TestUnsymbolizedInput(t *testing.T) {
 
 // TestStdinStdout: "-" reads standard input and writes standard output.
 func TestStdin(t *testing.T) {
-	bin := openTestBinary(t, "testdata/t.bin")
+	bin := "testdata/t.bin"
 	in, err := os.Open("testdata/t.script")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.Close()
 	out := filepath.Join(t.TempDir(), "out.raw")
-	if err := Run(Options{PerfScript: "-", Stdin: in, Binary: bin, Output: out, SkipSymbolization: true}); err != nil {
+	if err := Run(context.Background(), Options{PerfScript: "-", Stdin: in, Binaries: []string{bin}, Output: out, SkipSymbolization: true}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(out)
@@ -166,10 +173,10 @@ func TestStdin(t *testing.T) {
 }
 
 func TestParseErrorNamesLine(t *testing.T) {
-	bin := openTestBinary(t, "testdata/t.bin")
+	bin := "testdata/t.bin"
 	script := filepath.Join(t.TempDir(), "bad.script")
 	os.WriteFile(script, []byte(" 0x401145/0x401130\nPERF_RECORD_MMAP2 1/1: [0x401000(0x1000) @ \n"), 0o644)
-	err := Run(Options{PerfScript: script, Binary: bin, Output: filepath.Join(t.TempDir(), "o"), SkipSymbolization: true})
+	err := Run(context.Background(), Options{PerfScript: script, Binaries: []string{bin}, Output: filepath.Join(t.TempDir(), "o"), SkipSymbolization: true})
 	if err == nil || !strings.Contains(err.Error(), "bad.script:2:") {
 		t.Fatalf("err = %v, want one naming bad.script:2", err)
 	}

@@ -33,7 +33,7 @@ func TestLBRSingleProcessMatchesLLVM(t *testing.T) {
 	for _, dir := range lbrPrograms(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			binPath := filepath.Join(dir, "binary")
-			bin := openTestBinary(t, binPath)
+			bin := binPath
 			script := filepath.Join(dir, "single.script")
 			got, summary := profgen(t, bin, script, nil)
 			want := llvmProfgen(t, binPath, script)
@@ -57,7 +57,7 @@ func TestLBRProcessesEqualSum(t *testing.T) {
 			}
 			t.Run(filepath.Base(dir)+"/"+kind, func(t *testing.T) {
 				binPath := filepath.Join(dir, "binary")
-				bin := openTestBinary(t, binPath)
+				bin := binPath
 				got, summary := profgen(t, bin, combined, nil)
 				want := sumLLVM(t, bin, each)
 				if !bytes.Equal(got, want) {

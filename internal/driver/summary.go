@@ -5,72 +5,121 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/profgen/profgen/internal/addrspace"
-	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
 )
 
-// Summary is the result of Aggregate: the counters and what happened to
-// every sample.
-type Summary struct {
-	Counters *aggregate.Counters
-
-	Samples        uint64 // samples read (repeat counts included)
-	NoLBR          uint64 // samples without a branch stack
-	NoMapping      uint64 // samples of a process with no known mapping of the binary
-	Filtered       uint64 // samples of processes not asked for with --pid
-	BadBranchLines uint64 // samples whose branch stack had a malformed entry (cut there)
-	WithCallChain  uint64 // LBR samples that also carry a call chain (perf -g -b)
-
-	Agg   aggregate.Stats
-	Scan  perfscript.Stats
-	Table addrspace.Stats
+// print writes the summary of the run on stderr: samples read, used and
+// dropped by reason, per binary; one line per fact worth knowing.
+func (res *result) print(opts Options, bins *binaries) {
+	w := opts.Stderr
+	if res.lbr.Samples > 0 {
+		res.printLBR(w, filepath.Base(bins.primary().Path()))
+	}
+	if res.stacks.Stats.Samples > 0 {
+		res.printStacks(w, bins)
+	}
+	if res.events.dropped > 0 {
+		fmt.Fprintf(w, "profgen: %d samples of events other than %s dropped (--perf-event)\n", res.events.dropped, res.events.want)
+	}
+	if res.scan.SkippedLines > 0 || res.scan.SkippedRecords > 0 {
+		fmt.Fprintf(w, "profgen: warning: skipped %d unrecognized lines and %d other PERF_RECORD events\n", res.scan.SkippedLines, res.scan.SkippedRecords)
+	}
 }
 
-// Print writes the summary, one line per fact worth knowing.
-func (s *Summary) Print(w io.Writer, binPath string) {
-	if w == nil {
-		return
+// dropList formats "N why" for the non-zero counts.
+type dropList []string
+
+func (d *dropList) add(n uint64, why string) {
+	if n > 0 {
+		*d = append(*d, fmt.Sprintf("%d %s", n, why))
 	}
-	name := filepath.Base(binPath)
-	dropped := []string{}
-	add := func(n uint64, why string) {
-		if n > 0 {
-			dropped = append(dropped, fmt.Sprintf("%d %s", n, why))
-		}
+}
+
+func (d dropList) String() string {
+	if len(d) == 0 {
+		return ""
 	}
-	add(s.NoMapping, "from processes with no mapping of "+name)
-	add(s.Filtered, "from processes not selected by --pid")
-	add(s.Agg.NoBranches, "with every branch outside "+name)
-	add(s.NoLBR, "without a branch stack")
-	fmt.Fprintf(w, "profgen: %d samples, %d used", s.Samples, s.Agg.Samples)
-	if len(dropped) > 0 {
-		fmt.Fprintf(w, "; dropped: %s", strings.Join(dropped, ", "))
-	}
-	fmt.Fprintln(w)
+	return "; dropped: " + strings.Join(d, ", ")
+}
+
+func (res *result) printLBR(w io.Writer, name string) {
+	s := res.lbr
+	var dropped dropList
+	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
+	dropped.add(s.Filtered, "from processes not selected by --pid")
+	dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
+	fmt.Fprintf(w, "profgen: %d samples with branch stacks, %d used%s\n", s.Samples, s.Agg.Samples, dropped)
 	fmt.Fprintf(w, "profgen: %d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
 		s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
-	s.printWarnings(w, name)
-}
-
-func (s *Summary) printWarnings(w io.Writer, name string) {
+	if n := res.stacks.Stats.Samples; n > 0 {
+		fmt.Fprintf(w, "profgen: warning: %d samples without a branch stack are not in the LBR profile\n", n)
+	}
 	if s.WithCallChain > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d LBR samples carry a call chain; only their branch stacks are used (llvm-profgen --ignore-stack-samples)\n", s.WithCallChain)
 	}
 	if s.BadBranchLines > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d samples had a malformed branch entry; their stack was cut there\n", s.BadBranchLines)
 	}
-	if s.Scan.SkippedLines > 0 || s.Scan.SkippedRecords > 0 {
-		fmt.Fprintf(w, "profgen: warning: skipped %d unrecognized lines and %d other PERF_RECORD events\n", s.Scan.SkippedLines, s.Scan.SkippedRecords)
-	}
-	if s.Table.Mappings == 0 && s.NoMapping > 0 {
+	res.printTableWarnings(w, name)
+}
+
+func (res *result) printTableWarnings(w io.Writer, name string) {
+	t := res.table
+	if t.Mappings == 0 && res.lbr.NoMapping > 0 {
 		fmt.Fprintf(w, "profgen: warning: no mmap of %s in the input: print it with perf script --show-mmap-events (the binary is matched by its base name)\n", name)
 	}
-	if s.Table.NoMmapDefaulted {
+	if t.NoMmapDefaulted {
 		fmt.Fprintf(w, "profgen: warning: no mmap of %s seen; samples without a PID use its preferred address\n", name)
 	}
-	if s.Table.Reloads > 0 && s.Table.NoPIDSamples > 0 {
-		fmt.Fprintf(w, "profgen: warning: %s was loaded at %d different bases by different processes but samples carry no PID; the last base was used (print the pid field: perf script -F pid,ip,brstack --show-mmap-events --show-task-events)\n", name, s.Table.Reloads+1)
+	if t.Reloads > 0 && t.NoPIDSamples > 0 {
+		fmt.Fprintf(w, "profgen: warning: %s was loaded at %d different bases by different processes but samples carry no PID; the last base was used (print the pid field: perf script -F pid,ip,brstack --show-mmap-events --show-task-events)\n", name, t.Reloads+1)
 	}
+}
+
+func (res *result) printStacks(w io.Writer, bins *binaries) {
+	s := res.stacks.Stats
+	var dropped dropList
+	dropped.add(s.NoBinary, "with no frame in "+binaryNames(bins))
+	dropped.add(s.NoMapping, "whose address is in no known mapping")
+	dropped.add(s.Filtered, "from processes not selected by --pid")
+	fmt.Fprintf(w, "profgen: %d call-stack samples, %d used%s\n", s.Samples, s.Used, dropped)
+	if len(bins.files) > 1 {
+		var per []string
+		for i, f := range bins.files {
+			per = append(per, fmt.Sprintf("%s %d", filepath.Base(f.Path()), s.PerBinary[i]))
+		}
+		fmt.Fprintf(w, "profgen: leaf samples per binary: %s\n", strings.Join(per, ", "))
+	}
+	if s.Unplaced > 0 {
+		fmt.Fprintf(w, "profgen: warning: %d frames of the profiled binaries fall outside their code "+
+			"(a different build than the one recorded?)\n", s.Unplaced)
+	}
+}
+
+func binaryNames(bins *binaries) string {
+	var names []string
+	for _, f := range bins.files {
+		names = append(names, filepath.Base(f.Path()))
+	}
+	return strings.Join(names, ", ")
+}
+
+// noSamplesError says why nothing could be used, in one line.
+func (res *result) noSamplesError(opts Options, bins *binaries) error {
+	name := inputName(opts)
+	lbr, st := res.lbr, res.stacks.Stats
+	total := lbr.Samples + st.Samples + res.events.dropped
+	var why string
+	switch {
+	case total == 0 && res.scan.SkippedLines > 0:
+		why = fmt.Sprintf("no sample in %d lines of perf script output", res.scan.Lines)
+	case total == 0:
+		why = "no samples in the input"
+	case res.events.dropped == total:
+		why = fmt.Sprintf("no sample of event %s", opts.PerfEvent)
+	case res.table.Mappings == 0:
+		why = fmt.Sprintf("%d samples, none in a mapping of %s (a recording of another program, or perf script without --show-mmap-events)", total, binaryNames(bins))
+	default:
+		why = fmt.Sprintf("%d samples, none in %s", total, binaryNames(bins))
+	}
+	return fmt.Errorf("%s: %w: %s", name, ErrNoSamples, why)
 }

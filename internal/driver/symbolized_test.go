@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,11 +29,11 @@ func runLLVMProfgen(t *testing.T, args ...string) []byte {
 }
 
 // profgenProfile runs the whole pipeline on a script into a sample profile.
-func profgenProfile(t *testing.T, bin Binary, script, format string) []byte {
+func profgenProfile(t *testing.T, bin string, script, format string) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "profgen.prof")
 	var stderr bytes.Buffer
-	if err := Run(Options{PerfScript: script, Binary: bin, Output: out, Format: format, Stderr: &stderr}); err != nil {
+	if err := Run(context.Background(), Options{PerfScript: script, Binaries: []string{bin}, Output: out, Format: format, Stderr: &stderr}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(out)
@@ -51,7 +52,7 @@ func TestLBRProfileMatchesLLVM(t *testing.T) {
 			t.Run(filepath.Base(dir)+"/"+format, func(t *testing.T) {
 				binPath := filepath.Join(dir, "binary")
 				script := filepath.Join(dir, "single.script")
-				got := profgenProfile(t, openTestBinary(t, binPath), script, format)
+				got := profgenProfile(t, binPath, script, format)
 				want := runLLVMProfgen(t, "--perfscript", script, "--binary", binPath, "--format="+format)
 				if !bytes.Equal(got, want) {
 					t.Errorf("differs from llvm-profgen-19 --format=%s (%d vs %d bytes)", format, len(got), len(want))
@@ -74,7 +75,7 @@ func TestLBRProcessesProfileEqualsSum(t *testing.T) {
 			}
 			t.Run(filepath.Base(dir)+"/"+kind, func(t *testing.T) {
 				binPath := filepath.Join(dir, "binary")
-				bin := openTestBinary(t, binPath)
+				bin := binPath
 				sum := filepath.Join(t.TempDir(), "sum.raw")
 				if err := os.WriteFile(sum, sumLLVM(t, bin, each), 0o644); err != nil {
 					t.Fatal(err)

@@ -77,6 +77,9 @@ type Sample struct {
 	// process address, never DSO-relative.
 	HasIP bool
 	IP    uint64
+	// IPSymbol and IPDSO: the sym and dso fields printed after the IP on
+	// the sample line (-F ip,sym,dso), or "".
+	IPSymbol, IPDSO string
 
 	Event  string // event name without its trailing colon ("cycles:u", "cpu-clock"), or ""
 	Period uint64 // the period field, 0 when not printed

@@ -1,5 +1,7 @@
 package perfscript
 
+import "bytes"
+
 type lineKind uint8
 
 const (
@@ -37,20 +39,34 @@ func (s *Scanner) parseSampleLine(line []byte) lineKind {
 		return lineUnknown
 	}
 	smp.HasIP, smp.IP = true, ip
-	s.parseBranches(skipToEntry(after))
+	s.parseBranches(s.parseIPSymbol(after))
 	return lineSample
 }
 
-// skipToEntry drops the fields before the first brstack entry (the symbol
-// and DSO perf prints after the IP with -F sym,dso).
-func skipToEntry(b []byte) []byte {
+// parseIPSymbol takes the symbol and DSO perf prints after the IP with
+// -F sym,dso (`spin+0x4e (/tmp/forky)`) off the front of b, up to the first
+// brstack entry.
+func (s *Scanner) parseIPSymbol(b []byte) []byte {
+	rest := b
 	for {
-		tok, after := nextField(b)
+		tok, after := nextField(rest)
 		if len(tok) == 0 || isEntry(tok) {
-			return b
+			break
 		}
-		b = after
+		rest = after
 	}
+	text := trimSpace(b[:len(b)-len(rest)])
+	if len(text) == 0 {
+		return rest
+	}
+	smp := &s.rec.Sample
+	if n := len(text); text[n-1] == ')' {
+		if i := bytes.LastIndexByte(text, '('); i >= 0 && (i == 0 || text[i-1] == ' ') {
+			smp.IPDSO, text = s.intern(text[i+1:n-1]), trimSpace(text[:i])
+		}
+	}
+	smp.IPSymbol = s.intern(text)
+	return rest
 }
 
 // parseLeadingPID recognizes a leading pid[/tid] field (-F pid,... or

@@ -2,8 +2,9 @@
 // (github.com/google/pprof/profile), the input of `go tool pprof` and of Go's
 // profile-guided optimization (go build -pgo).
 //
-// In: callstack.Counts and, per profiled binary, its mapping facts and a
-// Symbolizer. Out: a *profile.Profile with sample types samples/count (and
+// In: aggregate.StackCounts and, per profiled binary, its mapping facts
+// and a Symbolizer (DWARF inline frames, ELF symbols where there is no
+// DWARF, PLT stubs as name@plt). Out: a *profile.Profile with sample types samples/count (and
 // cpu/nanoseconds when every sample comes from a clock event with a period),
 // one Mapping per binary with its build id, and symbolized Locations with
 // their inlined frames. Functions carry the name (demangled), the system
@@ -20,9 +21,15 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/ianlancetaylor/demangle"
 
-	"github.com/profgen/profgen/internal/callstack"
-	"github.com/profgen/profgen/internal/stackgen"
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/symbolize"
 )
+
+// Symbolizer maps an address of a binary to its inline stack, outermost
+// frame first. *symbolize.Table's FramesOrSymbol is one.
+type Symbolizer interface {
+	FramesOrSymbol(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+}
 
 // Binary describes one profiled binary.
 type Binary struct {
@@ -31,16 +38,16 @@ type Binary struct {
 	// Start, Limit and Offset describe the executable segments in the
 	// binary's own (link-time) address space.
 	Start, Limit, Offset uint64
-	Symbolizer           stackgen.Symbolizer
+	Symbolizer           Symbolizer
 }
 
 // Build returns the pprof profile of counts.
-func Build(counts *callstack.Counts, bins []Binary) *profile.Profile {
+func Build(counts *aggregate.StackCounts, bins []Binary) *profile.Profile {
 	b := &builder{
 		counts:    counts,
 		bins:      bins,
 		p:         &profile.Profile{},
-		locs:      map[callstack.Loc]*profile.Location{},
+		locs:      map[aggregate.Loc]*profile.Location{},
 		funcs:     map[profile.Function]*profile.Function{},
 		objMaps:   map[int32]*profile.Mapping{},
 		clockOnly: isClock(counts.Events),
@@ -57,10 +64,10 @@ func Build(counts *callstack.Counts, bins []Binary) *profile.Profile {
 }
 
 type builder struct {
-	counts    *callstack.Counts
+	counts    *aggregate.StackCounts
 	bins      []Binary
 	p         *profile.Profile
-	locs      map[callstack.Loc]*profile.Location
+	locs      map[aggregate.Loc]*profile.Location
 	funcs     map[profile.Function]*profile.Function
 	binMaps   []*profile.Mapping
 	objMaps   map[int32]*profile.Mapping
@@ -117,7 +124,7 @@ func (b *builder) binaryMappings() {
 	}
 }
 
-func (b *builder) addStack(s *callstack.Stack) {
+func (b *builder) addStack(s *aggregate.Stack) {
 	ps := &profile.Sample{Value: []int64{int64(s.Count)}}
 	if b.clockOnly {
 		ps.Value = append(ps.Value, int64(s.Period))
@@ -128,14 +135,14 @@ func (b *builder) addStack(s *callstack.Stack) {
 	b.p.Sample = append(b.p.Sample, ps)
 }
 
-func (b *builder) location(l callstack.Loc) *profile.Location {
+func (b *builder) location(l aggregate.Loc) *profile.Location {
 	if loc := b.locs[l]; loc != nil {
 		return loc
 	}
 	loc := &profile.Location{ID: uint64(len(b.p.Location) + 1), Address: l.Addr}
 	if bi := b.counts.Objects[l.Obj].Binary; bi >= 0 {
 		loc.Mapping = b.binMaps[bi]
-		loc.Line = b.binaryLines(b.bins[bi].Symbolizer.Frames(l.Addr))
+		loc.Line = b.binaryLines(b.bins[bi].Symbolizer.FramesOrSymbol(l.Addr, nil))
 	} else {
 		loc.Mapping = b.objectMapping(l.Obj)
 		if name := b.counts.Symbols[l]; name != "" {
@@ -149,7 +156,7 @@ func (b *builder) location(l callstack.Loc) *profile.Location {
 
 // binaryLines converts an inline stack (outermost first) to pprof lines
 // (innermost first).
-func (b *builder) binaryLines(fs []stackgen.Frame) []profile.Line {
+func (b *builder) binaryLines(fs []symbolize.Frame) []profile.Line {
 	lines := make([]profile.Line, len(fs))
 	for i, f := range fs {
 		fn := b.function(profile.Function{

@@ -2,7 +2,6 @@ package pprofout_test
 
 import (
 	"bytes"
-	"debug/elf"
 	"flag"
 	"os"
 	"os/exec"
@@ -13,43 +12,52 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/profgen/profgen/internal/callstack"
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/pprofout"
-	"github.com/profgen/profgen/internal/testsym"
+	"github.com/profgen/profgen/internal/symbolize"
 )
 
 const dataDir = "../../testdata/callstack/"
 
+// forkyProfile runs the stages on the real recording: perfscript →
+// addrspace → aggregate → symbolize → pprofout.
 func forkyProfile(t *testing.T) *profile.Profile {
-	f, err := elf.Open(dataDir + "forky")
+	f, err := binary.Open(dataDir+"forky", binary.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	a := callstack.NewAggregator([]callstack.Binary{callstack.NewELFBinary(dataDir+"forky", f)})
+	table := addrspace.New(addrspace.Binary{}, nil)
+	a := aggregate.NewStacks([]aggregate.StackBinary{f}, table)
 	in, err := os.Open(dataDir + "forky.default-tasks.script")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	r := callstack.NewScriptReader(in, "forky script")
-	for r.Next() {
-		if err := a.Add(r.Record()); err != nil {
+	s := perfscript.NewScanner(in, "forky script")
+	for s.Next() {
+		if r := s.Record(); r.Kind != perfscript.KindSample {
+			table.Update(r)
+		} else if err := a.Add(r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := a.Counts()
-	var addrs []uint64
-	for _, s := range c.Stacks {
-		for _, l := range s.Locs {
-			if c.Objects[l.Obj].Binary == 0 {
-				addrs = append(addrs, l.Addr)
-			}
-		}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
 	}
-	bin := pprofout.Binary{Path: "forky", BuildID: "abcd", Start: 0x1000, Limit: 0x2000, Offset: 0x1000,
-		Symbolizer: testsym.New(t, dataDir+"forky", addrs)}
-	p := pprofout.Build(c, []pprofout.Binary{bin})
+	d, err := f.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := pprofout.Binary{Path: "forky", BuildID: "abcd", Start: 0x1000, Limit: 0x2000, Offset: 0x1000, Symbolizer: sym}
+	p := pprofout.Build(a.Counts(), []pprofout.Binary{bin})
 	if err := p.CheckValid(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,310 @@
+package aggregate
+
+import (
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"sort"
+
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/perfscript"
+)
+
+// ErrNoDSO reports call-chain frames printed without their DSO: perf prints
+// call-chain addresses relative to the DSO, so without the DSO they cannot
+// be placed.
+var ErrNoDSO = errors.New("call-chain frames carry no DSO (perf script prints them DSO-relative); " +
+	"add the dso field, e.g. perf script -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events")
+
+// StackBinary is a profiled binary as the call-stack aggregation needs it.
+// internal/binary's *File implements it.
+type StackBinary interface {
+	Path() string
+	// VaddrOfOffset maps a file offset in an executable segment to the
+	// binary's link-time virtual address.
+	VaddrOfOffset(off uint64) (uint64, bool)
+}
+
+// KernelDSO names the object of kernel frames.
+const KernelDSO = "[kernel.kallsyms]"
+
+// Object is a binary or DSO that frames point into.
+type Object struct {
+	Path   string
+	Binary int // index of the profiled binary, or -1 for another DSO
+	Kernel bool
+}
+
+// Loc is a canonical frame: an object and an address in it (the link-time
+// vaddr for profiled binaries, the file offset in other DSOs, the address
+// for the kernel). For a caller frame it is the return address - 1, inside
+// the call instruction.
+type Loc struct {
+	Obj  int32
+	Addr uint64
+}
+
+// Stack is one distinct call stack, leaf first, with its weight.
+type Stack struct {
+	Locs   []Loc
+	Count  uint64 // samples
+	Period uint64 // summed sample periods
+}
+
+// StackCounts is the aggregated result.
+type StackCounts struct {
+	Objects []Object
+	Stacks  []*Stack // ordered by their canonical key
+	// Symbols holds perf's symbol names for frames outside the binaries.
+	Symbols map[Loc]string
+	Events  map[string]uint64 // samples per event name
+	// FirstNS and LastNS are the earliest and latest sample timestamps
+	// (0 when the script has no time field).
+	FirstNS, LastNS uint64
+	Stats           StackStats
+}
+
+// StackStats says what happened to the call-stack samples.
+type StackStats struct {
+	Samples    uint64   // samples with a call chain or an IP
+	Used       uint64   // samples with a frame in a profiled binary
+	NoBinary   uint64   // every frame outside the profiled binaries
+	NoMapping  uint64   // the IP is a process address in no known mapping
+	Filtered   uint64   // processes not selected by --pid
+	PerBinary  []uint64 // used samples whose leaf is in binary i
+	Unplaced   uint64   // frames of a profiled binary outside its executable segments
+	LeafInBins uint64   // used samples whose leaf is in a profiled binary
+}
+
+// Stacks aggregates call stacks.
+type Stacks struct {
+	binaries []StackBinary
+	table    *addrspace.Table
+	objects  map[string]int32
+	stacks   map[string]*Stack
+	counts   StackCounts
+	locs     []Loc
+	key      []byte
+}
+
+// NewStacks returns an aggregator for the profiled binaries; table places
+// addresses perf printed as process addresses.
+func NewStacks(binaries []StackBinary, table *addrspace.Table) *Stacks {
+	return &Stacks{
+		binaries: binaries,
+		table:    table,
+		objects:  map[string]int32{},
+		stacks:   map[string]*Stack{},
+		counts: StackCounts{Symbols: map[Loc]string{}, Events: map[string]uint64{},
+			Stats: StackStats{PerBinary: make([]uint64, len(binaries))}},
+	}
+}
+
+// Add counts one sample record.
+func (a *Stacks) Add(rec *perfscript.Record) error {
+	smp := &rec.Sample
+	st := &a.counts.Stats
+	st.Samples += smp.Count
+	if rec.HasPID && !a.table.Selected(rec.PID) {
+		st.Filtered += smp.Count
+		return nil
+	}
+	if err := a.resolveSample(rec); err != nil {
+		return err
+	}
+	if len(a.locs) == 0 {
+		st.NoMapping += smp.Count
+		return nil
+	}
+	if !a.anyInBinary() {
+		st.NoBinary += smp.Count
+		return nil
+	}
+	a.count(smp)
+	return nil
+}
+
+// resolveSample fills a.locs with the sample's canonical frames.
+func (a *Stacks) resolveSample(rec *perfscript.Record) error {
+	a.locs = a.locs[:0]
+	smp := &rec.Sample
+	if len(smp.Frames) == 0 {
+		f := perfscript.Frame{Addr: smp.IP, Symbol: smp.IPSymbol, DSO: smp.IPDSO}
+		if loc, ok := a.resolveAbsolute(rec, f, false); ok {
+			a.locs = append(a.locs, loc)
+		}
+		return nil
+	}
+	prevUser := false
+	for _, f := range smp.Frames {
+		loc, kernel, ok, err := a.resolve(rec, f, prevUser)
+		if err != nil {
+			return err
+		}
+		prevUser = ok && !kernel
+		if ok {
+			a.locs = append(a.locs, loc)
+		}
+	}
+	return nil
+}
+
+func (a *Stacks) anyInBinary() bool {
+	for _, l := range a.locs {
+		if a.counts.Objects[l.Obj].Binary >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// count adds the sample whose canonical frames are in a.locs.
+func (a *Stacks) count(s *perfscript.Sample) {
+	a.key = a.key[:0]
+	for _, l := range a.locs {
+		a.key = binary.AppendUvarint(a.key, uint64(l.Obj))
+		a.key = binary.AppendUvarint(a.key, l.Addr)
+	}
+	st := a.stacks[string(a.key)]
+	if st == nil {
+		st = &Stack{Locs: append([]Loc(nil), a.locs...)}
+		a.stacks[string(a.key)] = st
+	}
+	st.Count += s.Count
+	st.Period += s.Period * s.Count
+	a.counts.Events[s.Event] += s.Count
+	a.counts.Stats.Used += s.Count
+	if bi := a.counts.Objects[a.locs[0].Obj].Binary; bi >= 0 {
+		a.counts.Stats.PerBinary[bi] += s.Count
+		a.counts.Stats.LeafInBins += s.Count
+	}
+	a.noteTime(s.TimeNS)
+}
+
+func (a *Stacks) noteTime(ns uint64) {
+	if ns == 0 {
+		return
+	}
+	if a.counts.FirstNS == 0 || ns < a.counts.FirstNS {
+		a.counts.FirstNS = ns
+	}
+	a.counts.LastNS = max(a.counts.LastNS, ns)
+}
+
+// resolve places one call-chain frame. caller is set when the frame is a
+// return address (the previous, callee frame is user code). Whether the
+// address is DSO-relative is what perf printed (Frame.Relative), never a
+// guess from the number.
+func (a *Stacks) resolve(rec *perfscript.Record, f perfscript.Frame, caller bool) (loc Loc, kernel, ok bool, err error) {
+	switch {
+	case isKernel(f):
+		return a.foreign(KernelDSO, true, f, f.Addr-back(caller)), true, true, nil
+	case f.Relative:
+		return a.place(f.DSO, f.Addr-back(caller), f), false, true, nil
+	case f.DSO == "":
+		return Loc{}, false, false, ErrNoDSO
+	}
+	loc, ok = a.resolveAbsolute(rec, f, caller)
+	return loc, false, ok, nil
+}
+
+// resolveAbsolute places a process address through the process's mappings.
+func (a *Stacks) resolveAbsolute(rec *perfscript.Record, f perfscript.Frame, caller bool) (Loc, bool) {
+	if isKernel(f) {
+		return a.foreign(KernelDSO, true, f, f.Addr), true
+	}
+	if !rec.HasPID {
+		return Loc{}, false
+	}
+	m, found := a.table.Lookup(rec.PID, f.Addr)
+	if !found {
+		return Loc{}, false
+	}
+	return a.place(m.Path, m.FileOffset(f.Addr)-back(caller), f), true
+}
+
+// place returns the location of file offset off in the DSO at path.
+func (a *Stacks) place(path string, off uint64, f perfscript.Frame) Loc {
+	if bi := a.binaryOf(path); bi >= 0 {
+		if v, found := a.binaries[bi].VaddrOfOffset(off); found {
+			return Loc{a.object(path, bi, false), v}
+		}
+		a.counts.Stats.Unplaced++
+	}
+	return a.foreign(path, false, f, off)
+}
+
+func back(caller bool) uint64 {
+	if caller {
+		return 1
+	}
+	return 0
+}
+
+func isKernel(f perfscript.Frame) bool {
+	return perfscript.IsKernelDSO(f.DSO) || (f.DSO == "" && f.Addr >= 0xffff800000000000)
+}
+
+// foreign places a frame of the kernel or of a DSO that is not profiled,
+// remembering perf's symbol name for it.
+func (a *Stacks) foreign(path string, kernel bool, f perfscript.Frame, addr uint64) Loc {
+	l := Loc{a.object(path, -1, kernel), addr}
+	if _, seen := a.counts.Symbols[l]; !seen && f.Symbol != "" && f.Symbol != "[unknown]" {
+		a.counts.Symbols[l] = trimOffset(f.Symbol)
+	}
+	return l
+}
+
+// trimOffset drops perf's "+0x12" after a symbol name.
+func trimOffset(sym string) string {
+	for i := len(sym) - 1; i > 0; i-- {
+		if sym[i] == '+' {
+			if len(sym) > i+2 && sym[i+1] == '0' && sym[i+2] == 'x' {
+				return sym[:i]
+			}
+			break
+		}
+	}
+	return sym
+}
+
+func (a *Stacks) object(path string, bi int, kernel bool) int32 {
+	if i, ok := a.objects[path]; ok {
+		return i
+	}
+	i := int32(len(a.counts.Objects))
+	a.counts.Objects = append(a.counts.Objects, Object{Path: path, Binary: bi, Kernel: kernel})
+	a.objects[path] = i
+	return i
+}
+
+// binaryOf matches a DSO path to a profiled binary: the same path, or else
+// the same base name (as llvm-profgen matches MMAP events).
+func (a *Stacks) binaryOf(path string) int {
+	for i, b := range a.binaries {
+		if b.Path() == path {
+			return i
+		}
+	}
+	for i, b := range a.binaries {
+		if filepath.Base(b.Path()) == filepath.Base(path) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Counts returns the aggregated stacks in a deterministic order.
+func (a *Stacks) Counts() *StackCounts {
+	keys := make([]string, 0, len(a.stacks))
+	for k := range a.stacks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	c := a.counts
+	c.Stacks = make([]*Stack, len(keys))
+	for i, k := range keys {
+		c.Stacks[i] = a.stacks[k]
+	}
+	return &c
+}

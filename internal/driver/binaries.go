@@ -1,0 +1,128 @@
+package driver
+
+import (
+	"fmt"
+
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+// Binary is the profiled binary: the one object-file opener's File.
+type Binary = *binary.File
+
+// binaries are the profiled binaries, each opened once.
+type binaries struct {
+	files       []*binary.File
+	syms        []*symbolize.Table // built on first use
+	symbolsOnly bool               // a binary without DWARF is symbolized by its ELF symbols
+}
+
+// openBinaries opens every --binary (with --debug-binary for the one) and
+// checks, before any input is read, that symbolization will have DWARF.
+func openBinaries(opts Options) (*binaries, error) {
+	b := &binaries{}
+	for _, path := range opts.Binaries {
+		f, err := binary.Open(path, binary.Options{DebugPath: opts.DebugBinary})
+		if err != nil {
+			b.Close()
+			return nil, fmt.Errorf("--binary %s: %w", path, err)
+		}
+		b.files = append(b.files, f)
+	}
+	b.syms = make([]*symbolize.Table, len(b.files))
+	b.symbolsOnly = opts.Format == "pprof"
+	if opts.SkipSymbolization || b.symbolsOnly {
+		return b, nil // pprof names code without DWARF by its ELF symbols
+	}
+	for _, f := range b.files {
+		if _, err := f.DWARF(); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): build with -g, or give --debug-binary", f.Path(), err)
+		}
+	}
+	return b, nil
+}
+
+func (b *binaries) Close() {
+	for _, f := range b.files {
+		f.Close()
+	}
+}
+
+func (b *binaries) primary() *binary.File { return b.files[0] }
+
+// addrspaceBinary describes the primary binary for the LBR bases.
+func (b *binaries) addrspaceBinary() addrspace.Binary {
+	f := b.primary()
+	return addrspace.Binary{Path: f.Path(), PreferredBase: f.PreferredBase(), TextOffset: f.TextSegmentOffset()}
+}
+
+func (b *binaries) stackBinaries() []aggregate.StackBinary {
+	out := make([]aggregate.StackBinary, len(b.files))
+	for i, f := range b.files {
+		out[i] = f
+	}
+	return out
+}
+
+// symbolizer returns binary i's symbolizer: its DWARF, the function
+// entries its symbols mark, and its ELF and PLT symbols as a fallback.
+func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
+	if b.syms[i] != nil {
+		return b.syms[i], nil
+	}
+	f := b.files[i]
+	t, err := b.dwarfTable(f)
+	if err != nil {
+		return nil, err
+	}
+	t.MarkEntries(symbols(f.FuncSymbols()))
+	t.AddSymbols(symbols(f.FuncSymbols()))
+	t.AddSymbols(symbols(f.PLTSymbols()))
+	b.syms[i] = t
+	return t, nil
+}
+
+// dwarfTable reads the DWARF of f; without DWARF, an empty table when ELF
+// symbols will do.
+func (b *binaries) dwarfTable(f *binary.File) (*symbolize.Table, error) {
+	d, err := f.DWARF()
+	if err != nil && b.symbolsOnly {
+		return new(symbolize.Table), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
+	}
+	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase()})
+	if err != nil {
+		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
+	}
+	return t, nil
+}
+
+// generateOptions are binary i's options for profile generation.
+func (b *binaries) generateOptions(i int) generate.Options {
+	return generate.Options{FSDiscriminators: definesSymbol(b.files[i], generate.FSDiscriminatorSymbol)}
+}
+
+// symbols converts the binary's symbols for the symbolizer.
+func symbols(syms []binary.Symbol) []symbolize.Symbol {
+	out := make([]symbolize.Symbol, len(syms))
+	for i, s := range syms {
+		out[i] = symbolize.Symbol{Addr: s.Addr, Name: s.Name, Size: s.Size}
+	}
+	return out
+}
+
+func definesSymbol(f *binary.File, name string) bool {
+	syms, _ := f.ELF().Symbols()
+	for _, s := range syms {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}

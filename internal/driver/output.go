@@ -1,0 +1,255 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/pprofout"
+	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// write chooses the output by what the input held: branch stacks give the
+// LBR profile, call stacks the call-stack one; nothing usable is an error
+// and writes nothing.
+func write(opts Options, bins *binaries, res *result) error {
+	switch {
+	case res.lbr.Agg.Samples > 0:
+		return writeLBR(opts, bins, res)
+	case res.stacks.Stats.Used > 0:
+		return writeStacks(opts, bins, res)
+	}
+	return res.noSamplesError(opts, bins)
+}
+
+func writeLBR(opts Options, bins *binaries, res *result) error {
+	switch {
+	case opts.Format == "pprof":
+		return fmt.Errorf("%s holds branch stacks (LBR) without call chains: --format=pprof needs perf record -g", inputName(opts))
+	case opts.SkipSymbolization:
+		path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+		if err != nil {
+			return err
+		}
+		return writeFile(path, func(w io.Writer) error {
+			return rawprof.Write(w, res.lbr.Counters, bins.primary().PreferredBase())
+		})
+	}
+	prof, err := lbrProfile(bins, res.lbr.Counters)
+	if err != nil {
+		return err
+	}
+	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+	if err != nil {
+		return err
+	}
+	return writeSampleProfile(opts, path, prof)
+}
+
+// lbrProfile turns LBR counters into a sample profile, as llvm-profgen
+// does for profiles without context.
+func lbrProfile(bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return nil, err
+	}
+	gopts := bins.generateOptions(0)
+	prof := generate.Profile(*c, instSizes{bins.primary()}, sym, gopts)
+	prof.FSDiscriminators = gopts.FSDiscriminators
+	return prof, nil
+}
+
+// convertUnsymbolized reads an unsymbolized profile and writes it again,
+// symbolized or not.
+func convertUnsymbolized(opts Options, bins *binaries) error {
+	in, name, closeIn, err := openUnsymbolized(opts)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	c, err := rawprof.Read(in, name, bins.primary().PreferredBase())
+	if err != nil {
+		return err
+	}
+	if len(c.Ranges) == 0 && len(c.Branches) == 0 {
+		return fmt.Errorf("%s: %w: the profile has no ranges or branches", name, ErrNoSamples)
+	}
+	res := &result{lbr: &lbrSummary{Counters: c}}
+	res.lbr.Agg.Samples = 1
+	return writeLBR(opts, bins, res)
+}
+
+func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {
+	if opts.UnsymbolizedProfile == "-" {
+		return opts.Stdin, "<stdin>", func() {}, nil
+	}
+	f, err := os.Open(opts.UnsymbolizedProfile)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return f, opts.UnsymbolizedProfile, func() { f.Close() }, nil
+}
+
+// writeStacks writes the call-stack profile: one pprof profile, or one
+// LLVM sample profile per binary.
+func writeStacks(opts Options, bins *binaries, res *result) error {
+	if opts.SkipSymbolization {
+		return fmt.Errorf("%s has call stacks but no branch stacks: --skip-symbolization writes LBR ranges (record with perf record -b)", inputName(opts))
+	}
+	if opts.Format == "pprof" {
+		return writePprof(opts, bins, res)
+	}
+	return writeStackProfiles(opts, bins, res)
+}
+
+func writePprof(opts Options, bins *binaries, res *result) error {
+	pbs := make([]pprofout.Binary, len(bins.files))
+	for i, f := range bins.files {
+		sym, err := bins.symbolizer(i)
+		if err != nil {
+			return err
+		}
+		start, limit, off := f.ExecSpan()
+		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym}
+	}
+	p := pprofout.Build(res.stacks, pbs)
+	return writeFile(opts.Output, func(w io.Writer) error { return p.Write(w) })
+}
+
+func writeStackProfiles(opts Options, bins *binaries, res *result) error {
+	gbs := make([]generate.StackBinary, len(bins.files))
+	for i := range bins.files {
+		sym, err := bins.symbolizer(i)
+		if err != nil {
+			return err
+		}
+		gbs[i] = generate.StackBinary{Sym: sym, Opts: bins.generateOptions(i)}
+	}
+	profs := generate.StackProfiles(res.stacks, gbs)
+	for i, f := range bins.files {
+		if res.stacks.Stats.PerBinary[i] == 0 && len(bins.files) > 1 {
+			continue // said in the summary; the other binaries' profiles are written
+		}
+		path, err := OutputPath(opts.Output, f.Path(), len(bins.files))
+		if err != nil {
+			return err
+		}
+		if err := writeSampleProfile(opts, path, profs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeSampleProfile(opts Options, path string, prof *sampleprof.Profile) error {
+	format, err := sampleprof.ParseFormat(opts.Format)
+	if err != nil {
+		return usagef("--format: %v", err)
+	}
+	return writeFile(path, func(w io.Writer) error {
+		return sampleprof.WriteOptions{UseMD5: opts.UseMD5}.Write(w, prof, format)
+	})
+}
+
+// OutputPath names the LLVM profile of binary. With one binary, out is the
+// file. With several: out containing "%b" is a pattern (%b = the binary's
+// base name), an existing directory gets <base>.prof files; anything else
+// is an error, so that profiles never overwrite each other.
+func OutputPath(out, binary string, nbins int) (string, error) {
+	base := filepath.Base(binary)
+	if strings.Contains(out, "%b") {
+		return strings.ReplaceAll(out, "%b", base), nil
+	}
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return filepath.Join(out, base+".prof"), nil
+	}
+	if nbins == 1 {
+		return out, nil
+	}
+	return "", usagef("%d binaries need one output each: make -o a directory or a pattern with %%b", nbins)
+}
+
+// checkOutput refuses, before any work, an output that cannot be written:
+// a missing directory, or several binaries' LLVM profiles into one file.
+func checkOutput(opts Options) error {
+	if opts.Output == "-" {
+		return nil
+	}
+	outs := []string{opts.Output}
+	if opts.Format != "pprof" {
+		outs = outs[:0]
+		for _, b := range opts.Binaries {
+			p, err := OutputPath(opts.Output, b, len(opts.Binaries))
+			if err != nil {
+				return err
+			}
+			outs = append(outs, p)
+		}
+	}
+	for _, p := range outs {
+		if err := checkWritable(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkWritable checks that the directory of path exists and that path is
+// not a directory.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return usagef("output %s: %v", path, err)
+	}
+	if !st.IsDir() {
+		return usagef("output %s: %s is not a directory", path, dir)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usagef("output %s is a directory", path)
+	}
+	return nil
+}
+
+// instSizes adapts the binary's instruction walk to the generator's.
+type instSizes struct{ bin Binary }
+
+func (c instSizes) Insts(first, last uint64) iter.Seq2[uint64, uint64] {
+	return func(yield func(uint64, uint64) bool) {
+		for in := range c.bin.Insts(first, last) {
+			if !yield(in.Addr, uint64(in.Size)) {
+				return
+			}
+		}
+	}
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := write(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+func inputName(opts Options) string {
+	for _, n := range []string{opts.PerfData, opts.PerfScript, opts.UnsymbolizedProfile} {
+		if n == "-" {
+			return "<stdin>"
+		}
+		if n != "" {
+			return n
+		}
+	}
+	return ""
+}
