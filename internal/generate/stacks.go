@@ -9,7 +9,9 @@ import (
 // StackBinary is one profiled binary of call-stack input: its symbolizer
 // (DWARF frames only, as llvm-profgen sees code) and options.
 type StackBinary struct {
-	Sym  interface{ Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame }
+	Sym interface {
+		Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+	}
 	Opts Options
 }
 
