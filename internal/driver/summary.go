@@ -116,6 +116,8 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 		why = "no samples in the input"
 	case res.events.dropped == total:
 		why = fmt.Sprintf("no sample of event %s", opts.PerfEvent)
+	case lbr.Filtered+st.Filtered == total:
+		why = fmt.Sprintf("%d samples, all from processes not selected by --pid", total)
 	case res.table.Mappings == 0:
 		why = fmt.Sprintf("%d samples, none in a mapping of %s (a recording of another program, or perf script without --show-mmap-events)", total, binaryNames(bins))
 	default:
