@@ -29,6 +29,7 @@ lint:
 	test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+	scripts/check-imports.sh
 
 clean:
 	rm -rf bin build

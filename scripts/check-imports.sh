@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Checks the import graph: data flows one way, parse → address space →
+# aggregate → symbolize → write, and a stage never imports a later one.
+# Every internal package has a rank below; a package may import packages of
+# its own rank or lower. A package missing from the table fails the check,
+# so that a new package gets its place in the pipeline.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+declare -A rank=(
+	# utilities, usable by every stage
+	[atomicfile]=0 [testutil]=0
+	# parse: what perf and the compilers wrote
+	[perfscript]=1 [perfdata]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1
+	[sampleprof]=1
+	# the per-process address spaces; the object files
+	[addrspace]=2 [binary]=2
+	# aggregate: counts
+	[aggregate]=3 [instrprof/merge]=3
+	# symbolize
+	[symbolize]=4
+	# write: profiles from counts and symbols; reports
+	[generate]=5 [pprofout]=5 [rawprof]=5 [profshow]=5
+	# the pipeline in one function
+	[driver]=6
+)
+mod=$(go list -m)
+fail=0
+while read -r pkg imports; do
+	[[ $pkg == "$mod/internal/"* ]] || continue
+	name=${pkg#"$mod/internal/"}
+	if [[ -z ${rank[$name]+x} ]]; then
+		echo "check-imports: internal/$name has no rank in scripts/check-imports.sh" >&2
+		fail=1
+		continue
+	fi
+	for imp in $imports; do
+		[[ $imp == "$mod/internal/"* ]] || continue
+		dep=${imp#"$mod/internal/"}
+		if [[ -n ${rank[$dep]+x} && ${rank[$dep]} -gt ${rank[$name]} ]]; then
+			echo "check-imports: internal/$name (stage ${rank[$name]}) imports internal/$dep, a later stage (${rank[$dep]})" >&2
+			fail=1
+		fi
+	done
+done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./internal/...)
+exit $fail
