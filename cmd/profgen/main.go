@@ -27,8 +27,15 @@
 //	profgen show app.prof
 //	profgen show --function main app.prof
 //
-// Errors are one line on stderr and a non-zero exit status; an output file is
-// either written whole or not at all.
+// Call stacks (perf record -g) go through the same pipeline and flags:
+//
+//	profgen --perfdata perf.data --binary ./app --format=pprof -o app.pprof
+//
+// Errors are one line on stderr; an output file is either written whole or
+// not at all. Exit status: 0 the output was written; 1 bad, damaged or
+// unusable input (nothing usable is an error, never an empty profile), or
+// an I/O error; 2 a usage error (unknown flag, bad value or combination),
+// reported before any input is read.
 package main
 
 import (
