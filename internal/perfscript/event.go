@@ -45,7 +45,7 @@ func (s *Scanner) parseMmap(b []byte, v2 bool) bool {
 	}
 	pid, tid, ok := parsePIDTID(trimSpace(b[:colon]))
 	if !ok {
-		return s.errorf("malformed PERF_RECORD_MMAP: bad pid/tid %q", b[:colon])
+		return s.errorf("malformed PERF_RECORD_MMAP: bad pid/tid %s", quote(b[:colon]))
 	}
 	r.HasPID, r.PID, r.TID = true, pid, tid
 	b = trimSpace(b[colon+1:])
@@ -84,7 +84,7 @@ func (s *Scanner) parseMmapTail(b []byte) bool {
 	var ok bool
 	if r.Mmap.PgOff, ok = parseHex0x(off); !ok {
 		if len(off) != 1 || off[0] != '0' {
-			return s.errorf("malformed PERF_RECORD_MMAP: bad page offset %q", off)
+			return s.errorf("malformed PERF_RECORD_MMAP: bad page offset %s", quote(off))
 		}
 	}
 	tail := b[min(end+3, len(b)):]
@@ -160,7 +160,7 @@ func (s *Scanner) parseComm(b []byte) bool {
 	}
 	pid, tid, ok := parsePIDTID(b[colon+1:])
 	if !ok {
-		return s.errorf("malformed PERF_RECORD_COMM: bad pid/tid %q", b[colon+1:])
+		return s.errorf("malformed PERF_RECORD_COMM: bad pid/tid %s", quote(b[colon+1:]))
 	}
 	r.HasPID, r.PID, r.TID = true, pid, tid
 	r.Comm = s.intern(b[:colon])

@@ -19,6 +19,10 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }
 
+// MaxLineBytes bounds a line: memory stays bounded whatever the input (a
+// 32-entry branch stack is about 1.5 KiB; a call chain is one line a frame).
+const MaxLineBytes = 16 << 20
+
 // Stats counts what the scanner passed over.
 type Stats struct {
 	Lines          int // lines read
@@ -82,6 +86,11 @@ func (s *Scanner) readLine() bool {
 	for {
 		chunk, err := s.r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(s.long)+len(chunk) > MaxLineBytes {
+				s.lineNo++
+				s.eof = true
+				return s.errorf("line longer than %d MiB (perf prints a few KiB per sample): not perf script output?", MaxLineBytes>>20)
+			}
 			s.long = append(s.long, chunk...)
 			continue
 		}
@@ -269,7 +278,7 @@ func (s *Scanner) parseFrame(line []byte) bool {
 	addrTok, rest := nextField(line)
 	addr, ok := parseHex(addrTok)
 	if !ok {
-		return s.errorf("call chain frame: bad address %q", addrTok)
+		return s.errorf("call chain frame: bad address %s", quote(addrTok))
 	}
 	rest = trimSpace(rest)
 	var sym, dso []byte
@@ -355,4 +364,12 @@ func hexAfter0x(b []byte, i int) (v uint64, end int, ok bool) {
 // is searched (a brstack line can be kilobytes long).
 func isEvent(line []byte) bool {
 	return bytes.Contains(line[:min(len(line), 192)], []byte("PERF_RECORD_"))
+}
+
+// quote quotes at most 80 bytes of bad input for an error message.
+func quote(b []byte) string {
+	if len(b) > 80 {
+		return fmt.Sprintf("%q... (%d bytes)", b[:80], len(b))
+	}
+	return fmt.Sprintf("%q", b)
 }

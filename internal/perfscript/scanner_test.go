@@ -3,6 +3,7 @@ package perfscript
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,28 @@ func TestLongLine(t *testing.T) {
 	if len(br) != n || br[n-1] != (Branch{0x400000 + n - 1, 0x500000 + n - 1}) {
 		t.Fatalf("got %d branches, last %+v", len(br), br[len(br)-1])
 	}
+}
+
+// TestLineTooLong: a line past MaxLineBytes is an error naming the line,
+// read with bounded memory.
+func TestLineTooLong(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("40062f 0x40062f/0x4005b0/P/-/-/9\n"), neverNewline{})
+	s := NewScanner(in, "huge")
+	for s.Next() {
+	}
+	if err := s.Err(); err == nil || !strings.HasPrefix(err.Error(), "huge:2: line longer than 16 MiB") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// neverNewline is an endless line.
+type neverNewline struct{}
+
+func (neverNewline) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = 'x'
+	}
+	return len(b), nil
 }
 
 func TestSampleLayouts(t *testing.T) {
