@@ -130,6 +130,9 @@ func FuzzReader(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	for _, h := range hostileHeaders {
+		f.Add(patched(f, h.at, h.val))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		indexed.Read("fuzz", b, func(*instrprof.Record, int64) error { return nil })
 	})
