@@ -236,20 +236,20 @@ func (t *textReader) parseBody(loc LineLocation, rest string) bool {
 // and spaces: a target ends at the first ":NUM" followed by a space or the
 // end of the line. A later duplicate replaces an earlier one, as in LLVM.
 func parseTargets(s string, present bool) ([]CallTarget, bool) {
-	var ts []CallTarget
+	var ts targetList
 	for present {
 		s = strings.TrimLeft(s, " ")
 		name, count, rest, ok := nextTarget(s)
 		if !ok {
 			return nil, false
 		}
-		ts = setTarget(ts, name, count)
+		ts.set(name, count)
 		if rest < 0 {
 			break
 		}
 		s = s[rest:]
 	}
-	return ts, true
+	return ts.list, true
 }
 
 // nextTarget finds the first "name:count" of s and where the text after
@@ -280,14 +280,44 @@ func nextTarget(s string) (name string, count uint64, rest int, ok bool) {
 	}
 }
 
-func setTarget(ts []CallTarget, name string, count uint64) []CallTarget {
-	for i := range ts {
-		if ts[i].Name == name {
-			ts[i].Count = count
-			return ts
+// targetList keeps call targets in the order first seen; past a few, an
+// index finds repeated names, so that a line of a million targets is read
+// in linear time.
+type targetList struct {
+	list  []CallTarget
+	index map[string]int
+}
+
+const linearTargets = 16
+
+func (l *targetList) set(name string, count uint64) {
+	if i, ok := l.find(name); ok {
+		l.list[i].Count = count
+		return
+	}
+	l.list = append(l.list, CallTarget{name, count})
+	switch {
+	case len(l.list) == linearTargets+1:
+		l.index = make(map[string]int, 2*linearTargets)
+		for i, t := range l.list {
+			l.index[t.Name] = i
+		}
+	case len(l.list) > linearTargets+1:
+		l.index[name] = len(l.list) - 1
+	}
+}
+
+func (l *targetList) find(name string) (int, bool) {
+	if l.index != nil {
+		i, ok := l.index[name]
+		return i, ok
+	}
+	for i := range l.list {
+		if l.list[i].Name == name {
+			return i, true
 		}
 	}
-	return append(ts, CallTarget{name, count})
+	return 0, false
 }
 
 // parseUint accepts decimal digits only, as LLVM's getAsInteger(10, ...).
