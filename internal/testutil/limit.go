@@ -54,10 +54,11 @@ func Limited(t *testing.T, asBytes int64, timeout time.Duration) bool {
 	return false
 }
 
+// tail shortens a child's output to its start and end.
 func tail(b []byte) string {
-	const n = 4000
-	if len(b) > n {
-		b = b[len(b)-n:]
+	const n = 3000
+	if len(b) > 2*n {
+		return string(b[:n]) + "\n[...]\n" + string(b[len(b)-n:])
 	}
 	return string(b)
 }
