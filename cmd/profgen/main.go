@@ -34,9 +34,12 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/profgen/profgen/internal/atomicfile"
 )
 
 func main() {
+	atomicfile.RemoveOnSignal()
 	if err := newRootCommand().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "profgen: "+err.Error())
 		os.Exit(1)
