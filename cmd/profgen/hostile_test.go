@@ -209,3 +209,24 @@ func TestOutputThroughLinks(t *testing.T) {
 		t.Errorf("/dev/stdout became a regular file")
 	}
 }
+
+// TestHostilePerfDataHeader: a perf.data whose data size is 2^64-1 (perf
+// script hung on it, and profgen with it) fails at once, naming the file
+// and the header field, without starting perf.
+func TestHostilePerfDataHeader(t *testing.T) {
+	good, err := os.ReadFile("../../testdata/callstack/forky.perf.data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.perf.data")
+	binary.LittleEndian.PutUint64(good[48:], 1<<64-1)
+	os.WriteFile(bad, good, 0o644)
+	out := filepath.Join(dir, "out.prof")
+	start := time.Now()
+	stderr, err := runProfgen(t, "--perfdata", bad, "--binary", "../../testdata/callstack/forky", "--perf-binary", "/bin/false", "-o", out)
+	wantFailure(t, out, err, stderr, bad+": perf.data header at byte 40: data section")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
