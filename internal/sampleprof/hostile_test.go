@@ -94,3 +94,24 @@ func TestExtBinaryBombs(t *testing.T) {
 		t.Logf("%s (%d-byte file): %v", tt.name, len(file), err)
 	}
 }
+
+// TestLongBadLine: a 10 MB damaged line is quoted in at most 80 bytes,
+// with the file and line.
+func TestLongBadLine(t *testing.T) {
+	long := strings.Repeat("x", 10<<20)
+	tests := []struct {
+		text string
+		want string
+	}{
+		{long + "\n", `<input>:1: expected 'mangled_name:NUM:NUM', found "xxxx`},
+		{"main:1:1\n 1: " + long + "\n", `<input>:2: expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found " 1: xxx`},
+		{"main:1:1\n !" + long + "\n", `<input>:2: expected '!CFGChecksum: NUM' or '!Attributes: NUM', found "!xxx`},
+		{"main:1:1\n 1: 1 é" + long + "\n", `xx"... (10485768 bytes)`},
+	}
+	for _, tt := range tests {
+		_, err := ReadText(strings.NewReader(tt.text))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 300 {
+			t.Errorf("error %.300v, want one of at most 300 characters with %q", err, tt.want)
+		}
+	}
+}

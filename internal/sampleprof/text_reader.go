@@ -86,7 +86,7 @@ func (t *textReader) parse(line string) error {
 	}
 	depth := len(line) - len(strings.TrimLeft(line, " "))
 	if len(t.stack) == 0 {
-		return fmt.Errorf("sample line before any function header: %s", line)
+		return fmt.Errorf("sample line before any function header: %s", excerpt(line))
 	}
 	if len(t.stack) > depth {
 		t.stack = t.stack[:depth]
@@ -96,10 +96,10 @@ func (t *textReader) parse(line string) error {
 		return t.parseMetadata(line[depth:])
 	}
 	if depth == t.metaDepth {
-		return fmt.Errorf("found non-metadata after metadata: %s", line)
+		return fmt.Errorf("found non-metadata after metadata: %s", excerpt(line))
 	}
 	if !t.parseLine(line[depth:]) {
-		return fmt.Errorf("expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found %s", line)
+		return fmt.Errorf("expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found %s", excerpt(line))
 	}
 	return nil
 }
@@ -125,17 +125,17 @@ func (t *textReader) parseMetadata(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", s)
+	return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", excerpt(s))
 }
 
 // parseHead reads "name:total:head"; the name may hold colons.
 func (t *textReader) parseHead(line string) error {
 	name, total, head, ok := splitHead(line)
 	if !ok {
-		return fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", line)
+		return fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", excerpt(line))
 	}
 	if strings.HasPrefix(name, "[") {
-		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, line)
+		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, excerpt(line))
 	}
 	f := t.p.Function(t.intern(name))
 	f.TotalSamples = addSat(f.TotalSamples, total)
