@@ -92,3 +92,33 @@ func TestNamesBomb(t *testing.T) {
 		t.Logf("%s (%d-byte file): %v", tt.name, len(b), err)
 	}
 }
+
+// TestCounterPtrOutOfRange: a correlation record whose counters lie
+// outside __llvm_prf_cnts fails with the binary and the record's offset
+// (it was skipped without a word; llvm-profdata-19 fails too).
+func TestCounterPtrOutOfRange(t *testing.T) {
+	h := &Header{Version: 10, NumCounters: 2}
+	rec := func(ptr uint64) []byte {
+		b := make([]byte, 64)
+		binary.LittleEndian.PutUint64(b[8:], 0xabc) // function hash
+		binary.LittleEndian.PutUint64(b[16:], ptr)
+		binary.LittleEndian.PutUint32(b[48:], 1) // counters
+		return b
+	}
+	for _, tt := range []struct {
+		ptr  uint64
+		want string
+	}{
+		{0x1000, ""},
+		{0x1008, ""},
+		{0x1010, "app: offset 0x240: __llvm_covdata record 1 (function hash 0xabc): CounterPtr 0x1010 out of range [0x1000, 0x1010)"},
+		{0xfff, "CounterPtr 0xfff out of range"},
+	} {
+		c := &Correlation{Path: "app", covdataOff: 0x200, cntsAddr: 0x1000, cntsSize: 16,
+			covdata: append(rec(0x1000), rec(tt.ptr)...)}
+		_, err := c.decode(h)
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("CounterPtr %#x: error %v, want %q", tt.ptr, err, tt.want)
+		}
+	}
+}
