@@ -114,7 +114,7 @@ func (f *File) load(fileSize int64) error {
 	f.buildID = readBuildID(f.elf)
 	syms, err := f.elf.Symbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return fmt.Errorf("reading .symtab: %w", err)
+		return fmt.Errorf("reading .symtab%s: %w", sectionAt(f.elf, ".symtab"), err)
 	}
 	f.funcs = funcSymbols(syms)
 	if len(syms) == 0 { // stripped: the dynamic symbols still name the exported functions
@@ -221,4 +221,12 @@ func inflatedSize(s *elf.Section) (uint64, bool) {
 		return 0, false
 	}
 	return binary.BigEndian.Uint64(h[4:]), true
+}
+
+// sectionAt describes where the named section lies, for messages.
+func sectionAt(ef *elf.File, name string) string {
+	if s := ef.Section(name); s != nil {
+		return fmt.Sprintf(" at offset %#x (%d bytes)", s.Offset, s.FileSize)
+	}
+	return ""
 }
