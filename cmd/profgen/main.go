@@ -45,6 +45,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/driver"
 )
 
@@ -56,6 +57,7 @@ const (
 )
 
 func main() {
+	atomicfile.RemoveOnSignal()
 	cmd := newRootCommand()
 	cmd.SetArgs(llvmStyleArgs(os.Args[1:]))
 	os.Exit(report(cmd.ExecuteContext(context.Background()), os.Stderr))

@@ -1,7 +1,12 @@
 // Package atomicfile writes output files so that a reader never sees one
 // half written: the data goes to a temporary file in the target directory,
-// which is renamed over the target only when the writer commits. The name
-// "-" stands for standard output.
+// named .<base>.profgen-tmp-<pid>-<random>, which is renamed over the
+// target only when the writer commits. A symlink is followed, so the
+// target gets the data and the link stays. Standard output ("-",
+// /dev/stdout, /dev/fd/1), character devices, pipes and sockets are
+// written in place. RemoveOnSignal removes the temporary files when the
+// process is interrupted; Create removes those left by processes that
+// were killed outright.
 package atomicfile
 
 import (
@@ -20,26 +25,33 @@ type File struct {
 	// direct is a special file (a device such as /dev/null, a FIFO)
 	// written in place: renaming over it would replace it.
 	direct *os.File
+	// target is where the data goes: path with symlinks followed.
+	target string
 	done   bool
 }
 
 // Create starts writing path ("-" for standard output).
 func Create(path string) (*File, error) {
-	if path == "-" {
-		return &File{Writer: bufio.NewWriterSize(os.Stdout, 1<<16), path: path}, nil
+	if std := stdStream(path); std != nil {
+		return &File{Writer: bufio.NewWriterSize(std, 1<<16), path: path}, nil
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		return createDirect(path)
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	target, err := resolve(path)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	return &File{Writer: bufio.NewWriterSize(tmp, 1<<16), path: path, tmp: tmp}, nil
+	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return createDirect(path, target)
+	}
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	removeStale(dir, base)
+	tmp, err := createTemp(dir, base)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	return &File{Writer: bufio.NewWriterSize(tmp, 1<<16), path: path, tmp: tmp, target: target}, nil
 }
 
 // Commit flushes the data and moves it into place.
@@ -61,19 +73,22 @@ func (f *File) Commit() error {
 	if f.tmp == nil {
 		return nil
 	}
-	if err := f.tmp.Close(); err != nil {
-		os.Remove(f.tmp.Name())
-		return fmt.Errorf("write %s: %w", f.path, err)
-	}
-	if err := os.Chmod(f.tmp.Name(), 0o644); err != nil {
-		os.Remove(f.tmp.Name())
-		return fmt.Errorf("write %s: %w", f.path, err)
-	}
-	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
-		os.Remove(f.tmp.Name())
+	if err := f.publish(); err != nil {
+		f.removeTemp()
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
 	return nil
+}
+
+// publish closes the temporary file and renames it over the target.
+func (f *File) publish() error {
+	if err := f.tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return renameTemp(f.tmp.Name(), f.target)
 }
 
 // Abort discards the data; the target is left as it was.
@@ -86,8 +101,8 @@ func (f *File) Abort() {
 }
 
 // createDirect writes a special file in place.
-func createDirect(path string) (*File, error) {
-	d, err := os.OpenFile(path, os.O_WRONLY, 0)
+func createDirect(path, target string) (*File, error) {
+	d, err := os.OpenFile(target, os.O_WRONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
@@ -100,7 +115,7 @@ func (f *File) removeTemp() {
 	}
 	if f.tmp != nil {
 		f.tmp.Close()
-		os.Remove(f.tmp.Name())
+		removeTemp(f.tmp.Name())
 	}
 }
 

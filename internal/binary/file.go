@@ -3,11 +3,15 @@ package binary
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
+
+	"github.com/profgen/profgen/internal/inflate"
 )
 
 // Options tune Open.
@@ -66,6 +70,9 @@ func Open(path string, opts Options) (*File, error) {
 // to extend past that size are not decoded.
 func NewFile(r io.ReaderAt, path string, opts Options) (*File, error) {
 	ef, err := elf.NewFile(r)
+	if err == nil {
+		err = CheckCompressed(ef)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -108,7 +115,7 @@ func (f *File) load(fileSize int64) error {
 	f.buildID = readBuildID(f.elf)
 	syms, err := f.elf.Symbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return fmt.Errorf("reading .symtab: %w", err)
+		return fmt.Errorf("reading .symtab%s: %w", sectionAt(f.elf, ".symtab"), err)
 	}
 	f.funcs = funcSymbols(syms)
 	if len(syms) == 0 { // stripped: the dynamic symbols still name the exported functions
@@ -162,13 +169,20 @@ func (f *File) DWARF() (*dwarf.Data, error) {
 
 func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if f.debugPath == "" {
-		return f.elf.DWARF()
+		d, err := f.elf.DWARF()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.path, err)
+		}
+		return d, nil
 	}
 	osf, err := os.Open(f.debugPath)
 	if err != nil {
 		return nil, err
 	}
 	ef, err := elf.NewFile(osf)
+	if err == nil {
+		err = CheckCompressed(ef)
+	}
 	if err != nil {
 		osf.Close()
 		return nil, fmt.Errorf("%s: %w", f.debugPath, err)
@@ -179,4 +193,42 @@ func (f *File) loadDWARF() (*dwarf.Data, error) {
 		return nil, fmt.Errorf("%s: %w", f.debugPath, err)
 	}
 	return d, nil
+}
+
+// CheckCompressed refuses compressed sections (SHF_COMPRESSED, or .zdebug)
+// declaring more than inflate.Limit of their stored size: debug/elf would
+// inflate them whole.
+func CheckCompressed(ef *elf.File) error {
+	for _, s := range ef.Sections {
+		size, ok := inflatedSize(s)
+		if !ok {
+			continue
+		}
+		if err := inflate.Check(size, int64(s.FileSize)); err != nil {
+			return fmt.Errorf("section %s at offset %#x: %w", s.Name, s.Offset, err)
+		}
+	}
+	return nil
+}
+
+func inflatedSize(s *elf.Section) (uint64, bool) {
+	if s.Flags&elf.SHF_COMPRESSED != 0 {
+		return s.Size, true
+	}
+	var h [12]byte
+	if !strings.HasPrefix(s.Name, ".zdebug") || s.Type == elf.SHT_NOBITS {
+		return 0, false
+	}
+	if n, _ := s.ReadAt(h[:], 0); n != len(h) || string(h[:4]) != "ZLIB" {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(h[4:]), true
+}
+
+// sectionAt describes where the named section lies, for messages.
+func sectionAt(ef *elf.File, name string) string {
+	if s := ef.Section(name); s != nil {
+		return fmt.Sprintf(" at offset %#x (%d bytes)", s.Offset, s.FileSize)
+	}
+	return ""
 }

@@ -193,26 +193,9 @@ func checkOutput(opts Options) error {
 		}
 	}
 	for _, p := range outs {
-		if err := checkWritable(p); err != nil {
-			return err
+		if err := atomicfile.CheckWritable(p); err != nil {
+			return &UsageError{Msg: err.Error()}
 		}
-	}
-	return nil
-}
-
-// checkWritable checks that the directory of path exists and that path is
-// not a directory.
-func checkWritable(path string) error {
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		return usagef("output %s: %v", path, err)
-	}
-	if !st.IsDir() {
-		return usagef("output %s: %s is not a directory", path, dir)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return usagef("output %s is a directory", path)
 	}
 	return nil
 }

@@ -53,6 +53,10 @@ func (d *Decoder) take(n int, what string) []byte {
 	if d.err != nil {
 		return nil
 	}
+	if d.Off < 0 || d.Off > len(d.Buf) {
+		d.Failf("%s: offset outside the buffer", what)
+		return nil
+	}
 	if n < 0 || n > len(d.Buf)-d.Off {
 		d.Failf("truncated %s: need %d bytes, %d left", what, n, len(d.Buf)-d.Off)
 		return nil

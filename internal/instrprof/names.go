@@ -1,16 +1,23 @@
 package instrprof
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
+	"fmt"
 	"io"
+
+	"github.com/profgen/profgen/internal/inflate"
 )
 
 // DecodeNames decodes a names section (raw profile names, binary
 // __llvm_covnames, indexed vtable names): chunks of ULEB128 uncompressed
 // length, ULEB128 compressed length (0 = stored), then the bytes, zlib
 // compressed or not; names inside a chunk are separated by 0x01, chunks may
-// be followed by zero padding. fn is called for every name.
+// be followed by zero padding. fn is called for every name; empty names
+// are skipped, as LLVM's reader does. A compressed chunk is inflated as a
+// stream, never whole, and may not declare more than inflate.Limit of its
+// compressed size.
 func DecodeNames(d *Decoder, fn func(name string)) error {
 	for d.Remaining() > 0 && d.Err() == nil {
 		if d.Buf[d.Off] == 0 {
@@ -23,41 +30,67 @@ func DecodeNames(d *Decoder, fn func(name string)) error {
 		if d.Err() != nil {
 			break
 		}
-		var text []byte
 		if packed == 0 {
-			text = d.Bytes(int(min(plain, uint64(d.Remaining()+1))), "names")
-		} else {
-			z := d.Bytes(int(min(packed, uint64(d.Remaining()+1))), "compressed names")
-			if z == nil {
-				break
-			}
-			var err error
-			if text, err = inflate(z, plain); err != nil {
-				d.FailAt(start, "names chunk: %v", err)
-				break
-			}
+			splitNames(d.Bytes(int(min(plain, uint64(d.Remaining()+1))), "names"), fn)
+			continue
 		}
-		for _, n := range bytes.Split(text, []byte{1}) {
-			fn(string(n))
+		z := d.Bytes(int(min(packed, uint64(d.Remaining()+1))), "compressed names")
+		if z == nil {
+			break
+		}
+		if err := streamNames(z, plain, fn); err != nil {
+			d.FailAt(start, "names chunk: %v", err)
 		}
 	}
 	return d.Err()
 }
 
-func inflate(z []byte, size uint64) ([]byte, error) {
+func splitNames(text []byte, fn func(string)) {
+	for len(text) > 0 {
+		name, rest, _ := bytes.Cut(text, []byte{1})
+		if len(name) > 0 {
+			fn(string(name))
+		}
+		text = rest
+	}
+}
+
+// streamNames inflates z, which must hold exactly size bytes, one name at
+// a time.
+func streamNames(z []byte, size uint64, fn func(string)) error {
+	if err := inflate.Check(size, int64(len(z))); err != nil {
+		return err
+	}
 	zr, err := zlib.NewReader(bytes.NewReader(z))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer zr.Close()
-	if size > 1<<30 {
-		return nil, io.ErrShortBuffer
+	br := bufio.NewReaderSize(inflate.Reader(zr, int64(size)), 1<<16)
+	var name []byte
+	var total uint64
+	for {
+		chunk, err := br.ReadSlice(1)
+		total += uint64(len(chunk))
+		name = append(name, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n := bytes.TrimSuffix(name, []byte{1}); len(n) > 0 {
+			fn(string(n))
+		}
+		name = name[:0]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
-	out := make([]byte, size)
-	if _, err := io.ReadFull(zr, out); err != nil {
-		return nil, err
+	if total != size {
+		return fmt.Errorf("inflated to %d bytes, the chunk declares %d", total, size)
 	}
-	return out, nil
+	return nil
 }
 
 // EncodeNames encodes names as one names chunk, zlib compressed when

@@ -98,8 +98,17 @@ type Profile struct {
 	// funcs holds the records by name reference; a name rarely has more
 	// than one CFG hash, and a uint64 key keeps the hot lookup cheap.
 	funcs map[uint64][]*Func
-	n     int
+	// many indexes the records of the name references with more than
+	// manyHashes CFG hashes, so that a hostile file of one name with a
+	// million hashes does not make lookup quadratic.
+	many map[funcKey]*Func
+	n    int
 }
+
+type funcKey struct{ ref, hash uint64 }
+
+// manyHashes is how many records of one name are searched linearly.
+const manyHashes = 8
 
 // NewProfile returns an empty profile.
 func NewProfile() *Profile {
@@ -111,7 +120,11 @@ func (p *Profile) Len() int { return p.n }
 
 // lookup returns the record with name reference ref and CFG hash hash.
 func (p *Profile) lookup(ref, hash uint64) *Func {
-	for _, f := range p.funcs[ref] {
+	fs := p.funcs[ref]
+	if len(fs) > manyHashes {
+		return p.many[funcKey{ref, hash}]
+	}
+	for _, f := range fs {
 		if f.Hash == hash {
 			return f
 		}
@@ -120,8 +133,20 @@ func (p *Profile) lookup(ref, hash uint64) *Func {
 }
 
 func (p *Profile) insert(ref uint64, f *Func) {
-	p.funcs[ref] = append(p.funcs[ref], f)
+	fs := append(p.funcs[ref], f)
+	p.funcs[ref] = fs
 	p.n++
+	switch {
+	case len(fs) == manyHashes+1:
+		if p.many == nil {
+			p.many = map[funcKey]*Func{}
+		}
+		for _, g := range fs {
+			p.many[funcKey{ref, g.Hash}] = g
+		}
+	case len(fs) > manyHashes+1:
+		p.many[funcKey{ref, f.Hash}] = f
+	}
 }
 
 // MismatchError reports a record whose shape (number of counters, bitmap
@@ -192,9 +217,13 @@ func (p *Profile) AddProfile(q *Profile) error {
 func (p *Profile) DropZero() {
 	for ref, fs := range p.funcs {
 		kept := fs[:0]
+		indexed := len(fs) > manyHashes
 		for _, f := range fs {
-			if !f.isZero() {
+			switch {
+			case !f.isZero():
 				kept = append(kept, f)
+			case indexed:
+				delete(p.many, funcKey{ref, f.Hash})
 			}
 		}
 		p.n -= len(fs) - len(kept)

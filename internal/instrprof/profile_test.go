@@ -95,3 +95,30 @@ func TestOrderIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestManyHashes: one name with 200k CFG hashes (a hostile raw) merges in
+// linear time, each hash kept apart, and DropZero keeps the index right.
+func TestManyHashes(t *testing.T) {
+	const n = 200000
+	p := NewProfile()
+	for round := range 2 {
+		for h := range uint64(n) {
+			if err := p.Add(rec("f", h, []uint64{h % 2}), 0, 1, Origin{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if p.Len() != n {
+			t.Fatalf("round %d: %d records, want %d", round, p.Len(), n)
+		}
+	}
+	if f := p.lookup(NameRef("f"), 7); f == nil || f.Counts[0] != 2 {
+		t.Fatalf("hash 7: %+v, want counts [2]", f)
+	}
+	p.DropZero()
+	if p.Len() != n/2 || p.lookup(NameRef("f"), 6) != nil || p.lookup(NameRef("f"), 7) == nil {
+		t.Fatalf("after DropZero: %d records, hash 6 still there or hash 7 gone", p.Len())
+	}
+	if err := p.Add(rec("f", 6, []uint64{1}), 0, 1, Origin{}); err != nil || p.lookup(NameRef("f"), 6) == nil {
+		t.Fatalf("re-adding a dropped hash: %v", err)
+	}
+}

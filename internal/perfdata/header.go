@@ -28,18 +28,36 @@ func ReadContent(path string) (Content, error) {
 		return Content{}, err
 	}
 	defer f.Close()
-	return readContent(f, path)
+	st, err := f.Stat()
+	if err != nil {
+		return Content{}, err
+	}
+	return readContent(io.NewSectionReader(f, 0, st.Size()), path)
 }
 
-func readContent(r io.ReaderAt, path string) (Content, error) {
-	var h [40]byte
-	if _, err := r.ReadAt(h[:], 0); err != nil {
-		return Content{}, fmt.Errorf("%s: reading perf.data header: %w", path, err)
-	}
-	if !isPerfMagic(h[:8]) {
+// sizedReaderAt is a file's contents and size.
+type sizedReaderAt interface {
+	io.ReaderAt
+	Size() int64
+}
+
+// headerSize is the size of struct perf_file_header: magic, header size,
+// attribute size, then the attrs, data and event_types sections (offset
+// and size each) and the 256-bit feature bitmap.
+const headerSize = 104
+
+func readContent(r sizedReaderAt, path string) (Content, error) {
+	var h [headerSize]byte
+	if _, err := r.ReadAt(h[:8], 0); err != nil || !isPerfMagic(h[:8]) {
 		return Content{}, fmt.Errorf("%s: not a perf.data file (no PERFILE2 magic)", path)
 	}
+	if _, err := r.ReadAt(h[:], 0); err != nil {
+		return Content{}, fmt.Errorf("%s: perf.data header cut short (%d bytes, the header has %d)", path, r.Size(), headerSize)
+	}
 	bo := byteOrder(h[:8])
+	if err := checkSections(h[:], bo, r.Size()); err != nil {
+		return Content{}, fmt.Errorf("%s: perf.data header %w", path, err)
+	}
 	attrSize := bo.Uint64(h[16:])
 	attrsOff, attrsSize := bo.Uint64(h[24:]), bo.Uint64(h[32:])
 	if attrSize < 40 || attrsSize == 0 {
@@ -55,6 +73,24 @@ func readContent(r io.ReaderAt, path string) (Content, error) {
 		c.BranchStack = c.BranchStack || st&sampleBranchStack != 0
 	}
 	return c, nil
+}
+
+// checkSections checks that the sections the header names lie inside the
+// file of size bytes: perf trusts them, and hangs on a data size of 2^64-1.
+func checkSections(h []byte, bo binary.ByteOrder, size int64) error {
+	if hs := bo.Uint64(h[8:]); hs < 72 || hs > uint64(size) {
+		return fmt.Errorf("at byte 8: header size %d is impossible in a file of %d bytes", hs, size)
+	}
+	for _, s := range []struct {
+		at   int
+		name string
+	}{{24, "attrs"}, {40, "data"}, {56, "event types"}} {
+		off, n := bo.Uint64(h[s.at:]), bo.Uint64(h[s.at+8:])
+		if off > uint64(size) || n > uint64(size)-off {
+			return fmt.Errorf("at byte %d: %s section (offset %d, size %d) runs past the end of the file (%d bytes)", s.at, s.name, off, n, size)
+		}
+	}
+	return nil
 }
 
 // readSampleType reads perf_event_attr.sample_type (at byte 24 of the

@@ -2,33 +2,17 @@ package profshow
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n%s\nwant:\n%s", name, got, want)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func TestShow(t *testing.T) {

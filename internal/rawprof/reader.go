@@ -3,12 +3,16 @@ package rawprof
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/profgen/profgen/internal/aggregate"
 )
+
+// maxLine bounds a line; real ones are a few dozen bytes.
+const maxLine = 1 << 20
 
 // reader reads an unsymbolized profile line by line.
 type reader struct {
@@ -21,7 +25,7 @@ type reader struct {
 // canonical addresses by adding base. Repeated blocks are summed.
 func Read(r io.Reader, name string, base uint64) (*aggregate.Counters, error) {
 	rd := &reader{s: bufio.NewScanner(r), name: name}
-	rd.s.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	rd.s.Buffer(make([]byte, 0, 1<<16), maxLine)
 	c := aggregate.NewCounters()
 	for {
 		n, ok, err := rd.count(true)
@@ -50,7 +54,10 @@ func (rd *reader) errorf(format string, args ...any) error {
 // next returns the next line with leading spaces removed.
 func (rd *reader) next() ([]byte, bool, error) {
 	if !rd.s.Scan() {
-		if err := rd.s.Err(); err != nil {
+		if err := rd.s.Err(); errors.Is(err, bufio.ErrTooLong) {
+			rd.line++
+			return nil, false, rd.errorf("line longer than %d bytes: not an unsymbolized profile", maxLine)
+		} else if err != nil {
 			return nil, false, fmt.Errorf("%s: %w", rd.name, err)
 		}
 		return nil, false, nil

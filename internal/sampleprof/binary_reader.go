@@ -134,8 +134,8 @@ func (d *profileDecoder) name() string {
 
 // stringNames reads a name table of NUL-terminated strings.
 func (d *profileDecoder) stringNames() {
-	n := d.count()
-	d.names = make([]string, 0, min(n, 1<<16))
+	n := d.count() // at most the bytes left: each name takes at least its NUL
+	d.names = make([]string, 0, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		d.names = append(d.names, d.cstring())
 	}
@@ -255,7 +255,11 @@ func readSPFBinary(d *decoder) (*Profile, error) {
 // become the hashes in decimal, as LLVM prints them.
 func (d *profileDecoder) md5Names(fixed bool) {
 	n := d.count()
-	d.names = make([]string, 0, min(n, 1<<16))
+	if fixed && n > (len(d.data)-d.pos)/8 {
+		d.failf("%d MD5 names exceed the %d bytes left", n, len(d.data)-d.pos)
+		return
+	}
+	d.names = make([]string, 0, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		var h uint64
 		if fixed {

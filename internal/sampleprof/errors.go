@@ -3,6 +3,8 @@ package sampleprof
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 )
 
 // FormatError is a malformed profile: where the reader stopped and why.
@@ -38,4 +40,20 @@ func withFile(err error, file string) error {
 		fe.File = file
 	}
 	return err
+}
+
+// maxExcerpt is how many bytes of bad input an error quotes.
+const maxExcerpt = 80
+
+// excerpt quotes s for an error message, cut to maxExcerpt bytes: a
+// damaged line may be megabytes long.
+func excerpt(s string) string {
+	if len(s) <= maxExcerpt {
+		return strconv.Quote(s)
+	}
+	n := maxExcerpt
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:n]), len(s))
 }

@@ -1,10 +1,9 @@
 package sampleprof
 
 import (
-	"bytes"
-	"compress/zlib"
 	"fmt"
-	"io"
+
+	"github.com/profgen/profgen/internal/inflate"
 )
 
 // secHeader is one entry of the extbinary section header table.
@@ -77,26 +76,11 @@ func sectionDecoder(data []byte, h secHeader) (*decoder, error) {
 	if sd.err != nil {
 		return nil, sd.err
 	}
-	out, err := inflate(sd.data[sd.pos:sd.pos+int(csize)], size)
+	out, err := inflate.Zlib(sd.data[sd.pos:sd.pos+int(csize)], size)
 	if err != nil {
 		return nil, &FormatError{Offset: int64(h.offset), Err: fmt.Errorf("compressed section: %w", err)}
 	}
 	return &decoder{data: out, base: int64(h.offset), note: " (in the decompressed section)"}, nil
-}
-
-func inflate(in []byte, size uint64) ([]byte, error) {
-	zr, err := zlib.NewReader(bytes.NewReader(in))
-	if err != nil {
-		return nil, err
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, int64(min(size, 1<<40))+1))
-	if err != nil {
-		return nil, err
-	}
-	if uint64(len(out)) != size {
-		return nil, fmt.Errorf("decompressed to %d bytes, header says %d", len(out), size)
-	}
-	return out, nil
 }
 
 func (d *profileDecoder) section(h secHeader) {

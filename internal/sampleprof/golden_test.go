@@ -2,14 +2,13 @@ package sampleprof
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+	"github.com/profgen/profgen/internal/testutil"
+)
 
 // outputs are the encodings the golden and round-trip tests cover, by the
 // golden file suffix.
@@ -68,22 +67,7 @@ func TestGolden(t *testing.T) {
 
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update to accept)", path)
-	}
+	testutil.Golden(t, path, got)
 }
 
 // TestRoundTrip checks write → read → write gives the same bytes.

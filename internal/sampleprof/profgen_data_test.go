@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestLLVMProfgenOutputs runs llvm-profgen-19 on the LBR traces of
@@ -13,10 +15,9 @@ import (
 // formats, then checks that profgen reads each to the same profile and
 // writes that profile back byte for byte as llvm-profgen-19 did.
 func TestLLVMProfgenOutputs(t *testing.T) {
-	dir := os.Getenv("PROFGEN_TESTDATA")
-	scripts, _ := filepath.Glob(filepath.Join(dir, "lbr", "*", "single.script"))
-	if dir == "" || len(scripts) == 0 {
-		t.Skip("no LBR traces in $PROFGEN_TESTDATA/lbr (make testdata)")
+	scripts, _ := filepath.Glob(filepath.Join(testutil.DataDir(t, "lbr"), "*", "single.script"))
+	if len(scripts) == 0 {
+		t.Skip("no LBR traces in the test data (make testdata)")
 	}
 	llvmProfgen, err := exec.LookPath("llvm-profgen-19")
 	if err != nil {

@@ -86,7 +86,7 @@ func (t *textReader) parse(line string) error {
 	}
 	depth := len(line) - len(strings.TrimLeft(line, " "))
 	if len(t.stack) == 0 {
-		return fmt.Errorf("sample line before any function header: %s", line)
+		return fmt.Errorf("sample line before any function header: %s", excerpt(line))
 	}
 	if len(t.stack) > depth {
 		t.stack = t.stack[:depth]
@@ -96,10 +96,10 @@ func (t *textReader) parse(line string) error {
 		return t.parseMetadata(line[depth:])
 	}
 	if depth == t.metaDepth {
-		return fmt.Errorf("found non-metadata after metadata: %s", line)
+		return fmt.Errorf("found non-metadata after metadata: %s", excerpt(line))
 	}
 	if !t.parseLine(line[depth:]) {
-		return fmt.Errorf("expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found %s", line)
+		return fmt.Errorf("expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found %s", excerpt(line))
 	}
 	return nil
 }
@@ -125,17 +125,17 @@ func (t *textReader) parseMetadata(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", s)
+	return fmt.Errorf("expected '!CFGChecksum: NUM' or '!Attributes: NUM', found %s", excerpt(s))
 }
 
 // parseHead reads "name:total:head"; the name may hold colons.
 func (t *textReader) parseHead(line string) error {
 	name, total, head, ok := splitHead(line)
 	if !ok {
-		return fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", line)
+		return fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", excerpt(line))
 	}
 	if strings.HasPrefix(name, "[") {
-		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, line)
+		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, excerpt(line))
 	}
 	f := t.p.Function(t.intern(name))
 	f.TotalSamples = addSat(f.TotalSamples, total)
@@ -236,20 +236,20 @@ func (t *textReader) parseBody(loc LineLocation, rest string) bool {
 // and spaces: a target ends at the first ":NUM" followed by a space or the
 // end of the line. A later duplicate replaces an earlier one, as in LLVM.
 func parseTargets(s string, present bool) ([]CallTarget, bool) {
-	var ts []CallTarget
+	var ts targetList
 	for present {
 		s = strings.TrimLeft(s, " ")
 		name, count, rest, ok := nextTarget(s)
 		if !ok {
 			return nil, false
 		}
-		ts = setTarget(ts, name, count)
+		ts.set(name, count)
 		if rest < 0 {
 			break
 		}
 		s = s[rest:]
 	}
-	return ts, true
+	return ts.list, true
 }
 
 // nextTarget finds the first "name:count" of s and where the text after
@@ -280,14 +280,44 @@ func nextTarget(s string) (name string, count uint64, rest int, ok bool) {
 	}
 }
 
-func setTarget(ts []CallTarget, name string, count uint64) []CallTarget {
-	for i := range ts {
-		if ts[i].Name == name {
-			ts[i].Count = count
-			return ts
+// targetList keeps call targets in the order first seen; past a few, an
+// index finds repeated names, so that a line of a million targets is read
+// in linear time.
+type targetList struct {
+	list  []CallTarget
+	index map[string]int
+}
+
+const linearTargets = 16
+
+func (l *targetList) set(name string, count uint64) {
+	if i, ok := l.find(name); ok {
+		l.list[i].Count = count
+		return
+	}
+	l.list = append(l.list, CallTarget{name, count})
+	switch {
+	case len(l.list) == linearTargets+1:
+		l.index = make(map[string]int, 2*linearTargets)
+		for i, t := range l.list {
+			l.index[t.Name] = i
+		}
+	case len(l.list) > linearTargets+1:
+		l.index[name] = len(l.list) - 1
+	}
+}
+
+func (l *targetList) find(name string) (int, bool) {
+	if l.index != nil {
+		i, ok := l.index[name]
+		return i, ok
+	}
+	for i := range l.list {
+		if l.list[i].Name == name {
+			return i, true
 		}
 	}
-	return append(ts, CallTarget{name, count})
+	return 0, false
 }
 
 // parseUint accepts decimal digits only, as LLVM's getAsInteger(10, ...).

@@ -62,14 +62,16 @@ func newLoader(d *dwarf.Data) *loader {
 
 func (l *loader) load() error {
 	r := l.d.Reader()
+	var last dwarf.Offset // .debug_info offset of the last unit read
 	for {
 		cu, err := r.Next()
 		if err != nil {
-			return fmt.Errorf("reading DWARF: %w", err)
+			return fmt.Errorf("reading DWARF .debug_info after the unit at offset %#x: %w", last, err)
 		}
 		if cu == nil {
 			break
 		}
+		last = cu.Offset
 		if cu.Tag != dwarf.TagCompileUnit && cu.Tag != dwarf.TagPartialUnit {
 			r.SkipChildren()
 			continue
@@ -79,7 +81,7 @@ func (l *loader) load() error {
 		}
 		if cu.Children {
 			if err := l.loadUnitDIEs(r); err != nil {
-				return err
+				return fmt.Errorf("unit at .debug_info offset %#x: %w", cu.Offset, err)
 			}
 		}
 	}

@@ -2,18 +2,17 @@ package indexed_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/profgen/profgen/internal/testutil"
+
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/raw"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func readRaws(t *testing.T, files ...string) *instrprof.Profile {
 	t.Helper()
@@ -62,20 +61,7 @@ var cases = []struct {
 func TestWriteGolden(t *testing.T) {
 	for _, tt := range cases {
 		got := write(t, readRaws(t, tt.raws...))
-		golden := filepath.Join("testdata", tt.golden)
-		if *update {
-			os.MkdirAll("testdata", 0o755)
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: output differs from the golden file (run with -update after checking)", tt.golden)
-		}
+		testutil.Golden(t, filepath.Join("testdata", tt.golden), got)
 	}
 }
 
@@ -129,6 +115,9 @@ func FuzzReader(f *testing.F) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
 		}
+	}
+	for _, h := range hostileHeaders {
+		f.Add(patched(f, h.at, h.val))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		indexed.Read("fuzz", b, func(*instrprof.Record, int64) error { return nil })

@@ -91,8 +91,8 @@ func skipSummary(d *instrprof.Decoder) {
 }
 
 func readTable(d *instrprof.Decoder, tableOff uint64, version int, fn Func, info *Info) error {
-	if tableOff < uint64(d.Off) || tableOff+16 > uint64(len(d.Buf)) {
-		d.Failf("hash table offset %#x is outside the file", tableOff)
+	if tableOff < uint64(d.Off) || !fits(tableOff, 16, len(d.Buf)) {
+		d.FailAt(32, "hash table offset %#x is outside the file of %d bytes", tableOff, len(d.Buf))
 		return d.Err()
 	}
 	td := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(tableOff)}
@@ -165,8 +165,8 @@ func readBinaryIDs(d *instrprof.Decoder, off uint64, info *Info) error {
 	if off == 0 {
 		return nil
 	}
-	if off+8 > uint64(len(d.Buf)) {
-		d.FailAt(int64(off), "binary ids offset is outside the file")
+	if !fits(off, 8, len(d.Buf)) {
+		d.FailAt(48, "binary ids offset %#x is outside the file of %d bytes", off, len(d.Buf))
 		return d.Err()
 	}
 	bd := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(off)}
@@ -185,4 +185,10 @@ func readBinaryIDs(d *instrprof.Decoder, off uint64, info *Info) error {
 		}
 	}
 	return bd.Err()
+}
+
+// fits reports whether n bytes from off lie within a buffer of size bytes,
+// without the overflow of off+n near 2^64.
+func fits(off, n uint64, size int) bool {
+	return off <= uint64(size) && n <= uint64(size)-off
 }

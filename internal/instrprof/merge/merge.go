@@ -20,6 +20,7 @@ import (
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/raw"
+	"github.com/profgen/profgen/internal/sampleprof"
 )
 
 // Input is one file to merge with its weight (≥1).
@@ -186,7 +187,22 @@ func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
 	case indexed.IsIndexed(magic[:]):
 		return nil, w.mergeIndexed(in, f, st.Size(), o)
 	}
-	return nil, &instrprof.FormatError{File: in.Path, Offset: 0, Msg: "not a raw or indexed instrumentation profile (bad magic)"}
+	return nil, badMagic(in.Path, f)
+}
+
+// badMagic explains a file that is no instrumentation profile. One that
+// starts like text is read as a text sample profile, whose error says on
+// which line it is damaged.
+func badMagic(path string, f *os.File) error {
+	var head [16]byte
+	n, _ := f.ReadAt(head[:], 0)
+	if sampleprof.Detect(head[:n]) == sampleprof.FormatText {
+		if _, err := sampleprof.ReadFile(path); err != nil {
+			return fmt.Errorf("%w (read as a text sample profile: it is no instrumentation profile)", err)
+		}
+		return &instrprof.FormatError{File: path, Offset: 0, Msg: "a sample profile: it cannot be merged with instrumentation profiles"}
+	}
+	return &instrprof.FormatError{File: path, Offset: 0, Msg: "not a raw or indexed instrumentation profile (bad magic)"}
 }
 
 // staged is a record read from a file that is not yet known to be whole.

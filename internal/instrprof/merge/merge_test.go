@@ -87,3 +87,26 @@ func TestMatchID(t *testing.T) {
 		t.Errorf("merged %d, skipped %+v", res.Merged, res.Skipped)
 	}
 }
+
+// TestNotInstrumentation: a file that is no instrumentation profile is
+// reported with a position: a damaged text sample profile by its line.
+func TestNotInstrumentation(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ content, want string }{
+		{"garbage line\n 1: 2\n", `:1: expected 'mangled_name:NUM:NUM', found "garbage line"`},
+		{"main:1:1\n 1: x\n", `:2: expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*'`},
+		{"main:1:1\n 1: 1\n", `offset 0x0: a sample profile`},
+		{"\x00\x01\x02binary junk....", `offset 0x0: not a raw or indexed instrumentation profile`},
+	} {
+		path := filepath.Join(dir, "in")
+		os.WriteFile(path, []byte(tt.content), 0o644)
+		want := path + tt.want
+		if tt.want[0] != ':' {
+			want = path + ": " + tt.want
+		}
+		_, err := merge.Run([]merge.Input{{Path: path, Weight: 1}}, merge.Options{Threads: 1})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", tt.content, err, tt.want)
+		}
+	}
+}

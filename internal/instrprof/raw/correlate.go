@@ -17,6 +17,7 @@ type Correlation struct {
 	Path string
 
 	covdata            []byte
+	covdataOff         int64 // file offset of __llvm_covdata
 	cntsAddr, cntsSize uint64
 	names              map[uint64]string
 
@@ -37,7 +38,7 @@ func OpenCorrelation(path string) (*Correlation, error) {
 	if data == nil || names == nil || cnts == nil {
 		return nil, fmt.Errorf("%s: no __llvm_covdata/__llvm_covnames/__llvm_prf_cnts sections: not built with -mllvm -profile-correlate=binary, or stripped", path)
 	}
-	c := &Correlation{Path: path, cntsAddr: cnts.Addr, cntsSize: cnts.Size}
+	c := &Correlation{Path: path, covdataOff: int64(data.Offset), cntsAddr: cnts.Addr, cntsSize: cnts.Size}
 	if c.covdata, err = data.Data(); err != nil {
 		return nil, fmt.Errorf("%s: __llvm_covdata: %w", path, err)
 	}
@@ -71,15 +72,19 @@ func (c *Correlation) check(h *Header) error {
 	return c.err
 }
 
-// decode turns the binary's records into counter-offset records, skipping
-// (as LLVM does) those whose counters lie outside __llvm_prf_cnts.
+// decode turns the binary's records into counter-offset records. A record
+// whose counters lie outside __llvm_prf_cnts is an error, as in
+// llvm-profdata ("CounterPtr out of range"); merge --failure-mode=all
+// then skips the raws of this binary, listing why.
 func (c *Correlation) decode(h *Header) ([]dataRecord, error) {
 	size := h.recordSize()
 	recs := []dataRecord{}
 	for off := 0; off+size <= len(c.covdata); off += size {
 		dr := decodeData(c.covdata[off:], h.FormatVersion(), int(h.ValueKindLast)+1)
-		if dr.counterPtr < c.cntsAddr || dr.counterPtr >= c.cntsAddr+c.cntsSize {
-			continue
+		if dr.counterPtr < c.cntsAddr || dr.counterPtr-c.cntsAddr >= c.cntsSize {
+			return nil, &instrprof.FormatError{File: c.Path, Offset: c.covdataOff + int64(off),
+				Msg: fmt.Sprintf("__llvm_covdata record %d (function hash %#x): CounterPtr %#x out of range [%#x, %#x) of __llvm_prf_cnts",
+					off/size, dr.funcHash, dr.counterPtr, c.cntsAddr, c.cntsAddr+c.cntsSize)}
 		}
 		dr.counterPtr -= c.cntsAddr
 		dr.bitmapPtr, dr.numBitmapBytes, dr.numSites = 0, 0, [instrprof.NumValueKinds]uint16{}

@@ -2,16 +2,14 @@ package text_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/text"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // sample is a profile with every part the text format has.
 func sample() *instrprof.Profile {
@@ -35,16 +33,5 @@ func TestWriteGolden(t *testing.T) {
 	if err := text.Write(&b, sample()); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "sample.txt")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		os.WriteFile(golden, b.Bytes(), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("output differs from %s:\n%s", golden, b.String())
-	}
+	testutil.Golden(t, filepath.Join("testdata", "sample.txt"), b.Bytes())
 }

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// profgenBinary builds the profgen command once for the tests that run it
+// as a child process.
+func profgenBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "profgen-hostile-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "profgen")
+		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+// wantFailure checks what every rejected input must give: exit status 1,
+// one line on stderr of at most 300 characters holding want, and nothing
+// at or beside the output path.
+func wantFailure(t *testing.T, out string, err error, stderr, want string) {
+	t.Helper()
+	var ee *exec.ExitError
+	if err == nil || !errorsAs(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("exit: %v, want status 1", err)
+	}
+	msg := strings.TrimSuffix(stderr, "\n")
+	if strings.Contains(msg, "\n") || len(msg) > 300 || !strings.Contains(msg, want) {
+		t.Errorf("stderr %q: want one line of at most 300 characters with %q", msg, want)
+	}
+	if left := outputsLeft(out); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+func errorsAs(err error, ee **exec.ExitError) bool {
+	e, ok := err.(*exec.ExitError)
+	*ee = e
+	return ok
+}
+
+// outputsLeft lists the output file and its temporary files.
+func outputsLeft(out string) []string {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), "*"+filepath.Base(out)+"*"))
+	return left
+}
+
+func runProfgen(t *testing.T, args ...string) (stderr string, err error) {
+	t.Helper()
+	cmd := exec.Command(profgenBinary(t), args...)
+	var b bytes.Buffer
+	cmd.Stderr = &b
+	err = cmd.Run()
+	return b.String(), err
+}
+
+// TestHostileIndexedOffsets: show and merge of an indexed profile whose
+// hash-table or binary-ids offset is near 2^64 (they panicked) fail with
+// the file and the header offset.
+func TestHostileIndexedOffsets(t *testing.T) {
+	good, err := os.ReadFile("testdata/instr.profdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		at   int
+		want string
+	}{{32, "offset 0x20: hash table offset"}, {48, "offset 0x30: binary ids offset"}} {
+		dir := t.TempDir()
+		bad := append([]byte(nil), good...)
+		binary.LittleEndian.PutUint64(bad[tt.at:], 1<<64-1)
+		in := filepath.Join(dir, "bad.profdata")
+		os.WriteFile(in, bad, 0o644)
+		out := filepath.Join(dir, "out.profdata")
+		stderr, err := runProfgen(t, "merge", "-o", out, in)
+		wantFailure(t, out, err, lastLine(stderr), in+": "+tt.want)
+		stderr, err = runProfgen(t, "show", in)
+		wantFailure(t, out, err, stderr, in+": "+tt.want)
+	}
+}
+
+// lastLine drops merge's progress lines before its error.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	return lines[len(lines)-1] + "\n"
+}
+
+// bigTextProfile writes a text sample profile whose extbinary/text output
+// takes a few hundred milliseconds to write.
+func bigTextProfile(t *testing.T, path string) {
+	var b bytes.Buffer
+	for i := range 200000 {
+		fmt.Fprintf(&b, "function_number_%d:%d:1\n", i, 1000+i)
+		for l := range 10 {
+			fmt.Fprintf(&b, " %d: %d\n", l+1, i+l)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSignalDuringWrite sends SIGINT, SIGTERM and SIGHUP to profgen merge
+// while it writes its output: the process ends by the signal and leaves
+// neither the output nor its temporary file.
+func TestSignalDuringWrite(t *testing.T) {
+	bin := profgenBinary(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "big.txt")
+	bigTextProfile(t, in)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		out := filepath.Join(dir, "out.txt")
+		cmd := exec.Command(bin, "merge", "--text", "-o", out, in)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sent := waitForTemp(out, 20*time.Second, func() { cmd.Process.Signal(sig) })
+		err := cmd.Wait()
+		if !sent {
+			t.Errorf("%v: no temporary file seen while profgen ran (%v)", sig, err)
+			continue
+		}
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !ws.Signaled() || ws.Signal() != sig {
+			t.Errorf("%v: profgen ended with %v, want the signal", sig, err)
+		}
+		if left := outputsLeft(out); len(left) > 0 {
+			t.Errorf("%v: left behind %v", sig, left)
+		}
+	}
+}
+
+// waitForTemp polls for a temporary file of out and calls send once it
+// appears; it reports whether it did.
+func waitForTemp(out string, limit time.Duration, send func()) bool {
+	pattern := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".profgen-tmp-*")
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			send()
+			return true
+		}
+	}
+	return false
+}
+
+// TestOutputThroughLinks: -o through a symlink writes the link's target
+// and keeps the link; -o /dev/stdout writes the redirected file.
+func TestOutputThroughLinks(t *testing.T) {
+	bin := profgenBinary(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte("main:10:1\n 1: 10\n"), 0o644)
+	target := filepath.Join(dir, "target.txt")
+	link := filepath.Join(dir, "link.txt")
+	os.Symlink(target, link)
+	if _, err := runProfgen(t, "merge", "--text", "-o", link, in); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(link)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced (%v)", err)
+	}
+	if b, _ := os.ReadFile(target); !strings.HasPrefix(string(b), "main:10:1") {
+		t.Errorf("target holds %q", b)
+	}
+
+	redirect := filepath.Join(dir, "redirect.txt")
+	f, err := os.Create(redirect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(bin, "merge", "--text", "-o", "/dev/stdout", in)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = f, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	if b, _ := os.ReadFile(redirect); !strings.HasPrefix(string(b), "main:10:1") {
+		t.Errorf("the redirected file holds %q", b)
+	}
+	if fi, err := os.Lstat("/dev/stdout"); err == nil && fi.Mode().IsRegular() {
+		t.Errorf("/dev/stdout became a regular file")
+	}
+}
+
+// TestHostilePerfDataHeader: a perf.data whose data size is 2^64-1 (perf
+// script hung on it, and profgen with it) fails at once, naming the file
+// and the header field, without starting perf.
+func TestHostilePerfDataHeader(t *testing.T) {
+	good, err := os.ReadFile("../../testdata/callstack/forky.perf.data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.perf.data")
+	binary.LittleEndian.PutUint64(good[48:], 1<<64-1)
+	os.WriteFile(bad, good, 0o644)
+	out := filepath.Join(dir, "out.prof")
+	start := time.Now()
+	stderr, err := runProfgen(t, "--perfdata", bad, "--binary", "../../testdata/callstack/forky", "--perf-binary", "/bin/false", "-o", out)
+	wantFailure(t, out, err, stderr, bad+": perf.data header at byte 40: data section")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}

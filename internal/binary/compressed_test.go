@@ -1,0 +1,82 @@
+package binary
+
+import (
+	"bytes"
+	"compress/zlib"
+	"debug/elf"
+	"encoding/binary"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// zlibSection appends to an ELF image a SHF_COMPRESSED section body of n
+// zero bytes (made without holding them) and points the section named
+// name at it.
+func zlibSection(t *testing.T, img []byte, name string, n int) []byte {
+	ef, err := elf.NewFile(bytes.NewReader(img))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	z.Write(make([]byte, 24)) // Elf64_Chdr
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zeros := make([]byte, 1<<20)
+	for left := n; left > 0; left -= len(zeros) {
+		w.Write(zeros[:min(left, len(zeros))])
+	}
+	w.Close()
+	body := z.Bytes()
+	le := binary.LittleEndian
+	le.PutUint32(body, uint32(elf.COMPRESS_ZLIB))
+	le.PutUint64(body[8:], uint64(n))
+	le.PutUint64(body[16:], 1)
+	off := uint64(len(img))
+	img = append(img, body...)
+	shoff := le.Uint64(img[0x28:])
+	for i, s := range ef.Sections {
+		if s.Name != name {
+			continue
+		}
+		h := img[shoff+uint64(i)*64:]
+		le.PutUint64(h[8:], le.Uint64(h[8:])|uint64(elf.SHF_COMPRESSED))
+		le.PutUint64(h[24:], off)
+		le.PutUint64(h[32:], uint64(len(body)))
+		return img
+	}
+	t.Fatalf("no section %s", name)
+	return nil
+}
+
+// TestCompressedDebugBombs: an ELF (-gz=zlib style) whose .debug_str or
+// .debug_info inflates to 1 GiB of zeros from ~1 MB (4 GB of memory
+// before) is refused with the file, section and offset, under a 2 GiB
+// address-space limit within 20 s.
+func TestCompressedDebugBombs(t *testing.T) {
+	if !testutil.Limited(t, 2<<30, 20*time.Second) {
+		return
+	}
+	img, err := os.ReadFile("testdata/clang-pie.elf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range []string{".debug_str", ".debug_info"} {
+		bomb := zlibSection(t, append([]byte(nil), img...), sec, 1<<30)
+		f, err := NewFile(bytes.NewReader(bomb), "bomb.elf", Options{})
+		if err == nil {
+			_, err = f.DWARF()
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), "bomb.elf: section "+sec+" at offset 0x") || !strings.Contains(err.Error(), "compression bomb") {
+			t.Errorf("%s: error %v, want the file, section and a compression bomb", sec, err)
+		}
+		t.Logf("%s: %v", sec, err)
+	}
+	// A compressed section within the limit is read.
+	ok := zlibSection(t, append([]byte(nil), img...), ".debug_str", 4<<20)
+	if _, err := NewFile(bytes.NewReader(ok), "ok.elf", Options{}); err != nil {
+		t.Errorf("4 MiB section: %v", err)
+	}
+}

@@ -1,0 +1,106 @@
+package profshow
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// emptyStrings is a gzipped pprof of n empty string-table entries (field
+// 6, length 0), made without holding them.
+func emptyStrings(n int) []byte {
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	chunk := bytes.Repeat([]byte{0x32, 0}, 1<<19)
+	for left := n; left > 0; left -= 1 << 19 {
+		w.Write(chunk[:2*min(left, 1<<19)])
+	}
+	w.Close()
+	return z.Bytes()
+}
+
+func writeTemp(t *testing.T, name string, b []byte) string {
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestReadPprof(t *testing.T) {
+	var good bytes.Buffer
+	if err := testPprof().Write(&good); err != nil {
+		t.Fatal(err)
+	}
+	var plain bytes.Buffer
+	if err := testPprof().WriteUncompressed(&plain); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string // "" for success
+	}{
+		{"gzipped", good.Bytes(), ""},
+		{"plain", plain.Bytes(), ""},
+		{"truncated", plain.Bytes()[:plain.Len()-3], "pprof: offset "},
+		{"bad wire type", []byte{0x0f, 1}, "pprof: offset 0 of the decoded profile: field 1: unknown wire type 7"},
+		{"truncated gzip", good.Bytes()[:good.Len()/2], "pprof: gzip"},
+		{"not pprof", []byte("hello"), "p.pprof: pprof: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ReadPprof(writeTemp(t, "p.pprof", tt.data))
+			switch {
+			case tt.want == "" && (err != nil || len(p.Sample) != 3):
+				t.Errorf("err %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestPprofBombs: 2^29 empty strings gzipped into ~1 MB (1 GiB inflated;
+// the pprof package took 23.5 GB), and 24M of them in a plain 48 MiB file,
+// fail under a 2 GiB address-space limit within 20 s.
+func TestPprofBombs(t *testing.T) {
+	if !testutil.Limited(t, 2<<30, 20*time.Second) {
+		return
+	}
+	for _, tt := range []struct {
+		n    int
+		gzip bool
+		want string
+	}{{1 << 29, true, "compression bomb"}, {24 << 20, false, "MiB allowed"}} {
+		var b []byte
+		if tt.gzip {
+			b = emptyStrings(tt.n)
+		} else {
+			b = bytes.Repeat([]byte{0x32, 0}, tt.n)
+		}
+		_, err := ReadPprof(writeTemp(t, "bomb.pprof", b))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 300 {
+			t.Errorf("%d empty strings: error %v, want one line with %q", tt.n, err, tt.want)
+		}
+		t.Logf("%d empty strings (%d-byte file): %v", tt.n, len(b), err)
+	}
+}
+
+func FuzzDecodePprof(f *testing.F) {
+	var b bytes.Buffer
+	testPprof().WriteUncompressed(&b)
+	f.Add(b.Bytes())
+	f.Add([]byte{0x32, 0, 0x32, 0, 0x0f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := decodePprof(data); err != nil && len(err.Error()) > 300 {
+			t.Errorf("error of %d characters", len(err.Error()))
+		}
+	})
+}
