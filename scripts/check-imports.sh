@@ -10,7 +10,7 @@ declare -A rank=(
 	# utilities, usable by every stage
 	[atomicfile]=0 [testutil]=0 [inflate]=0
 	# parse: what perf and the compilers wrote
-	[perfscript]=1 [perfdata]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1
+	[perfscript]=1 [perfdata]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [profformat]=1
 	[sampleprof]=1
 	# the per-process address spaces; the object files
 	[addrspace]=2 [binary]=2
@@ -20,8 +20,8 @@ declare -A rank=(
 	[symbolize]=4
 	# write: profiles from counts and symbols; reports
 	[generate]=5 [pprofout]=5 [rawprof]=5 [profshow]=5
-	# the pipeline in one function
-	[driver]=6
+	# the pipelines in one function each: conversion (driver), merge (profmerge)
+	[driver]=6 [profmerge]=6
 )
 mod=$(go list -m)
 fail=0

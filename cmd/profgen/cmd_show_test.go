@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/profshow"
 )
 
 func TestShowCommand(t *testing.T) {
@@ -58,14 +60,14 @@ func TestShowPprof(t *testing.T) {
 	}
 	f.Close()
 	var out bytes.Buffer
-	if err := runShow(&out, showOptions{top: 5}, path); err != nil {
+	if err := profshow.Run(&out, profshow.Options{Top: 5}, path); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "foo(int) [_Z3fooi]") || !strings.Contains(out.String(), "Format: pprof") {
 		t.Errorf("show of pprof:\n%s", out.String())
 	}
 	out.Reset()
-	if err := runShow(&out, showOptions{function: "foo(int)"}, path); err != nil {
+	if err := profshow.Run(&out, profshow.Options{Function: "foo(int)"}, path); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "flat 7, cum 7") {
@@ -88,10 +90,10 @@ func TestShowIndexedMatchesLLVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	var summary, function bytes.Buffer
-	if err := runShow(&summary, showOptions{top: 3}, prof); err != nil {
+	if err := profshow.Run(&summary, profshow.Options{Top: 3}, prof); err != nil {
 		t.Fatal(err)
 	}
-	if err := runShow(&function, showOptions{function: "main"}, prof); err != nil {
+	if err := profshow.Run(&function, profshow.Options{Function: "main"}, prof); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{"Total functions: ", "Maximum function count: ", "Maximum internal block count: "} {

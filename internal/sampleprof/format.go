@@ -1,12 +1,12 @@
 package sampleprof
 
 import (
-	"bytes"
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/profgen/profgen/internal/profformat"
 )
 
 // Format is an encoding of a sample profile.
@@ -44,11 +44,10 @@ func ParseFormat(name string) (Format, error) {
 }
 
 // The binary magic is 'SPROF42' followed by a format byte, stored as a
-// ULEB128; the version follows it.
+// ULEB128 (profformat holds the table of magics); the version follows it.
 const (
-	magicBase      = uint64('S')<<56 | uint64('P')<<48 | uint64('R')<<40 | uint64('O')<<32 | uint64('F')<<24 | uint64('4')<<16 | uint64('2')<<8
-	magicBinary    = magicBase | 0xff
-	magicExtBinary = magicBase | 4
+	magicBinary    = profformat.SampleBinaryMagic
+	magicExtBinary = profformat.SampleExtBinaryMagic
 	formatVersion  = 103
 )
 
@@ -89,34 +88,16 @@ const uniqSuffix = ".__uniq."
 // enough): a binary magic, else text when the data looks like text.
 // Other profiles (instrumentation, pprof) give FormatUnknown.
 func Detect(head []byte) Format {
-	if m, n := binary.Uvarint(head); n > 0 {
-		switch m {
-		case magicBinary:
-			return FormatBinary
-		case magicExtBinary:
-			return FormatExtBinary
-		}
+	switch profformat.Sniff(head) {
+	case profformat.SampleBinary:
+		return FormatBinary
+	case profformat.SampleExtBinary:
+		return FormatExtBinary
 	}
-	if looksLikeText(head) {
+	if profformat.LooksLikeText(head) {
 		return FormatText
 	}
 	return FormatUnknown
-}
-
-// looksLikeText accepts UTF-8 without control characters other than
-// tab, CR and LF; the last rune may be cut short.
-func looksLikeText(head []byte) bool {
-	for len(head) > 0 {
-		r, n := utf8.DecodeRune(head)
-		if r == utf8.RuneError && n == 1 {
-			return len(head) < utf8.UTFMax && !utf8.FullRune(head)
-		}
-		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f {
-			return false
-		}
-		head = head[n:]
-	}
-	return true
 }
 
 // MD5Name returns the MD5 by which an MD5 profile names a function: the
@@ -127,26 +108,3 @@ func MD5Name(name string) uint64 {
 }
 
 func hasUniqSuffix(name string) bool { return strings.Contains(name, uniqSuffix) }
-
-// IsTextProfile tells whether head, the start of a file, begins like an
-// LLVM text sample profile: its first line that is neither blank nor a
-// comment is a "name:NUM:NUM" function header.
-func IsTextProfile(head []byte) bool {
-	for len(head) > 0 {
-		line, rest, complete := bytes.Cut(head, []byte("\n"))
-		head = rest
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) == 0 || trimmed[0] == '#' {
-			continue
-		}
-		if line[0] == ' ' {
-			return false // a sample line before any header
-		}
-		if !complete {
-			return looksLikeText(line) // a header cut short: cannot check more
-		}
-		_, _, _, ok := splitHead(string(bytes.TrimRight(line, "\r")))
-		return ok
-	}
-	return false
-}

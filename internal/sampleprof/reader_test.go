@@ -156,22 +156,3 @@ func TestSummarySkipsDuplicatedInlinees(t *testing.T) {
 		t.Errorf("summary counted an inlinee duplicated into its base: %+v", s)
 	}
 }
-
-func TestIsTextProfile(t *testing.T) {
-	tests := []struct {
-		head string
-		want bool
-	}{
-		{"# c\n\nmain:10:1\n 1: 1\n", true},
-		{"_ZN1a1bEv:1", true}, // cut short
-		{" 1: 1\n", false},
-		{"foo\n# Func Hash:\n12\n", false}, // instrumentation text
-		{":ir\nfoo\n", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := IsTextProfile([]byte(tt.head)); got != tt.want {
-			t.Errorf("IsTextProfile(%q) = %v, want %v", tt.head, got, tt.want)
-		}
-	}
-}

@@ -1,17 +1,11 @@
 package indexed
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 
 	"github.com/profgen/profgen/internal/instrprof"
 )
-
-// IsIndexed reports whether the first 8 bytes of a file are the indexed magic.
-func IsIndexed(first8 []byte) bool {
-	return len(first8) >= 8 && binary.LittleEndian.Uint64(first8) == Magic
-}
 
 // Info describes an indexed file.
 type Info struct {

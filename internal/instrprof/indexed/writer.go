@@ -11,10 +11,11 @@ import (
 	"sort"
 
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/profformat"
 )
 
 // Magic is the indexed profile magic ("\xfflprofi\x81" on disk).
-const Magic = uint64(0x8169666f72706cff)
+const Magic = profformat.IndexedMagic
 
 // Version is the format version the writer produces.
 const Version = 12

@@ -20,6 +20,7 @@ import (
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/raw"
+	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
@@ -179,12 +180,12 @@ func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
 	if st.Size() == 0 {
 		return &Skip{Path: in.Path, Reason: "empty (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
 	}
-	var magic [8]byte
-	f.ReadAt(magic[:], 0)
-	switch {
-	case raw.IsRaw(magic[:]):
+	var head [8]byte
+	f.ReadAt(head[:], 0)
+	switch profformat.Sniff(head[:]) {
+	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
 		return w.mergeRaw(in, f, st.Size(), o)
-	case indexed.IsIndexed(magic[:]):
+	case profformat.Indexed:
 		return nil, w.mergeIndexed(in, f, st.Size(), o)
 	}
 	return nil, badMagic(in.Path, f)

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/profformat"
 )
 
 // Magic is the 64-bit raw profile magic ("\x81rforpl\xff" on disk).
-const Magic = uint64(0xff6c70726f667281)
+const Magic = profformat.RawMagic64
 
 // magic32 is the 32-bit raw magic, recognised only to refuse it clearly.
-const magic32 = uint64(0xff6c70726f665281)
+const magic32 = profformat.RawMagic32
 
 // Header is a raw profile header, with the fields of every supported
 // version (absent ones are zero).

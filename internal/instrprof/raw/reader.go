@@ -21,15 +21,6 @@ import (
 // Correlation.
 var ErrNeedBinary = errors.New("binary-correlated raw profile (counters only, no function records): pass --binary-file=<the unstripped instrumented binary>")
 
-// IsRaw reports whether the first 8 bytes of a file are a raw profile magic.
-func IsRaw(first8 []byte) bool {
-	if len(first8) < 8 {
-		return false
-	}
-	m := binary.LittleEndian.Uint64(first8)
-	return m == Magic || m == magic32
-}
-
 // Info describes what one file held.
 type Info struct {
 	Version   int

@@ -1,4 +1,4 @@
-package main
+package profmerge
 
 import (
 	"bytes"
@@ -10,25 +10,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
-const sampleTestdata = "../../internal/sampleprof/testdata/"
+const sampleTestdata = "../sampleprof/testdata/"
 
 func TestClassifyMergeInputs(t *testing.T) {
 	tests := []struct {
 		paths   []string
-		want    profileKind
+		want    profformat.Kind
 		wantErr string
 	}{
-		{[]string{sampleTestdata + "inline.txt", sampleTestdata + "golden/inline.binary", sampleTestdata + "profgen.extbinary"}, kindSample, ""},
-		{[]string{"testdata/instr.profdata"}, kindInstr, ""},
-		{[]string{sampleTestdata + "inline.txt", "testdata/instr.profdata"}, kindUnknown, "cannot merge sample profiles"},
-		{[]string{sampleTestdata + "inline.txt", "merge_sample.go"}, kindUnknown, "merge_sample.go: not an LLVM sample profile"},
-		{[]string{"nosuch"}, kindUnknown, "nosuch"},
+		{[]string{sampleTestdata + "inline.txt", sampleTestdata + "golden/inline.binary", sampleTestdata + "profgen.extbinary"}, profformat.KindSample, ""},
+		{[]string{"../../cmd/profgen/testdata/instr.profdata"}, profformat.KindInstr, ""},
+		{[]string{sampleTestdata + "inline.txt", "../../cmd/profgen/testdata/instr.profdata"}, profformat.KindUnknown, "cannot merge sample profiles"},
+		{[]string{sampleTestdata + "inline.txt", "inputs.go"}, profformat.KindUnknown, "inputs.go: not an LLVM sample profile"},
+		{[]string{"nosuch"}, profformat.KindUnknown, "nosuch"},
 	}
 	for _, tt := range tests {
-		got, err := classifyMergeInputs(tt.paths)
+		got, err := Classify(tt.paths)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("classify(%v) error = %v, want %q", tt.paths, err, tt.wantErr)
@@ -48,20 +49,24 @@ func TestMergeSampleMatchesLLVM(t *testing.T) {
 	if err != nil {
 		t.Skip("llvm-profdata-19 not installed")
 	}
-	inputs := []sampleInput{
-		{sampleTestdata + "inline.txt", 2},
-		{sampleTestdata + "golden/inline.binary", 1},
-		{sampleTestdata + "profgen.extbinary", 3},
-		{sampleTestdata + "symlist.extbinary", 1},
+	inputs := []sampleprof.WeightedFile{
+		{Path: sampleTestdata + "inline.txt", Weight: 2},
+		{Path: sampleTestdata + "golden/inline.binary", Weight: 1},
+		{Path: sampleTestdata + "profgen.extbinary", Weight: 3},
+		{Path: sampleTestdata + "symlist.extbinary", Weight: 1},
 	}
 	args := []string{"merge", "--sample"}
 	for _, in := range inputs {
-		args = append(args, "--weighted-input="+strconv.FormatUint(in.weight, 10)+","+in.path)
+		args = append(args, "--weighted-input="+strconv.FormatUint(in.Weight, 10)+","+in.Path)
 	}
 	for _, f := range []sampleprof.Format{sampleprof.FormatText, sampleprof.FormatBinary, sampleprof.FormatExtBinary} {
 		dir := t.TempDir()
 		ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
-		if err := runMergeSample(sampleMergeOptions{output: ours, format: f}, inputs); err != nil {
+		p, err := sampleprof.MergeFiles(inputs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSample(ours, p, f, sampleprof.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(llvm, append(args, "--"+f.String(), "-o", theirs)...)
@@ -88,9 +93,9 @@ func TestSampleOutputFormat(t *testing.T) {
 		{true, true, false, sampleprof.FormatUnknown},
 	}
 	for _, tt := range tests {
-		got, err := sampleOutputFormat(tt.text, tt.binary, tt.ext)
+		got, err := SampleOutputFormat(tt.text, tt.binary, tt.ext)
 		if got != tt.want || (err != nil) != (tt.want == sampleprof.FormatUnknown) {
-			t.Errorf("sampleOutputFormat(%v, %v, %v) = %v, %v", tt.text, tt.binary, tt.ext, got, err)
+			t.Errorf("SampleOutputFormat(%v, %v, %v) = %v, %v", tt.text, tt.binary, tt.ext, got, err)
 		}
 	}
 }
@@ -98,7 +103,9 @@ func TestSampleOutputFormat(t *testing.T) {
 // TestMergeCommandSampleInputs drives `profgen merge` with sample profiles:
 // the command sends them to the sample merge, weights and formats included.
 func TestMergeCommandSampleInputs(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	if _, err := exec.LookPath("llvm-profdata-19"); err != nil {
+		t.Skip("llvm-profdata-19 not installed")
+	}
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.txt")
 	b := filepath.Join(dir, "b.txt")
@@ -107,13 +114,13 @@ func TestMergeCommandSampleInputs(t *testing.T) {
 	for _, format := range []string{"--text", "--binary", "--extbinary"} {
 		got := filepath.Join(dir, "got"+format)
 		want := filepath.Join(dir, "want"+format)
-		o := mergeOptions{output: got, failureMode: "any"}
-		o.text, o.extbinary = format == "--text", format == "--extbinary"
+		o := Options{Output: got, FailureMode: "any"}
+		o.Text, o.ExtBinary = format == "--text", format == "--extbinary"
 		if format == "--binary" {
-			o.binary = binaryFormatOnly
+			o.Binary = BinaryFormatOnly
 		}
-		o.weighted = []string{"2," + b}
-		if err := runMerge(io.Discard, &o, []string{a}); err != nil {
+		o.Args, o.Weighted = []string{a}, []string{"2," + b}
+		if err := Run(io.Discard, &o); err != nil {
 			t.Fatal(err)
 		}
 		out, err := exec.Command("llvm-profdata-19", "merge", "--sample", format, "-o", want, a, "--weighted-input=2,"+b).CombinedOutput()

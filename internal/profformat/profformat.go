@@ -1,0 +1,132 @@
+// Package profformat tells what a profile file holds from its first bytes.
+// It keeps the one table of file magics (raw and indexed instrumentation
+// profiles in both byte orders and widths, binary and extbinary sample
+// profiles, gzipped pprof) and the tests that tell the two text formats
+// apart. Readers and writers take their magic numbers from here; commands
+// sniff their inputs with Sniff or SniffFile.
+package profformat
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Format is what a profile file holds.
+type Format int
+
+// The formats Sniff tells apart.
+const (
+	Unknown         Format = iota
+	RawLE64                // .profraw, 64-bit little-endian
+	RawLE32                // .profraw, 32-bit little-endian
+	RawBE64                // .profraw, 64-bit big-endian
+	RawBE32                // .profraw, 32-bit big-endian
+	Indexed                // indexed .profdata
+	SampleBinary           // sample profile, SPF_Binary
+	SampleExtBinary        // sample profile, SPF_Ext_Binary
+	SampleText             // sample profile, LLVM's text format
+	InstrText              // instrumentation profile, text (.proftext)
+	GzipPprof              // gzipped pprof
+)
+
+var formatNames = [...]string{"unknown", "raw (64-bit little-endian)", "raw (32-bit little-endian)",
+	"raw (64-bit big-endian)", "raw (32-bit big-endian)", "indexed", "binary sample profile",
+	"extbinary sample profile", "text sample profile", "instrumentation text profile", "gzipped pprof"}
+
+func (f Format) String() string { return formatNames[f] }
+
+// Kind is the family a format belongs to.
+type Kind int
+
+// Profile families: they are never merged together.
+const (
+	KindUnknown Kind = iota
+	KindSample
+	KindInstr
+	KindPprof
+)
+
+func (k Kind) String() string {
+	return [...]string{"unknown", "sample", "instrumentation", "pprof"}[k]
+}
+
+// Kind returns the family of f.
+func (f Format) Kind() Kind {
+	switch f {
+	case RawLE64, RawLE32, RawBE64, RawBE32, Indexed, InstrText:
+		return KindInstr
+	case SampleBinary, SampleExtBinary, SampleText:
+		return KindSample
+	case GzipPprof:
+		return KindPprof
+	}
+	return KindUnknown
+}
+
+// Magic numbers, as the u64 words the files start with.
+const (
+	RawMagic64 = uint64(255)<<56 | uint64('l')<<48 | uint64('p')<<40 | uint64('r')<<32 | uint64('o')<<24 | uint64('f')<<16 | uint64('r')<<8 | 129
+	RawMagic32 = uint64(255)<<56 | uint64('l')<<48 | uint64('p')<<40 | uint64('r')<<32 | uint64('o')<<24 | uint64('f')<<16 | uint64('R')<<8 | 129
+	// IndexedMagic is "\xfflprofi\x81" on disk (little-endian word).
+	IndexedMagic = uint64(0x8169666f72706cff)
+	// Sample profiles: 'SPROF42' and a format byte, stored as a ULEB128.
+	sampleMagicBase      = uint64('S')<<56 | uint64('P')<<48 | uint64('R')<<40 | uint64('O')<<32 | uint64('F')<<24 | uint64('4')<<16 | uint64('2')<<8
+	SampleBinaryMagic    = sampleMagicBase | 0xff
+	SampleExtBinaryMagic = sampleMagicBase | 4
+)
+
+// magics is the table: the bytes a file of each format starts with.
+var magics = []struct {
+	format Format
+	bytes  string
+}{
+	{RawLE64, le(RawMagic64)},
+	{RawLE32, le(RawMagic32)},
+	{RawBE64, be(RawMagic64)},
+	{RawBE32, be(RawMagic32)},
+	{Indexed, le(IndexedMagic)},
+	{SampleBinary, string(binary.AppendUvarint(nil, SampleBinaryMagic))},
+	{SampleExtBinary, string(binary.AppendUvarint(nil, SampleExtBinaryMagic))},
+	{GzipPprof, "\x1f\x8b"},
+}
+
+func le(m uint64) string { return string(binary.LittleEndian.AppendUint64(nil, m)) }
+func be(m uint64) string { return string(binary.BigEndian.AppendUint64(nil, m)) }
+
+// HeadSize is how many leading bytes SniffFile reads: enough for the text
+// tests to see a first function header.
+const HeadSize = 4096
+
+// Sniff tells the format of a file from its first bytes: a magic of the
+// table, else one of the text formats, else Unknown.
+func Sniff(head []byte) Format {
+	for _, m := range magics {
+		if len(head) >= len(m.bytes) && string(head[:len(m.bytes)]) == m.bytes {
+			return m.format
+		}
+	}
+	switch {
+	case IsSampleText(head):
+		return SampleText
+	case IsInstrText(head):
+		return InstrText
+	}
+	return Unknown
+}
+
+// SniffFile reads the first HeadSize bytes of path and sniffs them.
+func SniffFile(path string) (Format, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Unknown, err
+	}
+	defer f.Close()
+	head := make([]byte, HeadSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return Unknown, fmt.Errorf("read %s: %w", path, err)
+	}
+	return Sniff(head[:n]), nil
+}

@@ -1,0 +1,55 @@
+package profformat
+
+import (
+	"os"
+	"testing"
+)
+
+func TestSniff(t *testing.T) {
+	tests := []struct {
+		head string
+		want Format
+	}{
+		{"\x81rforpl\xff\x0a\x00\x00\x00", RawLE64},
+		{"\x81Rforpl\xff\x0a\x00\x00\x00", RawLE32},
+		{"\xfflprofr\x81\x00\x00\x00\x0a", RawBE64},
+		{"\xfflprofR\x81\x00\x00\x00\x0a", RawBE32},
+		{"\xfflprofi\x81\x0c\x00\x00", Indexed},
+		{"\x1f\x8b\x08\x00", GzipPprof},
+		{"# c\n\nmain:10:1\n 1: 1\n", SampleText},
+		{"_ZN1a1bEv:1", SampleText}, // cut short
+		{" 1: 1\n", Unknown},
+		{"package main\n\nimport \"os\"\n", Unknown},
+		{"foo\n1234\n1\n5\n", InstrText},
+		{"foo\n# Func Hash:\n12\n", InstrText},
+		{":ir\nfoo\n", InstrText},
+		{"", Unknown},
+		{"\x00\x01", Unknown},
+	}
+	for _, tt := range tests {
+		if got := Sniff([]byte(tt.head)); got != tt.want {
+			t.Errorf("Sniff(%q) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}
+
+func TestSniffFile(t *testing.T) {
+	tests := []struct {
+		file string
+		want Format
+	}{
+		{"../sampleprof/testdata/inline.txt", SampleText},
+		{"../sampleprof/testdata/golden/inline.binary", SampleBinary},
+		{"../sampleprof/testdata/golden/inline.extbinary", SampleExtBinary},
+		{"../instrprof/testdata/plain19.profraw", RawLE64},
+		{"../../cmd/profgen/testdata/instr.profdata", Indexed},
+	}
+	for _, tt := range tests {
+		if _, err := os.Stat(tt.file); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := SniffFile(tt.file); err != nil || got != tt.want {
+			t.Errorf("SniffFile(%s) = %v, %v; want %v", tt.file, got, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package profshow
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/profformat"
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// Options are the settings of profgen show.
+type Options struct {
+	Function string // one function's body and inline tree
+	JSON     bool   // JSON for scripts
+	Top      int    // number of hottest functions in the summary
+}
+
+// Run shows the profile at path: its summary, or one function.
+func Run(w io.Writer, opts Options, path string) error {
+	head, err := readHead(path)
+	if err != nil {
+		return err
+	}
+	switch profformat.Sniff(head) {
+	case profformat.Indexed:
+		return showInstr(w, opts, path)
+	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
+		return fmt.Errorf("%s: a raw instrumentation profile; merge it first (profgen merge), show reads indexed .profdata", path)
+	case profformat.SampleText, profformat.SampleBinary, profformat.SampleExtBinary, profformat.InstrText:
+		return showSample(w, opts, path, sampleFormat(head))
+	case profformat.Unknown:
+		if profformat.LooksLikeText(head) {
+			return showSample(w, opts, path, sampleFormat(head))
+		}
+	}
+	return showPprof(w, opts, path)
+}
+
+// readHead returns the first bytes of the file path, enough to tell its
+// format.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, profformat.HeadSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return head[:n], nil
+}
+
+// showSample summarizes a sample profile, or shows one function.
+func showSample(w io.Writer, opts Options, path string, format sampleprof.Format) error {
+	p, err := sampleprof.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if opts.Function != "" {
+		return showSampleFunction(w, opts, path, p)
+	}
+	s := Summarize(p, format.String(), opts.Top)
+	return writeShow(w, opts.JSON, s, func(w io.Writer) error { return WriteSummary(w, s) })
+}
+
+// sampleFormat is the encoding of the sample profile starting with head.
+func sampleFormat(head []byte) sampleprof.Format {
+	switch profformat.Sniff(head) {
+	case profformat.SampleBinary:
+		return sampleprof.FormatBinary
+	case profformat.SampleExtBinary:
+		return sampleprof.FormatExtBinary
+	}
+	return sampleprof.FormatText
+}
+
+// showInstr summarizes an indexed instrumentation profile, or shows the
+// counters of one function.
+func showInstr(w io.Writer, opts Options, path string) error {
+	s, fns, err := ReadInstr(path)
+	if err != nil {
+		return err
+	}
+	if opts.Function == "" {
+		s.TopInstr(fns, opts.Top)
+		return writeShow(w, opts.JSON, s, func(w io.Writer) error { return WriteInstrSummary(w, s) })
+	}
+	found := FindInstrFunctions(fns, opts.Function)
+	if len(found) == 0 {
+		return fmt.Errorf("%s: no function %s", path, opts.Function)
+	}
+	return writeShow(w, opts.JSON, found, func(w io.Writer) error {
+		for _, f := range found {
+			WriteInstrFunction(w, f)
+		}
+		return nil
+	})
+}
+
+// showSampleFunction shows a top-level function, or else every instance
+// of it inlined somewhere.
+func showSampleFunction(w io.Writer, opts Options, path string, p *sampleprof.Profile) error {
+	f, err := FindFunction(p, opts.Function)
+	if in := FindInlined(p, opts.Function); f == nil && len(in) > 0 {
+		return writeShow(w, opts.JSON, in, func(w io.Writer) error { return WriteInstances(w, opts.Function, in) })
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeShow(w, opts.JSON, f, func(w io.Writer) error { return WriteFunction(w, f) })
+}
+
+// writeShow writes v as JSON, or for people through text, buffered.
+func writeShow(w io.Writer, asJSON bool, v any, text func(io.Writer) error) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	if asJSON {
+		err = WriteJSON(bw, v)
+	} else {
+		err = text(bw)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// showPprof summarizes a pprof profile.
+func showPprof(w io.Writer, opts Options, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		return fmt.Errorf("%s: neither an LLVM sample profile nor pprof: %w", path, err)
+	}
+	if opts.Function != "" {
+		fn, err := FindPprofFunction(p, opts.Function)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return writeShow(w, opts.JSON, fn, func(w io.Writer) error { return WritePprofFunction(w, fn) })
+	}
+	s := SummarizePprof(p, opts.Top)
+	return writeShow(w, opts.JSON, s, func(w io.Writer) error { return WritePprofSummary(w, s) })
+}
