@@ -256,10 +256,10 @@ func TestPerfDataTiny(t *testing.T) {
 
 func TestNormBranches(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{" 0x1/0x2/P/-/-/0  0x3/0x4/M/-/-/7 ", " 0x1/0x2/P/-/-/0/  0x3/0x4/M/-/-/7/ "},                // plain
+		{" 0x1/0x2/P/-/-/0  0x3/0x4/M/-/-/7 ", " 0x1/0x2/P/-/-/0/  0x3/0x4/M/-/-/7/ "},                  // plain
 		{" 0x1/0x2/M/-/-/12/COND/-  0x3/0x4/P/-/-/1/-/- ", " 0x1/0x2/M/-/-/12/COND  0x3/0x4/P/-/-/1/ "}, // typed
-		{" 0x1/0x2/P/-/-/0//NON_SPEC_CORRECT_PATH ", " 0x1/0x2/P/-/-/0/ "},                               // spec
-		{" 0x1/0x2/P/-/-/31/  0x3/0x4/M/-/-/2/IND ", " 0x1/0x2/P/-/-/31/  0x3/0x4/M/-/-/2/IND "},         // perf 6.1
+		{" 0x1/0x2/P/-/-/0//NON_SPEC_CORRECT_PATH ", " 0x1/0x2/P/-/-/0/ "},                              // spec
+		{" 0x1/0x2/P/-/-/31/  0x3/0x4/M/-/-/2/IND ", " 0x1/0x2/P/-/-/31/  0x3/0x4/M/-/-/2/IND "},        // perf 6.1
 	}
 	for _, tt := range tests {
 		if got := normBranches(tt.in); got != tt.want {
