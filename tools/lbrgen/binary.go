@@ -23,6 +23,7 @@ type binaryInfo struct {
 	Entry      uint64
 	Lo, Hi     uint64 // [Lo, Hi): span of all PT_LOAD vaddrs
 	Exec       []segment
+	BuildID    []byte // NT_GNU_BUILD_ID, nil if none
 	inodeStamp uint64 // stands in for the inode number in MMAP2 lines
 }
 
@@ -54,10 +55,29 @@ func openBinary(path string) (*binaryInfo, error) {
 	if len(b.Exec) == 0 {
 		return nil, fmt.Errorf("%s: no executable segment", path)
 	}
+	b.BuildID = gnuBuildID(f)
 	h := fnv.New32a()
 	h.Write([]byte(filepath.Base(path)))
 	b.inodeStamp = uint64(h.Sum32() % 10000000)
 	return b, nil
+}
+
+// gnuBuildID reads the GNU build id note (.note.gnu.build-id).
+func gnuBuildID(f *elf.File) []byte {
+	s := f.Section(".note.gnu.build-id")
+	if s == nil {
+		return nil
+	}
+	d, err := s.Data()
+	if err != nil || len(d) < 16 {
+		return nil
+	}
+	namesz, descsz := f.ByteOrder.Uint32(d), f.ByteOrder.Uint32(d[4:])
+	off := 12 + (namesz+3)&^3
+	if f.ByteOrder.Uint32(d[8:]) != 3 || uint64(off)+uint64(descsz) > uint64(len(d)) {
+		return nil
+	}
+	return d[off : off+descsz]
 }
 
 func pageUp(a uint64) uint64 { return (a + pageSize - 1) &^ (pageSize - 1) }

@@ -34,9 +34,10 @@ func TestValgrind(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
 		dirs[i] = t.TempDir()
-		o, err := parseFlags([]string{"-binary", bin, "-period", "500", "-flags", "typed",
+		o, err := parseFlags([]string{"-binary", bin, "-period", "500", "-flags", "typed", "-perfdata",
 			"-single", dirs[i] + "/single.script", "-multi", dirs[i] + "/multi",
 			"-fork", dirs[i] + "/fork", "-fork-after", "100", "-full", "-reuse", dirs[i] + "/reuse", "-reuse-every", "200",
+			"-hybrid-single", dirs[i] + "/hybrid.script", "-hybrid-multi", dirs[i] + "/hybrid-multi",
 			"--", "2000"})
 		if err != nil {
 			t.Fatal(err)
@@ -48,15 +49,18 @@ func TestValgrind(t *testing.T) {
 	if !bytes.Equal(dumpDir(t, dirs[0]), dumpDir(t, dirs[1])) {
 		t.Error("two runs gave different outputs")
 	}
-	for _, prefix := range []string{"multi", "fork", "reuse"} {
+	for _, prefix := range []string{"multi", "fork", "reuse", "hybrid-multi"} {
 		checkReferences(t, dirs[0], prefix)
 		checkFull(t, dirs[0], prefix)
+	}
+	if _, err := exec.LookPath("perf"); err == nil {
+		checkPerfData(t, dirs[0])
 	}
 	if _, err := exec.LookPath("llvm-profgen-19"); err != nil {
 		t.Skip("llvm-profgen-19 not installed")
 	}
-	for _, s := range []string{"single.script", "multi.script"} {
-		t.Run(s, func(t *testing.T) { checkProfgen(t, bin, filepath.Join(dirs[0], s), s == "single.script") })
+	for _, s := range []string{"single.script", "multi.script", "hybrid.script"} {
+		t.Run(s, func(t *testing.T) { checkProfgen(t, bin, filepath.Join(dirs[0], s), s != "multi.script") })
 	}
 	refs, _ := filepath.Glob(filepath.Join(dirs[0], "fork.*.script"))
 	for _, ref := range refs {
@@ -76,12 +80,20 @@ func TestTestdata(t *testing.T) {
 	for _, single := range progs {
 		prog := filepath.Dir(single)
 		t.Run(filepath.Base(prog), func(t *testing.T) {
-			for _, prefix := range []string{"multi", "fork", "reuse"} {
-				checkReferences(t, prog, prefix)
-				checkFull(t, prog, prefix)
+			for _, prefix := range []string{"multi", "fork", "reuse", "hybrid-multi"} {
+				if _, err := os.Stat(filepath.Join(prog, prefix+".script")); err == nil {
+					checkReferences(t, prog, prefix)
+					checkFull(t, prog, prefix)
+				}
+			}
+			if _, err := exec.LookPath("perf"); err == nil {
+				checkPerfData(t, prog)
 			}
 			if _, err := exec.LookPath("llvm-profgen-19"); err == nil {
 				checkProfgen(t, filepath.Join(prog, "binary"), single, true)
+				if hybrid := filepath.Join(prog, "hybrid.script"); fileExists(hybrid) {
+					checkProfgen(t, filepath.Join(prog, "binary"), hybrid, true)
+				}
 			}
 		})
 	}
@@ -89,7 +101,8 @@ func TestTestdata(t *testing.T) {
 
 // checkProfgen runs llvm-profgen-19 --skip-symbolization on script and
 // checks it accepts it (or, for a PID-column script, rejects it, as the
-// released version does) and finds ranges and branches.
+// released version does) and finds ranges and branches, or for a hybrid
+// script, calling contexts.
 func checkProfgen(t *testing.T, bin, script string, accept bool) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "unsym")
@@ -107,6 +120,13 @@ func checkProfgen(t *testing.T, bin, script string, accept bool) {
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Contains(filepath.Base(script), "hybrid") {
+		// A context-sensitive profile: [caller:site @ callee] headers.
+		if n := strings.Count(string(data), " @ "); n < 3 {
+			t.Errorf("%s: llvm-profgen-19 found %d calling contexts, want a CS profile", script, n)
+		}
+		return
 	}
 	lines := strings.Split(string(data), "\n")
 	if n, _ := strconv.Atoi(lines[0]); n < 10 {
@@ -156,8 +176,8 @@ func refOrder(path string) int {
 	return p<<16 | k
 }
 
-// samplesByPID reads the sample lines of a script, grouped by the PID
-// column (-1 without one), the column removed.
+// samplesByPID reads the samples of a script, grouped by the PID column
+// (-1 without one), the column removed; a hybrid sample's lines are joined.
 func samplesByPID(t *testing.T, path string, pidCol bool) map[int][]string {
 	t.Helper()
 	f, err := os.Open(path)
@@ -168,9 +188,14 @@ func samplesByPID(t *testing.T, path string, pidCol bool) map[int][]string {
 	m := map[int][]string{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
+	cur := -1
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.Contains(line, "PERF_RECORD_") {
+			continue
+		}
+		if isContinuation(line) && len(m[cur]) > 0 { // a hybrid sample's frames and branches
+			m[cur][len(m[cur])-1] += "\n" + line
 			continue
 		}
 		pid := -1
@@ -186,6 +211,7 @@ func samplesByPID(t *testing.T, path string, pidCol bool) map[int][]string {
 			line = rest
 		}
 		m[pid] = append(m[pid], line)
+		cur = pid
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(fmt.Errorf("%s: %w", path, err))
@@ -225,4 +251,9 @@ func checkFull(t *testing.T, dir, prefix string) {
 			t.Fatalf("%s line %d:\nfull %q\npid  %q", prefix, i+1, f, p)
 		}
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -17,6 +17,7 @@ import (
 type generator struct {
 	w         *world
 	rec       *recorder
+	calls     *branchClassifier // its shadow stack gives the samples' call chains
 	scenarios []scenario
 	snapshot  func() ([]mapping, error) // external mappings, read once at the entry point
 	maxInsns  uint64
@@ -49,6 +50,7 @@ func (g *generator) begin(addr uint64) error {
 	}
 	g.begun = true
 	g.rec.restart(g.seed)
+	g.calls.returns = g.calls.returns[:0]
 	if g.snapshot != nil {
 		ext, err := g.snapshot()
 		if err != nil {
@@ -69,6 +71,7 @@ func (g *generator) sample(s *Sample) error {
 		return nil
 	}
 	g.written++
+	s.Stack = g.calls.callers(s.Stack[:0])
 	for _, sc := range g.scenarios {
 		if err := sc.sample(s); err != nil {
 			return err

@@ -36,6 +36,7 @@ type Sample struct {
 	Insns   uint64 // instructions since the entry point
 	IP      uint64
 	Entries []Entry
+	Stack   []uint64 // return addresses of the active calls, innermost first
 }
 
 // classifier says what kind of branch the instruction at from (size bytes)

@@ -53,6 +53,10 @@ type options struct {
 	fork       string
 	reuse      string
 	full       bool
+	perfData   bool
+	hybrid     bool
+	hySingle   string
+	hyMulti    string
 	procs      int
 	reuseEvery uint64
 	forkAfter  uint64
@@ -78,6 +82,10 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.fork, "fork", "", "write a process and two forked children: PREFIX.script, PREFIX.<pid>.script")
 	fs.StringVar(&o.reuse, "reuse", "", "write PID reuse: PREFIX.script, PREFIX.<pid>-<n>.script")
 	fs.BoolVar(&o.full, "full", false, "also write PREFIX-full.script: perf's default leading columns (comm pid/tid [cpu] time: event:) instead of the PID column")
+	fs.BoolVar(&o.perfData, "perfdata", false, "also write each -single FILE.script as FILE.perf.data and each PREFIX as PREFIX.perf.data")
+	fs.BoolVar(&o.hybrid, "hybrid", false, "samples carry their call chains too (perf record -b -g) in every output")
+	fs.StringVar(&o.hySingle, "hybrid-single", "", "also write a hybrid single-process script to this file (beside non-hybrid outputs)")
+	fs.StringVar(&o.hyMulti, "hybrid-multi", "", "also write hybrid concurrent processes: PREFIX.script, PREFIX.<pid>.script")
 	fs.IntVar(&o.procs, "procs", 4, "processes of -multi")
 	fs.Uint64Var(&o.reuseEvery, "reuse-every", 500, "samples between the exit and rebirth of the reused PID")
 	fs.Uint64Var(&o.forkAfter, "fork-after", 200, "samples of the parent before it forks")
@@ -98,8 +106,8 @@ func (o *options) validate() error {
 	switch {
 	case o.binary == "":
 		return errors.New("-binary is required")
-	case o.single == "" && o.multi == "" && o.fork == "" && o.reuse == "":
-		return errors.New("nothing to write: give -single, -multi, -fork or -reuse")
+	case o.single == "" && o.multi == "" && o.fork == "" && o.reuse == "" && o.hySingle == "" && o.hyMulti == "":
+		return errors.New("nothing to write: give -single, -multi, -fork, -reuse, -hybrid-single or -hybrid-multi")
 	case o.depth < 1 || o.depth > 32:
 		return fmt.Errorf("-depth %d: want 1 to 32", o.depth)
 	case o.period == 0 || o.reuseEvery == 0:
@@ -184,28 +192,46 @@ func newGenerator(o *options) (*generator, error) {
 
 // buildGenerator wires the recorder to the requested scenarios.
 func buildGenerator(o *options, bin *binaryInfo, path string) *generator {
-	w := &world{bin: bin, path: path, comm: filepath.Base(path), flags: layoutNames[o.flags]}
+	w := &world{bin: bin, path: path, comm: filepath.Base(path), flags: layoutNames[o.flags], period: o.period}
 	w.lay = newLayout(bin, o.vgBias)
 	g := &generator{w: w, maxInsns: o.maxInsns, seed: o.seed, scenarios: o.scenarios(w)}
-	c := &branchClassifier{lay: &w.lay, bin: bin}
-	g.rec = newRecorder(o.period, o.depth, o.seed, c.classify, g.sample)
+	g.calls = &branchClassifier{lay: &w.lay, bin: bin}
+	g.rec = newRecorder(o.period, o.depth, o.seed, g.calls.classify, g.sample)
 	return g
 }
 
 // scenarios lists the requested outputs, each with its own random stream.
 func (o *options) scenarios(w *world) []scenario {
 	var scs []scenario
+	mo := multiOpts{full: o.full, hybrid: o.hybrid, perfData: o.perfData}
 	if o.single != "" {
-		scs = append(scs, &singleScenario{w: w, path: o.single, rng: newRand(o.seed, 1)})
+		scs = append(scs, o.singleScenario(w, o.single, o.hybrid, 1))
 	}
 	if o.multi != "" {
-		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.multi, o.seed*4+1, false, o.full), procs: o.procs})
+		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.multi, o.seed*4+1, mo), procs: o.procs})
 	}
 	if o.fork != "" {
-		scs = append(scs, &forkScenario{multiScript: newMultiScript(w, o.fork, o.seed*4+2, false, o.full), after: o.forkAfter, nchild: 2})
+		scs = append(scs, &forkScenario{multiScript: newMultiScript(w, o.fork, o.seed*4+2, mo), after: o.forkAfter, nchild: 2})
 	}
 	if o.reuse != "" {
-		scs = append(scs, &reuseScenario{multiScript: newMultiScript(w, o.reuse, o.seed*4+3, true, o.full), every: o.reuseEvery})
+		ro := mo
+		ro.reuse = true
+		scs = append(scs, &reuseScenario{multiScript: newMultiScript(w, o.reuse, o.seed*4+3, ro), every: o.reuseEvery})
+	}
+	if o.hySingle != "" {
+		scs = append(scs, o.singleScenario(w, o.hySingle, true, 5))
+	}
+	if o.hyMulti != "" {
+		ho := multiOpts{hybrid: true, perfData: o.perfData}
+		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.hyMulti, o.seed*4+5, ho), procs: o.procs})
 	}
 	return scs
+}
+
+func (o *options) singleScenario(w *world, path string, hybrid bool, stream uint64) *singleScenario {
+	sc := &singleScenario{w: w, path: path, rng: newRand(o.seed, stream), hybrid: hybrid}
+	if o.perfData {
+		sc.pd = w.newPerfData(hybrid)
+	}
+	return sc
 }

@@ -70,9 +70,52 @@ func appendHex(b []byte, v uint64) []byte {
 	return strconv.AppendUint(append(b, "0x"...), v, 16)
 }
 
-// appendMMap2 appends a PERF_RECORD_MMAP2 line.
-func appendMMap2(b []byte, h *head, pid int, m mapping) []byte {
+// eventKind is the kind of a record of an output.
+type eventKind uint8
+
+const (
+	evKernelMMap eventKind = iota // PERF_RECORD_MMAP of the kernel's text
+	evMMap2
+	evComm // exec
+	evFork
+	evExit
+	evSample
+)
+
+// event is one record of an output, written as a perf script line and as a
+// perf.data record. FORK: pid is the parent, other the child; EXIT: pid
+// exits, other is its parent.
+type event struct {
+	kind   eventKind
+	pid    int
+	other  int
+	m      mapping
+	comm   string
+	s      *Sample
+	reloc  func(uint64) uint64 // valgrind address -> process address (samples)
+	hybrid bool                // the sample carries its call chain
+}
+
+// appendEvent appends ev as perf script prints it, after the columns of h.
+func appendEvent(b []byte, h *head, ev *event, lay flagLayout) []byte {
 	b = appendHead(b, h)
+	switch ev.kind {
+	case evKernelMMap:
+		return appendMMap(b, ev.m)
+	case evMMap2:
+		return appendMMap2(b, ev.pid, ev.m)
+	case evComm:
+		return fmt.Appendf(b, "PERF_RECORD_COMM exec: %s:%d/%d\n", taskComm(ev.comm), ev.pid, ev.pid)
+	case evFork:
+		return fmt.Appendf(b, "PERF_RECORD_FORK(%d:%d):(%d:%d)\n", ev.other, ev.other, ev.pid, ev.pid)
+	case evExit:
+		return fmt.Appendf(b, "PERF_RECORD_EXIT(%d:%d):(%d:%d)\n", ev.pid, ev.pid, ev.other, ev.other)
+	}
+	return appendSample(b, ev, lay)
+}
+
+// appendMMap2 appends a PERF_RECORD_MMAP2 line.
+func appendMMap2(b []byte, pid int, m mapping) []byte {
 	b = fmt.Appendf(b, "PERF_RECORD_MMAP2 %d/%d: [", pid, pid)
 	b = appendHex(b, m.Addr)
 	b = append(b, '(')
@@ -82,10 +125,8 @@ func appendMMap2(b []byte, h *head, pid int, m mapping) []byte {
 	return fmt.Appendf(b, " %02x:%02x %d %d]: %s %s\n", m.Maj, m.Min, m.Ino, m.Gen, m.Prot, m.Path)
 }
 
-// appendFork appends a FORK record; h is the parent's.
 // appendMMap appends a PERF_RECORD_MMAP line (the kernel's text).
-func appendMMap(b []byte, h *head, m mapping) []byte {
-	b = appendHead(b, h)
+func appendMMap(b []byte, m mapping) []byte {
 	b = append(b, "PERF_RECORD_MMAP -1/0: ["...)
 	b = appendHex(b, m.Addr)
 	b = append(b, '(')
@@ -93,24 +134,6 @@ func appendMMap(b []byte, h *head, m mapping) []byte {
 	b = append(b, ") @ "...)
 	b = appendHex(b, m.Pgoff)
 	return fmt.Appendf(b, "]: %s %s\n", m.Prot, m.Path)
-}
-
-func appendFork(b []byte, h *head, child, parent int) []byte {
-	b = appendHead(b, h)
-	return fmt.Appendf(b, "PERF_RECORD_FORK(%d:%d):(%d:%d)\n", child, child, parent, parent)
-}
-
-func appendExit(b []byte, h *head, pid, parent int) []byte {
-	b = appendHead(b, h)
-	return fmt.Appendf(b, "PERF_RECORD_EXIT(%d:%d):(%d:%d)\n", pid, pid, parent, parent)
-}
-
-// appendCommExec appends the COMM record of an exec; the kernel keeps 15
-// characters of the command name.
-func appendCommExec(b []byte, h *head, pid int, comm string) []byte {
-	comm = taskComm(comm)
-	b = appendHead(b, h)
-	return fmt.Appendf(b, "PERF_RECORD_COMM exec: %s:%d/%d\n", comm, pid, pid)
 }
 
 // taskComm is the command name as the kernel keeps it: 15 characters.
@@ -121,21 +144,41 @@ func taskComm(comm string) string {
 	return comm
 }
 
-// appendSampleLine appends one LBR sample as perf script -F [pid,]ip,brstack
+// appendSample appends an LBR sample as perf script -F [pid,]ip,brstack
 // prints it: " %16x" for the IP, then " 0xFROM/0xTO/flags " per entry,
-// newest first. reloc maps valgrind addresses into the process.
-func appendSampleLine(b []byte, h *head, s *Sample, lay flagLayout, reloc func(uint64) uint64) []byte {
-	b = appendHead(b, h)
-	ip := strconv.FormatUint(reloc(s.IP), 16)
-	b = append(b, ' ')
-	for i := len(ip); i < 16; i++ {
-		b = append(b, ' ')
+// newest first. A hybrid sample (perf record -b -g) prints its call chain
+// instead of the IP: a newline, then "\t%16x\n" per frame, leaf first.
+// ev.reloc maps valgrind addresses into the process.
+func appendSample(b []byte, ev *event, lay flagLayout) []byte {
+	s, reloc := ev.s, ev.reloc
+	if ev.hybrid {
+		b = append(b, '\n')
+		for _, a := range callchain(s) {
+			b = append(appendFrame(append(b, '\t'), reloc(a)), '\n')
+		}
+	} else {
+		b = appendFrame(append(b, ' '), reloc(s.IP))
 	}
-	b = append(b, ip...)
 	for i := range s.Entries {
 		b = appendEntry(b, &s.Entries[i], lay, reloc)
 	}
 	return append(b, '\n')
+}
+
+// appendFrame appends an address as "%16x".
+func appendFrame(b []byte, a uint64) []byte {
+	hex := strconv.FormatUint(a, 16)
+	for i := len(hex); i < 16; i++ {
+		b = append(b, ' ')
+	}
+	return append(b, hex...)
+}
+
+// callchain is the sample's call chain as perf records it from the user
+// stack: the IP, then the return addresses, innermost first, at most
+// maxStack entries in all.
+func callchain(s *Sample) []uint64 {
+	return append([]uint64{s.IP}, s.Stack[:min(len(s.Stack), maxStack-1)]...)
 }
 
 func appendEntry(b []byte, e *Entry, lay flagLayout, reloc func(uint64) uint64) []byte {

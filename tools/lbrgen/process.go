@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
 )
@@ -11,13 +12,38 @@ import (
 // world holds what every simulated process shares: the binary, valgrind's
 // layout, the external mappings seen under valgrind, the output layout.
 type world struct {
-	lay   layout
-	bin   *binaryInfo
-	path  string    // binary path printed in MMAP2 lines
-	comm  string    // command name printed in COMM lines
-	ext   []mapping // executable mappings other than the binary, valgrind addresses
-	flags flagLayout
-	buf   []byte
+	lay    layout
+	bin    *binaryInfo
+	path   string    // binary path printed in MMAP2 lines
+	comm   string    // command name printed in COMM lines
+	ext    []mapping // executable mappings other than the binary, valgrind addresses
+	flags  flagLayout
+	period uint64 // written as each sample's period in perf.data
+	buf    []byte
+}
+
+// perfDataPath is the perf.data file written beside a script: FILE.script
+// gives FILE.perf.data.
+func perfDataPath(script string) string {
+	return strings.TrimSuffix(script, ".script") + ".perf.data"
+}
+
+// newPerfData starts a perf.data output of the world's binary.
+func (w *world) newPerfData(hybrid bool) *perfData {
+	return newPerfData(hybrid, w.flags, w.period, w.bin.BuildID, w.path)
+}
+
+// writePerfData writes d to path.
+func writePerfData(d *perfData, path string) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := d.writeTo(f); err != nil {
+		return err
+	}
+	return f.Commit()
 }
 
 // processMaps are the executable mappings of a process with address space
@@ -41,10 +67,11 @@ type proc struct {
 	ref         *atomicfile.File
 	refName     string
 	samples     uint64
+	hybrid      bool // samples carry their call chains
 }
 
-func (w *world) newProc(pid, parent int, sp space, refPath string) (*proc, error) {
-	p := &proc{pid: pid, parent: parent, comm: w.comm, sp: sp, maps: w.processMaps(sp), refName: refPath}
+func (w *world) newProc(pid, parent int, sp space, refPath string, hybrid bool) (*proc, error) {
+	p := &proc{pid: pid, parent: parent, comm: w.comm, sp: sp, maps: w.processMaps(sp), refName: refPath, hybrid: hybrid}
 	f, err := atomicfile.Create(refPath)
 	if err != nil {
 		return nil, err
@@ -52,7 +79,7 @@ func (w *world) newProc(pid, parent int, sp space, refPath string) (*proc, error
 	p.ref = f
 	b := w.buf[:0]
 	for _, m := range p.maps {
-		b = appendMMap2(b, nil, pid, m)
+		b = appendMMap2(b, pid, m)
 	}
 	w.buf = b
 	_, err = f.Write(b)
@@ -64,10 +91,15 @@ func (w *world) reloc(p *proc) func(uint64) uint64 {
 	return func(a uint64) uint64 { return w.lay.reloc(p.sp, a) }
 }
 
-// writeRef writes s to the process's reference script.
-func (w *world) writeRef(p *proc, s *Sample) error {
+// sampleEvent is s as a sample of p.
+func (w *world) sampleEvent(p *proc, s *Sample) *event {
+	return &event{kind: evSample, pid: p.pid, s: s, reloc: w.reloc(p), hybrid: p.hybrid}
+}
+
+// writeRef writes the sample ev of p to p's reference script.
+func (w *world) writeRef(p *proc, ev *event) error {
 	p.samples++
-	w.buf = appendSampleLine(w.buf[:0], nil, s, w.flags, w.reloc(p))
+	w.buf = appendEvent(w.buf[:0], nil, ev, w.flags)
 	_, err := p.ref.Write(w.buf)
 	return err
 }
@@ -81,21 +113,46 @@ type scenario interface {
 	abort()
 }
 
-// singleScenario writes one process in llvm-profgen-19's layout.
+// singleScenario writes one process in llvm-profgen-19's layout, and as
+// perf.data if pd is set.
 type singleScenario struct {
-	w    *world
-	path string
-	rng  *rand.Rand
-	p    *proc
+	w      *world
+	path   string
+	rng    *rand.Rand
+	hybrid bool
+	pd     *perfData
+	p      *proc
 }
 
 func (sc *singleScenario) begin() (err error) {
-	sc.p, err = sc.w.newProc(sc.rng.IntN(3000000)+1000000, 1, newSpace(sc.rng, sc.w.bin.PIE), sc.path)
-	return err
+	sc.p, err = sc.w.newProc(sc.rng.IntN(3000000)+1000000, 1, newSpace(sc.rng, sc.w.bin.PIE), sc.path, sc.hybrid)
+	if err != nil || sc.pd == nil {
+		return err
+	}
+	for _, m := range sc.p.maps {
+		sc.pd.add(sc.id(clockStart), &event{kind: evMMap2, pid: sc.p.pid, m: m})
+	}
+	return nil
 }
 
-func (sc *singleScenario) sample(s *Sample) error { return sc.w.writeRef(sc.p, s) }
-func (sc *singleScenario) end() error             { return sc.p.ref.Commit() }
+func (sc *singleScenario) id(t uint64) sampleID {
+	return sampleID{pid: sc.p.pid, cpu: sc.p.pid % 2, time: t}
+}
+
+func (sc *singleScenario) sample(s *Sample) error {
+	ev := sc.w.sampleEvent(sc.p, s)
+	if sc.pd != nil {
+		sc.pd.add(sc.id(clockStart+s.Insns), ev)
+	}
+	return sc.w.writeRef(sc.p, ev)
+}
+
+func (sc *singleScenario) end() error {
+	if err := sc.p.ref.Commit(); err != nil || sc.pd == nil {
+		return err
+	}
+	return writePerfData(sc.pd, perfDataPath(sc.path))
+}
 func (sc *singleScenario) abort() {
 	if sc.p != nil {
 		sc.p.ref.Abort()
@@ -104,7 +161,8 @@ func (sc *singleScenario) abort() {
 
 // multiScript is a combined script (perf script --show-mmap-events
 // --show-task-events -F pid,ip,brstack) of processes started by one shell,
-// optionally also with perf's default leading columns (PREFIX-full.script).
+// optionally also with perf's default leading columns (PREFIX-full.script)
+// and as perf.data (PREFIX.perf.data).
 type multiScript struct {
 	w         *world
 	prefix    string
@@ -114,9 +172,11 @@ type multiScript struct {
 	live      []*proc
 	done      []*proc
 	instances map[int]int
-	reuse     bool   // PIDs may be reused: reference names carry the instance
-	full      bool   // also write PREFIX-full.script
-	nowNs     uint64 // the clock of the full layout
+	reuse     bool // PIDs may be reused: reference names carry the instance
+	full      bool // also write PREFIX-full.script
+	hybrid    bool // samples carry their call chains
+	pd        *perfData
+	nowNs     uint64 // the clock of the full layout and of perf.data
 }
 
 type combinedOut struct {
@@ -128,10 +188,19 @@ type combinedOut struct {
 // sample's time is clockStart + 1 ns per instruction.
 const clockStart = 10078431951000
 
-func newMultiScript(w *world, prefix string, seed uint64, reuse, full bool) *multiScript {
+// multiOpts are the choices of a combined output.
+type multiOpts struct {
+	reuse, full, hybrid, perfData bool
+}
+
+func newMultiScript(w *world, prefix string, seed uint64, o multiOpts) *multiScript {
 	rng := rand.New(rand.NewPCG(seed, 0x6d756c7469))
-	return &multiScript{w: w, prefix: prefix, rng: rng, shell: rng.IntN(3000000) + 1000000,
-		instances: map[int]int{}, reuse: reuse, full: full, nowNs: clockStart}
+	m := &multiScript{w: w, prefix: prefix, rng: rng, shell: rng.IntN(3000000) + 1000000,
+		instances: map[int]int{}, reuse: o.reuse, full: o.full, hybrid: o.hybrid, nowNs: clockStart}
+	if o.perfData {
+		m.pd = w.newPerfData(o.hybrid)
+	}
+	return m
 }
 
 func (m *multiScript) open() error {
@@ -147,21 +216,28 @@ func (m *multiScript) open() error {
 		m.outs = append(m.outs, combinedOut{f: f, full: i == 1})
 	}
 	kernel := mapping{Addr: 0xffffffff81000000, Len: 0x1209988, Pgoff: 0xffffffff81000000, Prot: "x", Path: "[kernel.kallsyms]_text"}
-	return m.write(head{pid: 0, comm: "swapper"}, func(b []byte, h *head) []byte {
-		h.timeNs = 0
-		return appendMMap(b, h, kernel)
-	})
+	return m.write(head{pid: 0, comm: "swapper"}, &event{kind: evKernelMMap, m: kernel})
 }
 
-// write appends a line made by line to every combined output, with the
-// columns of h (time: now).
-func (m *multiScript) write(h head, line func([]byte, *head) []byte) error {
+// write writes ev to every combined output, with the columns of h (time:
+// now; the kernel's map at 0).
+func (m *multiScript) write(h head, ev *event) error {
+	h.timeNs, h.cpu = m.nowNs, h.pid%2
+	switch ev.kind {
+	case evKernelMMap:
+		h.timeNs = 0
+	case evSample:
+		h.event = eventName
+	}
 	for _, out := range m.outs {
-		h.full, h.timeNs, h.cpu = out.full, m.nowNs, h.pid%2
-		m.w.buf = line(m.w.buf[:0], &h)
+		h.full = out.full
+		m.w.buf = appendEvent(m.w.buf[:0], &h, ev, m.w.flags)
 		if _, err := out.f.Write(m.w.buf); err != nil {
 			return err
 		}
+	}
+	if m.pd != nil {
+		m.pd.add(sampleID{pid: h.pid, cpu: h.cpu, time: h.timeNs}, ev)
 	}
 	return nil
 }
@@ -176,37 +252,35 @@ func (m *multiScript) refPath(pid int) string {
 
 // exec starts a process as a shell does: fork, exec, map the binary.
 func (m *multiScript) exec(pid int) (*proc, error) {
-	p, err := m.w.newProc(pid, m.shell, newSpace(m.rng, m.w.bin.PIE), m.refPath(pid))
+	p, err := m.w.newProc(pid, m.shell, newSpace(m.rng, m.w.bin.PIE), m.refPath(pid), m.hybrid)
 	if err != nil {
 		return nil, err
 	}
 	m.live = append(m.live, p)
-	err = m.write(head{pid: m.shell, comm: "bash"}, func(b []byte, h *head) []byte {
-		return appendFork(b, h, pid, m.shell)
-	})
-	if err != nil {
+	if err := m.write(head{pid: m.shell, comm: "bash"}, &event{kind: evFork, pid: m.shell, other: pid}); err != nil {
 		return nil, err
 	}
-	return p, m.write(head{pid: pid, comm: taskComm(p.comm)}, func(b []byte, h *head) []byte {
-		b = appendCommExec(b, h, pid, p.comm)
-		for _, mp := range p.maps {
-			b = appendMMap2(b, h, pid, mp)
+	h := head{pid: pid, comm: taskComm(p.comm)}
+	if err := m.write(h, &event{kind: evComm, pid: pid, comm: p.comm}); err != nil {
+		return nil, err
+	}
+	for _, mp := range p.maps {
+		if err := m.write(h, &event{kind: evMMap2, pid: pid, m: mp}); err != nil {
+			return nil, err
 		}
-		return b
-	})
+	}
+	return p, nil
 }
 
 // fork starts a child of parent: it inherits the parent's mappings and has
 // no MMAP2 of its own in the combined script.
 func (m *multiScript) fork(parent *proc, pid int) (*proc, error) {
-	p, err := m.w.newProc(pid, parent.pid, parent.sp, m.refPath(pid))
+	p, err := m.w.newProc(pid, parent.pid, parent.sp, m.refPath(pid), m.hybrid)
 	if err != nil {
 		return nil, err
 	}
 	m.live = append(m.live, p)
-	return p, m.write(head{pid: parent.pid, comm: taskComm(parent.comm)}, func(b []byte, h *head) []byte {
-		return appendFork(b, h, pid, parent.pid)
-	})
+	return p, m.write(head{pid: parent.pid, comm: taskComm(parent.comm)}, &event{kind: evFork, pid: parent.pid, other: pid})
 }
 
 func (m *multiScript) exit(p *proc) error {
@@ -217,9 +291,7 @@ func (m *multiScript) exit(p *proc) error {
 		}
 	}
 	m.done = append(m.done, p)
-	err := m.write(head{pid: p.pid, comm: taskComm(p.comm)}, func(b []byte, h *head) []byte {
-		return appendExit(b, h, p.pid, p.parent)
-	})
+	err := m.write(head{pid: p.pid, comm: taskComm(p.comm)}, &event{kind: evExit, pid: p.pid, other: p.parent})
 	if err != nil {
 		return err
 	}
@@ -234,14 +306,11 @@ func (m *multiScript) pick() *proc { return m.live[m.rng.IntN(len(m.live))] }
 // writeSample writes s as p's to the combined outputs and p's reference.
 func (m *multiScript) writeSample(p *proc, s *Sample) error {
 	m.nowNs = clockStart + s.Insns
-	reloc := m.w.reloc(p)
-	err := m.write(head{pid: p.pid, comm: taskComm(p.comm), event: "cycles:u"}, func(b []byte, h *head) []byte {
-		return appendSampleLine(b, h, s, m.w.flags, reloc)
-	})
-	if err != nil {
+	ev := m.w.sampleEvent(p, s)
+	if err := m.write(head{pid: p.pid, comm: taskComm(p.comm)}, ev); err != nil {
 		return err
 	}
-	return m.w.writeRef(p, s)
+	return m.w.writeRef(p, ev)
 }
 
 // finish ends the live processes, youngest first, and writes the manifest.
@@ -253,6 +322,11 @@ func (m *multiScript) finish() error {
 	}
 	for _, out := range m.outs {
 		if err := out.f.Commit(); err != nil {
+			return err
+		}
+	}
+	if m.pd != nil {
+		if err := writePerfData(m.pd, m.prefix+".perf.data"); err != nil {
 			return err
 		}
 	}

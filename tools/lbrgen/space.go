@@ -51,7 +51,8 @@ func newSpace(rng *rand.Rand, pie bool) space {
 // branchClassifier names the kind of each taken branch: by decoding the
 // branch instruction when it lies in the binary; for a branch from outside
 // (libc), a return when it lands on the return address of a call the
-// binary made, else a call (a callback).
+// binary made, else a call (a callback). Its shadow stack of return
+// addresses is the call stack of hybrid samples: calls push, returns pop.
 type branchClassifier struct {
 	lay     *layout
 	bin     *binaryInfo
@@ -68,19 +69,35 @@ func (c *branchClassifier) classify(from uint64, size uint32, to uint64) BranchK
 		if c.popTo(to) {
 			return KindRet
 		}
+		if to != c.lay.vgBias+c.bin.Entry { // ld.so jumps to _start
+			c.push(from + uint64(size)) // a callback: the call's return address
+		}
 		return KindCall
 	}
 	k := branchKind(c.bin.code(from - c.lay.vgBias))
 	switch k {
 	case KindCall, KindIndCall:
-		if len(c.returns) == maxShadow {
-			c.returns = append(c.returns[:0], c.returns[maxShadow/2:]...)
-		}
-		c.returns = append(c.returns, from+uint64(size))
+		c.push(from + uint64(size))
 	case KindRet:
 		c.popTo(to)
 	}
 	return k
+}
+
+func (c *branchClassifier) push(ret uint64) {
+	if len(c.returns) == maxShadow {
+		c.returns = append(c.returns[:0], c.returns[maxShadow/2:]...)
+	}
+	c.returns = append(c.returns, ret)
+}
+
+// callers appends the return addresses of the active calls to dst,
+// innermost first, at most maxStack of them.
+func (c *branchClassifier) callers(dst []uint64) []uint64 {
+	for i := len(c.returns) - 1; i >= 0 && len(dst) < maxStack; i-- {
+		dst = append(dst, c.returns[i])
+	}
+	return dst
 }
 
 // popTo pops the shadow stack down to the return address to, if it is one

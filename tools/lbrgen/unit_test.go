@@ -162,13 +162,13 @@ func TestReadMaps(t *testing.T) {
 
 func TestAppendMMap2(t *testing.T) {
 	m := mapping{Addr: 0x561f6d184000, Len: 0x1000, Pgoff: 0x1000, Maj: 0xfe, Ino: 9979526, Gen: 1907999959, Prot: "r-xp", Path: "/path/t2.bin"}
-	got := string(appendMMap2(nil, &head{pid: 21305}, 21305, m))
+	got := string(appendEvent(nil, &head{pid: 21305}, &event{kind: evMMap2, pid: 21305, m: m}, layoutPlain))
 	want := "21305 PERF_RECORD_MMAP2 21305/21305: [0x561f6d184000(0x1000) @ 0x1000 fe:00 9979526 1907999959]: r-xp /path/t2.bin\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	m = mapping{Addr: 0x7fbb6d367000, Len: 0x2000, Prot: "r-xp", Path: "[vdso]"}
-	got = string(appendMMap2(nil, &head{pid: 7027}, 7027, m))
+	got = string(appendEvent(nil, &head{pid: 7027}, &event{kind: evMMap2, pid: 7027, m: m}, layoutPlain))
 	want = " 7027 PERF_RECORD_MMAP2 7027/7027: [0x7fbb6d367000(0x2000) @ 0 00:00 0 0]: r-xp [vdso]\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)

@@ -1,0 +1,3 @@
+module nonpiego
+
+go 1.26
