@@ -3,6 +3,8 @@ GO ?= go
 BIN := bin/profgen
 # Large test programs and traces are built here, never committed.
 TESTDATA ?= $(CURDIR)/build/testdata
+# Time per fuzz target for make fuzz.
+FUZZTIME ?= 30s
 export PROFGEN_TESTDATA := $(TESTDATA)
 
 .PHONY: build test testdata demo bench fuzz lint clean pgo-example

@@ -13,6 +13,7 @@
 set -euo pipefail
 out=${1:?usage: 20-lbr.sh DIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/scripts/versions.sh"
 for tool in clang-19 valgrind objcopy go; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "20-lbr: $tool not found; skipping the LBR traces"
@@ -50,7 +51,7 @@ trace() {
 	rm -f "$dir"/*.script "$dir"/*.procs "$dir/.done"
 	[ "$bin" -ef "$dir/binary" ] || cp "$bin" "$dir/binary"
 	local start=$SECONDS
-	"$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" \
+	traced_env "$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" \
 		-single "$dir/single.script" -multi "$dir/multi" -procs 4 -full \
 		-fork "$dir/fork" -fork-after "$forkafter" \
 		-reuse "$dir/reuse" -reuse-every "$every" -- "$@"
@@ -59,17 +60,8 @@ trace() {
 	echo "20-lbr: $prog: $((SECONDS - start))s, $(du -sh "$dir" | cut -f1)"
 }
 
-# The SQLite amalgamation, pinned; fetched once into the cache.
-sqlite_version=12.11.1
-fetch_sqlite() {
-	local tgz=$lbr/.cache/better-sqlite3-$sqlite_version.tgz
-	if [ ! -e "$lbr/.cache/sqlite3/sqlite3.c" ]; then
-		command -v npm >/dev/null || return 1
-		[ -e "$tgz" ] || (cd "$lbr/.cache" && npm pack --silent "better-sqlite3@$sqlite_version" >/dev/null) || return 1
-		mkdir -p "$lbr/.cache/sqlite3"
-		tar -xzf "$tgz" -C "$lbr/.cache/sqlite3" --strip-components=3 package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h
-	fi
-}
+# The SQLite amalgamation, pinned in scripts/versions.sh; fetched once.
+fetch_sqlite_lbr() { fetch_sqlite "$lbr/.cache/sqlite3"; }
 
 build_sqlite() {
 	local bin=$lbr/.cache/sqlbench src=$root/testdata/programs/sqlbench.c
@@ -85,7 +77,7 @@ build_sqlite() {
 }
 
 sqlite_ok=0
-if fetch_sqlite; then
+if fetch_sqlite_lbr; then
 	# Compile SQLite (a minute of CPU) while the small programs are traced.
 	build_sqlite &
 	sqlite_pid=$!
@@ -108,7 +100,7 @@ if [ "$sqlite_ok" = 1 ]; then
 		bench=$lbr/sqlite/bench.script
 		if newer_than "$bench" "$lbr/sqlite/.done"; then
 			start=$SECONDS
-			"$lbrgen" -binary "$lbr/sqlite/binary" -seed 7 -flags plain -depth 32 -period 800 \
+			traced_env "$lbrgen" -binary "$lbr/sqlite/binary" -seed 7 -flags plain -depth 32 -period 800 \
 				-single "$bench" -- 1000
 			echo "20-lbr: sqlite bench.script: $((SECONDS - start))s, $(du -h "$bench" | cut -f1)"
 		fi

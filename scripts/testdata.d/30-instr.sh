@@ -17,6 +17,7 @@
 set -euo pipefail
 out=${1:?usage: 30-instr.sh DIR}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../versions.sh"
 for tool in clang-19 llvm-profdata-19; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "30-instr: $tool not found; skipping"
@@ -35,32 +36,11 @@ runmany() {
 	local dir=$1 n=$2
 	shift 2
 	mkdir -p "$dir"
-	seq 1 "$n" | LLVM_PROFILE_FILE="$dir/%p.profraw" xargs -P 2 -I{} "$@" {} >/dev/null
+	seq 1 "$n" | traced_env LLVM_PROFILE_FILE="$dir/%p.profraw" xargs -P 2 -I{} "$@" {} >/dev/null
 }
 
-sqlite_src() {
-	local c=$top/.cache/sqlite3.c
-	if [ ! -s "$c" ]; then
-		command -v npm >/dev/null || return 1
-		local tmp
-		tmp=$(mktemp -d)
-		(cd "$tmp" && npm pack better-sqlite3 --silent >/dev/null) || { rm -rf "$tmp"; return 1; }
-		tar -xzf "$tmp"/better-sqlite3-*.tgz -C "$tmp"
-		local found
-		found=$(find "$tmp" -name sqlite3.c | head -1)
-		if [ -z "$found" ]; then
-			# newer packages ship the amalgamation as a tarball under deps/
-			local tgz
-			tgz=$(find "$tmp" -name 'sqlite*.tar*' | head -1)
-			[ -n "$tgz" ] && tar -xf "$tgz" -C "$tmp"
-			found=$(find "$tmp" -name sqlite3.c | head -1)
-		fi
-		[ -n "$found" ] || { rm -rf "$tmp"; return 1; }
-		cp "$found" "$c"
-		cp "$(dirname "$found")/sqlite3.h" "$top/.cache/sqlite3.h"
-		rm -rf "$tmp"
-	fi
-}
+# The SQLite amalgamation, pinned in scripts/versions.sh.
+sqlite_src() { fetch_sqlite "$top/.cache/sqlite3"; }
 
 # The per-run workload: a few statements on an in-memory database.
 cat >"$top/.cache/sqlmain.c.new" <<'C'
@@ -90,11 +70,11 @@ build_sqlite() { # NAME FLAGS...: cached while the flags and main program stay t
 	local name=$1
 	shift
 	local bin=$top/.cache/$name
-	local flags="clang-19 -O1 $* $(cksum <"$top/.cache/sqlmain.c")"
+	local flags="clang-19 -O1 $* $(cksum <"$top/.cache/sqlmain.c") better-sqlite3@$BETTER_SQLITE3_VERSION"
 	if [ ! -x "$bin" ] || [ "$(cat "$bin.flags" 2>/dev/null)" != "$flags" ]; then
 		echo "30-instr: compiling sqlite ($name), a few minutes"
 		clang-19 -O1 -g0 -Wl,--build-id "$@" -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 \
-			-I"$top/.cache" -o "$bin" "$top/.cache/sqlmain.c" "$top/.cache/sqlite3.c"
+			-I"$top/.cache/sqlite3" -o "$bin" "$top/.cache/sqlmain.c" "$top/.cache/sqlite3/sqlite3.c"
 		printf '%s' "$flags" >"$bin.flags"
 	fi
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,4 +122,40 @@ func TestCounterPtrOutOfRange(t *testing.T) {
 			t.Errorf("CounterPtr %#x: error %v, want %q", tt.ptr, err, tt.want)
 		}
 	}
+}
+
+// TestCorrelationNamesBomb: a correlation binary whose __llvm_covnames
+// inflates to 1 GiB of separators (1.6 GB of memory at 64 MiB before)
+// fails with the binary, the section and the chunk's offset, under a
+// 2 GiB address-space limit within 20 s.
+func TestCorrelationNamesBomb(t *testing.T) {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		t.Skip("objcopy not installed")
+	}
+	if !testutil.Limited(t, 2<<30, 20*time.Second) {
+		return
+	}
+	dir := t.TempDir()
+	sections := map[string][]byte{
+		"__llvm_covdata":  make([]byte, 64),
+		"__llvm_prf_cnts": make([]byte, 8),
+		"__llvm_covnames": separators(1 << 30),
+	}
+	args := []string{}
+	for name, b := range sections {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, b, 0o644)
+		args = append(args, "--add-section", name+"="+path)
+	}
+	bin := filepath.Join(dir, "app")
+	args = append(args, filepath.Join("..", "..", "binary", "testdata", "clang-pie.elf"), bin)
+	if out, err := exec.Command(objcopy, args...).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, out)
+	}
+	_, err = OpenCorrelation(bin)
+	if err == nil || !strings.Contains(err.Error(), bin+"(__llvm_covnames): offset 0x") || !strings.Contains(err.Error(), "compression bomb") {
+		t.Errorf("error %v, want the binary, section, offset and a compression bomb", err)
+	}
+	t.Log(err)
 }
