@@ -80,8 +80,7 @@ func newRootCommand() *cobra.Command {
 	opts.AddFlags(cmd.Flags())
 	cmd.SetArgs(llvmStyleArgs(os.Args[1:]))
 	addCPUProfileFlag(cmd)
-	cmd.AddCommand(newShowCommand())
-	cmd.AddCommand(newMergeCommand())
+	addProfdataCommands(cmd)
 	return cmd
 }
 
