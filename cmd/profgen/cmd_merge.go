@@ -1,32 +1,50 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/profgen/profgen/internal/profmerge"
 )
 
-// mergeOptions are the flags of `profgen merge`, named as llvm-profdata's.
+// mergeOptions are the flags of `profgen merge`, named as llvm-profdata's,
+// with its defaults.
 type mergeOptions struct {
 	profmerge.Options
+	splitLayout bool
+}
+
+var errSplitLayout = errors.New("--split-layout: llvm-profdata 20's split extbinary layout is not supported (llvm-profdata-19 has no such flag)")
+
+var formatUsage = map[string]string{
+	"text":      "write the text format",
+	"binary":    "write the binary format: indexed .profdata (the default for instrumentation profiles), SPF_Binary for sample profiles",
+	"extbinary": "write the extensible binary format (the default for sample profiles; indexed .profdata for instrumentation profiles)",
+	"gcc":       "GCC encoding (only meaningful for --sample; not supported for writing, as in llvm-profdata)",
+}
+
+var kindUsage = map[string]string{
+	"instr":  "instrumentation profiles (llvm's default; profgen tells the kind by magic and refuses sample inputs when given)",
+	"sample": "sample profiles (profgen tells the kind by magic and refuses instrumentation inputs when given)",
 }
 
 func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Output, "output", "o", "-", "output file (\"-\" = stdout)")
-	fs.BoolVar(&o.Text, "text", false, "write the text format instead of indexed .profdata")
-	fs.StringVar(&o.Binary, "binary", "", "with no value: write indexed .profdata (the default); with a path: the binary for --match-binary-id")
-	fs.Lookup("binary").NoOptDefVal = profmerge.BinaryFormatOnly
-	fs.StringVar(&o.BinaryFile, "binary-file", "", "unstripped binary built with -mllvm -profile-correlate=binary, for counters-only raws")
+	choiceVar(fs, &o.Format, formatUsage, "text", "binary", "extbinary", "gcc")
+	choiceVar(fs, &o.Kind, kindUsage, "instr", "sample")
+	fs.StringVar(&o.BinaryFile, "binary-file", "", "unstripped instrumented binary: records and names of -mllvm -profile-correlate=binary raws; the build id --match-binary-id compares with")
 	fs.StringArrayVar(&o.Weighted, "weighted-input", nil, "W,FILE: merge FILE with weight W (repeatable)")
 	fs.StringVarP(&o.InputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
-	fs.IntVarP(&o.Threads, "num-threads", "j", 0, "worker threads (0 = number of CPUs)")
-	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all: skip damaged inputs, fail only if none merge")
-	fs.BoolVar(&o.Sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero")
-	fs.BoolVar(&o.ExtBinary, "extbinary", false, "sample profiles: write extbinary (the default for sample profiles)")
-	fs.BoolVar(&o.UseMD5, "use-md5", false, "sample profiles: MD5 function names (extbinary)")
-	fs.BoolVar(&o.Sample, "sample", false, "accepted for llvm-profdata compatibility: sample inputs are recognized by their magic")
-	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file (or --binary=PATH); list the others")
+	fs.IntVarP(&o.Threads, "num-threads", "j", 0, "worker threads; -j1 and -j=1 work too (default 0: autodetect)")
+	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all (or warn): skip damaged inputs, fail only if none merge")
+	fs.BoolVar(&o.Sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero (only meaningful for instrumentation profiles)")
+	fs.BoolVar(&o.UseMD5, "use-md5", false, "MD5 function names in the name table (only meaningful for --extbinary)")
+	fs.BoolVar(&o.CompressAllSections, "compress-all-sections", false, "zlib-compress every section (only meaningful for --extbinary)")
+	fs.BoolVar(&o.GenPartialProfile, "gen-partial-profile", false, "flag the profile as partial (only meaningful for --extbinary)")
+	fs.BoolVar(&o.splitLayout, "split-layout", false, "llvm-profdata 20's split extbinary layout: refused (llvm-profdata-19 has no such flag)")
+	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 
 func newMergeCommand() *cobra.Command {
@@ -37,12 +55,16 @@ func newMergeCommand() *cobra.Command {
 		Long: `Merge clang instrumentation profiles into one indexed .profdata (version 12, as
 llvm-profdata-19 writes) or its text form. Inputs are raw profiles (versions
 8-10), indexed profiles and directories of them. Files are streamed and merged
-in parallel; the output is the same for any thread count and input order.`,
+in parallel; the output is the same for any thread count and input order.
+Sample profiles (text, binary, extbinary) merge as llvm-profdata merge --sample.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.splitLayout {
+				return errSplitLayout
+			}
 			o.Args = args
 			return profmerge.Run(cmd.ErrOrStderr(), &o.Options)
 		},
 	}
 	o.AddFlags(cmd.Flags())
-	return cmd
+	return withLLVMArgs(cmd)
 }

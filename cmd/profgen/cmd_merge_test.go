@@ -193,7 +193,7 @@ func TestMatchBinaryID(t *testing.T) {
 	needTool(t, "llvm-profdata-19")
 	dir := instrData(t, "mixed")
 	out := filepath.Join(t.TempDir(), "a.profdata")
-	stderr, err := profgenMerge(t, "--match-binary-id", "--binary="+filepath.Join(dir, "bin-a"), "-o", out, filepath.Join(dir, "raw"))
+	stderr, err := profgenMerge(t, "--match-binary-id", "--binary-file="+filepath.Join(dir, "bin-a"), "-o", out, filepath.Join(dir, "raw"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}

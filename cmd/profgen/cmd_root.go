@@ -55,8 +55,7 @@ func newRootCommand() *cobra.Command {
 	opts.AddFlags(cmd.Flags())
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	addCPUProfileFlag(cmd)
-	cmd.AddCommand(newShowCommand())
-	cmd.AddCommand(newMergeCommand())
+	addProfdataCommands(cmd)
 	return cmd
 }
 

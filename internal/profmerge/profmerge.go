@@ -22,21 +22,31 @@ import (
 // Options are llvm-profdata merge's settings.
 type Options struct {
 	Inputs
-	Output        string
-	Text          bool
-	Binary        string // --binary[=PATH]: output format, or the binary to match
-	BinaryFile    string
+	Output string
+	// Kind is "instr" or "sample" when --instr or --sample was given (the
+	// last one wins); inputs are told apart by magic either way, and a
+	// contradiction is an error, as llvm-profdata fails on it.
+	Kind string
+	// Format is the last of --text, --binary, --extbinary, --gcc; "" is
+	// llvm's default: extbinary for sample profiles, binary (indexed) for
+	// instrumentation profiles.
+	Format        string
+	BinaryFile    string // --binary-file: correlation, --match-binary-id
 	Threads       int
 	FailureMode   string
 	MatchBinaryID bool
 	Sparse        bool
-	ExtBinary     bool // sample profiles: --extbinary
-	UseMD5        bool // sample profiles: MD5 names (extbinary)
-	Sample        bool // --sample; the kind is told by magic anyway
+	// Extbinary section options (sample profiles).
+	UseMD5, CompressAllSections, GenPartialProfile bool
 }
 
-// BinaryFormatOnly is --binary given without a path (llvm's format flag).
-const BinaryFormatOnly = "\x00format"
+// Output formats, as llvm-profdata's flags name them.
+const (
+	FormatText      = "text"
+	FormatBinary    = "binary"
+	FormatExtBinary = "extbinary"
+	FormatGCC       = "gcc"
+)
 
 // Run merges the inputs of o (plus args) and writes the output.
 func Run(stderr io.Writer, o *Options) error {
@@ -52,13 +62,29 @@ func Run(stderr io.Writer, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if err := o.checkKind(kind); err != nil {
+		return err
+	}
 	if kind == profformat.KindSample {
 		return mergeSample(stderr, o, inputs)
 	}
 	return mergeInstr(stderr, o, opts, inputs)
 }
 
+// checkKind refuses inputs of the other family than --instr or --sample
+// named (llvm-profdata cannot read them and merges nothing).
+func (o *Options) checkKind(kind profformat.Kind) error {
+	want := map[string]profformat.Kind{"instr": profformat.KindInstr, "sample": profformat.KindSample}[o.Kind]
+	if o.Kind == "" || kind == want || kind == profformat.KindUnknown {
+		return nil
+	}
+	return fmt.Errorf("--%s given, but the inputs are %s profiles", o.Kind, kind)
+}
+
 func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge.Input) error {
+	if o.Format == FormatGCC {
+		return errors.New("--gcc: unknown format for instrumentation profiles (only meaningful for --sample)")
+	}
 	res, err := merge.Run(inputs, opts)
 	if err != nil {
 		return err
@@ -85,7 +111,7 @@ func writeInstr(o *Options, res *merge.Result) error {
 		return err
 	}
 	defer out.Abort()
-	if o.Text {
+	if o.Format == FormatText {
 		err = text.Write(out, res.Profile)
 	} else {
 		err = indexed.Write(out, res.Profile)
@@ -127,12 +153,8 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 
 // matchID is the build id of the binary --match-binary-id compares with.
 func (o *Options) matchID() ([]byte, error) {
-	bin := o.Binary
-	if bin == "" || bin == BinaryFormatOnly {
-		bin = o.BinaryFile
+	if o.BinaryFile == "" {
+		return nil, errors.New("--match-binary-id needs --binary-file=PATH (the instrumented binary)")
 	}
-	if bin == "" {
-		return nil, errors.New("--match-binary-id needs --binary-file=PATH or --binary=PATH")
-	}
-	return merge.BuildID(bin)
+	return merge.BuildID(o.BinaryFile)
 }

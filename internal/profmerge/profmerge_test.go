@@ -83,19 +83,19 @@ func TestMergeSampleMatchesLLVM(t *testing.T) {
 
 func TestSampleOutputFormat(t *testing.T) {
 	tests := []struct {
-		text, binary, ext bool
-		want              sampleprof.Format
+		flag string
+		want sampleprof.Format
 	}{
-		{false, false, false, sampleprof.FormatExtBinary},
-		{true, false, false, sampleprof.FormatText},
-		{false, true, false, sampleprof.FormatBinary},
-		{false, false, true, sampleprof.FormatExtBinary},
-		{true, true, false, sampleprof.FormatUnknown},
+		{"", sampleprof.FormatExtBinary},
+		{"text", sampleprof.FormatText},
+		{"binary", sampleprof.FormatBinary},
+		{"extbinary", sampleprof.FormatExtBinary},
+		{"gcc", sampleprof.FormatUnknown},
 	}
 	for _, tt := range tests {
-		got, err := SampleOutputFormat(tt.text, tt.binary, tt.ext)
+		got, err := SampleOutputFormat(tt.flag)
 		if got != tt.want || (err != nil) != (tt.want == sampleprof.FormatUnknown) {
-			t.Errorf("SampleOutputFormat(%v, %v, %v) = %v, %v", tt.text, tt.binary, tt.ext, got, err)
+			t.Errorf("SampleOutputFormat(%q) = %v, %v", tt.flag, got, err)
 		}
 	}
 }
@@ -114,11 +114,7 @@ func TestMergeCommandSampleInputs(t *testing.T) {
 	for _, format := range []string{"--text", "--binary", "--extbinary"} {
 		got := filepath.Join(dir, "got"+format)
 		want := filepath.Join(dir, "want"+format)
-		o := Options{Output: got, FailureMode: "any"}
-		o.Text, o.ExtBinary = format == "--text", format == "--extbinary"
-		if format == "--binary" {
-			o.Binary = BinaryFormatOnly
-		}
+		o := Options{Output: got, FailureMode: "any", Format: format[2:]}
 		o.Args, o.Weighted = []string{a}, []string{"2," + b}
 		if err := Run(io.Discard, &o); err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // mergeSample merges sample profiles, as llvm-profdata merge --sample,
 // and writes the result atomically.
 func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
-	format, err := SampleOutputFormat(o.Text, o.Binary == BinaryFormatOnly, o.ExtBinary)
+	format, err := SampleOutputFormat(o.Format)
 	if err != nil {
 		return err
 	}
@@ -26,11 +26,29 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteSample(o.Output, p, format, sampleprof.WriteOptions{UseMD5: o.UseMD5}); err != nil {
+	if err := WriteSample(o.Output, p, format, o.writeOptions(stderr, format)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
 	return nil
+}
+
+// writeOptions are the extbinary section options; given for another
+// format they are ignored with llvm-profdata's warning.
+func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampleprof.WriteOptions {
+	wo := sampleprof.WriteOptions{UseMD5: o.UseMD5, Compress: o.CompressAllSections, Partial: o.GenPartialProfile}
+	if format == sampleprof.FormatExtBinary {
+		return wo
+	}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{o.CompressAllSections, "compress-all-section"}, {o.UseMD5, "use-md5"}, {o.GenPartialProfile, "gen-partial-profile"}} {
+		if f.set {
+			fmt.Fprintf(stderr, "warning: -%s is ignored. Specify -extbinary to enable it\n", f.name)
+		}
+	}
+	return sampleprof.WriteOptions{}
 }
 
 // WriteSample writes p to path (- for standard output) atomically.
@@ -49,22 +67,16 @@ func WriteSample(path string, p *sampleprof.Profile, format sampleprof.Format, w
 	return out.Commit()
 }
 
-// SampleOutputFormat picks the output format from llvm-profdata's
-// --text, --binary and --extbinary flags; extbinary when none is given.
-func SampleOutputFormat(text, binary, extbinary bool) (sampleprof.Format, error) {
-	n := 0
-	f := sampleprof.FormatExtBinary
-	for _, c := range []struct {
-		set bool
-		f   sampleprof.Format
-	}{{text, sampleprof.FormatText}, {binary, sampleprof.FormatBinary}, {extbinary, sampleprof.FormatExtBinary}} {
-		if c.set {
-			n++
-			f = c.f
-		}
+// SampleOutputFormat is the sample profile format llvm-profdata's last
+// format flag names; extbinary when none is given.
+func SampleOutputFormat(flag string) (sampleprof.Format, error) {
+	switch flag {
+	case "", FormatExtBinary:
+		return sampleprof.FormatExtBinary, nil
+	case FormatText:
+		return sampleprof.FormatText, nil
+	case FormatBinary:
+		return sampleprof.FormatBinary, nil
 	}
-	if n > 1 {
-		return sampleprof.FormatUnknown, errors.New("choose one of --text, --binary and --extbinary")
-	}
-	return f, nil
+	return sampleprof.FormatUnknown, errors.New("--" + flag + ": profile encoding format unsupported for writing sample profiles")
 }

@@ -15,6 +15,12 @@ type WriteOptions struct {
 	// UseMD5 names functions by MD5 hash (extbinary only), as
 	// llvm-profgen --use-md5 and llvm-profdata merge --use-md5 do.
 	UseMD5 bool
+	// Compress zlib-compresses every extbinary section, as llvm-profdata
+	// merge --compress-all-sections.
+	Compress bool
+	// Partial flags the profile as partial (--gen-partial-profile): the
+	// compiler then keeps its static estimates for functions left out.
+	Partial bool
 }
 
 // WriteBinary writes p in LLVM's SPF_Binary format: magic and version,

@@ -1,6 +1,8 @@
 package sampleprof
 
 import (
+	"bytes"
+	"compress/zlib"
 	"io"
 	"slices"
 )
@@ -29,8 +31,12 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 		}
 	}
 	profiles, offsets := profileSection(p, names)
+	summary := summarySection(p)
+	if opts.Partial {
+		summary.flags |= secFlagPartial
+	}
 	layout := []*section{
-		summarySection(p),
+		summary,
 		nameTableSection(p, names, opts.UseMD5),
 		{typ: secCSNameTable, data: []byte{0}}, // no contexts
 		{typ: secFuncOffsetTable, data: offsets},
@@ -38,9 +44,32 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
 		metadataSection(p, names),
 	}
+	if opts.Compress {
+		for _, s := range layout {
+			compressSection(s)
+		}
+	}
 	onDisk := []*section{layout[0], layout[1], layout[2], layout[4], layout[5], layout[3], layout[6]}
 	_, err = w.Write(extBinaryFile(layout, onDisk))
 	return err
+}
+
+// compressSection flags s compressed and, unless it is empty, replaces its
+// bytes by their size, the compressed size and the zlib stream (best
+// compression, as LLVM's writer).
+func compressSection(s *section) {
+	s.flags |= secFlagCompress
+	if len(s.data) == 0 {
+		return
+	}
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zw.Write(s.data)
+	zw.Close()
+	var e encoder
+	e.uleb(uint64(len(s.data)))
+	e.uleb(uint64(z.Len()))
+	s.data = append(e.buf, z.Bytes()...)
 }
 
 // extBinaryFile lays out magic, version, the header table (entry count and

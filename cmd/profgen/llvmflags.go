@@ -1,0 +1,112 @@
+package main
+
+// Flag spellings of LLVM's command-line library that pflag does not have
+// by itself: an option whose values are separate flags (--text, --binary,
+// --extbinary: the last one wins), and short options glued to their value
+// (-j1, -j=1).
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// choiceFlag is one value of an LLVM enum option spelled as its own flag:
+// setting it stores its value in the shared target, so the last one wins.
+type choiceFlag struct {
+	target *string
+	value  string
+}
+
+func (c choiceFlag) String() string { return "false" }
+func (c choiceFlag) Type() string   { return "bool" }
+
+func (c choiceFlag) Set(s string) error {
+	switch {
+	case s != "true" && c.value == "binary":
+		return fmt.Errorf("--binary is the output format flag, as in llvm-profdata; give the binary in --binary-file")
+	case s != "true":
+		return fmt.Errorf("--%s takes no value", c.value)
+	}
+	*c.target = c.value
+	return nil
+}
+
+// choiceVar registers the flags values, each storing its own name in target.
+func choiceVar(fs *pflag.FlagSet, target *string, usage map[string]string, values ...string) {
+	for _, v := range values {
+		fs.Var(choiceFlag{target, v}, v, usage[v])
+		fs.Lookup(v).NoOptDefVal = "true"
+	}
+}
+
+// gluedShortArgs undoes what the root's llvmStyleArgs does to a short
+// option glued to its value: --j1 and --j=1 become -j1 and -j=1 again when
+// no long flag has that name and j is a short flag taking a value.
+func gluedShortArgs(fs *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if strings.HasPrefix(a, "--") && len(name) > 0 && fs.Lookup(name) == nil {
+			if f := fs.ShorthandLookup(name[:1]); f != nil && f.NoOptDefVal == "" {
+				a = a[1:]
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// withLLVMArgs makes cmd parse its own flags, after gluedShortArgs, and
+// answer --help and --version itself.
+func withLLVMArgs(cmd *cobra.Command) *cobra.Command {
+	run := cmd.RunE
+	cmd.DisableFlagParsing = true
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		fs := c.Flags()
+		if err := fs.Parse(gluedShortArgs(fs, args)); err != nil {
+			return err
+		}
+		if help, _ := fs.GetBool("help"); help {
+			return c.Help()
+		}
+		if v, _ := fs.GetBool("version"); v {
+			_, err := fmt.Fprintln(c.OutOrStdout(), versionText())
+			return err
+		}
+		return run(c, fs.Args())
+	}
+	return cmd
+}
+
+// versionText is what --version prints, on every command.
+func versionText() string {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	return "profgen " + v + "\n  drop-in for llvm-profgen 19 and llvm-profdata 19 (writes indexed profile version 12)"
+}
+
+// addProfdataCommands adds show and merge below root and gives every
+// command --version.
+func addProfdataCommands(root *cobra.Command) {
+	root.AddCommand(newShowCommand(), newMergeCommand())
+	for _, c := range append(root.Commands(), root) {
+		c.Version = versionText()
+		c.SetVersionTemplate("{{.Version}}\n")
+	}
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The parity table: each row runs profgen and the real llvm-profdata-19 on
+// the same inputs with the same flags (llvm gets its own spelling where
+// profgen accepts more) and compares what they produce. Inputs are named
+// {name}: a file of testdata/parity, or a raw of internal/instrprof/testdata
+// ({raw:ir19-1}); {out} is each tool's own output file.
+
+// compareMode is what a row compares.
+type compareMode int
+
+const (
+	sameBytes    compareMode = iota // the output files are byte-identical
+	sameText                        // llvm-profdata-19 renders both outputs as the same text
+	sameStdout                      // both print the same text
+	bothFail                        // both exit non-zero; profgen leaves no output file
+	sameWarnings                    // same output bytes and llvm's warning lines on stderr
+)
+
+type parityRow struct {
+	name    string
+	args    []string // flags and inputs, for both tools
+	llvm    []string // llvm-profdata-19's arguments when they differ
+	compare compareMode
+}
+
+var parityTable = []parityRow{
+	// Item 6: flags.
+	{name: "sample text then binary: last wins", args: []string{"merge", "--sample", "--text", "--binary", "-o", "{out}", "{a.sample.txt}"}},
+	{name: "sample binary then text: last wins", args: []string{"merge", "--sample", "--binary", "--text", "-o", "{out}", "{a.sample.txt}"}},
+	{name: "sample extbinary", args: []string{"merge", "--sample", "--extbinary", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "sample gen-partial-profile", args: []string{"merge", "--sample", "--gen-partial-profile", "-o", "{out}", "{a.sample.txt}"}},
+	{name: "sample compress-all-sections", args: []string{"merge", "--sample", "--compress-all-sections", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}, compare: sameText},
+	{name: "sample compress, md5, partial", args: []string{"merge", "--sample", "--extbinary", "--compress-all-sections", "--use-md5", "--gen-partial-profile", "-o", "{out}", "{a.sample.txt}"}, compare: sameText},
+	{name: "sample text ignores use-md5", args: []string{"merge", "--sample", "--text", "--use-md5", "-o", "{out}", "{a.sample.txt}"}, compare: sameWarnings},
+	{name: "sample binary ignores compress", args: []string{"merge", "--sample", "--binary", "--compress-all-sections", "--gen-partial-profile", "-o", "{out}", "{a.sample.txt}"}, compare: sameWarnings},
+	{name: "instr then sample: sample wins", args: []string{"merge", "--instr", "--sample", "-o", "{out}", "{a.sample.txt}"}},
+	{name: "sample then instr on sample input", args: []string{"merge", "--sample", "--instr", "-o", "{out}", "{a.sample.txt}"}, compare: bothFail},
+	{name: "--sample on raws", args: []string{"merge", "--sample", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
+	{name: "sample gcc output", args: []string{"merge", "--sample", "--gcc", "-o", "{out}", "{a.sample.txt}"}, compare: bothFail},
+	{name: "instr gcc output", args: []string{"merge", "--gcc", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
+	{name: "instr --instr", args: []string{"merge", "--instr", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+	{name: "instr extbinary is indexed", args: []string{"merge", "--extbinary", "-o", "{out}", "{raw:ir19-1}"}},
+	{name: "instr text then binary", args: []string{"merge", "--text", "--binary", "-o", "{out}", "{raw:ir19-1}", "{raw:fe19}"}},
+	{name: "instr binary then text", args: []string{"merge", "--binary", "--text", "-o", "{out}", "{raw:ir19-1}", "{raw:fe19}"}},
+	{name: "-j=1", args: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+	{name: "-j1 (llvm: -j=1)", args: []string{"merge", "-j1", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}, llvm: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+	{name: "-j 2", args: []string{"merge", "-j", "2", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}", "{raw:vt1}"}},
+	{name: "--num-threads=2", args: []string{"merge", "--num-threads=2", "-o", "{out}", "{raw:vt1}", "{raw:vt2}"}},
+	{name: "-num-threads 1 (single dash)", args: []string{"merge", "-num-threads", "1", "-o", "{out}", "{raw:sb1}", "{raw:sb2}"}},
+}
+
+func TestParityWithLLVMProfdata(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	pass := 0
+	for _, row := range parityTable {
+		if t.Run(row.name, func(t *testing.T) { checkParity(t, row) }) {
+			pass++
+		}
+	}
+	t.Logf("parity table: %d of %d rows pass", pass, len(parityTable))
+}
+
+func checkParity(t *testing.T, row parityRow) {
+	dir := t.TempDir()
+	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
+	llvmArgs := row.llvm
+	if llvmArgs == nil {
+		llvmArgs = row.args
+	}
+	oOut, oErr, err := runProfgen(expandArgs(row.args, ours))
+	lOut, lErr, lerr := runLLVMProfdata(expandArgs(llvmArgs, theirs))
+	if row.compare == bothFail {
+		checkBothFail(t, err, lerr, ours)
+		return
+	}
+	if err != nil || lerr != nil {
+		t.Fatalf("profgen: %v\n%s\nllvm-profdata-19: %v\n%s", err, oErr, lerr, lErr)
+	}
+	switch row.compare {
+	case sameBytes, sameWarnings:
+		compareFiles(t, ours, theirs)
+	case sameText:
+		if a, b := llvmRender(t, ours), llvmRender(t, theirs); a != b {
+			t.Errorf("llvm-profdata-19 renders them differently:\n%s\n---\n%s", a, b)
+		}
+	case sameStdout:
+		if oOut != lOut {
+			t.Errorf("stdout differs:\n%s\n--- llvm-profdata-19:\n%s", oOut, lOut)
+		}
+	}
+	if row.compare == sameWarnings && warnings(oErr) != warnings(lErr) {
+		t.Errorf("warnings differ:\n%s\n--- llvm-profdata-19:\n%s", warnings(oErr), warnings(lErr))
+	}
+}
+
+func checkBothFail(t *testing.T, ours, theirs error, out string) {
+	t.Helper()
+	if theirs == nil {
+		t.Fatal("llvm-profdata-19 succeeded: the row is wrong")
+	}
+	if ours == nil {
+		t.Fatal("profgen succeeded where llvm-profdata-19 fails")
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("profgen left %s behind", out)
+	}
+}
+
+func compareFiles(t *testing.T, ours, theirs string) {
+	t.Helper()
+	if !bytes.Equal(readFile(t, ours), readFile(t, theirs)) {
+		t.Errorf("output differs from llvm-profdata-19's:\n%s\n---\n%s", llvmRender(t, ours), llvmRender(t, theirs))
+	}
+}
+
+// expandArgs replaces {out} by out and {name} by the input's path.
+func expandArgs(args []string, out string) []string {
+	res := make([]string, len(args))
+	for i, a := range args {
+		res[i] = expandArg(a, out)
+	}
+	return res
+}
+
+func expandArg(a, out string) string {
+	name, ok := strings.CutPrefix(a, "{")
+	if !ok || !strings.HasSuffix(name, "}") {
+		return a
+	}
+	name = strings.TrimSuffix(name, "}")
+	if name == "out" {
+		return out
+	}
+	if raw, ok := strings.CutPrefix(name, "raw:"); ok {
+		return "../../internal/instrprof/testdata/" + raw + ".profraw"
+	}
+	return "testdata/parity/" + name
+}
+
+// runProfgen runs profgen in-process as main does, LLVM-style arguments
+// included.
+func runProfgen(args []string) (stdout, stderr string, err error) {
+	cmd := newRootCommand()
+	var o, e bytes.Buffer
+	cmd.SetOut(&o)
+	cmd.SetErr(&e)
+	cmd.SetArgs(llvmStyleArgs(args))
+	err = cmd.Execute()
+	return o.String(), e.String(), err
+}
+
+func runLLVMProfdata(args []string) (stdout, stderr string, err error) {
+	var o, e bytes.Buffer
+	cmd := exec.Command("llvm-profdata-19", args...)
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+// llvmRender is llvm-profdata-19's text of a profile, sample or instr.
+func llvmRender(t *testing.T, path string) string {
+	t.Helper()
+	for _, kind := range []string{"--instr", "--sample"} {
+		out, _, err := runLLVMProfdata([]string{"merge", kind, "--text", "-o", "-", path})
+		if err == nil {
+			return out
+		}
+	}
+	t.Fatalf("llvm-profdata-19 cannot read %s", path)
+	return ""
+}
+
+// warnings keeps the lines that hold "warning:", from "warning:" on.
+func warnings(stderr string) string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if i := strings.Index(l, "warning:"); i >= 0 {
+			out = append(out, l[i:])
+		}
+	}
+	return strings.Join(out, "\n")
+}
