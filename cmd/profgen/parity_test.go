@@ -78,7 +78,7 @@ func checkParity(t *testing.T, row parityRow) {
 	if llvmArgs == nil {
 		llvmArgs = row.args
 	}
-	oOut, oErr, err := runProfgen(expandArgs(row.args, ours))
+	oOut, oErr, err := runInProcess(expandArgs(row.args, ours))
 	lOut, lErr, lerr := runLLVMProfdata(expandArgs(llvmArgs, theirs))
 	if row.compare == bothFail {
 		checkBothFail(t, err, lerr, ours)
@@ -148,9 +148,9 @@ func expandArg(a, out string) string {
 	return "testdata/parity/" + name
 }
 
-// runProfgen runs profgen in-process as main does, LLVM-style arguments
+// runInProcess runs profgen in-process as main does, LLVM-style arguments
 // included.
-func runProfgen(args []string) (stdout, stderr string, err error) {
+func runInProcess(args []string) (stdout, stderr string, err error) {
 	cmd := newRootCommand()
 	var o, e bytes.Buffer
 	cmd.SetOut(&o)
