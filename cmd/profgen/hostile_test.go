@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 var (
@@ -228,5 +231,35 @@ func TestHostilePerfDataHeader(t *testing.T) {
 	wantFailure(t, out, err, stderr, bad+": perf.data header at byte 40: data section")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v", d)
+	}
+}
+
+// TestCounterPtrOutOfRange: merge --binary-file with a binary one of whose
+// __llvm_covdata records points outside __llvm_prf_cnts fails naming the
+// binary and the record (it was skipped silently); --failure-mode=all
+// skips and lists the raws.
+func TestCounterPtrOutOfRange(t *testing.T) {
+	corr := testutil.DataDir(t, "instr", "corr")
+	bin, err := os.ReadFile(filepath.Join(corr, "binary"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := elf.NewFile(bytes.NewReader(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	covdata := ef.Section("__llvm_covdata")
+	binary.LittleEndian.PutUint64(bin[covdata.Offset+16:], 1) // record 0's CounterPtr
+	dir := t.TempDir()
+	badBin := filepath.Join(dir, "binary")
+	os.WriteFile(badBin, bin, 0o755)
+	raw := filepath.Join(corr, "raw", "4424.profraw")
+	out := filepath.Join(dir, "out.profdata")
+	want := fmt.Sprintf("%s: offset %#x: __llvm_covdata record 0", badBin, covdata.Offset)
+	stderr, err := runProfgen(t, "merge", "--binary-file", badBin, "-o", out, raw)
+	wantFailure(t, out, err, lastLine(stderr), want)
+	stderr, err = runProfgen(t, "merge", "--failure-mode=all", "--binary-file", badBin, "-o", out, raw)
+	if err == nil || !strings.Contains(stderr, "skipped "+raw) || !strings.Contains(stderr, "CounterPtr 0x1 out of range") {
+		t.Errorf("--failure-mode=all: %v\n%s", err, stderr)
 	}
 }
