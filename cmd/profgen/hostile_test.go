@@ -2,43 +2,29 @@ package main
 
 import (
 	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// profgenBinary builds the profgen command once for the tests that run it
-// as a child process.
+// profgenBinary builds the profgen command into the test's temporary
+// directory, for the tests that run it as a child process.
 func profgenBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "profgen-hostile-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "profgen")
-		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin := filepath.Join(t.TempDir(), "profgen")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return builtBin
+	return bin
 }
 
 // wantFailure checks what every rejected input must give: exit status 1,
@@ -71,9 +57,9 @@ func outputsLeft(out string) []string {
 	return left
 }
 
-func runProfgen(t *testing.T, args ...string) (stderr string, err error) {
+func runProfgen(t *testing.T, bin string, args ...string) (stderr string, err error) {
 	t.Helper()
-	cmd := exec.Command(profgenBinary(t), args...)
+	cmd := exec.Command(bin, args...)
 	var b bytes.Buffer
 	cmd.Stderr = &b
 	err = cmd.Run()
@@ -84,6 +70,7 @@ func runProfgen(t *testing.T, args ...string) (stderr string, err error) {
 // hash-table or binary-ids offset is near 2^64 (they panicked) fail with
 // the file and the header offset.
 func TestHostileIndexedOffsets(t *testing.T) {
+	bin := profgenBinary(t)
 	good, err := os.ReadFile("testdata/instr.profdata")
 	if err != nil {
 		t.Fatal(err)
@@ -98,9 +85,9 @@ func TestHostileIndexedOffsets(t *testing.T) {
 		in := filepath.Join(dir, "bad.profdata")
 		os.WriteFile(in, bad, 0o644)
 		out := filepath.Join(dir, "out.profdata")
-		stderr, err := runProfgen(t, "merge", "-o", out, in)
+		stderr, err := runProfgen(t, bin, "merge", "-o", out, in)
 		wantFailure(t, out, err, lastLine(stderr), in+": "+tt.want)
-		stderr, err = runProfgen(t, "show", in)
+		stderr, err = runProfgen(t, bin, "show", in)
 		wantFailure(t, out, err, stderr, in+": "+tt.want)
 	}
 }
@@ -179,7 +166,7 @@ func TestOutputThroughLinks(t *testing.T) {
 	target := filepath.Join(dir, "target.txt")
 	link := filepath.Join(dir, "link.txt")
 	os.Symlink(target, link)
-	if _, err := runProfgen(t, "merge", "--text", "-o", link, in); err != nil {
+	if _, err := runProfgen(t, bin, "merge", "--text", "-o", link, in); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(link)
@@ -223,10 +210,42 @@ func TestHostilePerfDataHeader(t *testing.T) {
 	binary.LittleEndian.PutUint64(good[48:], 1<<64-1)
 	os.WriteFile(bad, good, 0o644)
 	out := filepath.Join(dir, "out.prof")
+	bin := profgenBinary(t)
 	start := time.Now()
-	stderr, err := runProfgen(t, "--perfdata", bad, "--binary", "../../testdata/callstack/forky", "--perf-binary", "/bin/false", "-o", out)
+	stderr, err := runProfgen(t, bin, "--perfdata", bad, "--binary", "../../testdata/callstack/forky", "--perf-binary", "/bin/false", "-o", out)
 	wantFailure(t, out, err, stderr, bad+": perf.data header at byte 40: data section")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v", d)
+	}
+}
+
+// TestCounterPtrOutOfRange: merge --binary-file with a binary one of whose
+// __llvm_covdata records points outside __llvm_prf_cnts fails naming the
+// binary and the record (it was skipped silently); --failure-mode=all
+// skips and lists the raws.
+func TestCounterPtrOutOfRange(t *testing.T) {
+	corr := testutil.DataDir(t, "instr", "corr")
+	profgen := profgenBinary(t)
+	bin, err := os.ReadFile(filepath.Join(corr, "binary"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := elf.NewFile(bytes.NewReader(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	covdata := ef.Section("__llvm_covdata")
+	binary.LittleEndian.PutUint64(bin[covdata.Offset+16:], 1) // record 0's CounterPtr
+	dir := t.TempDir()
+	badBin := filepath.Join(dir, "binary")
+	os.WriteFile(badBin, bin, 0o755)
+	raw := filepath.Join(corr, "raw", "4424.profraw")
+	out := filepath.Join(dir, "out.profdata")
+	want := fmt.Sprintf("%s: offset %#x: __llvm_covdata record 0", badBin, covdata.Offset)
+	stderr, err := runProfgen(t, profgen, "merge", "--binary-file", badBin, "-o", out, raw)
+	wantFailure(t, out, err, lastLine(stderr), want)
+	stderr, err = runProfgen(t, profgen, "merge", "--failure-mode=all", "--binary-file", badBin, "-o", out, raw)
+	if err == nil || !strings.Contains(stderr, "skipped "+raw) || !strings.Contains(stderr, "CounterPtr 0x1 out of range") {
+		t.Errorf("--failure-mode=all: %v\n%s", err, stderr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // tempMarker is in the name of every temporary file, between the target's
@@ -63,8 +64,10 @@ func RemoveOnSignal() (stop func()) {
 				os.Remove(name)
 			}
 			signal.Reset(sig)
-			syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-			select {} // the signal ends the process
+			n := sig.(syscall.Signal)
+			syscall.Kill(os.Getpid(), n)
+			time.Sleep(time.Second) // the signal ends the process; if not:
+			os.Exit(128 + int(n))
 		case <-done:
 		}
 	}()
