@@ -54,6 +54,9 @@ func Run(stderr io.Writer, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if err := atomicfile.CheckWritable(o.Output); err != nil {
+		return err
+	}
 	inputs, err := o.Collect()
 	if err != nil {
 		return err

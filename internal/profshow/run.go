@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/google/pprof/profile"
-
 	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
@@ -133,14 +131,9 @@ func writeShow(w io.Writer, asJSON bool, v any, text func(io.Writer) error) erro
 
 // showPprof summarizes a pprof profile.
 func showPprof(w io.Writer, opts Options, path string) error {
-	f, err := os.Open(path)
+	p, err := ReadPprof(path)
 	if err != nil {
-		return err
-	}
-	defer f.Close()
-	p, err := profile.Parse(f)
-	if err != nil {
-		return fmt.Errorf("%s: neither an LLVM sample profile nor pprof: %w", path, err)
+		return fmt.Errorf("neither an LLVM sample profile nor pprof: %w", err)
 	}
 	if opts.Function != "" {
 		fn, err := FindPprofFunction(p, opts.Function)
