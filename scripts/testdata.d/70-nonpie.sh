@@ -40,7 +40,11 @@ record() {
 	local prog=$1
 	shift
 	rm -f "$prog".perf.data "$prog".*.txt "$prog".script
-	perf record -q -N -e cpu-clock -F 4999 -g -o "$prog.perf.data.tmp" -- "./$prog" "$@" >/dev/null
+	if ! perf record -q -N -e cpu-clock -F 4999 -g -o "$prog.perf.data.tmp" -- "./$prog" "$@" >/dev/null; then
+		echo "70-nonpie: perf record failed (perf_event_paranoid?), $prog skipped"
+		rm -f "$prog.perf.data.tmp"
+		return 0
+	fi
 	mv "$prog.perf.data.tmp" "$prog.perf.data"
 	chmod 644 "$prog.perf.data"
 	perf script -i "$prog.perf.data" -F pid,time,period,event,ip,sym,dso \
