@@ -3,7 +3,9 @@
 # the small programs committed under testdata/programs/bin, and sqlbench, a
 # SQL workload on the SQLite amalgamation (from the npm package
 # better-sqlite3, compiled here with clang-19 -O2 -g; over 1 MB of code).
-# Traces come from valgrind lackey through tools/lbrgen. Skips itself when
+# Traces come from valgrind lackey through tools/lbrgen, each layout also as
+# perf.data; wordfreq, recurse and sqlite also get hybrid samples (call
+# chain + branch stack, as perf record -b -g), from the same run. Skips itself when
 # clang-19, valgrind, objcopy or go is missing; skips sqlite alone when npm
 # cannot fetch the package. Cached: a program is redone only when its binary,
 # lbrgen's sources or this script are newer than its .done stamp.
@@ -38,24 +40,26 @@ if newer_than "$lbrgen" "$root"/tools/lbrgen/*.go; then
 	(cd "$root" && go build -o "$lbrgen" ./tools/lbrgen)
 fi
 
-# trace PROG BINARY SEED LAYOUT PERIOD FORK_AFTER REUSE_EVERY ARGS...
+# trace PROG BINARY SEED LAYOUT PERIOD FORK_AFTER REUSE_EVERY HYBRID ARGS...
+# (HYBRID: yes to write hybrid.script and hybrid-multi.script too)
 trace() {
-	local prog=$1 bin=$2 seed=$3 layout=$4 period=$5 forkafter=$6 every=$7
-	shift 7
+	local prog=$1 bin=$2 seed=$3 layout=$4 period=$5 forkafter=$6 every=$7 hybrid=$8
+	shift 8
 	local dir=$lbr/$prog
 	mkdir -p "$dir"
 	if ! newer_than "$dir/.done" "$bin" "$lbrgen" "$0"; then
 		echo "20-lbr: $prog: up to date"
 		return
 	fi
-	rm -f "$dir"/*.script "$dir"/*.procs "$dir/.done"
+	rm -f "$dir"/*.script "$dir"/*.procs "$dir"/*.perf.data "$dir/.done"
 	[ "$bin" -ef "$dir/binary" ] || cp "$bin" "$dir/binary"
-	local start=$SECONDS
-	traced_env "$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" \
+	local start=$SECONDS hy=()
+	[ "$hybrid" = yes ] && hy=(-hybrid-single "$dir/hybrid.script" -hybrid-multi "$dir/hybrid-multi")
+	traced_env "$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" -perfdata \
 		-single "$dir/single.script" -multi "$dir/multi" -procs 4 -full \
 		-fork "$dir/fork" -fork-after "$forkafter" \
-		-reuse "$dir/reuse" -reuse-every "$every" -- "$@"
-	printf 'args=%s\nseed=%s\nlayout=%s\nperiod=%s\ndepth=16\n' "$*" "$seed" "$layout" "$period" >"$dir/params"
+		-reuse "$dir/reuse" -reuse-every "$every" "${hy[@]}" -- "$@"
+	printf 'args=%s\nseed=%s\nlayout=%s\nperiod=%s\ndepth=16\nhybrid=%s\n' "$*" "$seed" "$layout" "$period" "$hybrid" >"$dir/params"
 	touch "$dir/.done"
 	echo "20-lbr: $prog: $((SECONDS - start))s, $(du -sh "$dir" | cut -f1)"
 }
@@ -87,15 +91,15 @@ else
 fi
 
 bins=$root/testdata/programs/bin
-trace wordfreq "$bins/wordfreq" 1 plain 2000 500 400 20000
-trace wordfreq-nopie "$bins/wordfreq-nopie" 2 spec 2000 500 400 20000
-trace wordfreq-cet "$bins/wordfreq-cet" 3 typed 2000 500 400 20000
-trace wordfreq-gcc "$bins/wordfreq-gcc" 4 plain 2000 500 400 20000
-trace recurse "$bins/recurse" 5 typed 2000 500 400 8
+trace wordfreq "$bins/wordfreq" 1 plain 2000 500 400 yes 20000
+trace wordfreq-nopie "$bins/wordfreq-nopie" 2 spec 2000 500 400 no 20000
+trace wordfreq-cet "$bins/wordfreq-cet" 3 typed 2000 500 400 no 20000
+trace wordfreq-gcc "$bins/wordfreq-gcc" 4 plain 2000 500 400 no 20000
+trace recurse "$bins/recurse" 5 typed 2000 500 400 yes 8
 
 if [ "$sqlite_ok" = 1 ]; then
 	wait "$sqlite_pid"
-	trace sqlite "$lbr/.cache/sqlbench" 6 typed 5000 1000 1500 600
+	trace sqlite "$lbr/.cache/sqlbench" 6 typed 5000 1000 1500 yes 600
 	if [ "${LBRGEN_BENCH:-0}" = 1 ]; then
 		bench=$lbr/sqlite/bench.script
 		if newer_than "$bench" "$lbr/sqlite/.done"; then

@@ -17,6 +17,7 @@
 set -euo pipefail
 out=${1:?usage: 70-nonpie.sh DIR}/nonpie
 root=$(cd "$(dirname "$0")/../.." && pwd)
+self=$root/scripts/testdata.d/$(basename "$0")
 if ! command -v perf >/dev/null; then
 	echo "70-nonpie: no perf, skipped"
 	exit 0
@@ -40,7 +41,11 @@ record() {
 	local prog=$1
 	shift
 	rm -f "$prog".perf.data "$prog".*.txt "$prog".script
-	perf record -q -N -e cpu-clock -F 4999 -g -o "$prog.perf.data.tmp" -- "./$prog" "$@" >/dev/null
+	if ! perf record -q -N -e cpu-clock -F 4999 -g -o "$prog.perf.data.tmp" -- "./$prog" "$@" >/dev/null; then
+		echo "70-nonpie: perf record failed (perf_event_paranoid?), $prog skipped"
+		rm -f "$prog.perf.data.tmp"
+		return 0
+	fi
 	mv "$prog.perf.data.tmp" "$prog.perf.data"
 	chmod 644 "$prog.perf.data"
 	perf script -i "$prog.perf.data" -F pid,time,period,event,ip,sym,dso \
@@ -59,7 +64,7 @@ record() {
 progs=$root/testdata/programs
 if ! command -v clang-19 >/dev/null; then
 	echo "70-nonpie: no clang-19, nonpie skipped"
-elif newer_than nonpie.done "$progs"/nonpie.c "$progs"/nonpie-pad.S "$progs"/build-nonpie.sh "$0"; then
+elif newer_than nonpie.done "$progs"/nonpie.c "$progs"/nonpie-pad.S "$progs"/build-nonpie.sh "$self"; then
 	"$progs"/build-nonpie.sh "$out"
 	record nonpie 250000
 else
@@ -69,7 +74,7 @@ fi
 gosrc=$root/testdata/nonpie-go
 if ! command -v go >/dev/null; then
 	echo "70-nonpie: no go, nonpiego skipped"
-elif newer_than nonpiego.done "$gosrc"/*.go "$gosrc"/go.mod "$0"; then
+elif newer_than nonpiego.done "$gosrc"/*.go "$gosrc"/go.mod "$self"; then
 	(cd "$gosrc" && go build -trimpath -o "$out/nonpiego.tmp" .)
 	mv nonpiego.tmp nonpiego
 	record nonpiego 1900

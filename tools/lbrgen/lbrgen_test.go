@@ -42,6 +42,7 @@ func TestGolden(t *testing.T) {
 		{"reuse", []string{"-reuse", "OUT/reuse", "-reuse-every", "1", "-period", "2", "-depth", "2"}},
 		{"fork-full", []string{"-fork", "OUT/fork", "-full", "-fork-after", "2", "-period", "2", "-depth", "2", "-flags", "typed"}},
 		{"max-insns", []string{"-single", "OUT/single.script", "-period", "2", "-max-insns", "9"}},
+		{"hybrid", []string{"-hybrid-single", "OUT/hybrid.script", "-hybrid-multi", "OUT/hybrid-multi", "-procs", "2", "-period", "2", "-depth", "2", "-flags", "typed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

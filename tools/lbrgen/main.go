@@ -20,6 +20,14 @@
 //	-reuse PREFIX   a process that exits every -reuse-every samples and
 //	                comes back with the same PID at another base, next to
 //	                a long-lived one
+//	-hybrid-single FILE, -hybrid-multi PREFIX
+//	                as -single and -multi, with hybrid samples
+//
+// With -perfdata, each output is also written as perf.data (FILE.script
+// gives FILE.perf.data; PREFIX gives PREFIX.perf.data), which perf script
+// prints as lbrgen's text. Hybrid samples (-hybrid: every output) carry
+// the call chain of a shadow call stack as well as the branch stack, as
+// perf record -b -g records them.
 //
 // A PREFIX output is PREFIX.script, as `perf script --show-mmap-events
 // --show-task-events -F pid,ip,brstack` prints it (with -full, also

@@ -158,7 +158,7 @@ func appendMMap2Body(b []byte, pid int, m mapping) []byte {
 // protFlags turns "r-xp" into PROT_* and MAP_SHARED / MAP_PRIVATE.
 func protFlags(s string) (prot, flags uint32) {
 	for i, bit := range []uint32{1, 2, 4} { // PROT_READ, PROT_WRITE, PROT_EXEC
-		if i < len(s) && s[i] != '-' {
+		if i < len(s) && s[i] == "rwx"[i] {
 			prot |= bit
 		}
 	}

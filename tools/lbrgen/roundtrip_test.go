@@ -282,3 +282,40 @@ func TestRelativeChains(t *testing.T) {
 		t.Errorf("frames %q, %q; want the first relative to /bin/a, the second unchanged", got[3], got[4])
 	}
 }
+
+func TestBranchFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		e    Entry
+		lay  flagLayout
+		want uint64
+	}{
+		{"plain", Entry{Cycles: 9, Kind: KindCond, Mispred: true}, layoutPlain, 2},
+		{"typed predicted", Entry{Cycles: 12, Kind: KindCond}, layoutTyped, 2 | 12<<4 | 1<<20},
+		{"typed mispredicted", Entry{Cycles: 1, Kind: KindRet, Mispred: true}, layoutTyped, 1 | 1<<4 | 6<<20},
+		{"typed unknown", Entry{Cycles: 65535}, layoutTyped, 2 | 0xffff<<4},
+		{"spec", Entry{Cycles: 3, Kind: KindCall}, layoutSpec, 2 | 2<<24},
+	}
+	for _, tt := range tests {
+		if got := branchFlags(&tt.e, tt.lay); got != tt.want {
+			t.Errorf("%s: branchFlags = %#x, want %#x", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestProtFlags(t *testing.T) {
+	tests := []struct {
+		in          string
+		prot, flags uint32
+	}{
+		{"r-xp", 5, 2},
+		{"rw-p", 3, 2},
+		{"r-xs", 5, 1},
+		{"x", 0, 2},
+	}
+	for _, tt := range tests {
+		if prot, flags := protFlags(tt.in); prot != tt.prot || flags != tt.flags {
+			t.Errorf("protFlags(%q) = %d, %d; want %d, %d", tt.in, prot, flags, tt.prot, tt.flags)
+		}
+	}
+}
