@@ -6,15 +6,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
 // The parity table: each row runs profgen and the real llvm-profdata-19 on
 // the same inputs with the same flags (llvm gets its own spelling where
 // profgen accepts more) and compares what they produce. Inputs are named
-// {name}: a file of testdata/parity, or a raw of internal/instrprof/testdata
-// ({raw:ir19-1}); {out} is each tool's own output file.
+// {name}: a file of testdata/parity, a raw of internal/instrprof/testdata
+// ({raw:ir19-1}), or the indexed profile llvm-profdata-19 makes of a
+// testdata/parity/*.proftext ({idx:pseudo}); {out} is each tool's own output
+// file.
 
 // compareMode is what a row compares.
 type compareMode int
@@ -25,6 +31,7 @@ const (
 	sameStdout                      // both print the same text
 	bothFail                        // both exit non-zero; profgen leaves no output file
 	sameWarnings                    // same output bytes and llvm's warning lines on stderr
+	sameMessages                    // same output bytes and llvm's per-function messages on stderr
 )
 
 type parityRow struct {
@@ -58,6 +65,24 @@ var parityTable = []parityRow{
 	{name: "-j 2", args: []string{"merge", "-j", "2", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}", "{raw:vt1}"}},
 	{name: "--num-threads=2", args: []string{"merge", "--num-threads=2", "-o", "{out}", "{raw:vt1}", "{raw:vt2}"}},
 	{name: "-num-threads 1 (single dash)", args: []string{"merge", "-num-threads", "1", "-o", "{out}", "{raw:sb1}", "{raw:sb2}"}},
+
+	// Item 8: semantics.
+	{name: "FE and IR raws of one program", args: []string{"merge", "-o", "{out}", "{raw:fe19}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+	{name: "sum clamped: counter overflow", args: []string{"merge", "-o", "{out}", "{idx:big}", "{idx:big}"}, compare: sameMessages},
+	{name: "weight clamped: counter overflow", args: []string{"merge", "-o", "{out}", "--weighted-input=9223372036854775807,{raw:ir19-1}", "{raw:ir19-1}"}, compare: sameMessages},
+	{name: "pseudo counts left out of the summary", args: []string{"merge", "-o", "{out}", "{idx:pseudo}"}},
+	{name: "pseudo then real: first kept", args: []string{"merge", "-o", "{out}", "{idx:pseudo}", "{idx:real}"}, compare: sameMessages},
+	{name: "real then pseudo: first kept", args: []string{"merge", "-o", "{out}", "{idx:real}", "{idx:pseudo}"}, compare: sameMessages},
+	{name: "pseudo and pseudo", args: []string{"merge", "-o", "{out}", "{idx:pseudo}", "{idx:pseudo}"}},
+	{name: "weighted pseudo: clamped", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{idx:pseudo}"}, compare: sameMessages},
+	{name: "counter mismatch: raw first", args: []string{"merge", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}"}, compare: sameMessages},
+	{name: "counter mismatch: indexed first", args: []string{"merge", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}"}, compare: sameMessages},
+	{name: "counter mismatch -j1, 3 inputs", args: []string{"merge", "-j1", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}", "{raw:ir19-2}"},
+		llvm: []string{"merge", "-j=1", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}", "{raw:ir19-2}"}, compare: sameMessages},
+	{name: "counter mismatch -j2, first input kept", args: []string{"merge", "-j2", "-o", "{out}", "{raw:ir19-2}", "{idx:main2}", "{raw:ir19-1}"},
+		llvm: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-2}", "{idx:main2}", "{raw:ir19-1}"}, compare: sameMessages},
+	{name: "counter mismatch --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"},
+		llvm: []string{"merge", "-j=1", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"}, compare: sameMessages},
 }
 
 func TestParityWithLLVMProfdata(t *testing.T) {
@@ -78,8 +103,8 @@ func checkParity(t *testing.T, row parityRow) {
 	if llvmArgs == nil {
 		llvmArgs = row.args
 	}
-	oOut, oErr, err := runInProcess(expandArgs(row.args, ours))
-	lOut, lErr, lerr := runLLVMProfdata(expandArgs(llvmArgs, theirs))
+	oOut, oErr, err := runInProcess(expandArgs(t, row.args, ours))
+	lOut, lErr, lerr := runLLVMProfdata(expandArgs(t, llvmArgs, theirs))
 	if row.compare == bothFail {
 		checkBothFail(t, err, lerr, ours)
 		return
@@ -88,7 +113,7 @@ func checkParity(t *testing.T, row parityRow) {
 		t.Fatalf("profgen: %v\n%s\nllvm-profdata-19: %v\n%s", err, oErr, lerr, lErr)
 	}
 	switch row.compare {
-	case sameBytes, sameWarnings:
+	case sameBytes, sameWarnings, sameMessages:
 		compareFiles(t, ours, theirs)
 	case sameText:
 		if a, b := llvmRender(t, ours), llvmRender(t, theirs); a != b {
@@ -98,6 +123,9 @@ func checkParity(t *testing.T, row parityRow) {
 		if oOut != lOut {
 			t.Errorf("stdout differs:\n%s\n--- llvm-profdata-19:\n%s", oOut, lOut)
 		}
+	}
+	if row.compare == sameMessages && messages(oErr) != messages(lErr) {
+		t.Errorf("messages differ:\n%s\n--- llvm-profdata-19:\n%s", messages(oErr), messages(lErr))
 	}
 	if row.compare == sameWarnings && warnings(oErr) != warnings(lErr) {
 		t.Errorf("warnings differ:\n%s\n--- llvm-profdata-19:\n%s", warnings(oErr), warnings(lErr))
@@ -124,29 +152,49 @@ func compareFiles(t *testing.T, ours, theirs string) {
 	}
 }
 
-// expandArgs replaces {out} by out and {name} by the input's path.
-func expandArgs(args []string, out string) []string {
+// expandArgs replaces {out} by out and {name} by the input's path,
+// anywhere in an argument (--weighted-input=3,{raw:ir19-1}).
+func expandArgs(t *testing.T, args []string, out string) []string {
 	res := make([]string, len(args))
 	for i, a := range args {
-		res[i] = expandArg(a, out)
+		res[i] = placeholder.ReplaceAllStringFunc(a, func(m string) string { return inputPath(t, m[1:len(m)-1], out) })
 	}
 	return res
 }
 
-func expandArg(a, out string) string {
-	name, ok := strings.CutPrefix(a, "{")
-	if !ok || !strings.HasSuffix(name, "}") {
-		return a
-	}
-	name = strings.TrimSuffix(name, "}")
+var placeholder = regexp.MustCompile(`\{[^}]+\}`)
+
+func inputPath(t *testing.T, name, out string) string {
 	if name == "out" {
 		return out
 	}
 	if raw, ok := strings.CutPrefix(name, "raw:"); ok {
 		return "../../internal/instrprof/testdata/" + raw + ".profraw"
 	}
+	if idx, ok := strings.CutPrefix(name, "idx:"); ok {
+		return indexedInput(t, idx)
+	}
 	return "testdata/parity/" + name
 }
+
+// indexedInput is llvm-profdata-19's indexed profile of
+// testdata/parity/NAME.proftext, made once per test run.
+func indexedInput(t *testing.T, name string) string {
+	indexedOnce.Do(func() { indexedDir, _ = os.MkdirTemp("", "parity") })
+	path := filepath.Join(indexedDir, name+".profdata")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	if _, stderr, err := runLLVMProfdata([]string{"merge", "-o", path, "testdata/parity/" + name + ".proftext"}); err != nil {
+		t.Fatalf("llvm-profdata-19 merge %s.proftext: %v\n%s", name, err, stderr)
+	}
+	return path
+}
+
+var (
+	indexedOnce sync.Once
+	indexedDir  string
+)
 
 // runInProcess runs profgen in-process as main does, LLVM-style arguments
 // included.
@@ -181,6 +229,27 @@ func llvmRender(t *testing.T, path string) string {
 	return ""
 }
 
+// messages are the per-function messages of a merge (counter overflow,
+// counter mismatch) as sorted, deduplicated "function: message" lines: llvm
+// names the file of each record, profgen the first file of each shape.
+func messages(stderr string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		l = strings.TrimPrefix(l, "profgen merge: warning: ")
+		if !strings.HasSuffix(l, "overflow") && !strings.HasSuffix(l, "mismatch)") {
+			continue
+		}
+		f := strings.Split(l, ": ")
+		if m := strings.Join(f[max(0, len(f)-2):], ": "); !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
 // warnings keeps the lines that hold "warning:", from "warning:" on.
 func warnings(stderr string) string {
 	var out []string
@@ -190,4 +259,33 @@ func warnings(stderr string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestMismatchDeterministic: inputs whose records of main disagree in
+// shape give, in every input order and for -j1 to -j3 (run repeatedly),
+// exactly llvm-profdata-19 -j=1's file for that order: the first input's
+// shape is kept.
+func TestMismatchDeterministic(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	inputs := []string{"{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}", "{idx:real}"}
+	for _, order := range [][]int{{0, 1, 2, 3}, {1, 0, 2, 3}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 3, 2, 0}} {
+		var in []string
+		for _, i := range order {
+			in = append(in, inputs[i])
+		}
+		want := filepath.Join(t.TempDir(), "llvm")
+		if _, stderr, err := runLLVMProfdata(expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
+			t.Fatalf("llvm-profdata-19: %v\n%s", err, stderr)
+		}
+		for run := 0; run < 12; run++ {
+			got := filepath.Join(t.TempDir(), "ours")
+			args := append([]string{"merge", "-j" + strconv.Itoa(run%3+1), "-o", got}, in...)
+			if _, stderr, err := runProfgen(expandArgs(t, args, "")); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
+				t.Fatalf("order %v, run %d (-j%d): differs from llvm-profdata-19 -j=1", order, run, run%3+1)
+			}
+		}
+	}
 }

@@ -79,6 +79,7 @@ func (r *Record) HasValues() bool {
 // Origin says where a record was first read, for error messages.
 type Origin struct {
 	File   string
+	Input  int // index of the file among the merge's inputs
 	Offset int64
 }
 
@@ -86,6 +87,30 @@ type Origin struct {
 type Func struct {
 	Record
 	Origin Origin
+	// Overflowed is set when a count was clamped while merging (weights
+	// or sums beyond MaxCount): llvm-profdata's "counter overflow".
+	Overflowed bool
+	records    int     // how many input records were merged into this one
+	others     []*Func // records of this name and hash of another shape
+}
+
+// Counter limits. LLVM clamps merged counters at MaxCount, keeping the two
+// values above it for pseudo counts: a record whose first counter is
+// PseudoHot or PseudoWarm stands for a hot or warm function whose real
+// counts are unknown (llvm-profdata --supplement-instr-with-sample).
+const (
+	PseudoHot  = ^uint64(0)
+	PseudoWarm = ^uint64(0) - 1
+	MaxCount   = ^uint64(0) - 2
+)
+
+// PseudoKind returns PseudoHot or PseudoWarm when r holds pseudo counts,
+// else 0.
+func (r *Record) PseudoKind() uint64 {
+	if len(r.Counts) > 0 && r.Counts[0] > MaxCount {
+		return r.Counts[0]
+	}
+	return 0
 }
 
 type key struct{ ref, hash uint64 }
@@ -158,6 +183,7 @@ type MismatchError struct {
 	What      string
 	Got, Want int
 	At, First Origin
+	Records   int // records of this shape dropped (from At on)
 }
 
 func (e *MismatchError) Error() string {
@@ -166,28 +192,71 @@ func (e *MismatchError) Error() string {
 }
 
 // Add merges rec, scaled by weight (≥1), into p. ref is NameRef(rec.Name)
-// when the caller knows it, else 0. A shape mismatch with an earlier record
-// returns a *MismatchError and leaves p unchanged.
+// when the caller knows it, else 0. A record whose shape (counters, bitmap
+// bytes, value sites, pseudo counts) differs from an earlier one of the same
+// name and hash is kept aside, summed with those of its shape, until
+// Resolve keeps the shape read first. Add never fails today; the error
+// result stays for readers' callbacks.
 func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
 	if ref == 0 {
 		ref = NameRef(rec.Name)
 	}
 	f := p.lookup(ref, rec.Hash)
 	if f == nil {
-		f = &Func{Record: cloneRecord(rec), Origin: at}
-		if weight > 1 {
-			scaleRecord(&f.Record, weight)
-		}
-		sortSitesByCount(&f.Record)
-		p.insert(ref, f)
+		p.insert(ref, newFunc(rec, weight, at))
 		return nil
 	}
-	if err := checkShape(f, rec, at); err != nil {
-		return err
+	if g := f.sameShape(rec); g != nil {
+		g.absorb(rec, weight, at)
+	} else {
+		f.others = append(f.others, newFunc(rec, weight, at))
 	}
-	mergeInto(&f.Record, rec, weight)
-	sortSitesByCount(&f.Record)
 	return nil
+}
+
+func newFunc(rec *Record, weight uint64, at Origin) *Func {
+	f := &Func{Record: cloneRecord(rec), Origin: at, records: 1}
+	if weight > 1 {
+		f.Overflowed = scaleRecord(&f.Record, weight)
+	}
+	sortSitesByCount(&f.Record)
+	return f
+}
+
+// sameShape returns f or the record kept aside with f that rec merges into.
+func (f *Func) sameShape(rec *Record) *Func {
+	if checkShape(f, rec, Origin{}) == nil && (f.PseudoKind() == 0) == (rec.PseudoKind() == 0) {
+		return f
+	}
+	for _, g := range f.others {
+		if g.sameShape(rec) != nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// absorb merges rec*weight into f, which has its shape: pseudo counts
+// give the hotter kind, as in LLVM; counts add, clamped at MaxCount.
+func (f *Func) absorb(rec *Record, weight uint64, at Origin) {
+	if a, b := f.PseudoKind(), rec.PseudoKind(); a != 0 {
+		f.Counts[0] = max(a, b)
+	} else {
+		f.Overflowed = mergeInto(&f.Record, rec, weight) || f.Overflowed
+		sortSitesByCount(&f.Record)
+	}
+	if at.Before(f.Origin) {
+		f.Origin = at
+	}
+	f.records++
+}
+
+// Before orders origins by input, then offset.
+func (o Origin) Before(p Origin) bool {
+	if o.Input != p.Input {
+		return o.Input < p.Input
+	}
+	return o.Offset < p.Offset
 }
 
 // AddProfile merges every record of q into p (weight 1), in q's sorted order.
@@ -203,13 +272,83 @@ func (p *Profile) AddProfile(q *Profile) error {
 			p.insert(k.ref, g)
 			continue
 		}
-		if err := checkShape(f, &g.Record, g.Origin); err != nil {
-			return err
+		others := g.others
+		g.others = nil
+		for _, h := range append([]*Func{g}, others...) {
+			f.addFunc(h)
 		}
-		mergeInto(&f.Record, &g.Record, 1)
-		sortSitesByCount(&f.Record)
 	}
 	return nil
+}
+
+// addFunc merges h, a partial merge of the same name and hash, into f.
+func (f *Func) addFunc(h *Func) {
+	g := f.sameShape(&h.Record)
+	if g == nil {
+		f.others = append(f.others, h)
+		return
+	}
+	g.absorb(&h.Record, 1, h.Origin)
+	g.records += h.records - 1
+	g.Overflowed = g.Overflowed || h.Overflowed
+}
+
+// Resolve keeps, for every name and hash read with several shapes, the
+// shape read first (by input, then offset), as llvm-profdata merging its
+// inputs in order does, and returns the records it dropped: the same
+// answer for any thread count and input order.
+func (p *Profile) Resolve() []*MismatchError {
+	var dropped []*MismatchError
+	for _, k := range p.sortedKeys() {
+		fs := p.funcs[k.ref]
+		for i, f := range fs {
+			if f.Hash == k.hash && len(f.others) > 0 {
+				fs[i] = f.resolve(&dropped)
+			}
+		}
+	}
+	return dropped
+}
+
+func (f *Func) resolve(dropped *[]*MismatchError) *Func {
+	all := append([]*Func{f}, f.others...)
+	f.others = nil
+	first := all[0]
+	for _, g := range all[1:] {
+		if g.Origin.Before(first.Origin) {
+			first = g
+		}
+	}
+	for _, g := range all {
+		if g != first {
+			*dropped = append(*dropped, mismatch(first, g))
+		}
+	}
+	return first
+}
+
+// mismatch describes g, dropped for first.
+func mismatch(first, g *Func) *MismatchError {
+	e := &MismatchError{Name: g.Name, Hash: g.Hash, What: "counters", Got: len(g.Counts), Want: len(first.Counts),
+		At: g.Origin, First: first.Origin, Records: g.records}
+	switch {
+	case len(g.Counts) != len(first.Counts):
+	case (g.PseudoKind() == 0) != (first.PseudoKind() == 0):
+		e.What = "counters (pseudo and real counts)"
+	case len(g.Bitmap) != len(first.Bitmap):
+		e.What, e.Got, e.Want = "bitmap bytes", len(g.Bitmap), len(first.Bitmap)
+	default:
+		e.What, e.Got, e.Want = "value sites", g.numSites(), first.numSites()
+	}
+	return e
+}
+
+func (r *Record) numSites() int {
+	n := 0
+	for k := range r.Sites {
+		n += len(r.Sites[k])
+	}
+	return n
 }
 
 // DropZero removes the records whose counters and bitmap bytes are all
@@ -322,33 +461,61 @@ func cloneRecord(r *Record) Record {
 
 // satMulAdd returns a*w + b, saturating at the maximum uint64.
 func satMulAdd(a, w, b uint64) uint64 {
+	v, _ := satMulAddOver(a, w, b)
+	return v
+}
+
+// satMulAddOver is satMulAdd that also reports whether it saturated.
+func satMulAddOver(a, w, b uint64) (uint64, bool) {
 	hi, lo := bits.Mul64(a, w)
 	if hi != 0 {
-		return ^uint64(0)
+		return ^uint64(0), true
 	}
 	s, carry := bits.Add64(lo, b, 0)
 	if carry != 0 {
-		return ^uint64(0)
+		return ^uint64(0), true
 	}
-	return s
+	return s, false
 }
 
-func scaleRecord(r *Record, w uint64) {
+// clampedMulAdd is a counter's a*w + b clamped at MaxCount, and whether it
+// was clamped (LLVM's counter overflow).
+func clampedMulAdd(a, w, b uint64) (uint64, bool) {
+	v, over := satMulAddOver(a, w, b)
+	if v > MaxCount {
+		return MaxCount, true
+	}
+	return v, over
+}
+
+// scaleRecord multiplies the counts of r by w and reports an overflow.
+// Pseudo counts are scaled as counts, as LLVM does.
+func scaleRecord(r *Record, w uint64) bool {
+	over := false
 	for i, c := range r.Counts {
-		r.Counts[i] = satMulAdd(c, w, 0)
+		var o bool
+		r.Counts[i], o = clampedMulAdd(c, w, 0)
+		over = over || o
 	}
 	for k := range r.Sites {
 		for _, vs := range r.Sites[k] {
 			for i := range vs {
-				vs[i].Count = satMulAdd(vs[i].Count, w, 0)
+				var o bool
+				vs[i].Count, o = satMulAddOver(vs[i].Count, w, 0)
+				over = over || o
 			}
 		}
 	}
+	return over
 }
 
-func mergeInto(dst, src *Record, w uint64) {
+// mergeInto adds src*w to dst and reports a counter overflow.
+func mergeInto(dst, src *Record, w uint64) bool {
+	over := false
 	for i, c := range src.Counts {
-		dst.Counts[i] = satMulAdd(c, w, dst.Counts[i])
+		var o bool
+		dst.Counts[i], o = clampedMulAdd(c, w, dst.Counts[i])
+		over = over || o
 	}
 	for i, b := range src.Bitmap {
 		dst.Bitmap[i] |= b
@@ -358,6 +525,7 @@ func mergeInto(dst, src *Record, w uint64) {
 			dst.Sites[k][s] = mergeSite(dst.Sites[k][s], vs, w)
 		}
 	}
+	return over
 }
 
 // mergeSite merges src into dst: both sorted by value, matching values add

@@ -14,42 +14,51 @@ func rec(name string, hash uint64, counts []uint64, sites ...[]Value) *Record {
 }
 
 func TestAdd(t *testing.T) {
-	top := ^uint64(0)
 	tests := []struct {
-		name    string
-		adds    []*Record
-		weights []uint64
-		want    []*Record
-		wantErr bool
+		name        string
+		adds        []*Record
+		weights     []uint64
+		inputs      []int // Origin.Input of each add; 0, 1, 2... when nil
+		want        []*Record
+		wantDropped int
 	}{
-		{"sum", []*Record{rec("f", 1, []uint64{1, 2}), rec("f", 1, []uint64{3, 4})}, []uint64{1, 1},
-			[]*Record{rec("f", 1, []uint64{4, 6})}, false},
-		{"weights", []*Record{rec("f", 1, []uint64{1}), rec("f", 1, []uint64{3})}, []uint64{2, 3},
-			[]*Record{rec("f", 1, []uint64{11})}, false},
-		{"saturate", []*Record{rec("f", 1, []uint64{top}), rec("f", 1, []uint64{3})}, []uint64{1, 1},
-			[]*Record{rec("f", 1, []uint64{top})}, false},
-		{"other hash kept apart", []*Record{rec("f", 1, []uint64{1}), rec("f", 2, []uint64{1, 1})}, []uint64{1, 1},
-			[]*Record{rec("f", 1, []uint64{1}), rec("f", 2, []uint64{1, 1})}, false},
-		{"counter mismatch", []*Record{rec("f", 1, []uint64{1}), rec("f", 1, []uint64{1, 1})}, []uint64{1, 1}, nil, true},
-		{"values by count then value",
-			[]*Record{rec("f", 1, []uint64{1}, []Value{{Value: 9, Count: 1}, {Value: 5, Count: 1}}), rec("f", 1, []uint64{1}, []Value{{Value: 7, Count: 4}})},
-			[]uint64{1, 1},
-			[]*Record{rec("f", 1, []uint64{2}, []Value{{Value: 7, Count: 4}, {Value: 5, Count: 1}, {Value: 9, Count: 1}})}, false},
+		{name: "sum", adds: []*Record{rec("f", 1, []uint64{1, 2}), rec("f", 1, []uint64{3, 4})},
+			want: []*Record{rec("f", 1, []uint64{4, 6})}},
+		{name: "weights", adds: []*Record{rec("f", 1, []uint64{1}), rec("f", 1, []uint64{3})}, weights: []uint64{2, 3},
+			want: []*Record{rec("f", 1, []uint64{11})}},
+		{name: "clamped at MaxCount", adds: []*Record{rec("f", 1, []uint64{MaxCount - 1}), rec("f", 1, []uint64{3})},
+			want: []*Record{rec("f", 1, []uint64{MaxCount})}},
+		{name: "weight clamped", adds: []*Record{rec("f", 1, []uint64{1 << 62})}, weights: []uint64{8},
+			want: []*Record{rec("f", 1, []uint64{MaxCount})}},
+		{name: "other hash kept apart", adds: []*Record{rec("f", 1, []uint64{1}), rec("f", 2, []uint64{1, 1})},
+			want: []*Record{rec("f", 1, []uint64{1}), rec("f", 2, []uint64{1, 1})}},
+		{name: "counter mismatch keeps the first", adds: []*Record{rec("f", 1, []uint64{1}), rec("f", 1, []uint64{1, 1}), rec("f", 1, []uint64{2})},
+			want: []*Record{rec("f", 1, []uint64{3})}, wantDropped: 1},
+		{name: "first by input, not by reading order", adds: []*Record{rec("f", 1, []uint64{1, 1}), rec("f", 1, []uint64{1}), rec("f", 1, []uint64{2, 2})},
+			inputs: []int{2, 1, 0}, want: []*Record{rec("f", 1, []uint64{3, 3})}, wantDropped: 1},
+		{name: "pseudo hot wins", adds: []*Record{rec("f", 1, []uint64{PseudoWarm, 0}), rec("f", 1, []uint64{PseudoHot, 0})},
+			want: []*Record{rec("f", 1, []uint64{PseudoHot, 0})}},
+		{name: "pseudo and real do not merge", adds: []*Record{rec("f", 1, []uint64{PseudoWarm, 0}), rec("f", 1, []uint64{4, 5})},
+			want: []*Record{rec("f", 1, []uint64{PseudoWarm, 0})}, wantDropped: 1},
+		{name: "values by count then value",
+			adds: []*Record{rec("f", 1, []uint64{1}, []Value{{Value: 9, Count: 1}, {Value: 5, Count: 1}}), rec("f", 1, []uint64{1}, []Value{{Value: 7, Count: 4}})},
+			want: []*Record{rec("f", 1, []uint64{2}, []Value{{Value: 7, Count: 4}, {Value: 5, Count: 1}, {Value: 9, Count: 1}})}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := NewProfile()
-			var err error
 			for i, r := range tt.adds {
-				if e := p.Add(r, 0, tt.weights[i], Origin{File: "in", Offset: int64(i)}); e != nil {
-					err = e
+				w, in := uint64(1), i
+				if tt.weights != nil {
+					w = tt.weights[i]
 				}
+				if tt.inputs != nil {
+					in = tt.inputs[i]
+				}
+				p.Add(r, 0, w, Origin{File: "in", Input: in})
 			}
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
-			}
-			if tt.wantErr {
-				return
+			if dropped := p.Resolve(); len(dropped) != tt.wantDropped {
+				t.Errorf("%d records dropped, want %d", len(dropped), tt.wantDropped)
 			}
 			got := p.Funcs()
 			if len(got) != len(tt.want) {

@@ -22,7 +22,7 @@ func newSummary() *summary { return &summary{freq: map[uint64]uint64{}} }
 // add counts a record: the first counter as the entry count, the others as
 // internal blocks (LLVM's InstrProfSummaryBuilder).
 func (s *summary) add(r *instrprof.Record) {
-	if len(r.Counts) == 0 {
+	if len(r.Counts) == 0 || r.PseudoKind() != 0 {
 		return
 	}
 	s.count(r.Counts[0])

@@ -28,6 +28,7 @@ import (
 type Input struct {
 	Path   string
 	Weight uint64
+	index  int // position among the inputs, for Origins
 }
 
 // Options control a merge.
@@ -103,7 +104,6 @@ type outcome struct {
 	err     error
 	skip    *Skip
 	records int
-	dropped int
 }
 
 // errSkipped marks inputs not read because another one failed.
@@ -124,18 +124,43 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 		default:
 			res.Merged++
 			res.Records += o.records
-			res.Dropped += o.dropped
 		}
 	}
 	for _, w := range workers {
-		if err := res.Profile.AddProfile(w.prof); err != nil {
-			if !opts.KeepGoing {
-				return nil, err
-			}
-			res.Warnings = append(res.Warnings, err.Error())
+		res.Profile.AddProfile(w.prof)
+	}
+	res.noteMismatches(res.Profile.Resolve())
+	res.noteOverflows()
+	return res, nil
+}
+
+// noteMismatches words the records dropped for a shape mismatch as
+// llvm-profdata does: it keeps the record read first, warns and goes on.
+func (r *Result) noteMismatches(dropped []*instrprof.MismatchError) {
+	for _, d := range dropped {
+		r.Dropped += d.Records
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %s: %s", d.At.File, d.Name, mismatchText[d.What]))
+	}
+	if len(dropped) > 0 {
+		r.Warnings = append(r.Warnings, "Make sure that all profile data to be merged is generated from the same binary.")
+	}
+}
+
+// mismatchText is llvm-profdata's wording of each mismatch.
+var mismatchText = map[string]string{
+	"counters":                          "function basic block count change detected (counter mismatch)",
+	"counters (pseudo and real counts)": "function basic block count change detected (counter mismatch)",
+	"bitmap bytes":                      "function bitmap size change detected (bitmap size mismatch)",
+	"value sites":                       "function value site count change detected (counter mismatch)",
+}
+
+// noteOverflows warns of every function whose counts were clamped.
+func (r *Result) noteOverflows() {
+	for _, f := range r.Profile.Funcs() {
+		if f.Overflowed {
+			r.Warnings = append(r.Warnings, f.Name+": counter overflow")
 		}
 	}
-	return res, nil
 }
 
 // worker merges the files it takes into its own partial profile.
@@ -160,7 +185,9 @@ func (w *worker) run(inputs []Input, jobs <-chan int) {
 			o.err = errSkipped
 			continue
 		}
-		o.skip, o.err = w.mergeFile(inputs[i], o)
+		in := inputs[i]
+		in.index = i
+		o.skip, o.err = w.mergeFile(in, o)
 		if o.err != nil && !w.opts.KeepGoing {
 			w.failed.Store(true)
 		}
@@ -271,13 +298,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 }
 
 func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
-	err := w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Offset: off})
-	var mis *instrprof.MismatchError
-	if errors.As(err, &mis) && w.opts.KeepGoing {
-		o.dropped++
-		return nil
-	}
-	return err
+	return w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off})
 }
 
 func (w *worker) note(kind instrprof.Kind, ids [][]byte) {
