@@ -280,7 +280,7 @@ func TestMismatchDeterministic(t *testing.T) {
 		for run := 0; run < 12; run++ {
 			got := filepath.Join(t.TempDir(), "ours")
 			args := append([]string{"merge", "-j" + strconv.Itoa(run%3+1), "-o", got}, in...)
-			if _, stderr, err := runProfgen(expandArgs(t, args, "")); err != nil {
+			if _, stderr, err := runInProcess(expandArgs(t, args, "")); err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
 			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
