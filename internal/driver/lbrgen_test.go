@@ -2,7 +2,9 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -66,4 +68,47 @@ func TestLBRProcessesEqualSum(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestLBRPerfDataEqualsPerfScript: lbrgen's perf.data of every layout
+// (one process, 4 processes at different bases, forks, PID reuse, hybrid
+// samples), read through --perfdata, gives the bytes --perfscript gives on
+// the same samples, unsymbolized and as an LLVM text profile.
+func TestLBRPerfDataEqualsPerfScript(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Skip("perf not installed")
+	}
+	for _, dir := range lbrPrograms(t) {
+		for _, kind := range []string{"single", "multi", "fork", "reuse", "hybrid", "hybrid-multi"} {
+			data := filepath.Join(dir, kind+".perf.data")
+			if _, err := os.Stat(data); err != nil {
+				continue
+			}
+			t.Run(filepath.Base(dir)+"/"+kind, func(t *testing.T) {
+				bin := filepath.Join(dir, "binary")
+				for _, skip := range []bool{true, false} {
+					want := convert(t, Options{PerfScript: filepath.Join(dir, kind+".script"), Binaries: []string{bin}, SkipSymbolization: skip, Format: "text"})
+					got := convert(t, Options{PerfData: data, Binaries: []string{bin}, SkipSymbolization: skip, Format: "text"})
+					if !bytes.Equal(got, want) {
+						t.Errorf("skip-symbolization=%v: --perfdata differs from --perfscript (%d vs %d bytes)", skip, len(got), len(want))
+					}
+				}
+			})
+		}
+	}
+}
+
+// convert runs the pipeline and returns the output.
+func convert(t *testing.T, opts Options) []byte {
+	t.Helper()
+	opts.Output = filepath.Join(t.TempDir(), "out")
+	opts.Quiet = true
+	if err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(opts.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
