@@ -22,3 +22,11 @@ row "callstack --perfdata pprof" "$p" "$r" "perf report"
 p=$(measure "$bin" --binary "$dir/forky" --perfscript "$dir/big.script" -o "$tmp/a.prof")
 r=$(measure perf script -i "$dir/big.perf.data" -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events)
 row "callstack --perfscript text" "$p" "$r" "perf script"
+# A real recording of >= 20k samples and an 11.5 MiB-text Go binary
+# (scripts/testdata.d/70-nonpie.sh).
+go=${2}/nonpie
+if [ -s "$go/nonpiego.perf.data" ]; then
+	p=$(measure "$bin" --binary "$go/nonpiego" --perfdata "$go/nonpiego.perf.data" --format=pprof -o "$tmp/g.pprof" -q)
+	r=$(measure perf report -i "$go/nonpiego.perf.data" --no-children --sort sym --stdio -g none)
+	row "callstack Go --perfdata pprof" "$p" "$r" "perf report"
+fi
