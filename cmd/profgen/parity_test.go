@@ -83,6 +83,23 @@ var parityTable = []parityRow{
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-2}", "{idx:main2}", "{raw:ir19-1}"}, compare: sameMessages},
 	{name: "counter mismatch --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-j=1", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"}, compare: sameMessages},
+
+	// Item 7: show, llvm's text for llvm's flags.
+	{name: "show", args: []string{"show", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --all-functions", args: []string{"show", "--all-functions", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --all-functions --counts", args: []string{"show", "--all-functions", "--counts", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --function substring", args: []string{"show", "--function=t.c", "--counts", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show front-end profile", args: []string{"show", "--all-functions", "--counts", "{idx:fe19}"}, compare: sameStdout},
+	{name: "show --topn", args: []string{"show", "--topn=3", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --topn with ties", args: []string{"show", "--topn=4", "{idx:ties}"}, compare: sameStdout},
+	{name: "show --detailed-summary", args: []string{"show", "--detailed-summary", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --ic-targets --memop-sizes", args: []string{"show", "--all-functions", "--ic-targets", "--memop-sizes", "--counts", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --ic-targets --memop-sizes (IR raws)", args: []string{"show", "--all-functions", "--ic-targets", "--memop-sizes", "{idx:ir19}"}, compare: sameStdout},
+	{name: "show CS records hidden", args: []string{"show", "--all-functions", "--counts", "{idx:cs}"}, compare: sameStdout},
+	{name: "show --showcs", args: []string{"show", "--showcs", "--all-functions", "--counts", "--detailed-summary", "{idx:cs}"}, compare: sameStdout},
+	{name: "show pseudo counts", args: []string{"show", "--all-functions", "--counts", "--topn=2", "{idx:pseudo}"}, compare: sameStdout},
+	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
+	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }
 
 func TestParityWithLLVMProfdata(t *testing.T) {
@@ -169,7 +186,7 @@ func inputPath(t *testing.T, name, out string) string {
 		return out
 	}
 	if raw, ok := strings.CutPrefix(name, "raw:"); ok {
-		return "../../internal/instrprof/testdata/" + raw + ".profraw"
+		return rawPath(raw)
 	}
 	if idx, ok := strings.CutPrefix(name, "idx:"); ok {
 		return indexedInput(t, idx)
@@ -185,11 +202,27 @@ func indexedInput(t *testing.T, name string) string {
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	if _, stderr, err := runLLVMProfdata([]string{"merge", "-o", path, "testdata/parity/" + name + ".proftext"}); err != nil {
-		t.Fatalf("llvm-profdata-19 merge %s.proftext: %v\n%s", name, err, stderr)
+	inputs := indexedFrom[name]
+	if inputs == nil {
+		inputs = []string{"testdata/parity/" + name + ".proftext"}
+	}
+	if _, stderr, err := runLLVMProfdata(append([]string{"merge", "-o", path}, inputs...)); err != nil {
+		t.Fatalf("llvm-profdata-19 merge %v: %v\n%s", inputs, err, stderr)
 	}
 	return path
 }
+
+// indexedFrom lists the raws of the indexed inputs llvm-profdata-19 makes
+// from raws rather than from a .proftext.
+var indexedFrom = map[string][]string{
+	"vt":   {rawPath("vt1"), rawPath("vt2")},
+	"ir19": {rawPath("ir19-1"), rawPath("ir19-2")},
+	"irfe": {rawPath("ir19-1"), rawPath("ir19-2"), rawPath("fe19")},
+	"fe19": {rawPath("fe19")},
+	"cs":   {rawPath("cs"), rawPath("ir19-1")},
+}
+
+func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }
 
 var (
 	indexedOnce sync.Once

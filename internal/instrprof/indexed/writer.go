@@ -26,12 +26,12 @@ const headerWords = 9
 func Write(w io.Writer, p *instrprof.Profile) error {
 	funcs := p.Funcs()
 	groups := groupByName(funcs)
-	sum, csSum := newSummary(), newSummary()
+	sum, csSum := NewSummary(), NewSummary()
 	for _, f := range funcs {
 		if f.Hash&instrprof.CSFlagInHash != 0 {
-			csSum.add(&f.Record)
+			csSum.Add(&f.Record)
 		} else {
-			sum.add(&f.Record)
+			sum.Add(&f.Record)
 		}
 	}
 	var b []byte
