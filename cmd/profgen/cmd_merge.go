@@ -44,6 +44,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.CompressAllSections, "compress-all-sections", false, "zlib-compress every section (only meaningful for --extbinary)")
 	fs.BoolVar(&o.GenPartialProfile, "gen-partial-profile", false, "flag the profile as partial (only meaningful for --extbinary)")
 	fs.BoolVar(&o.splitLayout, "split-layout", false, "llvm-profdata 20's split extbinary layout: refused (llvm-profdata-19 has no such flag)")
+	fs.IntVar(&o.OutputVersion, "output-version", 12, "profgen: indexed version to write: 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14)")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 

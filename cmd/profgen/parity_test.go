@@ -39,6 +39,7 @@ type parityRow struct {
 	args    []string // flags and inputs, for both tools
 	llvm    []string // llvm-profdata-19's arguments when they differ
 	compare compareMode
+	tool    string // the reference when not llvm-profdata-19
 }
 
 var parityTable = []parityRow{
@@ -84,6 +85,14 @@ var parityTable = []parityRow{
 	{name: "counter mismatch --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-j=1", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"}, compare: sameMessages},
 
+	// Item 9: output for older compilers.
+	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
+	{name: "--output-version=7 of clang-14 and clang-19 raws = llvm-profdata-14 of both", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}", "{raw:ir19-1}", "{raw:plain19}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}", "{txt:ir19p}"}, tool: "llvm-profdata-14"},
+	{name: "--output-version=7 refuses MC/DC bitmaps", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:fe19}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:fe19}"}, tool: "llvm-profdata-14", compare: bothFail},
+
 	// Item 7: show, llvm's text for llvm's flags.
 	{name: "show", args: []string{"show", "{idx:vt}"}, compare: sameStdout},
 	{name: "show --all-functions", args: []string{"show", "--all-functions", "{idx:vt}"}, compare: sameStdout},
@@ -114,6 +123,9 @@ func TestParityWithLLVMProfdata(t *testing.T) {
 }
 
 func checkParity(t *testing.T, row parityRow) {
+	if row.tool != "" {
+		needTool(t, row.tool)
+	}
 	dir := t.TempDir()
 	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
 	llvmArgs := row.llvm
@@ -121,7 +133,7 @@ func checkParity(t *testing.T, row parityRow) {
 		llvmArgs = row.args
 	}
 	oOut, oErr, err := runProfgen(expandArgs(t, row.args, ours))
-	lOut, lErr, lerr := runLLVMProfdata(expandArgs(t, llvmArgs, theirs))
+	lOut, lErr, lerr := runRef(row.tool, expandArgs(t, llvmArgs, theirs))
 	if row.compare == bothFail {
 		checkBothFail(t, err, lerr, ours)
 		return
@@ -189,16 +201,20 @@ func inputPath(t *testing.T, name, out string) string {
 		return rawPath(raw)
 	}
 	if idx, ok := strings.CutPrefix(name, "idx:"); ok {
-		return indexedInput(t, idx)
+		return madeInput(t, idx, "profdata")
+	}
+	if txt, ok := strings.CutPrefix(name, "txt:"); ok {
+		return madeInput(t, txt, "proftext")
 	}
 	return "testdata/parity/" + name
 }
 
-// indexedInput is llvm-profdata-19's indexed profile of
-// testdata/parity/NAME.proftext, made once per test run.
-func indexedInput(t *testing.T, name string) string {
+// madeInput is llvm-profdata-19's indexed (ext "profdata") or text (ext
+// "proftext") profile of testdata/parity/NAME.proftext or of the raws
+// indexedFrom lists, made once per test run.
+func madeInput(t *testing.T, name, ext string) string {
 	indexedOnce.Do(func() { indexedDir, _ = os.MkdirTemp("", "parity") })
-	path := filepath.Join(indexedDir, name+".profdata")
+	path := filepath.Join(indexedDir, name+"."+ext)
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
@@ -206,7 +222,11 @@ func indexedInput(t *testing.T, name string) string {
 	if inputs == nil {
 		inputs = []string{"testdata/parity/" + name + ".proftext"}
 	}
-	if _, stderr, err := runLLVMProfdata(append([]string{"merge", "-o", path}, inputs...)); err != nil {
+	args := []string{"merge", "-o", path}
+	if ext == "proftext" {
+		args = append(args, "--text")
+	}
+	if _, stderr, err := runLLVMProfdata(append(args, inputs...)); err != nil {
 		t.Fatalf("llvm-profdata-19 merge %v: %v\n%s", inputs, err, stderr)
 	}
 	return path
@@ -215,11 +235,12 @@ func indexedInput(t *testing.T, name string) string {
 // indexedFrom lists the raws of the indexed inputs llvm-profdata-19 makes
 // from raws rather than from a .proftext.
 var indexedFrom = map[string][]string{
-	"vt":   {rawPath("vt1"), rawPath("vt2")},
-	"ir19": {rawPath("ir19-1"), rawPath("ir19-2")},
-	"irfe": {rawPath("ir19-1"), rawPath("ir19-2"), rawPath("fe19")},
-	"fe19": {rawPath("fe19")},
-	"cs":   {rawPath("cs"), rawPath("ir19-1")},
+	"vt":    {rawPath("vt1"), rawPath("vt2")},
+	"ir19":  {rawPath("ir19-1"), rawPath("ir19-2")},
+	"irfe":  {rawPath("ir19-1"), rawPath("ir19-2"), rawPath("fe19")},
+	"fe19":  {rawPath("fe19")},
+	"cs":    {rawPath("cs"), rawPath("ir19-1")},
+	"ir19p": {rawPath("ir19-1"), rawPath("plain19")},
 }
 
 func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }
@@ -242,8 +263,16 @@ func runProfgen(args []string) (stdout, stderr string, err error) {
 }
 
 func runLLVMProfdata(args []string) (stdout, stderr string, err error) {
+	return runRef("", args)
+}
+
+// runRef runs tool (llvm-profdata-19 when "").
+func runRef(tool string, args []string) (stdout, stderr string, err error) {
+	if tool == "" {
+		tool = "llvm-profdata-19"
+	}
 	var o, e bytes.Buffer
-	cmd := exec.Command("llvm-profdata-19", args...)
+	cmd := exec.Command(tool, args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
 	return o.String(), e.String(), err
@@ -320,5 +349,29 @@ func TestMismatchDeterministic(t *testing.T) {
 				t.Fatalf("order %v, run %d (-j%d): differs from llvm-profdata-19 -j=1", order, run, run%3+1)
 			}
 		}
+	}
+}
+
+// TestOutputVersionClang14: clang-14 -fprofile-use reads profgen's
+// --output-version=7 merge of clang-14 raws (every function profiled and
+// up to date) and refuses the default version 12, as the summary says.
+func TestOutputVersionClang14(t *testing.T) {
+	needTool(t, "clang-14")
+	dir := t.TempDir()
+	v7, v12 := filepath.Join(dir, "v7.profdata"), filepath.Join(dir, "v12.profdata")
+	for _, args := range [][]string{{"merge", "--output-version=7", "-o", v7, rawPath("ir14")}, {"merge", "-o", v12, rawPath("ir14")}} {
+		if _, stderr, err := runProfgen(args); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+	}
+	compile := func(prof string) error {
+		return exec.Command("clang-14", "-O1", "-fprofile-use="+prof, "-Werror=profile-instr-out-of-date",
+			"-Werror=profile-instr-unprofiled", "-c", "-o", filepath.Join(dir, "t.o"), "../../internal/instrprof/testdata/t.c").Run()
+	}
+	if err := compile(v7); err != nil {
+		t.Errorf("clang-14 cannot use the version 7 profile: %v", err)
+	}
+	if compile(v12) == nil {
+		t.Error("clang-14 read version 12: the summary's reader list is wrong")
 	}
 }

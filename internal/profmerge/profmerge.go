@@ -36,6 +36,9 @@ type Options struct {
 	FailureMode   string
 	MatchBinaryID bool
 	Sparse        bool
+	// OutputVersion is the indexed version written: 12 (default, clang 19
+	// and later) or 7 (clang 14 and later).
+	OutputVersion int
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 }
@@ -95,7 +98,7 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "profgen merge: warning: %s\n", w)
 	}
-	fmt.Fprintf(stderr, "profgen merge: %s\n", res.Summary())
+	fmt.Fprintf(stderr, "profgen merge: %s; output: %s\n", res.Summary(), o.readers())
 	if res.Merged == 0 {
 		return errors.New("no profile can be merged")
 	}
@@ -114,12 +117,28 @@ func writeInstr(o *Options, res *merge.Result) error {
 	if o.Format == FormatText {
 		err = text.Write(out, res.Profile)
 	} else {
-		err = indexed.Write(out, res.Profile)
+		err = indexed.WriteVersion(out, res.Profile, o.outputVersion())
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", o.Output, err)
 	}
 	return out.Commit()
+}
+
+func (o *Options) outputVersion() int {
+	if o.OutputVersion == 0 {
+		return indexed.Version
+	}
+	return o.OutputVersion
+}
+
+// readers says which compilers read the output.
+func (o *Options) readers() string {
+	if o.Format == FormatText {
+		return "text format"
+	}
+	v := o.outputVersion()
+	return fmt.Sprintf("indexed version %d, read by clang %d and later", v, indexed.ClangReads[v])
 }
 
 func (o *Options) mergeOpts() (merge.Options, error) {
