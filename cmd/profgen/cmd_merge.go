@@ -55,7 +55,8 @@ func newMergeCommand() *cobra.Command {
 		Short: "Merge instrumentation profiles (.profraw, .profdata, directories) into indexed .profdata",
 		Long: `Merge clang instrumentation profiles into one indexed .profdata (version 12, as
 llvm-profdata-19 writes) or its text form. Inputs are raw profiles (versions
-8-10), indexed profiles and directories of them. Files are streamed and merged
+8-10), indexed profiles (versions 7-12), text profiles (.proftext) and
+directories of them. Files are streamed and merged
 in parallel; the output is the same for any thread count and input order.
 Sample profiles (text, binary, extbinary) merge as llvm-profdata merge --sample.`,
 		RunE: func(cmd *cobra.Command, args []string) error {

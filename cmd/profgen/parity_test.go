@@ -93,6 +93,20 @@ var parityTable = []parityRow{
 	{name: "--output-version=7 refuses MC/DC bitmaps", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:fe19}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:fe19}"}, tool: "llvm-profdata-14", compare: bothFail},
 
+	// Item 5: inputs: instrumentation text (.proftext).
+	{name: "proftext: hand-written value sites", args: []string{"merge", "-o", "{out}", "{values.proftext}"}},
+	{name: "proftext: hand-written front-end with bitmap", args: []string{"merge", "-o", "{out}", "{fe.proftext}"}},
+	{name: "proftext: weighted, twice", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{values.proftext}", "{values.proftext}"}},
+	{name: "proftext: to text", args: []string{"merge", "--text", "-o", "{out}", "{values.proftext}", "{values.proftext}"}},
+	{name: "proftext: llvm's text of IR raws", args: []string{"merge", "-o", "{out}", "{txt:ir19}"}},
+	{name: "proftext: llvm's text of vtable raws", args: []string{"merge", "-o", "{out}", "{txt:vt}"}},
+	{name: "proftext: llvm's text of FE MC/DC raws", args: []string{"merge", "-o", "{out}", "{txt:fe19}"}},
+	{name: "proftext: llvm's text of CS raws", args: []string{"merge", "-o", "{out}", "{txt:cs}"}},
+	{name: "proftext: llvm's text of single-byte coverage", args: []string{"merge", "-o", "{out}", "{txt:sb}"}},
+	{name: "proftext: with raws and indexed", args: []string{"merge", "-o", "{out}", "{txt:ir19}", "{raw:ir19-1}", "{idx:ir19}"}},
+	{name: "proftext: pseudo counts", args: []string{"merge", "-o", "{out}", "{pseudo.proftext}", "{real.proftext}"}, compare: sameMessages},
+	{name: "proftext: bad hash", args: []string{"merge", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
+
 	// Item 7: show, llvm's text for llvm's flags.
 	{name: "show", args: []string{"show", "{idx:vt}"}, compare: sameStdout},
 	{name: "show --all-functions", args: []string{"show", "--all-functions", "{idx:vt}"}, compare: sameStdout},
@@ -241,6 +255,7 @@ var indexedFrom = map[string][]string{
 	"fe19":  {rawPath("fe19")},
 	"cs":    {rawPath("cs"), rawPath("ir19-1")},
 	"ir19p": {rawPath("ir19-1"), rawPath("plain19")},
+	"sb":    {rawPath("sb1"), rawPath("sb2")},
 }
 
 func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }

@@ -1,5 +1,5 @@
-// Package merge merges many instrumentation profiles (raw .profraw and
-// indexed .profdata files) into one instrprof.Profile: files are read by a
+// Package merge merges many instrumentation profiles (raw .profraw,
+// indexed .profdata and text .proftext files) into one instrprof.Profile: files are read by a
 // pool of workers, each folding its files into a private partial profile;
 // the partials are then merged in a fixed order, so the result does not
 // depend on the thread count or the input order, and memory grows with the
@@ -20,6 +20,7 @@ import (
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/raw"
+	"github.com/profgen/profgen/internal/instrprof/text"
 	"github.com/profgen/profgen/internal/profformat"
 )
 
@@ -206,13 +207,15 @@ func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
 	if st.Size() == 0 {
 		return &Skip{Path: in.Path, Reason: "empty (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
 	}
-	var head [8]byte
-	f.ReadAt(head[:], 0)
-	switch profformat.Sniff(head[:]) {
+	head := make([]byte, min(st.Size(), profformat.HeadSize))
+	f.ReadAt(head, 0)
+	switch profformat.Sniff(head) {
 	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
 		return w.mergeRaw(in, f, st.Size(), o)
 	case profformat.Indexed:
 		return nil, w.mergeIndexed(in, f, st.Size(), o)
+	case profformat.InstrText:
+		return nil, w.mergeText(in, f, o)
 	}
 	return nil, &instrprof.FormatError{File: in.Path, Offset: 0, Msg: "not a raw or indexed instrumentation profile (bad magic)"}
 }
@@ -277,6 +280,27 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	o.records = info.Records
+	return nil
+}
+
+func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
+	// Staged like raws: a file with a bad line adds nothing.
+	w.staged = w.staged[:0]
+	info, err := text.Read(in.Path, f, func(rec *instrprof.Record, line int64) error {
+		w.staged = append(w.staged, staged{rec: *rec, off: line})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range w.staged {
+		s := &w.staged[i]
+		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
+			return err
+		}
+	}
+	w.note(info.Kind, nil)
 	o.records = info.Records
 	return nil
 }

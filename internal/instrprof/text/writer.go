@@ -1,7 +1,8 @@
-// Package text writes an instrprof.Profile in LLVM's text instrumentation
-// profile format, the output of `llvm-profdata merge --text`: a kind header
+// Package text reads and writes LLVM's text instrumentation profile format
+// (.proftext), the output of `llvm-profdata merge --text`: a kind header
 // (":ir", ":csir", ...) then one block per function, sorted by name and
-// hash, with counters, bitmap bytes and value sites.
+// hash, with counters, bitmap bytes and value sites. Records flow in as
+// instrprof.Records through a callback; a finished Profile flows out.
 package text
 
 import (
