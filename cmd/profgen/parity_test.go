@@ -85,6 +85,9 @@ var parityTable = []parityRow{
 	{name: "counter mismatch --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-j=1", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"}, compare: sameMessages},
 
+	{name: "sample total overflow", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{big1.sample.txt}", "{big2.sample.txt}"}, compare: sameMessages},
+	{name: "sample weight overflow", args: []string{"merge", "--sample", "-o", "{out}", "--weighted-input=2,{big1.sample.txt}", "{a.sample.txt}"}, compare: sameMessages},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},

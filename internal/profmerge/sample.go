@@ -21,7 +21,7 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	for i, x := range in {
 		files[i] = sampleprof.WeightedFile{Path: x.Path, Weight: x.Weight}
 	}
-	warn := func(path string, err error) { fmt.Fprintf(stderr, "profgen: warning: %s: %v\n", path, err) }
+	warn := func(path string, err error) { warnSample(stderr, path, err) }
 	p, err := sampleprof.MergeFiles(files, warn)
 	if err != nil {
 		return err
@@ -31,6 +31,19 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
 	return nil
+}
+
+// warnSample prints a warning of the sample merge; counter overflows as
+// llvm-profdata words them, one line per function.
+func warnSample(stderr io.Writer, path string, err error) {
+	var overflow *sampleprof.CounterOverflowError
+	if !errors.As(err, &overflow) {
+		fmt.Fprintf(stderr, "profgen: warning: %s: %v\n", path, err)
+		return
+	}
+	for _, f := range overflow.Functions {
+		fmt.Fprintf(stderr, "profgen merge: warning: %s: %s: Counter overflow\n", path, f)
+	}
 }
 
 // writeOptions are the extbinary section options; given for another

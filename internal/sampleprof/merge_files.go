@@ -13,7 +13,8 @@ type WeightedFile struct {
 }
 
 // MergeFiles reads and merges the files in order, as llvm-profdata merge
-// --sample does. Checksum mismatches are passed to warn (which may be nil)
+// --sample does. Checksum mismatches and counter overflows are passed to
+// warn (which may be nil)
 // and do not stop the merge; any other error does, naming the file.
 func MergeFiles(files []WeightedFile, warn func(path string, err error)) (*Profile, error) {
 	merged := NewProfile()
@@ -27,8 +28,9 @@ func MergeFiles(files []WeightedFile, warn func(path string, err error)) (*Profi
 		}
 		err = Merge(merged, p, in.Weight)
 		var mismatch *ChecksumMismatchError
+		var overflow *CounterOverflowError
 		switch {
-		case errors.As(err, &mismatch):
+		case errors.As(err, &mismatch), errors.As(err, &overflow):
 			if warn != nil {
 				warn(in.Path, err)
 			}
