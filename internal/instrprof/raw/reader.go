@@ -288,6 +288,11 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 		return fail("function %q: counters [%d, +%d) lie outside the counters section (%d counters)", rec.Name, int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
 	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize)
+	if j := largeCounter(rec.Counts); j >= 0 {
+		at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
+		return &instrprof.FormatError{File: d.File, Offset: at,
+			Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
+	}
 	rec.Bitmap = rec.Bitmap[:0]
 	if dr.numBitmapBytes > 0 && !p.correlated {
 		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
@@ -297,6 +302,21 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
 	}
 	return nil
+}
+
+// maxCounter is the largest counter LLVM's raw reader believes: anything
+// above is taken for corruption and the file refused.
+const maxCounter = 1 << 56
+
+// largeCounter returns the index of the first counter above maxCounter,
+// or -1.
+func largeCounter(c []uint64) int {
+	for i, v := range c {
+		if v > maxCounter {
+			return i
+		}
+	}
+	return -1
 }
 
 func (r *Reader) readCounts(b []byte, n int, csize uint64) {
