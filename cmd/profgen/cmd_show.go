@@ -23,9 +23,10 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.ICTargets, "ic-targets", false, "show indirect call site target values of the functions shown")
 	fs.BoolVar(&o.LLVM.MemOPSizes, "memop-sizes", false, "show memory intrinsic size values of the functions shown")
 	fs.BoolVar(&o.LLVM.ShowCS, "showcs", false, "show context-sensitive records instead of the others (hidden by default, as llvm)")
+	fs.BoolVar(&o.LLVM.ShowProfSymList, "show-prof-sym-list", false, "with --sample: show the profile symbol list")
 	choiceVar(fs, &o.Kind, map[string]string{
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
-		"sample": "the profile is a sample profile (profgen tells by magic and refuses another kind)",
+		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
 	}, "instr", "sample")
 	fs.BoolVar(&o.JSON, "json", false, "profgen: write JSON for scripts")
 	fs.IntVar(&o.Top, "top", 0, "profgen: summary with the N hottest functions, demangled (default 0: llvm-profdata's text for .profdata, 10 hottest otherwise)")

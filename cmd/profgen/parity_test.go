@@ -130,6 +130,20 @@ var parityTable = []parityRow{
 	{name: "show CS records hidden", args: []string{"show", "--all-functions", "--counts", "{idx:cs}"}, compare: sameStdout},
 	{name: "show --showcs", args: []string{"show", "--showcs", "--all-functions", "--counts", "--detailed-summary", "{idx:cs}"}, compare: sameStdout},
 	{name: "show pseudo counts", args: []string{"show", "--all-functions", "--counts", "--topn=2", "{idx:pseudo}"}, compare: sameStdout},
+	{name: "show --sample text", args: []string{"show", "--sample", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample ties", args: []string{"show", "--sample", "{sp:ties.txt}"}, compare: sameStdout},
+	{name: "show --sample binary", args: []string{"show", "--sample", "{sp:profgen.binary}"}, compare: sameStdout},
+	{name: "show --sample extbinary", args: []string{"show", "--sample", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample fs discriminators", args: []string{"show", "--sample", "{sp:profgen-fs.extbinary}"}, compare: sameStdout},
+	{name: "show --sample pre-inlined", args: []string{"show", "--sample", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
+	{name: "show --sample pseudo-probe", args: []string{"show", "--sample", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show --sample md5", args: []string{"show", "--sample", "{sp:md5.extbinary}"}, compare: sameStdout},
+	{name: "show --sample compressed", args: []string{"show", "--sample", "{sp:compressed.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --function", args: []string{"show", "--sample", "--function=main", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --function missing", args: []string{"show", "--sample", "--function=nosuch", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --show-prof-sym-list", args: []string{"show", "--sample", "--show-prof-sym-list", "{sp:symlist.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --detailed-summary", args: []string{"show", "--sample", "--detailed-summary", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample of merged overflow", args: []string{"show", "--sample", "{big1.sample.txt}"}, compare: sameStdout},
 	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }
@@ -222,6 +236,9 @@ func inputPath(t *testing.T, name, out string) string {
 	}
 	if raw, ok := strings.CutPrefix(name, "raw:"); ok {
 		return rawPath(raw)
+	}
+	if sp, ok := strings.CutPrefix(name, "sp:"); ok {
+		return "../../internal/sampleprof/testdata/" + sp
 	}
 	if idx, ok := strings.CutPrefix(name, "idx:"); ok {
 		return madeInput(t, idx, "profdata")

@@ -24,6 +24,7 @@ type LLVMOptions struct {
 	ICTargets       bool
 	MemOPSizes      bool
 	ShowCS          bool
+	ShowProfSymList bool // sample profiles: the profile symbol list
 }
 
 // instrShow is one run of llvm's showInstrProfile.

@@ -50,6 +50,13 @@ func show(w io.Writer, opts Options, path string) error {
 	if err := checkKind(opts.Kind, profformat.Sniff(head).Kind(), path); err != nil {
 		return err
 	}
+	if opts.Kind == "sample" && !opts.JSON && opts.Top == 0 {
+		p, err := sampleprof.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return writeLLVMSample(w, p, opts)
+	}
 	if opts.Top == 0 {
 		if profformat.Sniff(head) == profformat.Indexed && !opts.JSON {
 			opts.LLVM.Function = opts.Function
