@@ -94,6 +94,16 @@ var parityTable = []parityRow{
 	{name: "sample total overflow", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{big1.sample.txt}", "{big2.sample.txt}"}, compare: sameMessages},
 	{name: "sample weight overflow", args: []string{"merge", "--sample", "-o", "{out}", "--weighted-input=2,{big1.sample.txt}", "{a.sample.txt}"}, compare: sameMessages},
 
+	{name: "sample --prof-sym-list", args: []string{"merge", "--sample", "--prof-sym-list={syms.txt}", "-o", "{out}", "{a.sample.txt}"}},
+	{name: "sample --prof-sym-list to text: warned", args: []string{"merge", "--sample", "--text", "--prof-sym-list={syms.txt}", "-o", "{out}", "{a.sample.txt}"}, compare: sameWarnings},
+	{name: "sample --drop-profile-symbol-list", args: []string{"merge", "--sample", "--drop-profile-symbol-list", "-o", "{out}", "{sp:symlist.extbinary}"}},
+	{name: "sample symbol lists merged", args: []string{"merge", "--sample", "-o", "{out}", "{sp:symlist.extbinary}", "{sp:profgen.symlist.extbinary}"}},
+	{name: "sample --function", args: []string{"merge", "--sample", "--text", "--function=ma", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "sample --no-function", args: []string{"merge", "--sample", "--no-function=^f", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "sample --function and --no-function", args: []string{"merge", "--sample", "--function=a", "--no-function=^b", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "instr --function", args: []string{"merge", "--function=t.c", "-o", "{out}", "{raw:ir19-1}", "{raw:fe19}"}},
+	{name: "instr --no-function", args: []string{"merge", "--no-function=^(main|both)$", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
@@ -414,5 +424,36 @@ func TestOutputVersionClang14(t *testing.T) {
 	}
 	if compile(v12) == nil {
 		t.Error("clang-14 read version 12: the summary's reader list is wrong")
+	}
+}
+
+// TestHelpTexts: every command's --help is free of NUL bytes and lists
+// llvm-profdata's flags that profgen takes.
+func TestHelpTexts(t *testing.T) {
+	tests := []struct {
+		cmd   []string
+		flags []string
+	}{
+		{[]string{"--help"}, []string{"--version"}},
+		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
+			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
+			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
+			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "(default 0: autodetect)", `(default "any")`}},
+		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--showcs", "--topn", "--json", "--top ", "--version"}},
+	}
+	for _, tt := range tests {
+		out, _, err := runProfgen(tt.cmd)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.cmd, err)
+		}
+		if strings.ContainsRune(out, 0) {
+			t.Errorf("%v: help holds a NUL byte", tt.cmd)
+		}
+		for _, f := range tt.flags {
+			if !strings.Contains(out, f) {
+				t.Errorf("%v: help lacks %q", tt.cmd, f)
+			}
+		}
 	}
 }

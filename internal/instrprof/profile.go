@@ -326,6 +326,33 @@ func (r *Record) numSites() int {
 	return n
 }
 
+// Filter keeps the records whose name keep accepts and returns how many
+// distinct names there were and how many were removed.
+func (p *Profile) Filter(keep func(name string) bool) (names, removed int) {
+	seen := map[string]bool{}
+	for ref, fs := range p.funcs {
+		kept := fs[:0]
+		for _, f := range fs {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				if !keep(f.Name) {
+					removed++
+				}
+			}
+			if keep(f.Name) {
+				kept = append(kept, f)
+			}
+		}
+		p.n -= len(fs) - len(kept)
+		if len(kept) == 0 {
+			delete(p.funcs, ref)
+		} else {
+			p.funcs[ref] = kept
+		}
+	}
+	return len(seen), removed
+}
+
 // DropZero removes the records whose counters and bitmap bytes are all
 // zero (llvm-profdata merge --sparse).
 func (p *Profile) DropZero() {

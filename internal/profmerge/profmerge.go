@@ -39,6 +39,13 @@ type Options struct {
 	// OutputVersion is the indexed version written: 12 (default, clang 19
 	// and later) or 7 (clang 14 and later).
 	OutputVersion int
+	// Function and NoFunction keep and drop functions by regular
+	// expression (--function, --no-function).
+	Function, NoFunction string
+	// ProfSymList adds the names listed in a file to a sample profile's
+	// symbol list; DropProfileSymbolList drops the inputs' lists.
+	ProfSymList           string
+	DropProfileSymbolList bool
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 }
@@ -102,6 +109,11 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	if res.Merged == 0 {
 		return errors.New("no profile can be merged")
 	}
+	filter, err := newNameFilter(o.Function, o.NoFunction)
+	if err != nil {
+		return err
+	}
+	filter.filterInstr(stderr, res.Profile)
 	if o.Sparse {
 		res.Profile.DropZero()
 	}

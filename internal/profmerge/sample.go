@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/instrprof/merge"
@@ -26,10 +28,39 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	if err != nil {
 		return err
 	}
+	if err := o.symbolList(stderr, p, format); err != nil {
+		return err
+	}
+	filter, err := newNameFilter(o.Function, o.NoFunction)
+	if err != nil {
+		return err
+	}
+	filter.filterSample(stderr, p)
 	if err := WriteSample(o.Output, p, format, o.writeOptions(stderr, format)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
+	return nil
+}
+
+// symbolList applies --drop-profile-symbol-list and --prof-sym-list, and
+// warns as llvm does when the output format cannot hold the list.
+func (o *Options) symbolList(stderr io.Writer, p *sampleprof.Profile, format sampleprof.Format) error {
+	if o.DropProfileSymbolList {
+		p.SymbolList = nil
+	}
+	if o.ProfSymList != "" {
+		data, err := os.ReadFile(o.ProfSymList)
+		if err != nil {
+			return fmt.Errorf("--prof-sym-list: %w", err)
+		}
+		for _, s := range strings.Fields(string(data)) {
+			p.SymbolList = append(p.SymbolList, s)
+		}
+	}
+	if len(p.SymbolList) > 0 && format != sampleprof.FormatExtBinary {
+		fmt.Fprintln(stderr, "warning: Profile Symbol list is not empty but the output format is not ExtBinary format. The list will be lost in the output. ")
+	}
 	return nil
 }
 
