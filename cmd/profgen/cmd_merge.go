@@ -38,7 +38,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.Weighted, "weighted-input", nil, "W,FILE: merge FILE with weight W (repeatable)")
 	fs.StringVarP(&o.InputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
 	fs.IntVarP(&o.Threads, "num-threads", "j", 0, "worker threads; -j1 and -j=1 work too (default 0: autodetect)")
-	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all (or warn): skip damaged inputs, fail only if none merge")
+	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all: skip damaged inputs, fail only if none merge; warn: skip damaged inputs, never fail (an empty profile if none merge)")
 	fs.BoolVar(&o.Sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero (only meaningful for instrumentation profiles)")
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "MD5 function names in the name table (only meaningful for --extbinary)")
 	fs.BoolVar(&o.CompressAllSections, "compress-all-sections", false, "zlib-compress every section (only meaningful for --extbinary)")

@@ -104,6 +104,11 @@ var parityTable = []parityRow{
 	{name: "instr --function", args: []string{"merge", "--function=t.c", "-o", "{out}", "{raw:ir19-1}", "{raw:fe19}"}},
 	{name: "instr --no-function", args: []string{"merge", "--no-function=^(main|both)$", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
 
+	// (a damaged file's kind header is ignored too, unlike llvm: README)
+	{name: "--failure-mode=warn, nothing mergeable: empty profile", args: []string{"merge", "--failure-mode=warn", "-o", "{out}", "{garbage.profraw}"}},
+	{name: "--failure-mode=all, nothing mergeable", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
+	{name: "--failure-mode=warn, one damaged", args: []string{"merge", "--failure-mode=warn", "-o", "{out}", "{bad.proftext}", "{raw:ir19-1}"}},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},

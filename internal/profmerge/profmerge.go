@@ -106,7 +106,7 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 		fmt.Fprintf(stderr, "profgen merge: warning: %s\n", w)
 	}
 	fmt.Fprintf(stderr, "profgen merge: %s; output: %s\n", res.Summary(), o.readers())
-	if res.Merged == 0 {
+	if res.Merged == 0 && o.FailureMode != "warn" {
 		return errors.New("no profile can be merged")
 	}
 	filter, err := newNameFilter(o.Function, o.NoFunction)
