@@ -24,6 +24,12 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.MemOPSizes, "memop-sizes", false, "show memory intrinsic size values of the functions shown")
 	fs.BoolVar(&o.LLVM.ShowCS, "showcs", false, "show context-sensitive records instead of the others (hidden by default, as llvm)")
 	fs.BoolVar(&o.LLVM.ShowProfSymList, "show-prof-sym-list", false, "with --sample: show the profile symbol list")
+	fs.BoolVar(&o.LLVM.Covered, "covered", false, "show only the names of functions with a nonzero counter")
+	fs.Uint64Var(&o.LLVM.ValueCutoff, "value-cutoff", 0, "functions whose largest counter is below this are counted apart (default 0)")
+	fs.BoolVar(&o.LLVM.ListBelowCutoff, "list-below-cutoff", false, "list the functions below --value-cutoff")
+	fs.BoolVar(&o.LLVM.BinaryIDs, "binary-ids", false, "show the binary ids")
+	fs.BoolVar(&o.LLVM.ProfileVersion, "profile-version", false, "show the profile's format version")
+	fs.BoolVar(&o.LLVM.Text, "text", false, "show the functions shown in the text format")
 	choiceVar(fs, &o.Kind, map[string]string{
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
 		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",

@@ -159,6 +159,12 @@ var parityTable = []parityRow{
 	{name: "show --sample --show-prof-sym-list", args: []string{"show", "--sample", "--show-prof-sym-list", "{sp:symlist.extbinary}"}, compare: sameStdout},
 	{name: "show --sample --detailed-summary", args: []string{"show", "--sample", "--detailed-summary", "{sp:profgen.extbinary}"}, compare: sameStdout},
 	{name: "show --sample of merged overflow", args: []string{"show", "--sample", "{big1.sample.txt}"}, compare: sameStdout},
+	{name: "show --covered", args: []string{"show", "--covered", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --value-cutoff", args: []string{"show", "--value-cutoff=10", "--topn=2", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --list-below-cutoff", args: []string{"show", "--value-cutoff=10", "--list-below-cutoff", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --binary-ids --profile-version", args: []string{"show", "--binary-ids", "--profile-version", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --text --all-functions", args: []string{"show", "--text", "--all-functions", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --text --function (FE bitmaps)", args: []string{"show", "--text", "--function=t.c", "{idx:fe19}"}, compare: sameStdout},
 	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/text"
 )
 
 // LLVMOptions are llvm-profdata show's flags for instrumentation profiles.
@@ -25,6 +27,12 @@ type LLVMOptions struct {
 	MemOPSizes      bool
 	ShowCS          bool
 	ShowProfSymList bool // sample profiles: the profile symbol list
+	Covered         bool // only the names of functions with a nonzero counter
+	ValueCutoff     uint64
+	ListBelowCutoff bool
+	BinaryIDs       bool
+	ProfileVersion  bool
+	Text            bool // the functions shown in the text format
 }
 
 // instrShow is one run of llvm's showInstrProfile.
@@ -34,7 +42,9 @@ type instrShow struct {
 	kind    instrprof.Kind
 	names   map[uint64]string
 	sum     *indexed.Summary
+	info    indexed.Info
 	shown   int
+	below   int
 	top     topN
 	icStats siteStats
 	moStats siteStats
@@ -47,9 +57,15 @@ func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
 	if err != nil {
 		return err
 	}
-	s := &instrShow{w: w, opts: opts, kind: info.Kind, names: map[uint64]string{}, sum: indexed.NewSummary(), top: topN{n: opts.TopN}}
+	s := &instrShow{w: w, opts: opts, kind: info.Kind, info: info, names: map[uint64]string{}, sum: indexed.NewSummary(), top: topN{n: opts.TopN}}
 	for _, r := range recs {
 		s.names[instrprof.NameRef(r.Name)] = r.Name
+	}
+	switch {
+	case opts.Text && s.isIR():
+		fmt.Fprintln(w, ":ir")
+	case !opts.Text && opts.ListBelowCutoff:
+		fmt.Fprintf(w, "The list of functions with the maximum counter less than %d:\n", opts.ValueCutoff)
 	}
 	for _, r := range recs {
 		s.record(r)
@@ -82,7 +98,17 @@ func (s *instrShow) record(r *instrprof.Record) {
 		return
 	}
 	show := s.opts.AllFunctions || s.opts.Function != "" && strings.Contains(r.Name, s.opts.Function)
+	if show && s.opts.Text {
+		text.WriteRecord(s.w, r, s.names)
+		return
+	}
 	s.sum.Add(r)
+	if s.opts.Covered {
+		if slices.ContainsFunc(r.Counts, func(c uint64) bool { return c != 0 }) {
+			fmt.Fprintln(s.w, r.Name)
+		}
+		return
+	}
 	if k := r.PseudoKind(); k != 0 {
 		if show {
 			s.header(r)
@@ -90,9 +116,20 @@ func (s *instrShow) record(r *instrprof.Record) {
 		}
 		return
 	}
-	var fmax uint64
+	var fmax, fsum uint64
 	for _, c := range r.Counts {
 		fmax = max(fmax, c)
+		fsum += c
+	}
+	if fmax < s.opts.ValueCutoff {
+		s.below++
+		if s.opts.ListBelowCutoff {
+			fmt.Fprintf(s.w, "  %s: (Max = %d Sum = %d)\n", r.Name, fmax, fsum)
+		}
+		return
+	}
+	if s.opts.ListBelowCutoff {
+		return
 	}
 	s.top.push(r.Name, fmax)
 	if show {
@@ -155,6 +192,9 @@ func (s *instrShow) name(ref uint64) string {
 }
 
 func (s *instrShow) footer() {
+	if s.opts.Text || s.opts.Covered {
+		return
+	}
 	if s.isIR() {
 		fmt.Fprintf(s.w, "Instrumentation level: IR  entry_first = %d\n", b2i(s.kind&instrprof.KindEntryFirst != 0))
 	} else {
@@ -163,8 +203,12 @@ func (s *instrShow) footer() {
 	if s.opts.AllFunctions || s.opts.Function != "" {
 		fmt.Fprintf(s.w, "Functions shown: %d\n", s.shown)
 	}
-	fmt.Fprintf(s.w, "Total functions: %d\nMaximum function count: %d\nMaximum internal block count: %d\n",
-		s.sum.NumFunctions, s.sum.MaxFunctionCount, s.sum.MaxInternalCount)
+	fmt.Fprintf(s.w, "Total functions: %d\n", s.sum.NumFunctions)
+	if s.opts.ValueCutoff > 0 {
+		fmt.Fprintf(s.w, "Number of functions with maximum count (< %d): %d\n", s.opts.ValueCutoff, s.below)
+		fmt.Fprintf(s.w, "Number of functions with maximum count (>= %d): %d\n", s.opts.ValueCutoff, int(s.sum.NumFunctions)-s.below)
+	}
+	fmt.Fprintf(s.w, "Maximum function count: %d\nMaximum internal block count: %d\n", s.sum.MaxFunctionCount, s.sum.MaxInternalCount)
 	if s.opts.TopN > 0 {
 		fmt.Fprintf(s.w, "Top %d functions with the largest internal block counts: \n", s.opts.TopN)
 		for _, f := range s.top.sorted() {
@@ -181,6 +225,15 @@ func (s *instrShow) footer() {
 	}
 	if s.opts.DetailedSummary {
 		s.detailed()
+	}
+	if s.opts.BinaryIDs && len(s.info.BinaryIDs) > 0 {
+		fmt.Fprintln(s.w, "Binary IDs: ")
+		for _, id := range s.info.BinaryIDs {
+			fmt.Fprintf(s.w, "%x\n", id)
+		}
+	}
+	if s.opts.ProfileVersion {
+		fmt.Fprintf(s.w, "Profile version: %d\n", s.info.Version)
 	}
 }
 

@@ -32,6 +32,14 @@ func Write(w io.Writer, p *instrprof.Profile) error {
 	return bw.Flush()
 }
 
+// WriteRecord writes one record as Write does (llvm's writeRecordInText);
+// names resolves the references of call and vtable targets.
+func WriteRecord(w io.Writer, r *instrprof.Record, names map[uint64]string) error {
+	bw := bufio.NewWriter(w)
+	writeFunc(bw, r, names, nil)
+	return bw.Flush()
+}
+
 func writeKind(w *bufio.Writer, k instrprof.Kind) {
 	if k&instrprof.KindIR != 0 {
 		if k&instrprof.KindCS != 0 {
