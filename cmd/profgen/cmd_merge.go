@@ -43,6 +43,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "MD5 function names in the name table (only meaningful for --extbinary)")
 	fs.BoolVar(&o.CompressAllSections, "compress-all-sections", false, "zlib-compress every section (only meaningful for --extbinary)")
 	fs.BoolVar(&o.GenPartialProfile, "gen-partial-profile", false, "flag the profile as partial (only meaningful for --extbinary)")
+	fs.StringVarP(&o.RemappingFile, "remapping-file", "r", "", "symbol remapping file: one 'old_symbol new_symbol' a line")
 	fs.StringVar(&o.Function, "function", "", "keep only the functions whose name matches this regular expression")
 	fs.StringVar(&o.NoFunction, "no-function", "", "leave out the functions whose name matches this regular expression")
 	fs.StringVar(&o.ProfSymList, "prof-sym-list", "", "sample profiles: file of function names to add to the profile symbol list")

@@ -109,6 +109,11 @@ var parityTable = []parityRow{
 	{name: "--failure-mode=all, nothing mergeable", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
 	{name: "--failure-mode=warn, one damaged", args: []string{"merge", "--failure-mode=warn", "-o", "{out}", "{bad.proftext}", "{raw:ir19-1}"}},
 
+	{name: "instr --remapping-file: renamed and merged", args: []string{"merge", "--remapping-file={remap.txt}", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+	{name: "instr -r to text", args: []string{"merge", "-r", "{remap.txt}", "--text", "-o", "{out}", "{raw:ir19-1}", "{idx:irfe}"}},
+	{name: "sample --remapping-file: targets and inlinees too", args: []string{"merge", "--sample", "--remapping-file={remap.txt}", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}", "{sp:inline.txt}"}},
+	{name: "bad remapping file", args: []string{"merge", "--remapping-file={badremap.txt}", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},

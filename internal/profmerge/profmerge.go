@@ -39,6 +39,8 @@ type Options struct {
 	// OutputVersion is the indexed version written: 12 (default, clang 19
 	// and later) or 7 (clang 14 and later).
 	OutputVersion int
+	// RemappingFile renames functions: "old new" a line (-r).
+	RemappingFile string
 	// Function and NoFunction keep and drop functions by regular
 	// expression (--function, --no-function).
 	Function, NoFunction string
@@ -172,6 +174,11 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 		}
 		opts.Correlation = c
 	}
+	rename, err := readRemapping(o.RemappingFile)
+	if err != nil {
+		return opts, err
+	}
+	opts.Rename = rename
 	if o.MatchBinaryID {
 		id, err := o.matchID()
 		if err != nil {

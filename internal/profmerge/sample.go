@@ -24,7 +24,11 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 		files[i] = sampleprof.WeightedFile{Path: x.Path, Weight: x.Weight}
 	}
 	warn := func(path string, err error) { warnSample(stderr, path, err) }
-	p, err := sampleprof.MergeFiles(files, warn)
+	rename, err := readRemapping(o.RemappingFile)
+	if err != nil {
+		return err
+	}
+	p, err := sampleprof.MergeFiles(files, rename, warn)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,9 @@ type WeightedFile struct {
 // --sample does. Checksum mismatches and counter overflows are passed to
 // warn (which may be nil)
 // and do not stop the merge; any other error does, naming the file.
-func MergeFiles(files []WeightedFile, warn func(path string, err error)) (*Profile, error) {
+// rename, when not nil, renames every function of the inputs first
+// (--remapping-file).
+func MergeFiles(files []WeightedFile, rename func(string) string, warn func(path string, err error)) (*Profile, error) {
 	merged := NewProfile()
 	for _, in := range files {
 		if in.Weight == 0 {
@@ -25,6 +27,9 @@ func MergeFiles(files []WeightedFile, warn func(path string, err error)) (*Profi
 		p, err := ReadFile(in.Path)
 		if err != nil {
 			return nil, err
+		}
+		if rename != nil {
+			p = Remap(p, rename)
 		}
 		err = Merge(merged, p, in.Weight)
 		var mismatch *ChecksumMismatchError

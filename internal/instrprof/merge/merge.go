@@ -40,6 +40,9 @@ type Options struct {
 	Correlation *raw.Correlation
 	// MatchID, when set, keeps only raws holding this binary id.
 	MatchID []byte
+	// Rename, when set, gives every record its new name
+	// (llvm-profdata merge --remapping-file).
+	Rename func(string) string
 }
 
 // Skip is a file left out of the merge and why.
@@ -306,6 +309,11 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 }
 
 func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
+	if w.opts.Rename != nil {
+		if name := w.opts.Rename(rec.Name); name != rec.Name {
+			rec.Name, ref = name, 0
+		}
+	}
 	return w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off})
 }
 
