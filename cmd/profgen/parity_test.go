@@ -114,6 +114,18 @@ var parityTable = []parityRow{
 	{name: "sample --remapping-file: targets and inlinees too", args: []string{"merge", "--sample", "--remapping-file={remap.txt}", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}", "{sp:inline.txt}"}},
 	{name: "bad remapping file", args: []string{"merge", "--remapping-file={badremap.txt}", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
 
+	{name: "temporal raws", args: []string{"merge", "-o", "{out}", "{temporal1.profraw}", "{temporal2.profraw}"}},
+	{name: "temporal raws to text", args: []string{"merge", "--text", "-o", "{out}", "{temporal1.profraw}", "{temporal2.profraw}"}},
+	// Weighted inputs alone: merging value sites under weights differs on
+	// purpose (README).
+	{name: "temporal weighted raw", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{temporal1.profraw}"}},
+	{name: "temporal indexed (weight not applied)", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{idx:temporal}"}},
+	{name: "temporal text input (weight not applied)", args: []string{"merge", "-o", "{out}", "--weighted-input=2,{txt:temporal}"}},
+	{name: "temporal text input and raws", args: []string{"merge", "-o", "{out}", "{txt:temporal}", "{temporal1.profraw}", "{raw:ir19-1}"}},
+	{name: "temporal max trace length", args: []string{"merge", "--temporal-profile-max-trace-length=2", "--text", "-o", "{out}", "{temporal1.profraw}", "{idx:temporal}"}},
+	{name: "temporal -j2", args: []string{"merge", "-j2", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"},
+		llvm: []string{"merge", "-j=1", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"}},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
@@ -301,13 +313,14 @@ func madeInput(t *testing.T, name, ext string) string {
 // indexedFrom lists the raws of the indexed inputs llvm-profdata-19 makes
 // from raws rather than from a .proftext.
 var indexedFrom = map[string][]string{
-	"vt":    {rawPath("vt1"), rawPath("vt2")},
-	"ir19":  {rawPath("ir19-1"), rawPath("ir19-2")},
-	"irfe":  {rawPath("ir19-1"), rawPath("ir19-2"), rawPath("fe19")},
-	"fe19":  {rawPath("fe19")},
-	"cs":    {rawPath("cs"), rawPath("ir19-1")},
-	"ir19p": {rawPath("ir19-1"), rawPath("plain19")},
-	"sb":    {rawPath("sb1"), rawPath("sb2")},
+	"vt":       {rawPath("vt1"), rawPath("vt2")},
+	"ir19":     {rawPath("ir19-1"), rawPath("ir19-2")},
+	"irfe":     {rawPath("ir19-1"), rawPath("ir19-2"), rawPath("fe19")},
+	"fe19":     {rawPath("fe19")},
+	"cs":       {rawPath("cs"), rawPath("ir19-1")},
+	"ir19p":    {rawPath("ir19-1"), rawPath("plain19")},
+	"sb":       {rawPath("sb1"), rawPath("sb2")},
+	"temporal": {"testdata/parity/temporal1.profraw", "testdata/parity/temporal2.profraw"},
 }
 
 func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }

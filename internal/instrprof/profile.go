@@ -120,6 +120,10 @@ type key struct{ ref, hash uint64 }
 type Profile struct {
 	Kind      Kind
 	BinaryIDs map[string]bool
+	// Traces are the temporal profile traces, TraceStream how many traces
+	// the inputs saw (more than Traces when a reservoir was full).
+	Traces      []Trace
+	TraceStream uint64
 	// funcs holds the records by name reference; a name rarely has more
 	// than one CFG hash, and a uint64 key keeps the hot lookup cheap.
 	funcs map[uint64][]*Func

@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/merge"
 	"github.com/profgen/profgen/internal/instrprof/raw"
@@ -39,6 +40,8 @@ type Options struct {
 	// OutputVersion is the indexed version written: 12 (default, clang 19
 	// and later) or 7 (clang 14 and later).
 	OutputVersion int
+	// TraceLimits bound the temporal profile traces kept.
+	TraceLimits instrprof.TraceLimits
 	// RemappingFile renames functions: "old new" a line (-r).
 	RemappingFile string
 	// Function and NoFunction keep and drop functions by regular
@@ -156,7 +159,7 @@ func (o *Options) readers() string {
 }
 
 func (o *Options) mergeOpts() (merge.Options, error) {
-	opts := merge.Options{Threads: o.Threads}
+	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.NumCPU()
 	}

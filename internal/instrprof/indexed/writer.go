@@ -69,6 +69,10 @@ func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
 	b = appendBinaryIDs(b, p.BinaryIDs)
 	header[8] = uint64(len(b))
 	b = appendWords(b, 0) // vtable names: none
+	if p.Kind&instrprof.KindTemporal != 0 {
+		header[7] = uint64(len(b))
+		b = appendTraces(b, p)
+	}
 	for i, v := range header {
 		binary.LittleEndian.PutUint64(b[8*i:], v)
 	}
@@ -271,6 +275,17 @@ func appendBinaryIDs(b []byte, ids map[string]bool) []byte {
 		b = appendWords(b, uint64(len(id)))
 		b = append(b, id...)
 		b = append(b, make([]byte, (8-len(id)%8)%8)...)
+	}
+	return b
+}
+
+// appendTraces appends the temporal profile traces section: count, stream
+// size, then each trace's weight, length and name references.
+func appendTraces(b []byte, p *instrprof.Profile) []byte {
+	b = appendWords(b, uint64(len(p.Traces)), p.TraceStream)
+	for _, t := range p.Traces {
+		b = appendWords(b, t.Weight, uint64(len(t.Refs)))
+		b = appendWords(b, t.Refs...)
 	}
 	return b
 }

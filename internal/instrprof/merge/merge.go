@@ -40,6 +40,8 @@ type Options struct {
 	Correlation *raw.Correlation
 	// MatchID, when set, keeps only raws holding this binary id.
 	MatchID []byte
+	// TraceLimits bound the temporal profile traces kept.
+	TraceLimits instrprof.TraceLimits
 	// Rename, when set, gives every record its new name
 	// (llvm-profdata merge --remapping-file).
 	Rename func(string) string
@@ -74,6 +76,9 @@ type Result struct {
 
 // Run merges inputs.
 func Run(inputs []Input, opts Options) (*Result, error) {
+	if opts.TraceLimits == (instrprof.TraceLimits{}) {
+		opts.TraceLimits = instrprof.DefaultTraceLimits
+	}
 	threads := max(1, min(opts.Threads, len(inputs)))
 	names := &raw.NameCache{}
 	workers := make([]*worker, threads)
@@ -107,6 +112,7 @@ type outcome struct {
 	err     error
 	skip    *Skip
 	records int
+	traces  []instrprof.Trace // temporal profile traces, in the file's order
 }
 
 // errSkipped marks inputs not read because another one failed.
@@ -127,6 +133,7 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 		default:
 			res.Merged++
 			res.Records += o.records
+			res.Profile.AddTraces(o.traces, opts.TraceLimits)
 		}
 	}
 	for _, w := range workers {
@@ -248,6 +255,11 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	if info.Trace != nil {
+		// A raw's trace weighs its input's weight; an indexed input's
+		// traces keep theirs (llvm-profdata does the same).
+		o.traces = []instrprof.Trace{{Weight: max(in.Weight, 1), Refs: info.Trace}}
+	}
 	o.records = info.Records
 	return nil, nil
 }
@@ -283,6 +295,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	o.traces = info.Traces
 	o.records = info.Records
 	return nil
 }
@@ -304,6 +317,7 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 		}
 	}
 	w.note(info.Kind, nil)
+	o.traces = info.Traces
 	o.records = info.Records
 	return nil
 }

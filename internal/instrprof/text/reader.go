@@ -12,8 +12,10 @@ import (
 
 // Info describes a text profile read.
 type Info struct {
-	Kind    instrprof.Kind
-	Records int
+	Kind        instrprof.Kind
+	Records     int
+	Traces      []instrprof.Trace // temporal profile traces
+	TraceStream uint64
 }
 
 // Func receives each record with the line number its name is on.
@@ -116,13 +118,50 @@ func (r *reader) header(info *Info) error {
 		if err != nil || !strings.HasPrefix(s, ":") {
 			return nil
 		}
-		k, ok := headerKinds[strings.TrimSpace(s[1:])]
+		name := strings.TrimSpace(s[1:])
+		r.next()
+		if name == "temporal_prof_traces" {
+			info.Kind |= instrprof.KindTemporal
+			if err := r.traces(info); err != nil {
+				return err
+			}
+			continue
+		}
+		k, ok := headerKinds[name]
 		if !ok {
-			return r.errorf("header %q is not supported (temporal profile traces and unknown headers)", s)
+			return r.errorf("header %q is not supported", s)
 		}
 		info.Kind |= k
-		r.next()
 	}
+}
+
+// traces reads the temporal profile traces block: count, stream size,
+// then per trace its weight and a line of comma-separated names.
+func (r *reader) traces(info *Info) error {
+	n, err := r.number("number of temporal profile traces")
+	if err != nil {
+		return err
+	}
+	if info.TraceStream, err = r.number("temporal profile trace stream size"); err != nil {
+		return err
+	}
+	for range n {
+		t := instrprof.Trace{}
+		if t.Weight, err = r.number("trace weight"); err != nil {
+			return err
+		}
+		line, err := r.next()
+		if err != nil {
+			return r.errorf("truncated: temporal profile trace expected")
+		}
+		for _, name := range strings.Split(strings.TrimSpace(line), ",") {
+			if name != "" {
+				t.Refs = append(t.Refs, instrprof.NameRef(name))
+			}
+		}
+		info.Traces = append(info.Traces, t)
+	}
+	return nil
 }
 
 // record reads one function; io.EOF at the end of the profile.

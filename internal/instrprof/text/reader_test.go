@@ -51,7 +51,8 @@ func TestReadErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{":ir\nmain\nx\n", "p:3: function hash is not a valid integer"},
 		{":ir\nmain\n1\n2\n5\n", "p:5: truncated: counter expected"},
-		{":temporal_prof_traces\n", "p:1: header"},
+		{":temporal_prof_traces\n", "p:1: truncated: number of temporal profile traces"},
+		{":nosuch\n", "p:1: header \":nosuch\" is not supported"},
 		{"main\n1\n1\n1\n$x\n", "p:5: number of bitmap bytes"},
 		{"main\n1\n1\n1\n1\n0\n1\n1\nnocolon\n", "p:9: value \"nocolon\" is not VALUE:COUNT"},
 		{"main\n1\n0\n", "p:3: function main has no counters"},

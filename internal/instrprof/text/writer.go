@@ -25,11 +25,29 @@ func Write(w io.Writer, p *instrprof.Profile) error {
 	for _, f := range funcs {
 		names[instrprof.NameRef(f.Name)] = f.Name
 	}
+	if p.Kind&instrprof.KindTemporal != 0 {
+		writeTraces(bw, p, names)
+	}
 	var num []byte
 	for _, f := range funcs {
 		num = writeFunc(bw, &f.Record, names, num)
 	}
 	return bw.Flush()
+}
+
+// writeTraces writes the temporal profile traces block.
+func writeTraces(w *bufio.Writer, p *instrprof.Profile, names map[uint64]string) {
+	fmt.Fprintf(w, ":temporal_prof_traces\n# Num Temporal Profile Traces:\n%d\n# Temporal Profile Trace Stream Size:\n%d\n",
+		len(p.Traces), p.TraceStream)
+	for _, t := range p.Traces {
+		fmt.Fprintf(w, "# Weight:\n%d\n", t.Weight)
+		for _, ref := range t.Refs {
+			w.WriteString(names[ref])
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("\n")
 }
 
 // WriteRecord writes one record as Write does (llvm's writeRecordInText);
