@@ -182,6 +182,8 @@ var parityTable = []parityRow{
 	{name: "show --binary-ids --profile-version", args: []string{"show", "--binary-ids", "--profile-version", "{idx:irfe}"}, compare: sameStdout},
 	{name: "show --text --all-functions", args: []string{"show", "--text", "--all-functions", "{idx:vt}"}, compare: sameStdout},
 	{name: "show --text --function (FE bitmaps)", args: []string{"show", "--text", "--function=t.c", "{idx:fe19}"}, compare: sameStdout},
+	{name: "show --temporal-profile-traces", args: []string{"show", "--temporal-profile-traces", "{idx:temporal}"}, compare: sameStdout},
+	{name: "show --temporal-profile-traces, none", args: []string{"show", "--temporal-profile-traces", "{idx:ir19}"}, compare: sameStdout},
 	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }

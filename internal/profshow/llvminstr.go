@@ -33,6 +33,7 @@ type LLVMOptions struct {
 	BinaryIDs       bool
 	ProfileVersion  bool
 	Text            bool // the functions shown in the text format
+	TemporalTraces  bool
 }
 
 // instrShow is one run of llvm's showInstrProfile.
@@ -234,6 +235,19 @@ func (s *instrShow) footer() {
 	}
 	if s.opts.ProfileVersion {
 		fmt.Fprintf(s.w, "Profile version: %d\n", s.info.Version)
+	}
+	if s.opts.TemporalTraces {
+		s.traces()
+	}
+}
+
+func (s *instrShow) traces() {
+	fmt.Fprintf(s.w, "Temporal Profile Traces (samples=%d seen=%d):\n", len(s.info.Traces), s.info.TraceStream)
+	for i, t := range s.info.Traces {
+		fmt.Fprintf(s.w, "  Temporal Profile Trace %d (weight=%d count=%d):\n", i, t.Weight, len(t.Refs))
+		for _, ref := range t.Refs {
+			fmt.Fprintf(s.w, "    %s\n", s.names[ref])
+		}
 	}
 }
 
