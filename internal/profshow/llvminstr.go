@@ -34,6 +34,7 @@ type LLVMOptions struct {
 	ProfileVersion  bool
 	Text            bool // the functions shown in the text format
 	TemporalTraces  bool
+	VTables         bool
 }
 
 // instrShow is one run of llvm's showInstrProfile.
@@ -48,6 +49,7 @@ type instrShow struct {
 	below   int
 	top     topN
 	icStats siteStats
+	vtStats siteStats
 	moStats siteStats
 }
 
@@ -156,6 +158,10 @@ func (s *instrShow) function(r *instrprof.Record) {
 	if s.opts.ICTargets {
 		fmt.Fprintf(s.w, "    Indirect Call Site Count: %d\n", len(ic))
 	}
+	vt := r.Sites[instrprof.ValueVTable]
+	if s.opts.VTables {
+		fmt.Fprintf(s.w, "    Number of instrumented vtables: %d\n", len(vt))
+	}
 	if s.opts.MemOPSizes && len(mo) > 0 {
 		fmt.Fprintf(s.w, "    Number of Memory Intrinsics Calls: %d\n", len(mo))
 	}
@@ -165,6 +171,10 @@ func (s *instrShow) function(r *instrprof.Record) {
 	if s.opts.ICTargets {
 		fmt.Fprintln(s.w, "    Indirect Target Results:")
 		s.icStats.traverse(s.w, ic, s.name)
+	}
+	if s.opts.VTables {
+		fmt.Fprintln(s.w, "    VTable Results:")
+		s.vtStats.traverse(s.w, vt, s.name)
 	}
 	if s.opts.MemOPSizes && len(mo) > 0 {
 		fmt.Fprintln(s.w, "    Memory Intrinsic Size Results:")
@@ -184,13 +194,9 @@ func (s *instrShow) blockCounts(r *instrprof.Record) {
 	fmt.Fprintf(s.w, "    Block counts: [%s]\n", strings.Join(parts, ", "))
 }
 
-// name is an indirect-call target's name, as llvm's symbol table gives it.
-func (s *instrShow) name(ref uint64) string {
-	if n, ok := s.names[ref]; ok {
-		return n
-	}
-	return "** External Symbol **"
-}
+// name is a call or vtable target's name, as llvm's symbol table gives
+// it: empty when the profile does not name it.
+func (s *instrShow) name(ref uint64) string { return s.names[ref] }
 
 func (s *instrShow) footer() {
 	if s.opts.Text || s.opts.Covered {
@@ -219,6 +225,10 @@ func (s *instrShow) footer() {
 	if s.shown > 0 && s.opts.ICTargets {
 		fmt.Fprintln(s.w, "Statistics for indirect call sites profile:")
 		s.icStats.write(s.w)
+	}
+	if s.shown > 0 && s.opts.VTables {
+		fmt.Fprintln(s.w, "Statistics for vtable profile:")
+		s.vtStats.write(s.w)
 	}
 	if s.shown > 0 && s.opts.MemOPSizes {
 		fmt.Fprintln(s.w, "Statistics for memory intrinsic calls sizes profile:")
