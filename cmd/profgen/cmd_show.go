@@ -29,6 +29,7 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.ListBelowCutoff, "list-below-cutoff", false, "list the functions below --value-cutoff")
 	fs.BoolVar(&o.LLVM.BinaryIDs, "binary-ids", false, "show the binary ids")
 	fs.BoolVar(&o.LLVM.ProfileVersion, "profile-version", false, "show the profile's format version")
+	fs.BoolVar(&o.LLVM.HotFuncList, "hot-func-list", false, "with --sample: show the hot functions")
 	fs.BoolVar(&o.LLVM.VTables, "show-vtables", false, "show vtable value profiles of the functions shown")
 	fs.BoolVar(&o.LLVM.TemporalTraces, "temporal-profile-traces", false, "show the temporal profile traces")
 	fs.BoolVar(&o.LLVM.Text, "text", false, "show the functions shown in the text format")

@@ -187,6 +187,12 @@ var parityTable = []parityRow{
 	{name: "show --ic-targets: unnamed and external targets", args: []string{"show", "--all-functions", "--ic-targets", "--memop-sizes", "--counts", "{idx:values}"}, compare: sameStdout},
 	{name: "show --temporal-profile-traces", args: []string{"show", "--temporal-profile-traces", "{idx:temporal}"}, compare: sameStdout},
 	{name: "show --temporal-profile-traces, none", args: []string{"show", "--temporal-profile-traces", "{idx:ir19}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --topn", args: []string{"show", "--sample", "--topn=1", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, inlinees", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, text profile", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen.txt}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, ties", args: []string{"show", "--sample", "--hot-func-list", "{sp:ties.txt}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, probes", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
 	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }

@@ -35,6 +35,7 @@ type LLVMOptions struct {
 	Text            bool // the functions shown in the text format
 	TemporalTraces  bool
 	VTables         bool
+	HotFuncList     bool // sample profiles: the hot functions
 }
 
 // instrShow is one run of llvm's showInstrProfile.

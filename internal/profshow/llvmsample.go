@@ -35,6 +35,9 @@ func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 	if opts.LLVM.DetailedSummary {
 		writeSampleSummary(w, sampleprof.ComputeSummary(p))
 	}
+	if opts.LLVM.HotFuncList || opts.LLVM.TopN > 0 {
+		writeHotFunctions(w, p, opts.LLVM.TopN)
+	}
 	return nil
 }
 
