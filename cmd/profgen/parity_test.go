@@ -116,9 +116,7 @@ var parityTable = []parityRow{
 
 	{name: "temporal raws", args: []string{"merge", "-o", "{out}", "{temporal1.profraw}", "{temporal2.profraw}"}},
 	{name: "temporal raws to text", args: []string{"merge", "--text", "-o", "{out}", "{temporal1.profraw}", "{temporal2.profraw}"}},
-	// Weighted inputs alone: merging value sites under weights differs on
-	// purpose (README).
-	{name: "temporal weighted raw", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{temporal1.profraw}"}},
+	{name: "temporal weighted raw", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{temporal1.profraw}", "{temporal2.profraw}"}},
 	{name: "temporal indexed (weight not applied)", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{idx:temporal}"}},
 	{name: "temporal text input (weight not applied)", args: []string{"merge", "-o", "{out}", "--weighted-input=2,{txt:temporal}"}},
 	{name: "temporal text input and raws", args: []string{"merge", "-o", "{out}", "{txt:temporal}", "{temporal1.profraw}", "{raw:ir19-1}"}},
@@ -493,6 +491,33 @@ func TestHelpTexts(t *testing.T) {
 		for _, f := range tt.flags {
 			if !strings.Contains(out, f) {
 				t.Errorf("%v: help lacks %q", tt.cmd, f)
+			}
+		}
+	}
+}
+
+// TestWeightedValuesMatchLLVM: with weights, a value a later file brings
+// into a function counts unscaled in llvm-profdata; profgen gives
+// llvm-profdata-19 -j=1's file for every input order, at -j1 to -j3.
+func TestWeightedValuesMatchLLVM(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	inputs := []string{"3,{raw:ir19-1}", "1,{raw:ir19-2}", "5,{temporal1.profraw}", "2,{idx:values}", "4,{values.proftext}"}
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {1, 0, 2, 4, 3}, {2, 1, 0, 3, 4}, {4, 3, 2, 1, 0}} {
+		var in []string
+		for _, i := range order {
+			in = append(in, "--weighted-input="+inputs[i])
+		}
+		want := filepath.Join(t.TempDir(), "llvm")
+		if _, stderr, err := runLLVMProfdata(expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
+			t.Fatalf("llvm-profdata-19: %v\n%s", err, stderr)
+		}
+		for j := 1; j <= 3; j++ {
+			got := filepath.Join(t.TempDir(), "ours")
+			if _, stderr, err := runProfgen(expandArgs(t, append([]string{"merge", "-j" + strconv.Itoa(j), "-o", got}, in...), "")); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
+				t.Errorf("order %v, -j%d: differs from llvm-profdata-19 -j=1", order, j)
 			}
 		}
 	}

@@ -86,6 +86,7 @@ func Run(inputs []Input, opts Options) (*Result, error) {
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &worker{opts: &opts, prof: instrprof.NewProfile(), reader: raw.Reader{Correlation: opts.Correlation, Names: names}}
+		w.prof.TrackFirstValues = weighted(inputs)
 		workers[i] = w
 		wg.Add(1)
 		go func() {
@@ -113,6 +114,17 @@ type outcome struct {
 	skip    *Skip
 	records int
 	traces  []instrprof.Trace // temporal profile traces, in the file's order
+}
+
+// weighted reports whether some input has a weight above 1: only then do
+// value counts need llvm's first-value weighting tracked.
+func weighted(inputs []Input) bool {
+	for _, in := range inputs {
+		if in.Weight > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // errSkipped marks inputs not read because another one failed.
