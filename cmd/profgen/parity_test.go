@@ -129,6 +129,8 @@ var parityTable = []parityRow{
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
 	{name: "--output-version=7 of clang-14 and clang-19 raws = llvm-profdata-14 of both", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}", "{raw:ir19-1}", "{raw:plain19}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}", "{txt:ir19p}"}, tool: "llvm-profdata-14"},
+	{name: "--output-version=9 refused before reading", args: []string{"merge", "--output-version=9", "-o", "{out}", "{raw:ir19-1}"},
+		llvm: []string{"merge", "--bogus-flag", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
 	{name: "--output-version=7 refuses MC/DC bitmaps", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:fe19}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:fe19}"}, tool: "llvm-profdata-14", compare: bothFail},
 

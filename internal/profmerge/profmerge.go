@@ -63,7 +63,8 @@ const (
 	FormatGCC       = "gcc"
 )
 
-// Run merges the inputs of o (plus args) and writes the output.
+// Run merges the inputs of o and writes the output. Flags are checked
+// before any input is read.
 func Run(stderr io.Writer, o *Options) error {
 	opts, err := o.mergeOpts()
 	if err != nil {
@@ -162,6 +163,9 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.NumCPU()
+	}
+	if v := o.OutputVersion; v != 0 && v != indexed.Version && v != indexed.OldestVersion {
+		return opts, fmt.Errorf("--output-version=%d: profgen writes 12 (clang 19 and later) or 7 (clang 14 and later)", v)
 	}
 	switch o.FailureMode {
 	case "any", "":
