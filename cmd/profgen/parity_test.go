@@ -91,9 +91,12 @@ var parityTable = []parityRow{
 	// (the bad counter included); profgen skips the whole file (README).
 	{name: "counter above 2^56 skipped with --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{counter57.profraw}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir19-2}"}},
+	// Item 8, sample profiles.
 	{name: "sample total overflow", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{big1.sample.txt}", "{big2.sample.txt}"}, compare: sameMessages},
 	{name: "sample weight overflow", args: []string{"merge", "--sample", "-o", "{out}", "--weighted-input=2,{big1.sample.txt}", "{a.sample.txt}"}, compare: sameMessages},
 
+	// Item 5: input options: symbol lists, function filters, remapping,
+	// temporal profile traces; failure modes (item 6).
 	{name: "sample --prof-sym-list", args: []string{"merge", "--sample", "--prof-sym-list={syms.txt}", "-o", "{out}", "{a.sample.txt}"}},
 	{name: "sample --prof-sym-list to text: warned", args: []string{"merge", "--sample", "--text", "--prof-sym-list={syms.txt}", "-o", "{out}", "{a.sample.txt}"}, compare: sameWarnings},
 	{name: "sample --drop-profile-symbol-list", args: []string{"merge", "--sample", "--drop-profile-symbol-list", "-o", "{out}", "{sp:symlist.extbinary}"}},
