@@ -91,6 +91,9 @@ var parityTable = []parityRow{
 	// (the bad counter included); profgen skips the whole file (README).
 	{name: "counter above 2^56 skipped with --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{counter57.profraw}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir19-2}"}},
+	{name: "indexed without its last 8 bytes refused", args: []string{"merge", "-o", "{out}", "{indexed-cut8.profdata}"}, compare: bothFail},
+	{name: "indexed with binary ids offset 0 refused", args: []string{"merge", "-o", "{out}", "{indexed-ids0.profdata}"}, compare: bothFail},
+
 	// Item 8, sample profiles.
 	{name: "sample total overflow", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{big1.sample.txt}", "{big2.sample.txt}"}, compare: sameMessages},
 	{name: "sample weight overflow", args: []string{"merge", "--sample", "-o", "{out}", "--weighted-input=2,{big1.sample.txt}", "{a.sample.txt}"}, compare: sameMessages},

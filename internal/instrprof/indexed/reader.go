@@ -56,13 +56,17 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	var idsOff uint64
 	if info.Version >= 9 {
 		idsOff = d.U64("binary ids offset")
+		if idsOff == 0 && d.Err() == nil {
+			d.FailAt(48, "binary ids offset is 0: the file header is corrupt")
+		}
 	}
 	var tracesOff uint64
 	if info.Version >= 10 {
 		tracesOff = d.U64("temporal offset")
 	}
+	var vtabOff uint64
 	if info.Version >= 12 {
-		d.U64("vtable names offset")
+		vtabOff = d.U64("vtable names offset")
 	}
 	skipSummary(d)
 	if info.Kind&instrprof.KindCS != 0 {
@@ -77,7 +81,28 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	if err := readBinaryIDs(d, idsOff, &info); err != nil {
 		return info, err
 	}
+	if err := checkVTableNames(d, vtabOff); err != nil {
+		return info, err
+	}
 	return info, readTraces(d, tracesOff, &info)
+}
+
+// checkVTableNames checks that the vtable names section (a size, then
+// that many bytes) lies in the file, as llvm-profdata's reader requires;
+// the names themselves are not needed to merge.
+func checkVTableNames(d *instrprof.Decoder, off uint64) error {
+	if off == 0 {
+		return nil
+	}
+	if off+8 > uint64(len(d.Buf)) {
+		d.FailAt(int64(off), "truncated: the vtable names section is missing")
+		return d.Err()
+	}
+	vd := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(off)}
+	if n := vd.U64("vtable names size"); n > uint64(vd.Remaining()) {
+		vd.FailAt(int64(off), "truncated: vtable names of %d bytes run past the file", n)
+	}
+	return vd.Err()
 }
 
 // readTraces reads the temporal profile traces section at off (none at 0).
