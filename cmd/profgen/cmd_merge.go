@@ -38,12 +38,20 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.Weighted, "weighted-input", nil, "W,FILE: merge FILE with weight W (repeatable)")
 	fs.StringVarP(&o.InputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
 	fs.IntVarP(&o.Threads, "num-threads", "j", 0, "worker threads; -j1 and -j=1 work too (default 0: autodetect)")
-	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all (or warn): skip damaged inputs, fail only if none merge")
+	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all: skip damaged inputs, fail only if none merge; warn: skip damaged inputs, never fail (an empty profile if none merge)")
 	fs.BoolVar(&o.Sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero (only meaningful for instrumentation profiles)")
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "MD5 function names in the name table (only meaningful for --extbinary)")
 	fs.BoolVar(&o.CompressAllSections, "compress-all-sections", false, "zlib-compress every section (only meaningful for --extbinary)")
 	fs.BoolVar(&o.GenPartialProfile, "gen-partial-profile", false, "flag the profile as partial (only meaningful for --extbinary)")
+	fs.Uint64Var(&o.TraceLimits.Reservoir, "temporal-profile-trace-reservoir-size", 100, "the most temporal profile traces kept")
+	fs.Uint64Var(&o.TraceLimits.MaxLength, "temporal-profile-max-trace-length", 10000, "the most functions kept of one temporal profile trace")
+	fs.StringVarP(&o.RemappingFile, "remapping-file", "r", "", "symbol remapping file: one 'old_symbol new_symbol' a line")
+	fs.StringVar(&o.Function, "function", "", "keep only the functions whose name matches this regular expression")
+	fs.StringVar(&o.NoFunction, "no-function", "", "leave out the functions whose name matches this regular expression")
+	fs.StringVar(&o.ProfSymList, "prof-sym-list", "", "sample profiles: file of function names to add to the profile symbol list")
+	fs.BoolVar(&o.DropProfileSymbolList, "drop-profile-symbol-list", false, "sample profiles: drop the inputs' profile symbol lists")
 	fs.BoolVar(&o.splitLayout, "split-layout", false, "llvm-profdata 20's split extbinary layout: refused (llvm-profdata-19 has no such flag)")
+	fs.IntVar(&o.OutputVersion, "output-version", 12, "profgen: indexed version to write: 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14)")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 
@@ -54,7 +62,8 @@ func newMergeCommand() *cobra.Command {
 		Short: "Merge instrumentation profiles (.profraw, .profdata, directories) into indexed .profdata",
 		Long: `Merge clang instrumentation profiles into one indexed .profdata (version 12, as
 llvm-profdata-19 writes) or its text form. Inputs are raw profiles (versions
-8-10), indexed profiles and directories of them. Files are streamed and merged
+8-10), indexed profiles (versions 7-12), text profiles (.proftext) and
+directories of them. Files are streamed and merged
 in parallel; the output is the same for any thread count and input order.
 Sample profiles (text, binary, extbinary) merge as llvm-profdata merge --sample.`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -7,15 +7,38 @@ import (
 	"github.com/profgen/profgen/internal/profshow"
 )
 
-// showOptions are the flags of profgen show.
+// showOptions are the flags of profgen show: llvm-profdata show's, with its
+// defaults, and profgen's own --json and --top.
 type showOptions struct {
 	profshow.Options
 }
 
 func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Function, "function", "", "show one function's body and inline tree (linkage or demangled name)")
-	fs.BoolVar(&o.JSON, "json", false, "write JSON for scripts")
-	fs.IntVar(&o.Top, "top", 10, "number of hottest functions in the summary")
+	fs.StringVar(&o.Function, "function", "", "functions whose name contains this (.profdata, as llvm-profdata); a sample or pprof function's body and inline tree")
+	fs.StringVarP(&o.Output, "output", "o", "-", "output file")
+	fs.BoolVar(&o.LLVM.AllFunctions, "all-functions", false, "details for every function")
+	fs.BoolVar(&o.LLVM.Counts, "counts", false, "show the counter values of the functions shown")
+	fs.IntVar(&o.LLVM.TopN, "topn", 0, "show the N functions with the largest counts (default 0: none)")
+	fs.BoolVar(&o.LLVM.DetailedSummary, "detailed-summary", false, "show the detailed profile summary")
+	fs.BoolVar(&o.LLVM.ICTargets, "ic-targets", false, "show indirect call site target values of the functions shown")
+	fs.BoolVar(&o.LLVM.MemOPSizes, "memop-sizes", false, "show memory intrinsic size values of the functions shown")
+	fs.BoolVar(&o.LLVM.ShowCS, "showcs", false, "show context-sensitive records instead of the others (hidden by default, as llvm)")
+	fs.BoolVar(&o.LLVM.ShowProfSymList, "show-prof-sym-list", false, "with --sample: show the profile symbol list")
+	fs.BoolVar(&o.LLVM.Covered, "covered", false, "show only the names of functions with a nonzero counter")
+	fs.Uint64Var(&o.LLVM.ValueCutoff, "value-cutoff", 0, "functions whose largest counter is below this are counted apart (default 0)")
+	fs.BoolVar(&o.LLVM.ListBelowCutoff, "list-below-cutoff", false, "list the functions below --value-cutoff")
+	fs.BoolVar(&o.LLVM.BinaryIDs, "binary-ids", false, "show the binary ids")
+	fs.BoolVar(&o.LLVM.ProfileVersion, "profile-version", false, "show the profile's format version")
+	fs.BoolVar(&o.LLVM.HotFuncList, "hot-func-list", false, "with --sample: show the hot functions")
+	fs.BoolVar(&o.LLVM.VTables, "show-vtables", false, "show vtable value profiles of the functions shown")
+	fs.BoolVar(&o.LLVM.TemporalTraces, "temporal-profile-traces", false, "show the temporal profile traces")
+	fs.BoolVar(&o.LLVM.Text, "text", false, "show the functions shown in the text format")
+	choiceVar(fs, &o.Kind, map[string]string{
+		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
+		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
+	}, "instr", "sample")
+	fs.BoolVar(&o.JSON, "json", false, "profgen: write JSON for scripts")
+	fs.IntVar(&o.Top, "top", 0, "profgen: summary with the N hottest functions, demangled (default 0: llvm-profdata's text for .profdata, 10 hottest otherwise)")
 }
 
 // newShowCommand returns profgen show: a profile's summary or one function.
@@ -24,10 +47,11 @@ func newShowCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show PROFILE",
 		Short: "Summarize a sample profile (text, binary, extbinary), a pprof profile or an indexed .profdata, or show one function",
-		Long: `Show summarizes a sample profile: number of functions, total samples,
-LLVM's hot and cold count thresholds (as the compiler's profile summary
-computes them) and the hottest functions with demangled names. With
---function it prints one function's body counts, call targets and inline tree.`,
+		Long: `Show summarizes a profile. An indexed .profdata is shown as llvm-profdata-19
+show prints it, with its flags. A sample profile: number of functions, total
+samples, LLVM's hot and cold count thresholds (as the compiler's profile summary
+computes them) and the hottest functions with demangled names; with --function
+one function's body counts, call targets and inline tree.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return profshow.Run(cmd.OutOrStdout(), o.Options, args[0])

@@ -24,7 +24,8 @@ func TestShowCommand(t *testing.T) {
 		{[]string{"show", "--function", "nosuch", "../../internal/sampleprof/testdata/inline.txt"}, `no function "nosuch"`},
 		{[]string{"show", "cmd_show.go"}, "cmd_show.go:1: expected"},
 		{[]string{"show", "testdata/instr.profdata"}, "Total functions: 2\n"},
-		{[]string{"show", "--function", "bar", "testdata/instr.profdata"}, "Block counts: [1000"},
+		{[]string{"show", "--function", "bar", "--counts", "testdata/instr.profdata"}, "Function count: 1000\n    Block counts: []\n"},
+		{[]string{"show", "--top", "1", "testdata/instr.profdata"}, "Hottest functions"},
 		{[]string{"show", "../../internal/instrprof/testdata/cs.profraw"}, "merge it first"},
 	}
 	for _, tt := range tests {
@@ -93,7 +94,7 @@ func TestShowIndexedMatchesLLVM(t *testing.T) {
 	if err := profshow.Run(&summary, profshow.Options{Top: 3}, prof); err != nil {
 		t.Fatal(err)
 	}
-	if err := profshow.Run(&function, profshow.Options{Function: "main"}, prof); err != nil {
+	if err := profshow.Run(&function, profshow.Options{Function: "main", LLVM: profshow.LLVMOptions{Counts: true}}, prof); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{"Total functions: ", "Maximum function count: ", "Maximum internal block count: "} {

@@ -39,6 +39,7 @@ type parityRow struct {
 	args    []string // flags and inputs, for both tools
 	llvm    []string // llvm-profdata-19's arguments when they differ
 	compare compareMode
+	tool    string // the reference when not llvm-profdata-19
 }
 
 var parityTable = []parityRow{
@@ -83,6 +84,123 @@ var parityTable = []parityRow{
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-2}", "{idx:main2}", "{raw:ir19-1}"}, compare: sameMessages},
 	{name: "counter mismatch --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-j=1", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"}, compare: sameMessages},
+
+	{name: "counter of 2^56 accepted", args: []string{"merge", "-o", "{out}", "{counter56.profraw}"}},
+	{name: "counter above 2^56 refused", args: []string{"merge", "-o", "{out}", "{counter57.profraw}", "{raw:ir19-2}"}, compare: bothFail},
+	// llvm-profdata --failure-mode=all keeps the records of the damaged file
+	// (the bad counter included); profgen skips the whole file (README).
+	{name: "counter above 2^56 skipped with --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{counter57.profraw}", "{raw:ir19-2}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:ir19-2}"}},
+	{name: "indexed without its last 8 bytes refused", args: []string{"merge", "-o", "{out}", "{indexed-cut8.profdata}"}, compare: bothFail},
+	{name: "indexed with binary ids offset 0 refused", args: []string{"merge", "-o", "{out}", "{indexed-ids0.profdata}"}, compare: bothFail},
+
+	// Item 8, sample profiles.
+	{name: "sample total overflow", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{big1.sample.txt}", "{big2.sample.txt}"}, compare: sameMessages},
+	{name: "sample weight overflow", args: []string{"merge", "--sample", "-o", "{out}", "--weighted-input=2,{big1.sample.txt}", "{a.sample.txt}"}, compare: sameMessages},
+
+	// Item 5: input options: symbol lists, function filters, remapping,
+	// temporal profile traces; failure modes (item 6).
+	{name: "sample --prof-sym-list", args: []string{"merge", "--sample", "--prof-sym-list={syms.txt}", "-o", "{out}", "{a.sample.txt}"}},
+	{name: "sample --prof-sym-list to text: warned", args: []string{"merge", "--sample", "--text", "--prof-sym-list={syms.txt}", "-o", "{out}", "{a.sample.txt}"}, compare: sameWarnings},
+	{name: "sample --drop-profile-symbol-list", args: []string{"merge", "--sample", "--drop-profile-symbol-list", "-o", "{out}", "{sp:symlist.extbinary}"}},
+	{name: "sample symbol lists merged", args: []string{"merge", "--sample", "-o", "{out}", "{sp:symlist.extbinary}", "{sp:profgen.symlist.extbinary}"}},
+	{name: "sample --function", args: []string{"merge", "--sample", "--text", "--function=ma", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "sample --no-function", args: []string{"merge", "--sample", "--no-function=^f", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "sample --function and --no-function", args: []string{"merge", "--sample", "--function=a", "--no-function=^b", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	{name: "instr --function", args: []string{"merge", "--function=t.c", "-o", "{out}", "{raw:ir19-1}", "{raw:fe19}"}},
+	{name: "instr --no-function", args: []string{"merge", "--no-function=^(main|both)$", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+
+	// (a damaged file's kind header is ignored too, unlike llvm: README)
+	{name: "--failure-mode=warn, nothing mergeable: empty profile", args: []string{"merge", "--failure-mode=warn", "-o", "{out}", "{garbage.profraw}"}},
+	{name: "--failure-mode=all, nothing mergeable", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
+	{name: "--failure-mode=warn, one damaged", args: []string{"merge", "--failure-mode=warn", "-o", "{out}", "{bad.proftext}", "{raw:ir19-1}"}},
+
+	{name: "instr --remapping-file: renamed and merged", args: []string{"merge", "--remapping-file={remap.txt}", "-o", "{out}", "{raw:ir19-1}", "{raw:ir19-2}"}},
+	{name: "instr -r to text", args: []string{"merge", "-r", "{remap.txt}", "--text", "-o", "{out}", "{raw:ir19-1}", "{idx:irfe}"}},
+	{name: "sample --remapping-file: targets and inlinees too", args: []string{"merge", "--sample", "--remapping-file={remap.txt}", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}", "{sp:inline.txt}"}},
+	{name: "bad remapping file", args: []string{"merge", "--remapping-file={badremap.txt}", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
+
+	{name: "temporal raws", args: []string{"merge", "-o", "{out}", "{temporal1.profraw}", "{temporal2.profraw}"}},
+	{name: "temporal raws to text", args: []string{"merge", "--text", "-o", "{out}", "{temporal1.profraw}", "{temporal2.profraw}"}},
+	{name: "temporal weighted raw", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{temporal1.profraw}", "{temporal2.profraw}"}},
+	{name: "temporal indexed (weight not applied)", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{idx:temporal}"}},
+	{name: "temporal text input (weight not applied)", args: []string{"merge", "-o", "{out}", "--weighted-input=2,{txt:temporal}"}},
+	{name: "temporal text input and raws", args: []string{"merge", "-o", "{out}", "{txt:temporal}", "{temporal1.profraw}", "{raw:ir19-1}"}},
+	{name: "temporal max trace length", args: []string{"merge", "--temporal-profile-max-trace-length=2", "--text", "-o", "{out}", "{temporal1.profraw}", "{idx:temporal}"}},
+	{name: "temporal -j2", args: []string{"merge", "-j2", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"},
+		llvm: []string{"merge", "-j=1", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"}},
+
+	// Item 9: output for older compilers.
+	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
+	{name: "--output-version=7 of clang-14 and clang-19 raws = llvm-profdata-14 of both", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}", "{raw:ir19-1}", "{raw:plain19}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}", "{txt:ir19p}"}, tool: "llvm-profdata-14"},
+	{name: "--output-version=9 refused before reading", args: []string{"merge", "--output-version=9", "-o", "{out}", "{raw:ir19-1}"},
+		llvm: []string{"merge", "--bogus-flag", "-o", "{out}", "{raw:ir19-1}"}, compare: bothFail},
+	{name: "--output-version=7 refuses MC/DC bitmaps", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:fe19}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:fe19}"}, tool: "llvm-profdata-14", compare: bothFail},
+
+	// Item 5: inputs: instrumentation text (.proftext).
+	{name: "proftext: hand-written value sites", args: []string{"merge", "-o", "{out}", "{values.proftext}"}},
+	{name: "proftext: hand-written front-end with bitmap", args: []string{"merge", "-o", "{out}", "{fe.proftext}"}},
+	{name: "proftext: weighted, twice", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{values.proftext}", "{values.proftext}"}},
+	{name: "proftext: to text", args: []string{"merge", "--text", "-o", "{out}", "{values.proftext}", "{values.proftext}"}},
+	{name: "proftext: llvm's text of IR raws", args: []string{"merge", "-o", "{out}", "{txt:ir19}"}},
+	{name: "proftext: llvm's text of vtable raws", args: []string{"merge", "-o", "{out}", "{txt:vt}"}},
+	{name: "proftext: llvm's text of FE MC/DC raws", args: []string{"merge", "-o", "{out}", "{txt:fe19}"}},
+	{name: "proftext: llvm's text of CS raws", args: []string{"merge", "-o", "{out}", "{txt:cs}"}},
+	{name: "proftext: llvm's text of single-byte coverage", args: []string{"merge", "-o", "{out}", "{txt:sb}"}},
+	{name: "proftext: with raws and indexed", args: []string{"merge", "-o", "{out}", "{txt:ir19}", "{raw:ir19-1}", "{idx:ir19}"}},
+	{name: "proftext: pseudo counts", args: []string{"merge", "-o", "{out}", "{pseudo.proftext}", "{real.proftext}"}, compare: sameMessages},
+	{name: "proftext: bad hash", args: []string{"merge", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
+
+	// Item 7: show, llvm's text for llvm's flags.
+	{name: "show", args: []string{"show", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --all-functions", args: []string{"show", "--all-functions", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --all-functions --counts", args: []string{"show", "--all-functions", "--counts", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --function substring", args: []string{"show", "--function=t.c", "--counts", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show front-end profile", args: []string{"show", "--all-functions", "--counts", "{idx:fe19}"}, compare: sameStdout},
+	{name: "show --topn", args: []string{"show", "--topn=3", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --topn with ties", args: []string{"show", "--topn=4", "{idx:ties}"}, compare: sameStdout},
+	{name: "show --detailed-summary", args: []string{"show", "--detailed-summary", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --ic-targets --memop-sizes", args: []string{"show", "--all-functions", "--ic-targets", "--memop-sizes", "--counts", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --ic-targets --memop-sizes (IR raws)", args: []string{"show", "--all-functions", "--ic-targets", "--memop-sizes", "{idx:ir19}"}, compare: sameStdout},
+	{name: "show CS records hidden", args: []string{"show", "--all-functions", "--counts", "{idx:cs}"}, compare: sameStdout},
+	{name: "show --showcs", args: []string{"show", "--showcs", "--all-functions", "--counts", "--detailed-summary", "{idx:cs}"}, compare: sameStdout},
+	{name: "show pseudo counts", args: []string{"show", "--all-functions", "--counts", "--topn=2", "{idx:pseudo}"}, compare: sameStdout},
+	{name: "show --sample text", args: []string{"show", "--sample", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample ties", args: []string{"show", "--sample", "{sp:ties.txt}"}, compare: sameStdout},
+	{name: "show --sample binary", args: []string{"show", "--sample", "{sp:profgen.binary}"}, compare: sameStdout},
+	{name: "show --sample extbinary", args: []string{"show", "--sample", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample fs discriminators", args: []string{"show", "--sample", "{sp:profgen-fs.extbinary}"}, compare: sameStdout},
+	{name: "show --sample pre-inlined", args: []string{"show", "--sample", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
+	{name: "show --sample pseudo-probe", args: []string{"show", "--sample", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show --sample md5", args: []string{"show", "--sample", "{sp:md5.extbinary}"}, compare: sameStdout},
+	{name: "show --sample compressed", args: []string{"show", "--sample", "{sp:compressed.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --function", args: []string{"show", "--sample", "--function=main", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --function missing", args: []string{"show", "--sample", "--function=nosuch", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --show-prof-sym-list", args: []string{"show", "--sample", "--show-prof-sym-list", "{sp:symlist.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --detailed-summary", args: []string{"show", "--sample", "--detailed-summary", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample of merged overflow", args: []string{"show", "--sample", "{big1.sample.txt}"}, compare: sameStdout},
+	{name: "show --covered", args: []string{"show", "--covered", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --value-cutoff", args: []string{"show", "--value-cutoff=10", "--topn=2", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --list-below-cutoff", args: []string{"show", "--value-cutoff=10", "--list-below-cutoff", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --binary-ids --profile-version", args: []string{"show", "--binary-ids", "--profile-version", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --text --all-functions", args: []string{"show", "--text", "--all-functions", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --text --function (FE bitmaps)", args: []string{"show", "--text", "--function=t.c", "{idx:fe19}"}, compare: sameStdout},
+	{name: "show --show-vtables --ic-targets --memop-sizes", args: []string{"show", "--all-functions", "--show-vtables", "--ic-targets", "--memop-sizes", "{idx:vt}"}, compare: sameStdout},
+	{name: "show --show-vtables, IC targets outside the profile", args: []string{"show", "--function=main", "--show-vtables", "--ic-targets", "{idx:irfe}"}, compare: sameStdout},
+	{name: "show --ic-targets: unnamed and external targets", args: []string{"show", "--all-functions", "--ic-targets", "--memop-sizes", "--counts", "{idx:values}"}, compare: sameStdout},
+	{name: "show --temporal-profile-traces", args: []string{"show", "--temporal-profile-traces", "{idx:temporal}"}, compare: sameStdout},
+	{name: "show --temporal-profile-traces, none", args: []string{"show", "--temporal-profile-traces", "{idx:ir19}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --topn", args: []string{"show", "--sample", "--topn=1", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, inlinees", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, text profile", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen.txt}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, ties", args: []string{"show", "--sample", "--hot-func-list", "{sp:ties.txt}"}, compare: sameStdout},
+	{name: "show --sample --hot-func-list, probes", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
+	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }
 
 func TestParityWithLLVMProfdata(t *testing.T) {
@@ -97,6 +215,9 @@ func TestParityWithLLVMProfdata(t *testing.T) {
 }
 
 func checkParity(t *testing.T, row parityRow) {
+	if row.tool != "" {
+		needTool(t, row.tool)
+	}
 	dir := t.TempDir()
 	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
 	llvmArgs := row.llvm
@@ -104,7 +225,7 @@ func checkParity(t *testing.T, row parityRow) {
 		llvmArgs = row.args
 	}
 	oOut, oErr, err := runInProcess(expandArgs(t, row.args, ours))
-	lOut, lErr, lerr := runLLVMProfdata(expandArgs(t, llvmArgs, theirs))
+	lOut, lErr, lerr := runRef(row.tool, expandArgs(t, llvmArgs, theirs))
 	if row.compare == bothFail {
 		checkBothFail(t, err, lerr, ours)
 		return
@@ -169,27 +290,57 @@ func inputPath(t *testing.T, name, out string) string {
 		return out
 	}
 	if raw, ok := strings.CutPrefix(name, "raw:"); ok {
-		return "../../internal/instrprof/testdata/" + raw + ".profraw"
+		return rawPath(raw)
+	}
+	if sp, ok := strings.CutPrefix(name, "sp:"); ok {
+		return "../../internal/sampleprof/testdata/" + sp
 	}
 	if idx, ok := strings.CutPrefix(name, "idx:"); ok {
-		return indexedInput(t, idx)
+		return madeInput(t, idx, "profdata")
+	}
+	if txt, ok := strings.CutPrefix(name, "txt:"); ok {
+		return madeInput(t, txt, "proftext")
 	}
 	return "testdata/parity/" + name
 }
 
-// indexedInput is llvm-profdata-19's indexed profile of
-// testdata/parity/NAME.proftext, made once per test run.
-func indexedInput(t *testing.T, name string) string {
+// madeInput is llvm-profdata-19's indexed (ext "profdata") or text (ext
+// "proftext") profile of testdata/parity/NAME.proftext or of the raws
+// indexedFrom lists, made once per test run.
+func madeInput(t *testing.T, name, ext string) string {
 	indexedOnce.Do(func() { indexedDir, _ = os.MkdirTemp("", "parity") })
-	path := filepath.Join(indexedDir, name+".profdata")
+	path := filepath.Join(indexedDir, name+"."+ext)
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	if _, stderr, err := runLLVMProfdata([]string{"merge", "-o", path, "testdata/parity/" + name + ".proftext"}); err != nil {
-		t.Fatalf("llvm-profdata-19 merge %s.proftext: %v\n%s", name, err, stderr)
+	inputs := indexedFrom[name]
+	if inputs == nil {
+		inputs = []string{"testdata/parity/" + name + ".proftext"}
+	}
+	args := []string{"merge", "-o", path}
+	if ext == "proftext" {
+		args = append(args, "--text")
+	}
+	if _, stderr, err := runLLVMProfdata(append(args, inputs...)); err != nil {
+		t.Fatalf("llvm-profdata-19 merge %v: %v\n%s", inputs, err, stderr)
 	}
 	return path
 }
+
+// indexedFrom lists the raws of the indexed inputs llvm-profdata-19 makes
+// from raws rather than from a .proftext.
+var indexedFrom = map[string][]string{
+	"vt":       {rawPath("vt1"), rawPath("vt2")},
+	"ir19":     {rawPath("ir19-1"), rawPath("ir19-2")},
+	"irfe":     {rawPath("ir19-1"), rawPath("ir19-2"), rawPath("fe19")},
+	"fe19":     {rawPath("fe19")},
+	"cs":       {rawPath("cs"), rawPath("ir19-1")},
+	"ir19p":    {rawPath("ir19-1"), rawPath("plain19")},
+	"sb":       {rawPath("sb1"), rawPath("sb2")},
+	"temporal": {"testdata/parity/temporal1.profraw", "testdata/parity/temporal2.profraw"},
+}
+
+func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }
 
 var (
 	indexedOnce sync.Once
@@ -209,8 +360,16 @@ func runInProcess(args []string) (stdout, stderr string, err error) {
 }
 
 func runLLVMProfdata(args []string) (stdout, stderr string, err error) {
+	return runRef("", args)
+}
+
+// runRef runs tool (llvm-profdata-19 when "").
+func runRef(tool string, args []string) (stdout, stderr string, err error) {
+	if tool == "" {
+		tool = "llvm-profdata-19"
+	}
 	var o, e bytes.Buffer
-	cmd := exec.Command("llvm-profdata-19", args...)
+	cmd := exec.Command(tool, args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
 	return o.String(), e.String(), err
@@ -285,6 +444,88 @@ func TestMismatchDeterministic(t *testing.T) {
 			}
 			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
 				t.Fatalf("order %v, run %d (-j%d): differs from llvm-profdata-19 -j=1", order, run, run%3+1)
+			}
+		}
+	}
+}
+
+// TestOutputVersionClang14: clang-14 -fprofile-use reads profgen's
+// --output-version=7 merge of clang-14 raws (every function profiled and
+// up to date) and refuses the default version 12, as the summary says.
+func TestOutputVersionClang14(t *testing.T) {
+	needTool(t, "clang-14")
+	dir := t.TempDir()
+	v7, v12 := filepath.Join(dir, "v7.profdata"), filepath.Join(dir, "v12.profdata")
+	for _, args := range [][]string{{"merge", "--output-version=7", "-o", v7, rawPath("ir14")}, {"merge", "-o", v12, rawPath("ir14")}} {
+		if _, stderr, err := runInProcess(args); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+	}
+	compile := func(prof string) error {
+		return exec.Command("clang-14", "-O1", "-fprofile-use="+prof, "-Werror=profile-instr-out-of-date",
+			"-Werror=profile-instr-unprofiled", "-c", "-o", filepath.Join(dir, "t.o"), "../../internal/instrprof/testdata/t.c").Run()
+	}
+	if err := compile(v7); err != nil {
+		t.Errorf("clang-14 cannot use the version 7 profile: %v", err)
+	}
+	if compile(v12) == nil {
+		t.Error("clang-14 read version 12: the summary's reader list is wrong")
+	}
+}
+
+// TestHelpTexts: every command's --help is free of NUL bytes and lists
+// llvm-profdata's flags that profgen takes.
+func TestHelpTexts(t *testing.T) {
+	tests := []struct {
+		cmd   []string
+		flags []string
+	}{
+		{[]string{"--help"}, []string{"--version"}},
+		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
+			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
+			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
+			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "(default 0: autodetect)", `(default "any")`}},
+		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--showcs", "--topn", "--json", "--top ", "--version"}},
+	}
+	for _, tt := range tests {
+		out, _, err := runInProcess(tt.cmd)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.cmd, err)
+		}
+		if strings.ContainsRune(out, 0) {
+			t.Errorf("%v: help holds a NUL byte", tt.cmd)
+		}
+		for _, f := range tt.flags {
+			if !strings.Contains(out, f) {
+				t.Errorf("%v: help lacks %q", tt.cmd, f)
+			}
+		}
+	}
+}
+
+// TestWeightedValuesMatchLLVM: with weights, a value a later file brings
+// into a function counts unscaled in llvm-profdata; profgen gives
+// llvm-profdata-19 -j=1's file for every input order, at -j1 to -j3.
+func TestWeightedValuesMatchLLVM(t *testing.T) {
+	needTool(t, "llvm-profdata-19")
+	inputs := []string{"3,{raw:ir19-1}", "1,{raw:ir19-2}", "5,{temporal1.profraw}", "2,{idx:values}", "4,{values.proftext}"}
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {1, 0, 2, 4, 3}, {2, 1, 0, 3, 4}, {4, 3, 2, 1, 0}} {
+		var in []string
+		for _, i := range order {
+			in = append(in, "--weighted-input="+inputs[i])
+		}
+		want := filepath.Join(t.TempDir(), "llvm")
+		if _, stderr, err := runLLVMProfdata(expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
+			t.Fatalf("llvm-profdata-19: %v\n%s", err, stderr)
+		}
+		for j := 1; j <= 3; j++ {
+			got := filepath.Join(t.TempDir(), "ours")
+			if _, stderr, err := runInProcess(expandArgs(t, append([]string{"merge", "-j" + strconv.Itoa(j), "-o", got}, in...), "")); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
+				t.Errorf("order %v, -j%d: differs from llvm-profdata-19 -j=1", order, j)
 			}
 		}
 	}

@@ -92,6 +92,7 @@ type Func struct {
 	Overflowed bool
 	records    int     // how many input records were merged into this one
 	others     []*Func // records of this name and hash of another shape
+	first      map[valueKey]firstValue
 }
 
 // Counter limits. LLVM clamps merged counters at MaxCount, keeping the two
@@ -120,6 +121,13 @@ type key struct{ ref, hash uint64 }
 type Profile struct {
 	Kind      Kind
 	BinaryIDs map[string]bool
+	// Traces are the temporal profile traces, TraceStream how many traces
+	// the inputs saw (more than Traces when a reservoir was full).
+	Traces      []Trace
+	TraceStream uint64
+	// TrackFirstValues makes the merge weigh value counts as llvm-profdata
+	// does (see firstvalues.go); set it before adding weighted records.
+	TrackFirstValues bool
 	// funcs holds the records by name reference; a name rarely has more
 	// than one CFG hash, and a uint64 key keeps the hot lookup cheap.
 	funcs map[uint64][]*Func
@@ -202,14 +210,20 @@ func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
 		ref = NameRef(rec.Name)
 	}
 	f := p.lookup(ref, rec.Hash)
-	if f == nil {
-		p.insert(ref, newFunc(rec, weight, at))
-		return nil
-	}
-	if g := f.sameShape(rec); g != nil {
+	g := f
+	switch {
+	case f == nil:
+		g = newFunc(rec, weight, at)
+		p.insert(ref, g)
+	case f.sameShape(rec) != nil:
+		g = f.sameShape(rec)
 		g.absorb(rec, weight, at)
-	} else {
-		f.others = append(f.others, newFunc(rec, weight, at))
+	default:
+		g = newFunc(rec, weight, at)
+		f.others = append(f.others, g)
+	}
+	if p.TrackFirstValues && rec.HasValues() {
+		g.noteValues(rec, weight, at)
 	}
 	return nil
 }
@@ -291,6 +305,7 @@ func (f *Func) addFunc(h *Func) {
 	g.absorb(&h.Record, 1, h.Origin)
 	g.records += h.records - 1
 	g.Overflowed = g.Overflowed || h.Overflowed
+	g.mergeFirst(h)
 }
 
 // Resolve keeps, for every name and hash read with several shapes, the
@@ -304,6 +319,9 @@ func (p *Profile) Resolve() []*MismatchError {
 		for i, f := range fs {
 			if f.Hash == k.hash && len(f.others) > 0 {
 				fs[i] = f.resolve(&dropped)
+			}
+			if f := fs[i]; f.Hash == k.hash && f.first != nil {
+				f.unscaleFirstValues()
 			}
 		}
 	}
@@ -349,6 +367,33 @@ func (r *Record) numSites() int {
 		n += len(r.Sites[k])
 	}
 	return n
+}
+
+// Filter keeps the records whose name keep accepts and returns how many
+// distinct names there were and how many were removed.
+func (p *Profile) Filter(keep func(name string) bool) (names, removed int) {
+	seen := map[string]bool{}
+	for ref, fs := range p.funcs {
+		kept := fs[:0]
+		for _, f := range fs {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				if !keep(f.Name) {
+					removed++
+				}
+			}
+			if keep(f.Name) {
+				kept = append(kept, f)
+			}
+		}
+		p.n -= len(fs) - len(kept)
+		if len(kept) == 0 {
+			delete(p.funcs, ref)
+		} else {
+			p.funcs[ref] = kept
+		}
+	}
+	return len(seen), removed
 }
 
 // DropZero removes the records whose counters and bitmap bytes are all
@@ -529,10 +574,9 @@ func mergeInto(dst, src *Record, w uint64) bool {
 }
 
 // mergeSite merges src into dst: both sorted by value, matching values add
-// count*w, values only in src come in as count*w. (llvm-profdata 19 adds
-// those unscaled, so its result with --weighted-input depends on which
-// file it happened to read first; profgen scales them, which is the same
-// whatever the order.)
+// count*w, values only in src come in as count*w. (llvm-profdata adds those
+// unscaled; with TrackFirstValues, Resolve takes the weight back off, as
+// llvm-profdata -j=1 would have it for the inputs' order.)
 func mergeSite(dst, src []Value, w uint64) []Value {
 	sortValues(dst)
 	sortValues(src) // src belongs to a reader's scratch or a discarded partial

@@ -53,3 +53,14 @@ func TestSniffFile(t *testing.T) {
 		}
 	}
 }
+
+func FuzzSniff(f *testing.F) {
+	for _, seed := range []string{"\x81rforpl\xff", "\xfflprofi\x81", "main:1:1\n 1: 1\n", ":ir\nfoo\n1\n", "foo\n12\n", "\x1f\x8b"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if k := Sniff(head).Kind(); k != Sniff(head).Kind() {
+			t.Fatalf("Sniff is not deterministic on %q", head)
+		}
+	})
+}

@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/merge"
 	"github.com/profgen/profgen/internal/instrprof/raw"
@@ -36,6 +37,20 @@ type Options struct {
 	FailureMode   string
 	MatchBinaryID bool
 	Sparse        bool
+	// OutputVersion is the indexed version written: 12 (default, clang 19
+	// and later) or 7 (clang 14 and later).
+	OutputVersion int
+	// TraceLimits bound the temporal profile traces kept.
+	TraceLimits instrprof.TraceLimits
+	// RemappingFile renames functions: "old new" a line (-r).
+	RemappingFile string
+	// Function and NoFunction keep and drop functions by regular
+	// expression (--function, --no-function).
+	Function, NoFunction string
+	// ProfSymList adds the names listed in a file to a sample profile's
+	// symbol list; DropProfileSymbolList drops the inputs' lists.
+	ProfSymList           string
+	DropProfileSymbolList bool
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 }
@@ -48,7 +63,8 @@ const (
 	FormatGCC       = "gcc"
 )
 
-// Run merges the inputs of o (plus args) and writes the output.
+// Run merges the inputs of o and writes the output. Flags are checked
+// before any input is read.
 func Run(stderr io.Writer, o *Options) error {
 	opts, err := o.mergeOpts()
 	if err != nil {
@@ -98,10 +114,15 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "profgen merge: warning: %s\n", w)
 	}
-	fmt.Fprintf(stderr, "profgen merge: %s\n", res.Summary())
-	if res.Merged == 0 {
+	fmt.Fprintf(stderr, "profgen merge: %s; output: %s\n", res.Summary(), o.readers())
+	if res.Merged == 0 && o.FailureMode != "warn" {
 		return errors.New("no profile can be merged")
 	}
+	filter, err := newNameFilter(o.Function, o.NoFunction)
+	if err != nil {
+		return err
+	}
+	filter.filterInstr(stderr, res.Profile)
 	if o.Sparse {
 		res.Profile.DropZero()
 	}
@@ -117,7 +138,7 @@ func writeInstr(o *Options, res *merge.Result) error {
 	if o.Format == FormatText {
 		err = text.Write(out, res.Profile)
 	} else {
-		err = indexed.Write(out, res.Profile)
+		err = indexed.WriteVersion(out, res.Profile, o.outputVersion())
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", o.Output, err)
@@ -125,10 +146,29 @@ func writeInstr(o *Options, res *merge.Result) error {
 	return out.Commit()
 }
 
+func (o *Options) outputVersion() int {
+	if o.OutputVersion == 0 {
+		return indexed.Version
+	}
+	return o.OutputVersion
+}
+
+// readers says which compilers read the output.
+func (o *Options) readers() string {
+	if o.Format == FormatText {
+		return "text format"
+	}
+	v := o.outputVersion()
+	return fmt.Sprintf("indexed version %d, read by clang %d and later", v, indexed.ClangReads[v])
+}
+
 func (o *Options) mergeOpts() (merge.Options, error) {
-	opts := merge.Options{Threads: o.Threads}
+	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.NumCPU()
+	}
+	if v := o.OutputVersion; v != 0 && v != indexed.Version && v != indexed.OldestVersion {
+		return opts, fmt.Errorf("--output-version=%d: profgen writes 12 (clang 19 and later) or 7 (clang 14 and later)", v)
 	}
 	switch o.FailureMode {
 	case "any", "":
@@ -144,6 +184,11 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 		}
 		opts.Correlation = c
 	}
+	rename, err := readRemapping(o.RemappingFile)
+	if err != nil {
+		return opts, err
+	}
+	opts.Rename = rename
 	if o.MatchBinaryID {
 		id, err := o.matchID()
 		if err != nil {

@@ -62,7 +62,7 @@ func TestMergeSampleMatchesLLVM(t *testing.T) {
 	for _, f := range []sampleprof.Format{sampleprof.FormatText, sampleprof.FormatBinary, sampleprof.FormatExtBinary} {
 		dir := t.TempDir()
 		ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
-		p, err := sampleprof.MergeFiles(inputs, nil)
+		p, err := sampleprof.MergeFiles(inputs, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

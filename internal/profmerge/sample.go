@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/instrprof/merge"
@@ -21,16 +23,62 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	for i, x := range in {
 		files[i] = sampleprof.WeightedFile{Path: x.Path, Weight: x.Weight}
 	}
-	warn := func(path string, err error) { fmt.Fprintf(stderr, "profgen: warning: %s: %v\n", path, err) }
-	p, err := sampleprof.MergeFiles(files, warn)
+	warn := func(path string, err error) { warnSample(stderr, path, err) }
+	rename, err := readRemapping(o.RemappingFile)
 	if err != nil {
 		return err
 	}
+	p, err := sampleprof.MergeFiles(files, rename, warn)
+	if err != nil {
+		return err
+	}
+	if err := o.symbolList(stderr, p, format); err != nil {
+		return err
+	}
+	filter, err := newNameFilter(o.Function, o.NoFunction)
+	if err != nil {
+		return err
+	}
+	filter.filterSample(stderr, p)
 	if err := WriteSample(o.Output, p, format, o.writeOptions(stderr, format)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
 	return nil
+}
+
+// symbolList applies --drop-profile-symbol-list and --prof-sym-list, and
+// warns as llvm does when the output format cannot hold the list.
+func (o *Options) symbolList(stderr io.Writer, p *sampleprof.Profile, format sampleprof.Format) error {
+	if o.DropProfileSymbolList {
+		p.SymbolList = nil
+	}
+	if o.ProfSymList != "" {
+		data, err := os.ReadFile(o.ProfSymList)
+		if err != nil {
+			return fmt.Errorf("--prof-sym-list: %w", err)
+		}
+		for _, s := range strings.Fields(string(data)) {
+			p.SymbolList = append(p.SymbolList, s)
+		}
+	}
+	if len(p.SymbolList) > 0 && format != sampleprof.FormatExtBinary {
+		fmt.Fprintln(stderr, "warning: Profile Symbol list is not empty but the output format is not ExtBinary format. The list will be lost in the output. ")
+	}
+	return nil
+}
+
+// warnSample prints a warning of the sample merge; counter overflows as
+// llvm-profdata words them, one line per function.
+func warnSample(stderr io.Writer, path string, err error) {
+	var overflow *sampleprof.CounterOverflowError
+	if !errors.As(err, &overflow) {
+		fmt.Fprintf(stderr, "profgen: warning: %s: %v\n", path, err)
+		return
+	}
+	for _, f := range overflow.Functions {
+		fmt.Fprintf(stderr, "profgen merge: warning: %s: %s: Counter overflow\n", path, f)
+	}
 }
 
 // writeOptions are the extbinary section options; given for another

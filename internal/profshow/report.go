@@ -57,10 +57,10 @@ func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 	}
 	fs := p.SortedFunctions()
 	for _, f := range fs {
-		s.TotalSamples += f.TotalSamples
+		s.TotalSamples = addSat(s.TotalSamples, f.TotalSamples)
 		if maxCount(f) >= s.HotThreshold && s.HotThreshold > 0 {
 			s.HotFunctions++
-			s.HotSamples += f.TotalSamples
+			s.HotSamples = addSat(s.HotSamples, f.TotalSamples)
 		}
 	}
 	for _, f := range fs[:min(top, len(fs))] {
@@ -71,6 +71,15 @@ func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 		})
 	}
 	return s
+}
+
+// addSat is a+b, saturating at 2^64-1 rather than wrapping (a total
+// that wrapped would show shares of millions of percent).
+func addSat(a, b uint64) uint64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return ^uint64(0)
 }
 
 // maxCount is the largest body count of f and its inlinees.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
@@ -14,11 +15,66 @@ import (
 type Options struct {
 	Function string // one function's body and inline tree
 	JSON     bool   // JSON for scripts
-	Top      int    // number of hottest functions in the summary
+	Top      int    // number of hottest functions in profgen's summary; 0: 10, or llvm's text for .profdata
+	// LLVM holds llvm-profdata show's flags: indexed profiles are shown
+	// with llvm-profdata-19's text unless JSON or Top is set.
+	LLVM   LLVMOptions
+	Kind   string // "instr" or "sample" when --instr or --sample was given
+	Output string // -o: a file instead of w ("-" or "" for w)
 }
 
-// Run shows the profile at path: its summary, or one function.
+// Run shows the profile at path, its summary or one function, on w or in
+// opts.Output.
 func Run(w io.Writer, opts Options, path string) error {
+	if opts.Output == "" || opts.Output == "-" {
+		return show(w, opts, path)
+	}
+	out, err := atomicfile.Create(opts.Output)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := show(out, opts, path); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+func show(w io.Writer, opts Options, path string) error {
+	head, err := readHead(path)
+	if err != nil {
+		return err
+	}
+	if err := checkKind(opts.Kind, profformat.Sniff(head).Kind(), path); err != nil {
+		return err
+	}
+	if opts.Kind == "sample" && !opts.JSON && opts.Top == 0 {
+		p, err := sampleprof.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return writeLLVMSample(w, p, opts)
+	}
+	if opts.Top == 0 {
+		if profformat.Sniff(head) == profformat.Indexed && !opts.JSON {
+			opts.LLVM.Function = opts.Function
+			return WriteLLVMInstr(w, path, opts.LLVM)
+		}
+		opts.Top = 10
+	}
+	return run(w, opts, path)
+}
+
+// checkKind refuses a profile of the other family than --instr or
+// --sample names, as llvm-profdata show cannot read it.
+func checkKind(flag string, kind profformat.Kind, path string) error {
+	if flag == "" || flag == kind.String() || flag == "instr" && kind == profformat.KindInstr {
+		return nil
+	}
+	return fmt.Errorf("%s: --%s given, but it is a %s profile", path, flag, kind)
+}
+
+func run(w io.Writer, opts Options, path string) error {
 	head, err := readHead(path)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package profshow
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/profgen/profgen/internal/testutil"
@@ -104,5 +105,23 @@ func TestSummaryThresholdsMatchLLVM(t *testing.T) {
 	// profile counts (99.73%) are from hot functions."
 	if s.HotFunctions != 3 || s.HotSamples != 8050 || s.TotalSamples != 8072 {
 		t.Errorf("hot functions %d with %d of %d samples, want 3 with 8050 of 8072", s.HotFunctions, s.HotSamples, s.TotalSamples)
+	}
+}
+
+// TestSummaryTotalSaturates: totals beyond 2^64-1 saturate instead of
+// wrapping into shares above 100%.
+func TestSummaryTotalSaturates(t *testing.T) {
+	p, err := sampleprof.ReadText(strings.NewReader("a:18446744073709551000:1\n 1: 18446744073709551000\nb:18446744073709551000:1\n 1: 18446744073709551000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(p, "text", 2)
+	if s.TotalSamples != ^uint64(0) {
+		t.Errorf("total = %d, want 2^64-1", s.TotalSamples)
+	}
+	for _, h := range s.Hottest {
+		if h.Percent > 100 {
+			t.Errorf("%s: %.1f%% of the total", h.Name, h.Percent)
+		}
 	}
 }

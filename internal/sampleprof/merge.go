@@ -19,11 +19,19 @@ func addSat(a, b uint64) uint64 {
 
 // mulAddSat returns a*w+b, saturating as LLVM's SaturatingMultiplyAdd.
 func mulAddSat(a, w, b uint64) uint64 {
+	var over bool
+	return mulAddOver(a, w, b, &over)
+}
+
+// mulAddOver is mulAddSat that sets *over when it saturates.
+func mulAddOver(a, w, b uint64, over *bool) uint64 {
 	hi, lo := bits.Mul64(a, w)
-	if hi != 0 {
+	s, carry := bits.Add64(lo, b, 0)
+	if hi != 0 || carry != 0 {
+		*over = true
 		return ^uint64(0)
 	}
-	return addSat(lo, b)
+	return s
 }
 
 // addCallTargetSat counts n more calls from loc to callee, saturating.
@@ -57,24 +65,41 @@ func Merge(dst, src *Profile, weight uint64) error {
 	}
 	dst.FSDiscriminators = dst.FSDiscriminators || src.FSDiscriminators
 	dst.PreInlined = dst.PreInlined || src.PreInlined
-	var mismatch []string
+	var mismatch, overflow []string
 	for _, name := range sortedKeys(src.Functions) {
 		f, ok := dst.Functions[name]
 		if !ok {
 			f = dst.Function(name)
 			f.Attributes = src.Functions[name].Attributes
 		}
-		mismatch = f.merge(src.Functions[name], weight, mismatch)
+		over := false
+		mismatch = f.merge(src.Functions[name], weight, mismatch, &over)
+		if over {
+			overflow = append(overflow, name)
+		}
 	}
 	if src.SymbolList != nil {
 		dst.SymbolList = append(dst.SymbolList, src.SymbolList...)
 		slices.Sort(dst.SymbolList)
 		dst.SymbolList = slices.Compact(dst.SymbolList)
 	}
-	if mismatch != nil {
+	switch {
+	case mismatch != nil:
 		return &ChecksumMismatchError{Functions: mismatch}
+	case overflow != nil:
+		return &CounterOverflowError{Functions: overflow}
 	}
 	return nil
+}
+
+// CounterOverflowError lists the functions some of whose counts saturated
+// at 2^64-1 (LLVM's "Counter overflow"); the merge went on.
+type CounterOverflowError struct {
+	Functions []string
+}
+
+func (e *CounterOverflowError) Error() string {
+	return "Counter overflow: " + strings.Join(e.Functions, ", ")
 }
 
 // ChecksumMismatchError lists the functions (or inlinees, as
@@ -100,22 +125,22 @@ func sortedKeys[V any](m map[string]V) []string {
 // merge adds src into f unless their checksums differ (attributes stay
 // those of the first profile, as in LLVM); it returns
 // mismatch with the names of skipped profiles appended.
-func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []string) []string {
+func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []string, over *bool) []string {
 	if f.Checksum == 0 {
 		f.Checksum = src.Checksum
 	} else if f.Checksum != src.Checksum {
 		return append(mismatch, f.Name)
 	}
-	f.TotalSamples = mulAddSat(src.TotalSamples, weight, f.TotalSamples)
-	f.HeadSamples = mulAddSat(src.HeadSamples, weight, f.HeadSamples)
+	f.TotalSamples = mulAddOver(src.TotalSamples, weight, f.TotalSamples, over)
+	f.HeadSamples = mulAddOver(src.HeadSamples, weight, f.HeadSamples, over)
 	for loc, r := range src.Body {
 		dr := f.Record(loc)
-		dr.Samples = mulAddSat(r.Samples, weight, dr.Samples)
+		dr.Samples = mulAddOver(r.Samples, weight, dr.Samples, over)
 		for callee, n := range r.CallTargets {
 			if dr.CallTargets == nil {
 				dr.CallTargets = map[string]uint64{}
 			}
-			dr.CallTargets[callee] = mulAddSat(n, weight, dr.CallTargets[callee])
+			dr.CallTargets[callee] = mulAddOver(n, weight, dr.CallTargets[callee], over)
 		}
 	}
 	for _, loc := range SortedLocations(src.Callsites) {
@@ -126,7 +151,7 @@ func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []
 				c = f.Inlinee(loc, name)
 				c.Attributes = callees[name].Attributes
 			}
-			sub := c.merge(callees[name], weight, nil)
+			sub := c.merge(callees[name], weight, nil, over)
 			for _, s := range sub {
 				mismatch = append(mismatch, fmt.Sprintf("%s:%s @ %s", f.Name, locString(loc), s))
 			}

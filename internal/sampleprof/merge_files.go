@@ -13,9 +13,12 @@ type WeightedFile struct {
 }
 
 // MergeFiles reads and merges the files in order, as llvm-profdata merge
-// --sample does. Checksum mismatches are passed to warn (which may be nil)
+// --sample does. Checksum mismatches and counter overflows are passed to
+// warn (which may be nil)
 // and do not stop the merge; any other error does, naming the file.
-func MergeFiles(files []WeightedFile, warn func(path string, err error)) (*Profile, error) {
+// rename, when not nil, renames every function of the inputs first
+// (--remapping-file).
+func MergeFiles(files []WeightedFile, rename func(string) string, warn func(path string, err error)) (*Profile, error) {
 	merged := NewProfile()
 	for _, in := range files {
 		if in.Weight == 0 {
@@ -25,10 +28,14 @@ func MergeFiles(files []WeightedFile, warn func(path string, err error)) (*Profi
 		if err != nil {
 			return nil, err
 		}
+		if rename != nil {
+			p = Remap(p, rename)
+		}
 		err = Merge(merged, p, in.Weight)
 		var mismatch *ChecksumMismatchError
+		var overflow *CounterOverflowError
 		switch {
-		case errors.As(err, &mismatch):
+		case errors.As(err, &mismatch), errors.As(err, &overflow):
 			if warn != nil {
 				warn(in.Path, err)
 			}

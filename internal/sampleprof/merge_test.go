@@ -16,8 +16,9 @@ func TestMergeSaturates(t *testing.T) {
 	b, _ := ReadText(strings.NewReader("f:5:1\n 1: 5 g:5\n"))
 	dst := NewProfile()
 	for _, p := range []*Profile{a, b} {
-		if err := Merge(dst, p, 3); err != nil {
-			t.Fatal(err)
+		var over *CounterOverflowError
+		if err := Merge(dst, p, 3); !errors.As(err, &over) || over.Functions[0] != "f" {
+			t.Fatalf("Merge = %v, want a counter overflow of f", err)
 		}
 	}
 	f := dst.Functions["f"]

@@ -13,6 +13,10 @@ type Info struct {
 	Kind      instrprof.Kind
 	BinaryIDs [][]byte
 	Records   int
+	// Traces are the temporal profile traces, TraceStream how many traces
+	// the profile's inputs saw.
+	Traces      []instrprof.Trace
+	TraceStream uint64
 }
 
 // Func receives each record with the file offset of its hash-table entry.
@@ -52,14 +56,17 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	var idsOff uint64
 	if info.Version >= 9 {
 		idsOff = d.U64("binary ids offset")
-	}
-	if info.Version >= 10 {
-		if d.U64("temporal offset") != 0 && d.Err() == nil {
-			d.Failf("temporal profile traces are not supported")
+		if idsOff == 0 && d.Err() == nil {
+			d.FailAt(48, "binary ids offset is 0: the file header is corrupt")
 		}
 	}
+	var tracesOff uint64
+	if info.Version >= 10 {
+		tracesOff = d.U64("temporal offset")
+	}
+	var vtabOff uint64
 	if info.Version >= 12 {
-		d.U64("vtable names offset")
+		vtabOff = d.U64("vtable names offset")
 	}
 	skipSummary(d)
 	if info.Kind&instrprof.KindCS != 0 {
@@ -71,7 +78,58 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	if err := readTable(d, tableOff, info.Version, fn, &info); err != nil {
 		return info, err
 	}
-	return info, readBinaryIDs(d, idsOff, &info)
+	if err := readBinaryIDs(d, idsOff, &info); err != nil {
+		return info, err
+	}
+	if err := checkVTableNames(d, vtabOff); err != nil {
+		return info, err
+	}
+	return info, readTraces(d, tracesOff, &info)
+}
+
+// checkVTableNames checks that the vtable names section (a size, then
+// that many bytes) lies in the file, as llvm-profdata's reader requires;
+// the names themselves are not needed to merge.
+func checkVTableNames(d *instrprof.Decoder, off uint64) error {
+	if off == 0 {
+		return nil
+	}
+	if off+8 > uint64(len(d.Buf)) {
+		d.FailAt(int64(off), "truncated: the vtable names section is missing")
+		return d.Err()
+	}
+	vd := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(off)}
+	if n := vd.U64("vtable names size"); n > uint64(vd.Remaining()) {
+		vd.FailAt(int64(off), "truncated: vtable names of %d bytes run past the file", n)
+	}
+	return vd.Err()
+}
+
+// readTraces reads the temporal profile traces section at off (none at 0).
+func readTraces(d *instrprof.Decoder, off uint64, info *Info) error {
+	if off == 0 {
+		return nil
+	}
+	if off+16 > uint64(len(d.Buf)) {
+		d.FailAt(int64(off), "temporal traces offset is outside the file")
+		return d.Err()
+	}
+	td := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(off)}
+	n := td.U64("number of traces")
+	info.TraceStream = td.U64("trace stream size")
+	for i := uint64(0); i < n && td.Err() == nil; i++ {
+		t := instrprof.Trace{Weight: td.U64("trace weight")}
+		refs := td.U64("trace length")
+		if refs > uint64(td.Remaining())/8 {
+			td.Failf("trace of %d functions runs past the file", refs)
+			break
+		}
+		for range refs {
+			t.Refs = append(t.Refs, td.U64("trace function"))
+		}
+		info.Traces = append(info.Traces, t)
+	}
+	return td.Err()
 }
 
 func skipSummary(d *instrprof.Decoder) {

@@ -17,21 +17,42 @@ import (
 // Magic is the indexed profile magic ("\xfflprofi\x81" on disk).
 const Magic = profformat.IndexedMagic
 
-// Version is the format version the writer produces.
+// Version is the format version the writer produces by default.
 const Version = 12
+
+// OldestVersion is the oldest version WriteVersion writes: what LLVM 14
+// and 15 read (clang-14's llvm-profdata writes it).
+const OldestVersion = 7
+
+// ClangReads names the oldest clang that reads an indexed version.
+var ClangReads = map[int]int{7: 14, 12: 19}
 
 const headerWords = 9
 
-// Write writes p as an indexed profile.
+// Write writes p as an indexed profile of version Version.
 func Write(w io.Writer, p *instrprof.Profile) error {
+	return WriteVersion(w, p, Version)
+}
+
+// WriteVersion writes p as an indexed profile of version 12 or 7. Version
+// 7 has a 5-word header, no bitmap bytes in records and no sections after
+// the hash table; it cannot hold what LLVM 14 lacks.
+func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
+	if err := checkVersion(p, version); err != nil {
+		return err
+	}
+	if version == OldestVersion {
+		_, err := w.Write(encodeV7(p))
+		return err
+	}
 	funcs := p.Funcs()
 	groups := groupByName(funcs)
-	sum, csSum := newSummary(), newSummary()
+	sum, csSum := NewSummary(), NewSummary()
 	for _, f := range funcs {
 		if f.Hash&instrprof.CSFlagInHash != 0 {
-			csSum.add(&f.Record)
+			csSum.Add(&f.Record)
 		} else {
-			sum.add(&f.Record)
+			sum.Add(&f.Record)
 		}
 	}
 	var b []byte
@@ -43,11 +64,15 @@ func Write(w io.Writer, p *instrprof.Profile) error {
 	if p.Kind&instrprof.KindCS != 0 {
 		b = appendWords(b, csSum.words()...)
 	}
-	b, header[4] = emitTable(b, groups)
+	b, header[4] = emitTable(b, groups, Version)
 	header[6] = uint64(len(b))
 	b = appendBinaryIDs(b, p.BinaryIDs)
 	header[8] = uint64(len(b))
 	b = appendWords(b, 0) // vtable names: none
+	if p.Kind&instrprof.KindTemporal != 0 {
+		header[7] = uint64(len(b))
+		b = appendTraces(b, p)
+	}
 	for i, v := range header {
 		binary.LittleEndian.PutUint64(b[8*i:], v)
 	}
@@ -151,7 +176,7 @@ func denseHash(x uint64) uint32 {
 // OnDiskChainedHashTableGenerator does (64 buckets doubled at 3/4 load,
 // prepending to chains, then resized to the next power of two above 4/3
 // of the entries), so the layout matches llvm-profdata's.
-func emitTable(b []byte, groups []*group) ([]byte, uint64) {
+func emitTable(b []byte, groups []*group, version int) ([]byte, uint64) {
 	buckets := layoutBuckets(groups)
 	offsets := make([]uint64, len(buckets))
 	for i, chain := range buckets {
@@ -161,7 +186,7 @@ func emitTable(b []byte, groups []*group) ([]byte, uint64) {
 		offsets[i] = uint64(len(b))
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(chain)))
 		for _, g := range chain {
-			b = appendEntry(b, g)
+			b = appendEntry(b, g, version)
 		}
 	}
 	for len(b)%8 != 0 {
@@ -212,17 +237,22 @@ func nextPowerOf2(n int) int {
 	return p
 }
 
-func appendEntry(b []byte, g *group) []byte {
+func appendEntry(b []byte, g *group, version int) []byte {
 	size := 0
 	for _, f := range g.recs {
 		size += 8*(3+len(f.Counts)+len(f.Bitmap)) + instrprof.ValueDataSize(&f.Record)
+		if version < 11 {
+			size -= 8
+		}
 	}
 	b = appendWords(b, g.hash, uint64(len(g.name)), uint64(size))
 	b = append(b, g.name...)
 	for _, f := range g.recs {
 		b = appendWords(b, f.Hash, uint64(len(f.Counts)))
 		b = appendWords(b, f.Counts...)
-		b = appendWords(b, uint64(len(f.Bitmap)))
+		if version >= 11 {
+			b = appendWords(b, uint64(len(f.Bitmap)))
+		}
 		for _, x := range f.Bitmap {
 			b = appendWords(b, uint64(x))
 		}
@@ -245,6 +275,17 @@ func appendBinaryIDs(b []byte, ids map[string]bool) []byte {
 		b = appendWords(b, uint64(len(id)))
 		b = append(b, id...)
 		b = append(b, make([]byte, (8-len(id)%8)%8)...)
+	}
+	return b
+}
+
+// appendTraces appends the temporal profile traces section: count, stream
+// size, then each trace's weight, length and name references.
+func appendTraces(b []byte, p *instrprof.Profile) []byte {
+	b = appendWords(b, uint64(len(p.Traces)), p.TraceStream)
+	for _, t := range p.Traces {
+		b = appendWords(b, t.Weight, uint64(len(t.Refs)))
+		b = appendWords(b, t.Refs...)
 	}
 	return b
 }

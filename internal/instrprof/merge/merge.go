@@ -1,5 +1,5 @@
-// Package merge merges many instrumentation profiles (raw .profraw and
-// indexed .profdata files) into one instrprof.Profile: files are read by a
+// Package merge merges many instrumentation profiles (raw .profraw,
+// indexed .profdata and text .proftext files) into one instrprof.Profile: files are read by a
 // pool of workers, each folding its files into a private partial profile;
 // the partials are then merged in a fixed order, so the result does not
 // depend on the thread count or the input order, and memory grows with the
@@ -20,6 +20,7 @@ import (
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/raw"
+	"github.com/profgen/profgen/internal/instrprof/text"
 	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
@@ -40,6 +41,11 @@ type Options struct {
 	Correlation *raw.Correlation
 	// MatchID, when set, keeps only raws holding this binary id.
 	MatchID []byte
+	// TraceLimits bound the temporal profile traces kept.
+	TraceLimits instrprof.TraceLimits
+	// Rename, when set, gives every record its new name
+	// (llvm-profdata merge --remapping-file).
+	Rename func(string) string
 }
 
 // Skip is a file left out of the merge and why.
@@ -71,6 +77,9 @@ type Result struct {
 
 // Run merges inputs.
 func Run(inputs []Input, opts Options) (*Result, error) {
+	if opts.TraceLimits == (instrprof.TraceLimits{}) {
+		opts.TraceLimits = instrprof.DefaultTraceLimits
+	}
 	threads := max(1, min(opts.Threads, len(inputs)))
 	names := &raw.NameCache{}
 	workers := make([]*worker, threads)
@@ -78,6 +87,7 @@ func Run(inputs []Input, opts Options) (*Result, error) {
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &worker{opts: &opts, prof: instrprof.NewProfile(), reader: raw.Reader{Correlation: opts.Correlation, Names: names}}
+		w.prof.TrackFirstValues = weighted(inputs)
 		workers[i] = w
 		wg.Add(1)
 		go func() {
@@ -104,6 +114,18 @@ type outcome struct {
 	err     error
 	skip    *Skip
 	records int
+	traces  []instrprof.Trace // temporal profile traces, in the file's order
+}
+
+// weighted reports whether some input has a weight above 1: only then do
+// value counts need llvm's first-value weighting tracked.
+func weighted(inputs []Input) bool {
+	for _, in := range inputs {
+		if in.Weight > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // errSkipped marks inputs not read because another one failed.
@@ -124,6 +146,7 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 		default:
 			res.Merged++
 			res.Records += o.records
+			res.Profile.AddTraces(o.traces, opts.TraceLimits)
 		}
 	}
 	for _, w := range workers {
@@ -207,13 +230,15 @@ func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
 	if st.Size() == 0 {
 		return &Skip{Path: in.Path, Reason: "empty (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
 	}
-	var head [8]byte
-	f.ReadAt(head[:], 0)
-	switch profformat.Sniff(head[:]) {
+	head := make([]byte, min(st.Size(), profformat.HeadSize))
+	f.ReadAt(head, 0)
+	switch profformat.Sniff(head) {
 	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
 		return w.mergeRaw(in, f, st.Size(), o)
 	case profformat.Indexed:
 		return nil, w.mergeIndexed(in, f, st.Size(), o)
+	case profformat.InstrText:
+		return nil, w.mergeText(in, f, o)
 	}
 	return nil, badMagic(in.Path, f)
 }
@@ -258,6 +283,11 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	if info.Trace != nil {
+		// A raw's trace weighs its input's weight; an indexed input's
+		// traces keep theirs (llvm-profdata does the same).
+		o.traces = []instrprof.Trace{{Weight: max(in.Weight, 1), Refs: info.Trace}}
+	}
 	o.records = info.Records
 	return nil, nil
 }
@@ -293,11 +323,39 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		}
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	o.traces = info.Traces
+	o.records = info.Records
+	return nil
+}
+
+func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
+	// Staged like raws: a file with a bad line adds nothing.
+	w.staged = w.staged[:0]
+	info, err := text.Read(in.Path, f, func(rec *instrprof.Record, line int64) error {
+		w.staged = append(w.staged, staged{rec: *rec, off: line})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range w.staged {
+		s := &w.staged[i]
+		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
+			return err
+		}
+	}
+	w.note(info.Kind, nil)
+	o.traces = info.Traces
 	o.records = info.Records
 	return nil
 }
 
 func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
+	if w.opts.Rename != nil {
+		if name := w.opts.Rename(rec.Name); name != rec.Name {
+			rec.Name, ref = name, 0
+		}
+	}
 	return w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off})
 }
 

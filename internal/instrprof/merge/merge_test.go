@@ -37,11 +37,14 @@ func TestDeterministic(t *testing.T) {
 	for i := len(in) - 1; i >= 0; i-- {
 		rev = append(rev, in[i])
 	}
-	_, want := output(t, in, merge.Options{Threads: 1})
-	for threads := 1; threads <= 4; threads++ {
-		for _, order := range [][]merge.Input{in, rev} {
+	// With weights the input order matters, as in llvm-profdata -j=1 (a
+	// value first brought by a weighted file is not scaled); the thread
+	// count never does.
+	for _, order := range [][]merge.Input{in, rev} {
+		_, want := output(t, order, merge.Options{Threads: 1})
+		for threads := 2; threads <= 4; threads++ {
 			if _, got := output(t, order, merge.Options{Threads: threads}); !bytes.Equal(got, want) {
-				t.Errorf("%d threads: output differs", threads)
+				t.Errorf("%d threads, order from %s: output differs", threads, order[0].Path)
 			}
 		}
 	}

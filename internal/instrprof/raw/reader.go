@@ -8,10 +8,12 @@
 package raw
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/profgen/profgen/internal/instrprof"
@@ -28,6 +30,9 @@ type Info struct {
 	BinaryIDs [][]byte
 	Records   int
 	Profiles  int // concatenated profiles in the file
+	// Trace lists, for a temporal profile, the functions called, by the
+	// timestamp each one's first counter holds.
+	Trace []uint64
 }
 
 // Reader reads raw profiles. It keeps buffers between files, so one Reader
@@ -42,6 +47,7 @@ type Reader struct {
 	rec    instrprof.Record
 	recs   []dataRecord
 	counts []uint64
+	stamps []stamp
 	addrs  []addrRef
 	vtabs  []vtable
 }
@@ -66,9 +72,13 @@ func (r *Reader) ReadFile(file string, ra io.ReaderAt, size int64, fn Func) (Inf
 func (r *Reader) Read(file string, buf []byte, fn Func) (Info, error) {
 	var info Info
 	d := &instrprof.Decoder{File: file, Buf: buf}
+	r.stamps = r.stamps[:0]
 	for {
 		if err := r.readOne(d, &info, fn); err != nil {
 			return info, err
+		}
+		if len(r.stamps) > 0 {
+			info.Trace = trace(r.stamps)
 		}
 		info.Profiles++
 		for d.Off < len(buf) && buf[d.Off] == 0 {
@@ -127,8 +137,8 @@ func (r *Reader) checkHeader(d *instrprof.Decoder, p *profile, info *Info) error
 	if h.Kind()&instrprof.KindDebugCorrelate != 0 {
 		return fail("debug-info correlated raw profiles are not supported")
 	}
-	if h.Kind()&instrprof.KindTemporal != 0 {
-		return fail("temporal profiles are not supported")
+	if h.Kind()&instrprof.KindTemporal != 0 && h.Kind()&instrprof.KindByteCoverage != 0 {
+		return fail("temporal profiles with single-byte counters are not supported")
 	}
 	l, err := h.sections()
 	if err != nil {
@@ -288,6 +298,15 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 		return fail("function %q: counters [%d, +%d) lie outside the counters section (%d counters)", rec.Name, int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
 	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize)
+	if h.Kind()&instrprof.KindTemporal != 0 {
+		r.timestamp(rec, dr.nameRef)
+		cntOff += csize
+	}
+	if j := largeCounter(rec.Counts); j >= 0 {
+		at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
+		return &instrprof.FormatError{File: d.File, Offset: at,
+			Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
+	}
 	rec.Bitmap = rec.Bitmap[:0]
 	if dr.numBitmapBytes > 0 && !p.correlated {
 		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
@@ -297,6 +316,48 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
 	}
 	return nil
+}
+
+// timestamp takes the first counter of a temporal profile's record off:
+// the order of the function's first call (0 when never called).
+func (r *Reader) timestamp(rec *instrprof.Record, ref uint64) {
+	if ts := rec.Counts[0]; ts != 0 && ts != ^uint64(0) {
+		r.stamps = append(r.stamps, stamp{ts, ref})
+	}
+	rec.Counts = rec.Counts[1:]
+}
+
+// stamp is a temporal profile timestamp and its function.
+type stamp struct{ ts, ref uint64 }
+
+// trace orders the functions stamped by timestamp, then reference.
+func trace(stamps []stamp) []uint64 {
+	slices.SortFunc(stamps, func(a, b stamp) int {
+		if c := cmp.Compare(a.ts, b.ts); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ref, b.ref)
+	})
+	refs := make([]uint64, len(stamps))
+	for i, s := range stamps {
+		refs[i] = s.ref
+	}
+	return refs
+}
+
+// maxCounter is the largest counter LLVM's raw reader believes: anything
+// above is taken for corruption and the file refused.
+const maxCounter = 1 << 56
+
+// largeCounter returns the index of the first counter above maxCounter,
+// or -1.
+func largeCounter(c []uint64) int {
+	for i, v := range c {
+		if v > maxCounter {
+			return i
+		}
+	}
+	return -1
 }
 
 func (r *Reader) readCounts(b []byte, n int, csize uint64) {

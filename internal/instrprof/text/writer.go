@@ -1,7 +1,8 @@
-// Package text writes an instrprof.Profile in LLVM's text instrumentation
-// profile format, the output of `llvm-profdata merge --text`: a kind header
+// Package text reads and writes LLVM's text instrumentation profile format
+// (.proftext), the output of `llvm-profdata merge --text`: a kind header
 // (":ir", ":csir", ...) then one block per function, sorted by name and
-// hash, with counters, bitmap bytes and value sites.
+// hash, with counters, bitmap bytes and value sites. Records flow in as
+// instrprof.Records through a callback; a finished Profile flows out.
 package text
 
 import (
@@ -24,10 +25,36 @@ func Write(w io.Writer, p *instrprof.Profile) error {
 	for _, f := range funcs {
 		names[instrprof.NameRef(f.Name)] = f.Name
 	}
+	if p.Kind&instrprof.KindTemporal != 0 {
+		writeTraces(bw, p, names)
+	}
 	var num []byte
 	for _, f := range funcs {
 		num = writeFunc(bw, &f.Record, names, num)
 	}
+	return bw.Flush()
+}
+
+// writeTraces writes the temporal profile traces block.
+func writeTraces(w *bufio.Writer, p *instrprof.Profile, names map[uint64]string) {
+	fmt.Fprintf(w, ":temporal_prof_traces\n# Num Temporal Profile Traces:\n%d\n# Temporal Profile Trace Stream Size:\n%d\n",
+		len(p.Traces), p.TraceStream)
+	for _, t := range p.Traces {
+		fmt.Fprintf(w, "# Weight:\n%d\n", t.Weight)
+		for _, ref := range t.Refs {
+			w.WriteString(names[ref])
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("\n")
+}
+
+// WriteRecord writes one record as Write does (llvm's writeRecordInText);
+// names resolves the references of call and vtable targets.
+func WriteRecord(w io.Writer, r *instrprof.Record, names map[uint64]string) error {
+	bw := bufio.NewWriter(w)
+	writeFunc(bw, r, names, nil)
 	return bw.Flush()
 }
 

@@ -1,0 +1,303 @@
+package text
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/profgen/profgen/internal/instrprof"
+)
+
+// Info describes a text profile read.
+type Info struct {
+	Kind        instrprof.Kind
+	Records     int
+	Traces      []instrprof.Trace // temporal profile traces
+	TraceStream uint64
+}
+
+// Func receives each record with the line number its name is on.
+type Func func(rec *instrprof.Record, line int64) error
+
+// headerKinds are the ":name" header lines and the variant bits they set.
+var headerKinds = map[string]instrprof.Kind{
+	"ir": instrprof.KindIR, "csir": instrprof.KindIR | instrprof.KindCS, "fe": 0,
+	"entry_first": instrprof.KindEntryFirst, "not_entry_first": 0,
+	"single_byte_coverage": instrprof.KindByteCoverage,
+}
+
+// externalSymbol is how LLVM writes an indirect-call target it has no
+// name for; it reads it back as value 0.
+const externalSymbol = "** External Symbol **"
+
+// Read reads an instrumentation text profile (llvm-profdata merge --text's
+// output, .proftext) as llvm-profdata's text reader does: '#' lines are
+// comments, ':' lines the kind header, then per function its name, CFG
+// hash, counters, optional "$N" bitmap bytes and value sites. Errors name
+// file and line.
+func Read(file string, r io.Reader, fn Func) (Info, error) {
+	tr := &reader{file: file, br: bufio.NewReaderSize(r, 1<<16)}
+	var info Info
+	if err := tr.header(&info); err != nil {
+		return info, err
+	}
+	for {
+		rec, line, err := tr.record()
+		if err == io.EOF {
+			return info, nil
+		}
+		if err != nil {
+			return info, err
+		}
+		info.Records++
+		if err := fn(rec, line); err != nil {
+			return info, err
+		}
+	}
+}
+
+// reader reads the significant lines (not blank, not comments) of a text
+// profile, one line of lookahead.
+type reader struct {
+	file   string
+	br     *bufio.Reader
+	line   int64
+	peeked *string
+}
+
+func (r *reader) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.file, r.line, fmt.Sprintf(format, args...))
+}
+
+// peek returns the next significant line without taking it.
+func (r *reader) peek() (string, error) {
+	if r.peeked != nil {
+		return *r.peeked, nil
+	}
+	for {
+		s, err := r.br.ReadString('\n')
+		if s == "" && err != nil {
+			return "", err
+		}
+		r.line++
+		s = strings.TrimRight(s, "\r\n")
+		if t := strings.TrimSpace(s); t != "" && t[0] != '#' {
+			r.peeked = &s
+			return s, nil
+		}
+	}
+}
+
+func (r *reader) next() (string, error) {
+	s, err := r.peek()
+	r.peeked = nil
+	return s, err
+}
+
+// number reads a line holding a decimal number: what names it.
+func (r *reader) number(what string) (uint64, error) {
+	s, err := r.next()
+	if err == io.EOF {
+		return 0, r.errorf("truncated: %s expected", what)
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, perr := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if perr != nil {
+		return 0, r.errorf("%s is not a valid integer: %q", what, s)
+	}
+	return n, nil
+}
+
+func (r *reader) header(info *Info) error {
+	for {
+		s, err := r.peek()
+		if err != nil || !strings.HasPrefix(s, ":") {
+			return nil
+		}
+		name := strings.TrimSpace(s[1:])
+		r.next()
+		if name == "temporal_prof_traces" {
+			info.Kind |= instrprof.KindTemporal
+			if err := r.traces(info); err != nil {
+				return err
+			}
+			continue
+		}
+		k, ok := headerKinds[name]
+		if !ok {
+			return r.errorf("header %q is not supported", s)
+		}
+		info.Kind |= k
+	}
+}
+
+// traces reads the temporal profile traces block: count, stream size,
+// then per trace its weight and a line of comma-separated names.
+func (r *reader) traces(info *Info) error {
+	n, err := r.number("number of temporal profile traces")
+	if err != nil {
+		return err
+	}
+	if info.TraceStream, err = r.number("temporal profile trace stream size"); err != nil {
+		return err
+	}
+	for range n {
+		t := instrprof.Trace{}
+		if t.Weight, err = r.number("trace weight"); err != nil {
+			return err
+		}
+		line, err := r.next()
+		if err != nil {
+			return r.errorf("truncated: temporal profile trace expected")
+		}
+		for _, name := range strings.Split(strings.TrimSpace(line), ",") {
+			if name != "" {
+				t.Refs = append(t.Refs, instrprof.NameRef(name))
+			}
+		}
+		info.Traces = append(info.Traces, t)
+	}
+	return nil
+}
+
+// record reads one function; io.EOF at the end of the profile.
+func (r *reader) record() (*instrprof.Record, int64, error) {
+	name, err := r.next()
+	if err != nil {
+		return nil, 0, err
+	}
+	line := r.line
+	rec := &instrprof.Record{Name: name}
+	if rec.Hash, err = r.number("function hash"); err != nil {
+		return nil, 0, err
+	}
+	if err := r.counters(rec); err != nil {
+		return nil, 0, err
+	}
+	if err := r.bitmap(rec); err != nil {
+		return nil, 0, err
+	}
+	return rec, line, r.values(rec)
+}
+
+func (r *reader) counters(rec *instrprof.Record) error {
+	n, err := r.number("number of counters")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return r.errorf("function %s has no counters", rec.Name)
+	}
+	rec.Counts = make([]uint64, 0, min(n, 1<<16))
+	for range n {
+		c, err := r.number("counter")
+		if err != nil {
+			return err
+		}
+		rec.Counts = append(rec.Counts, c)
+	}
+	return nil
+}
+
+// bitmap reads "$N" and N hex bytes when the next line starts with '$'.
+func (r *reader) bitmap(rec *instrprof.Record) error {
+	s, err := r.peek()
+	if err != nil || !strings.HasPrefix(s, "$") {
+		return nil
+	}
+	r.next()
+	n, perr := strconv.ParseUint(strings.TrimSpace(s[1:]), 10, 32)
+	if perr != nil {
+		return r.errorf("number of bitmap bytes is not a valid integer: %q", s)
+	}
+	for range n {
+		b, err := r.next()
+		v, perr := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(b), "0x"), 16, 8)
+		if err != nil || perr != nil {
+			return r.errorf("bitmap byte is not a valid hex byte: %q", b)
+		}
+		rec.Bitmap = append(rec.Bitmap, byte(v))
+	}
+	return nil
+}
+
+// values reads the value sites when the next line is a number (the count
+// of value kinds); otherwise the next function starts.
+func (r *reader) values(rec *instrprof.Record) error {
+	s, err := r.peek()
+	if err != nil {
+		return nil
+	}
+	if _, perr := strconv.ParseUint(strings.TrimSpace(s), 10, 32); perr != nil {
+		return nil
+	}
+	kinds, _ := r.number("number of value kinds")
+	for range kinds {
+		if err := r.valueKind(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *reader) valueKind(rec *instrprof.Record) error {
+	k, err := r.number("value kind")
+	if err != nil {
+		return err
+	}
+	if k >= instrprof.NumValueKinds {
+		return r.errorf("value kind %d is not supported", k)
+	}
+	n, err := r.number("number of value sites")
+	if err != nil {
+		return err
+	}
+	sites := make([][]instrprof.Value, 0, min(n, 1<<16))
+	for range n {
+		vs, err := r.site(int(k))
+		if err != nil {
+			return err
+		}
+		sites = append(sites, vs)
+	}
+	rec.Sites[k] = sites
+	return nil
+}
+
+func (r *reader) site(kind int) ([]instrprof.Value, error) {
+	n, err := r.number("number of values")
+	if err != nil {
+		return nil, err
+	}
+	var vs []instrprof.Value
+	for range n {
+		s, err := r.next()
+		i := strings.LastIndexByte(s, ':')
+		if err != nil || i < 0 {
+			return nil, r.errorf("value %q is not VALUE:COUNT", s)
+		}
+		count, cerr := strconv.ParseUint(s[i+1:], 10, 64)
+		v, verr := siteValue(kind, s[:i])
+		if cerr != nil || verr != nil {
+			return nil, r.errorf("value %q is not VALUE:COUNT", s)
+		}
+		vs = append(vs, instrprof.Value{Value: v, Count: count})
+	}
+	return vs, nil
+}
+
+// siteValue is the value of an entry: the name's MD5 reference for call
+// and vtable targets (0 for an external symbol), else the number.
+func siteValue(kind int, s string) (uint64, error) {
+	if kind == instrprof.ValueMemOPSize {
+		return strconv.ParseUint(s, 10, 64)
+	}
+	if s == externalSymbol {
+		return 0, nil
+	}
+	return instrprof.NameRef(s), nil
+}

@@ -1,0 +1,99 @@
+package profshow
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// hotFuncCutoff is the detailed-summary cutoff whose minimum count makes a
+// function hot in llvm-profdata show --hot-func-list (99%).
+const hotFuncCutoff = 990000
+
+// writeHotFunctions is llvm-profdata-19's showHotFunctionList: the
+// functions whose largest body count reaches the 99% threshold, by total
+// samples (ties by name; LLVM's follow its hash map), topN of them if set.
+func writeHotFunctions(w io.Writer, p *sampleprof.Profile, topN int) {
+	var threshold uint64
+	for _, e := range sampleprof.ComputeSummary(p).Detailed {
+		if e.Cutoff == hotFuncCutoff {
+			threshold = e.MinCount
+			break
+		}
+	}
+	var total, hotTotal uint64
+	var hot []*sampleprof.FunctionSamples
+	for _, f := range p.SortedFunctions() {
+		total += f.TotalSamples
+		if maxBody(f) >= threshold {
+			hot = append(hot, f)
+			hotTotal += f.TotalSamples
+		}
+	}
+	fmt.Fprintf(w, "%d out of %d functions with profile (%.2f%%) are considered hot functions (max sample >= %d).\n",
+		len(hot), len(p.Functions), float64(len(hot))/float64(max(len(p.Functions), 1))*100, threshold)
+	fmt.Fprintf(w, "%d out of %d profile counts (%.2f%%) are from hot functions.\n", hotTotal, total, share(hotTotal, total))
+	fmt.Fprintln(w, columns("Total sample (%)", "Max sample", "Entry sample", "Function name"))
+	for i, f := range hot {
+		if topN > 0 && i == topN {
+			break
+		}
+		fmt.Fprintln(w, columns(fmt.Sprintf("%d (%.2f%%)", f.TotalSamples, share(f.TotalSamples, total)),
+			fmt.Sprint(maxBody(f)), fmt.Sprint(headEstimate(f)), f.Name))
+	}
+}
+
+func share(n, total uint64) float64 {
+	if total == 0 {
+		return 0
+	}
+	return float64(n) / float64(total) * 100
+}
+
+// columns lays cells out at LLVM's column offsets 0, 24, 42, 58, each
+// after at least one space (formatted_raw_ostream::PadToColumn).
+func columns(cells ...string) string {
+	var b strings.Builder
+	for i, c := range cells {
+		col := [...]int{0, 24, 42, 58}[i]
+		b.WriteString(strings.Repeat(" ", max(col-b.Len(), 1)))
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
+// maxBody is the largest body count of f and its inlinees.
+func maxBody(f *sampleprof.FunctionSamples) uint64 {
+	var m uint64
+	for _, r := range f.Body {
+		m = max(m, r.Samples)
+	}
+	for _, cs := range f.Callsites {
+		for _, c := range cs {
+			m = max(m, maxBody(c))
+		}
+	}
+	return m
+}
+
+// headEstimate is LLVM's getHeadSamplesEstimate: the samples of the first
+// body line, or the estimates of the callees inlined at the first call
+// site when that comes first; at least 1 when the function has samples.
+func headEstimate(f *sampleprof.FunctionSamples) uint64 {
+	var n uint64
+	body, calls := sampleprof.SortedLocations(f.Body), sampleprof.SortedLocations(f.Callsites)
+	switch {
+	case len(body) > 0 && (len(calls) == 0 || body[0].Less(calls[0])):
+		n = f.Body[body[0]].Samples
+	case len(calls) > 0:
+		for _, c := range f.Callsites[calls[0]] {
+			n += headEstimate(c)
+		}
+	}
+	if n == 0 && f.TotalSamples > 0 {
+		return 1
+	}
+	return n
+}

@@ -1,0 +1,278 @@
+package profshow
+
+// llvm-profdata-19 show's text for indexed instrumentation profiles, line
+// for line, for llvm's own flags (--all-functions, --counts, --function,
+// --topn, --detailed-summary, --ic-targets, --memop-sizes, --showcs).
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/text"
+)
+
+// LLVMOptions are llvm-profdata show's flags for instrumentation profiles.
+type LLVMOptions struct {
+	AllFunctions    bool
+	Counts          bool
+	Function        string // functions whose name contains it
+	TopN            int
+	DetailedSummary bool
+	ICTargets       bool
+	MemOPSizes      bool
+	ShowCS          bool
+	ShowProfSymList bool // sample profiles: the profile symbol list
+	Covered         bool // only the names of functions with a nonzero counter
+	ValueCutoff     uint64
+	ListBelowCutoff bool
+	BinaryIDs       bool
+	ProfileVersion  bool
+	Text            bool // the functions shown in the text format
+	TemporalTraces  bool
+	VTables         bool
+	HotFuncList     bool // sample profiles: the hot functions
+}
+
+// instrShow is one run of llvm's showInstrProfile.
+type instrShow struct {
+	w       io.Writer
+	opts    LLVMOptions
+	kind    instrprof.Kind
+	names   map[uint64]string
+	sum     *indexed.Summary
+	info    indexed.Info
+	shown   int
+	below   int
+	top     topN
+	icStats siteStats
+	vtStats siteStats
+	moStats siteStats
+}
+
+// WriteLLVMInstr writes what llvm-profdata-19 show prints for the indexed
+// profile at path with opts.
+func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
+	recs, info, err := readIndexed(path)
+	if err != nil {
+		return err
+	}
+	s := &instrShow{w: w, opts: opts, kind: info.Kind, info: info, names: map[uint64]string{}, sum: indexed.NewSummary(), top: topN{n: opts.TopN}}
+	for _, r := range recs {
+		s.names[instrprof.NameRef(r.Name)] = r.Name
+	}
+	switch {
+	case opts.Text && s.isIR():
+		fmt.Fprintln(w, ":ir")
+	case !opts.Text && opts.ListBelowCutoff:
+		fmt.Fprintf(w, "The list of functions with the maximum counter less than %d:\n", opts.ValueCutoff)
+	}
+	for _, r := range recs {
+		s.record(r)
+	}
+	s.footer()
+	return nil
+}
+
+// readIndexed reads the records of an indexed profile in file order.
+func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, indexed.Info{}, err
+	}
+	var recs []*instrprof.Record
+	info, err := indexed.Read(path, data, func(r *instrprof.Record, _ int64) error {
+		c := *r
+		c.Counts = append([]uint64(nil), r.Counts...)
+		recs = append(recs, &c)
+		return nil
+	})
+	return recs, info, err
+}
+
+func (s *instrShow) isIR() bool { return s.kind&instrprof.KindIR != 0 }
+
+// record shows one record, as llvm's loop over the reader does.
+func (s *instrShow) record(r *instrprof.Record) {
+	if s.isIR() && (r.Hash&instrprof.CSFlagInHash != 0) != s.opts.ShowCS {
+		return
+	}
+	show := s.opts.AllFunctions || s.opts.Function != "" && strings.Contains(r.Name, s.opts.Function)
+	if show && s.opts.Text {
+		text.WriteRecord(s.w, r, s.names)
+		return
+	}
+	s.sum.Add(r)
+	if s.opts.Covered {
+		if slices.ContainsFunc(r.Counts, func(c uint64) bool { return c != 0 }) {
+			fmt.Fprintln(s.w, r.Name)
+		}
+		return
+	}
+	if k := r.PseudoKind(); k != 0 {
+		if show {
+			s.header(r)
+			fmt.Fprintf(s.w, "    Counters: %d    <%s>\n", len(r.Counts), map[uint64]string{instrprof.PseudoHot: "PseudoHot", instrprof.PseudoWarm: "PseudoWarm"}[k])
+		}
+		return
+	}
+	var fmax, fsum uint64
+	for _, c := range r.Counts {
+		fmax = max(fmax, c)
+		fsum += c
+	}
+	if fmax < s.opts.ValueCutoff {
+		s.below++
+		if s.opts.ListBelowCutoff {
+			fmt.Fprintf(s.w, "  %s: (Max = %d Sum = %d)\n", r.Name, fmax, fsum)
+		}
+		return
+	}
+	if s.opts.ListBelowCutoff {
+		return
+	}
+	s.top.push(r.Name, fmax)
+	if show {
+		s.function(r)
+	}
+}
+
+func (s *instrShow) header(r *instrprof.Record) {
+	if s.shown == 0 {
+		fmt.Fprintln(s.w, "Counters:")
+	}
+	s.shown++
+	fmt.Fprintf(s.w, "  %s:\n    Hash: 0x%016x\n", r.Name, r.Hash)
+}
+
+func (s *instrShow) function(r *instrprof.Record) {
+	s.header(r)
+	fmt.Fprintf(s.w, "    Counters: %d\n", len(r.Counts))
+	if !s.isIR() {
+		fmt.Fprintf(s.w, "    Function count: %d\n", r.Counts[0])
+	}
+	ic, mo := r.Sites[instrprof.ValueIndirectCall], r.Sites[instrprof.ValueMemOPSize]
+	if s.opts.ICTargets {
+		fmt.Fprintf(s.w, "    Indirect Call Site Count: %d\n", len(ic))
+	}
+	vt := r.Sites[instrprof.ValueVTable]
+	if s.opts.VTables {
+		fmt.Fprintf(s.w, "    Number of instrumented vtables: %d\n", len(vt))
+	}
+	if s.opts.MemOPSizes && len(mo) > 0 {
+		fmt.Fprintf(s.w, "    Number of Memory Intrinsics Calls: %d\n", len(mo))
+	}
+	if s.opts.Counts {
+		s.blockCounts(r)
+	}
+	if s.opts.ICTargets {
+		fmt.Fprintln(s.w, "    Indirect Target Results:")
+		s.icStats.traverse(s.w, ic, s.name)
+	}
+	if s.opts.VTables {
+		fmt.Fprintln(s.w, "    VTable Results:")
+		s.vtStats.traverse(s.w, vt, s.name)
+	}
+	if s.opts.MemOPSizes && len(mo) > 0 {
+		fmt.Fprintln(s.w, "    Memory Intrinsic Size Results:")
+		s.moStats.traverse(s.w, mo, func(v uint64) string { return fmt.Sprintf("%4d", v) })
+	}
+}
+
+func (s *instrShow) blockCounts(r *instrprof.Record) {
+	start := 1
+	if s.isIR() {
+		start = 0
+	}
+	parts := make([]string, 0, len(r.Counts))
+	for _, c := range r.Counts[min(start, len(r.Counts)):] {
+		parts = append(parts, fmt.Sprint(c))
+	}
+	fmt.Fprintf(s.w, "    Block counts: [%s]\n", strings.Join(parts, ", "))
+}
+
+// name is a call or vtable target's name, as llvm's symbol table gives
+// it: empty when the profile does not name it.
+func (s *instrShow) name(ref uint64) string { return s.names[ref] }
+
+func (s *instrShow) footer() {
+	if s.opts.Text || s.opts.Covered {
+		return
+	}
+	if s.isIR() {
+		fmt.Fprintf(s.w, "Instrumentation level: IR  entry_first = %d\n", b2i(s.kind&instrprof.KindEntryFirst != 0))
+	} else {
+		fmt.Fprintln(s.w, "Instrumentation level: Front-end")
+	}
+	if s.opts.AllFunctions || s.opts.Function != "" {
+		fmt.Fprintf(s.w, "Functions shown: %d\n", s.shown)
+	}
+	fmt.Fprintf(s.w, "Total functions: %d\n", s.sum.NumFunctions)
+	if s.opts.ValueCutoff > 0 {
+		fmt.Fprintf(s.w, "Number of functions with maximum count (< %d): %d\n", s.opts.ValueCutoff, s.below)
+		fmt.Fprintf(s.w, "Number of functions with maximum count (>= %d): %d\n", s.opts.ValueCutoff, int(s.sum.NumFunctions)-s.below)
+	}
+	fmt.Fprintf(s.w, "Maximum function count: %d\nMaximum internal block count: %d\n", s.sum.MaxFunctionCount, s.sum.MaxInternalCount)
+	if s.opts.TopN > 0 {
+		fmt.Fprintf(s.w, "Top %d functions with the largest internal block counts: \n", s.opts.TopN)
+		for _, f := range s.top.sorted() {
+			fmt.Fprintf(s.w, "  %s, max count = %d\n", f.name, f.count)
+		}
+	}
+	if s.shown > 0 && s.opts.ICTargets {
+		fmt.Fprintln(s.w, "Statistics for indirect call sites profile:")
+		s.icStats.write(s.w)
+	}
+	if s.shown > 0 && s.opts.VTables {
+		fmt.Fprintln(s.w, "Statistics for vtable profile:")
+		s.vtStats.write(s.w)
+	}
+	if s.shown > 0 && s.opts.MemOPSizes {
+		fmt.Fprintln(s.w, "Statistics for memory intrinsic calls sizes profile:")
+		s.moStats.write(s.w)
+	}
+	if s.opts.DetailedSummary {
+		s.detailed()
+	}
+	if s.opts.BinaryIDs && len(s.info.BinaryIDs) > 0 {
+		fmt.Fprintln(s.w, "Binary IDs: ")
+		for _, id := range s.info.BinaryIDs {
+			fmt.Fprintf(s.w, "%x\n", id)
+		}
+	}
+	if s.opts.ProfileVersion {
+		fmt.Fprintf(s.w, "Profile version: %d\n", s.info.Version)
+	}
+	if s.opts.TemporalTraces {
+		s.traces()
+	}
+}
+
+func (s *instrShow) traces() {
+	fmt.Fprintf(s.w, "Temporal Profile Traces (samples=%d seen=%d):\n", len(s.info.Traces), s.info.TraceStream)
+	for i, t := range s.info.Traces {
+		fmt.Fprintf(s.w, "  Temporal Profile Trace %d (weight=%d count=%d):\n", i, t.Weight, len(t.Refs))
+		for _, ref := range t.Refs {
+			fmt.Fprintf(s.w, "    %s\n", s.names[ref])
+		}
+	}
+}
+
+func (s *instrShow) detailed() {
+	fmt.Fprintf(s.w, "Total number of blocks: %d\nTotal count: %d\nDetailed summary:\n", s.sum.NumBlocks, s.sum.TotalCount)
+	for _, e := range s.sum.Detailed() {
+		fmt.Fprintf(s.w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
+			e.NumBlocks, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,122 @@
+package profshow
+
+// llvm-profdata-19 show --sample's text: every function (or --function's)
+// as FunctionSamples::print writes it, the profile symbol list and the
+// detailed summary.
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// writeLLVMSample writes what llvm-profdata-19 show --sample prints for p.
+func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
+	if opts.Function == "" || opts.LLVM.AllFunctions {
+		for _, f := range p.SortedFunctions() {
+			printFunction(w, f)
+		}
+	} else {
+		f := p.Functions[opts.Function]
+		if f == nil {
+			f = sampleprof.NewFunctionSamples("") // llvm's map inserts an empty, unnamed one
+		}
+		printFunction(w, f)
+	}
+	if opts.LLVM.ShowProfSymList {
+		fmt.Fprintln(w, "======== Dump profile symbol list ========")
+		for _, s := range sortedUnique(p.SymbolList) {
+			fmt.Fprintln(w, s)
+		}
+	}
+	if opts.LLVM.DetailedSummary {
+		writeSampleSummary(w, sampleprof.ComputeSummary(p))
+	}
+	if opts.LLVM.HotFuncList || opts.LLVM.TopN > 0 {
+		writeHotFunctions(w, p, opts.LLVM.TopN)
+	}
+	return nil
+}
+
+func printFunction(w io.Writer, f *sampleprof.FunctionSamples) {
+	fmt.Fprintf(w, "Function: %s: ", f.Name)
+	printSamples(w, f, 0)
+}
+
+// printSamples is LLVM's FunctionSamples::print at indent.
+func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
+	pad := strings.Repeat(" ", indent)
+	if f.Checksum != 0 {
+		fmt.Fprintf(w, "CFG checksum %d\n", f.Checksum)
+	}
+	fmt.Fprintf(w, "%d, %d, %d sampled lines\n%s", f.TotalSamples, f.HeadSamples, len(f.Body), pad)
+	if len(f.Body) == 0 {
+		fmt.Fprintln(w, "No samples collected in the function's body")
+	} else {
+		fmt.Fprintln(w, "Samples collected in the function's body {")
+		for _, loc := range sampleprof.SortedLocations(f.Body) {
+			fmt.Fprintf(w, "%s  %s: %s\n", pad, locText(loc), recordText(f.Body[loc]))
+		}
+		fmt.Fprintf(w, "%s}\n", pad)
+	}
+	fmt.Fprint(w, pad)
+	if len(f.Callsites) == 0 {
+		fmt.Fprintln(w, "No inlined callsites in this function")
+		return
+	}
+	fmt.Fprintln(w, "Samples collected in inlined callsites {")
+	for _, loc := range sampleprof.SortedLocations(f.Callsites) {
+		for _, c := range sampleprof.SortedInlinees(f.Callsites[loc]) {
+			fmt.Fprintf(w, "%s  %s: inlined callee: %s: ", pad, locText(loc), c.Name)
+			printSamples(w, c, indent+4)
+		}
+	}
+	fmt.Fprintf(w, "%s}\n", pad)
+}
+
+func locText(l sampleprof.LineLocation) string {
+	if l.Discriminator > 0 {
+		return fmt.Sprintf("%d.%d", l.LineOffset, l.Discriminator)
+	}
+	return fmt.Sprint(l.LineOffset)
+}
+
+func recordText(r *sampleprof.SampleRecord) string {
+	s := fmt.Sprint(r.Samples)
+	if len(r.CallTargets) == 0 {
+		return s
+	}
+	s += ", calls:"
+	for _, t := range r.SortedCallTargets() {
+		s += fmt.Sprintf(" %s:%d", t.Name, t.Count)
+	}
+	return s
+}
+
+// writeSampleSummary is LLVM's ProfileSummary printSummary and
+// printDetailedSummary.
+func writeSampleSummary(w io.Writer, s *sampleprof.Summary) {
+	fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\nMaximum block count: %d\nTotal number of blocks: %d\nTotal count: %d\n",
+		s.NumFunctions, s.MaxFunctionCount, s.MaxCount, s.NumCounts, s.TotalCount)
+	fmt.Fprintln(w, "Detailed summary:")
+	for _, e := range s.Detailed {
+		fmt.Fprintf(w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
+			e.NumCounts, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
+	}
+}
+
+func sortedUnique(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
