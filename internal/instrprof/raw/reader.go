@@ -285,6 +285,9 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	if dr.numCounters == 0 {
 		return fail("function %q has no counters", rec.Name)
 	}
+	if h.Kind()&instrprof.KindTemporal != 0 && dr.numCounters < 2 {
+		return fail("function %q has no counters besides its temporal timestamp", rec.Name)
+	}
 	cntOff := dr.counterPtr
 	bmOff := dr.bitmapPtr
 	if !p.correlated {
