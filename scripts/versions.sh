@@ -1,4 +1,5 @@
 # Sourced by the test-data scripts: every version they fetch, in one place,
+# and the shell helpers they share (traced_env, newer_than). Versions come
 # with the checksum of what was fetched, so that two runs build from the
 # same bytes. Change a version here (and its checksum) and nowhere else.
 
@@ -30,4 +31,15 @@ fetch_sqlite() {
 # the stack (and with it the instructions run) is the same every time.
 traced_env() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent LC_ALL=C TZ=UTC TMPDIR=/tmp "$@"
+}
+
+# newer_than STAMP FILE...: true when STAMP is missing or older than a FILE.
+newer_than() {
+	local stamp=$1
+	shift
+	[ -e "$stamp" ] || return 0
+	for f in "$@"; do
+		[ "$f" -nt "$stamp" ] && return 0
+	done
+	return 1
 }

@@ -24,17 +24,6 @@ for tool in clang-19 valgrind objcopy go; do
 done
 lbr=$out/lbr
 mkdir -p "$lbr/.cache"
-# newer_than STAMP FILE...: true when STAMP is missing or older than a FILE.
-newer_than() {
-	local stamp=$1
-	shift
-	[ -e "$stamp" ] || return 0
-	for f in "$@"; do
-		[ "$f" -nt "$stamp" ] && return 0
-	done
-	return 1
-}
-
 lbrgen=$lbr/.cache/lbrgen
 if newer_than "$lbrgen" "$root"/tools/lbrgen/*.go; then
 	(cd "$root" && go build -o "$lbrgen" ./tools/lbrgen)

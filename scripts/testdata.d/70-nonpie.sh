@@ -18,23 +18,13 @@ set -euo pipefail
 out=${1:?usage: 70-nonpie.sh DIR}/nonpie
 root=$(cd "$(dirname "$0")/../.." && pwd)
 self=$root/scripts/testdata.d/$(basename "$0")
+. "$root/scripts/versions.sh" # newer_than
 if ! command -v perf >/dev/null; then
 	echo "70-nonpie: no perf, skipped"
 	exit 0
 fi
 mkdir -p "$out"
 cd "$out"
-
-# newer_than STAMP FILE...: true when STAMP is missing or older than a FILE.
-newer_than() {
-	local stamp=$1
-	shift
-	[ -e "$stamp" ] || return 0
-	for f in "$@"; do
-		[ "$f" -nt "$stamp" ] && return 0
-	done
-	return 1
-}
 
 # record PROG ARGS...: perf record ./PROG ARGS, then the texts beside it.
 record() {
