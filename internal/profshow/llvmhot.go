@@ -27,7 +27,7 @@ func writeHotFunctions(w io.Writer, p *sampleprof.Profile, topN int) {
 	var hot []*sampleprof.FunctionSamples
 	for _, f := range p.SortedFunctions() {
 		total += f.TotalSamples
-		if maxBody(f) >= threshold {
+		if maxCount(f) >= threshold {
 			hot = append(hot, f)
 			hotTotal += f.TotalSamples
 		}
@@ -41,7 +41,7 @@ func writeHotFunctions(w io.Writer, p *sampleprof.Profile, topN int) {
 			break
 		}
 		fmt.Fprintln(w, columns(fmt.Sprintf("%d (%.2f%%)", f.TotalSamples, share(f.TotalSamples, total)),
-			fmt.Sprint(maxBody(f)), fmt.Sprint(headEstimate(f)), f.Name))
+			fmt.Sprint(maxCount(f)), fmt.Sprint(headEstimate(f)), f.Name))
 	}
 }
 
@@ -62,20 +62,6 @@ func columns(cells ...string) string {
 		b.WriteString(c)
 	}
 	return b.String()
-}
-
-// maxBody is the largest body count of f and its inlinees.
-func maxBody(f *sampleprof.FunctionSamples) uint64 {
-	var m uint64
-	for _, r := range f.Body {
-		m = max(m, r.Samples)
-	}
-	for _, cs := range f.Callsites {
-		for _, c := range cs {
-			m = max(m, maxBody(c))
-		}
-	}
-	return m
 }
 
 // headEstimate is LLVM's getHeadSamplesEstimate: the samples of the first
