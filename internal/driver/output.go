@@ -21,31 +21,28 @@ import (
 func write(opts Options, bins *binaries, res *result) error {
 	switch {
 	case res.lbr.Agg.Samples > 0:
-		return writeLBR(opts, bins, res)
+		return writeLBR(opts, bins, res.lbr.Counters)
 	case res.stacks.Stats.Used > 0:
 		return writeStacks(opts, bins, res)
 	}
 	return res.noSamplesError(opts, bins)
 }
 
-func writeLBR(opts Options, bins *binaries, res *result) error {
-	switch {
-	case opts.Format == "pprof":
+// writeLBR writes LBR counters: unsymbolized, or as a sample profile.
+func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
+	if opts.Format == "pprof" {
 		return fmt.Errorf("%s holds branch stacks (LBR) without call chains: --format=pprof needs perf record -g", inputName(opts))
-	case opts.SkipSymbolization:
-		path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
-		if err != nil {
-			return err
-		}
-		return writeFile(path, func(w io.Writer) error {
-			return rawprof.Write(w, res.lbr.Counters, bins.primary().PreferredBase())
-		})
 	}
-	prof, err := lbrProfile(bins, res.lbr.Counters)
+	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
 	if err != nil {
 		return err
 	}
-	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+	if opts.SkipSymbolization {
+		return writeFile(path, func(w io.Writer) error {
+			return rawprof.Write(w, c, bins.primary().PreferredBase())
+		})
+	}
+	prof, err := lbrProfile(bins, c)
 	if err != nil {
 		return err
 	}
@@ -80,9 +77,7 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 	if len(c.Ranges) == 0 && len(c.Branches) == 0 {
 		return fmt.Errorf("%s: %w: the profile has no ranges or branches", name, ErrNoSamples)
 	}
-	res := &result{lbr: &lbrSummary{Counters: c}}
-	res.lbr.Agg.Samples = 1
-	return writeLBR(opts, bins, res)
+	return writeLBR(opts, bins, c)
 }
 
 func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {
