@@ -151,8 +151,14 @@ func (g *generator) sameContext(a, b []symbolize.Frame) bool {
 // location is the profile key of a frame: its line offset and base
 // discriminator.
 func (g *generator) location(f symbolize.Frame) sampleprof.LineLocation {
+	return lineLocation(f, g.fs)
+}
+
+// lineLocation is the profile key of a frame: its line offset and its
+// discriminator, the base one unless the binary has flow-sensitive ones.
+func lineLocation(f symbolize.Frame, fs bool) sampleprof.LineLocation {
 	d := f.Discriminator
-	if !g.fs {
+	if !fs {
 		d = symbolize.BaseDiscriminator(d)
 	}
 	return sampleprof.LineLocation{LineOffset: f.LineOffset(), Discriminator: d}

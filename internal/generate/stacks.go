@@ -108,6 +108,5 @@ func (g *stackGenerator) addCall(caller, callee aggregate.Loc, n uint64) {
 }
 
 func (g *stackGenerator) location(bi int, f symbolize.Frame) sampleprof.LineLocation {
-	gen := generator{fs: g.bins[bi].Opts.FSDiscriminators}
-	return gen.location(f)
+	return lineLocation(f, g.bins[bi].Opts.FSDiscriminators)
 }
