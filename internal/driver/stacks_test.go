@@ -15,27 +15,17 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// stackProfile converts call-stack input and returns the output bytes.
+// stackProfile converts call-stack input (forky, text by default) and
+// returns the output bytes.
 func stackProfile(t *testing.T, opts Options) []byte {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "out")
-	opts.Output = out
 	if len(opts.Binaries) == 0 {
 		opts.Binaries = []string{callstackDir + "forky"}
 	}
 	if opts.Format == "" {
 		opts.Format = "text"
 	}
-	var stderr bytes.Buffer
-	opts.Stderr = &stderr
-	if err := Run(context.Background(), opts); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return convert(t, opts)
 }
 
 // TestCallStackInputAnyReader: stdin, a FIFO and a script that starts with
