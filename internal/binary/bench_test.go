@@ -98,31 +98,3 @@ func BenchmarkDecodeAll(b *testing.B) {
 	}
 	b.SetBytes(bytes / int64(b.N))
 }
-
-// BenchmarkDecodeText compares the decoder with and without its fast path
-// on the text of the benchmark binary.
-func BenchmarkDecodeText(b *testing.B) {
-	f := benchBinary(b)
-	text := f.ELF().Section(".text")
-	if text == nil {
-		b.Skip("no .text")
-	}
-	data, err := text.Data()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, bb := range []struct {
-		name   string
-		decode func([]byte) (int, Kind, bool)
-	}{{"fast", decodeInst}, {"x86asm", decodeInstSlow}} {
-		b.Run(bb.name, func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for i := 0; i < b.N; i++ {
-				for off := 0; off < len(data); {
-					n, _, _ := bb.decode(data[off:])
-					off += n
-				}
-			}
-		})
-	}
-}

@@ -8,13 +8,15 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/profgen/profgen/internal/binary/insn"
 )
 
 // Inst is a decoded instruction.
 type Inst struct {
 	Addr uint64
 	Size uint32
-	Kind Kind
+	Kind insn.Kind
 }
 
 // End is the address just past the instruction.
@@ -23,6 +25,7 @@ func (i Inst) End() uint64 { return i.Addr + uint64(i.Size) }
 // codeIndex holds llvm-profgen's disassembly ranges (one per distinct symbol
 // address in an executable section) and decodes each on first use.
 type codeIndex struct {
+	arch    arch
 	starts  []uint64 // sorted range starts
 	buckets bucketIndex
 	ends    []uint64 // range ends (exclusive)
@@ -51,7 +54,7 @@ type rangeCode struct {
 type packedInst struct {
 	off  uint32
 	size uint8
-	kind Kind
+	kind insn.Kind
 }
 
 func (rc *rangeCode) isStart(off uint64) bool {
@@ -95,8 +98,8 @@ func textSection(s *elf.Section) bool {
 
 // newCodeIndex makes the ranges of the text sections that lie within the
 // first fileSize bytes of the file (any, if fileSize < 0).
-func newCodeIndex(ef *elf.File, syms []elf.Symbol, fileSize int64) *codeIndex {
-	c := &codeIndex{}
+func newCodeIndex(ef *elf.File, a arch, syms []elf.Symbol, fileSize int64) *codeIndex {
+	c := &codeIndex{arch: a}
 	bySec := map[int][]uint64{}
 	for _, s := range syms {
 		i := int(s.Section)
@@ -207,7 +210,7 @@ func (c *codeIndex) code(i int) *rangeCode {
 func (c *codeIndex) decode(i int) *rangeCode {
 	start, end := c.starts[i], c.ends[i]
 	sec := c.secs[c.secOf[i]]
-	n := min(end+maxInstLen-1, c.limits[i]) - start
+	n := min(end+uint64(c.arch.maxInstLen)-1, c.limits[i]) - start
 	s := scratchPool.Get().(*scratch)
 	defer s.release()
 	s.buf = slices.Grow(s.buf[:0], int(n))[:n]
@@ -215,7 +218,7 @@ func (c *codeIndex) decode(i int) *rangeCode {
 		c.setErr(err)
 		return &rangeCode{}
 	}
-	return decodeRange(s.buf, end-start, s)
+	return decodeRange(c.arch.decode, s.buf, end-start, s)
 }
 
 // scratch holds the buffers of one decoding, reused across decodings.
@@ -234,13 +237,13 @@ func (s *scratch) release() {
 
 // decodeRange disassembles buf linearly from its start while the offset is
 // below size, as llvm-profgen's dissassembleSymbol does.
-func decodeRange(buf []byte, size uint64, s *scratch) *rangeCode {
+func decodeRange(decode insn.Decoder, buf []byte, size uint64, s *scratch) *rangeCode {
 	words := (size + 63) / 64
 	bitmaps := make([]uint64, 2*words)
 	rc := &rangeCode{starts: bitmaps[:words:words], uncond: bitmaps[words:], rank: make([]uint32, words)}
 	insts := s.insts[:0]
 	for off := uint64(0); off < size; {
-		n, kind, ok := decodeInst(buf[off:])
+		n, kind, ok := decode(buf[off:])
 		if ok {
 			insts = append(insts, packedInst{off: uint32(off), size: uint8(n), kind: kind})
 			rc.starts[off/64] |= 1 << (off % 64)

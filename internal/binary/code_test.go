@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/profgen/profgen/internal/binary/insn"
 )
 
 // Addresses in testdata/tricky.elf (see tricky.S and the llvm-profgen-19
@@ -27,27 +29,27 @@ func TestInst(t *testing.T) {
 		want Inst
 		ok   bool
 	}{
-		{trickyStart, Inst{trickyStart, 4, Other}, true},                        // endbr64, not a 1-byte rep
-		{trickyStart + 4, Inst{trickyStart + 4, 5, Call}, true},                 // call f_prefixes
-		{trickyStart + 1, Inst{}, false},                                        // inside endbr64
-		{trickyBranches + 2, Inst{trickyBranches + 2, 2, CondBranch}, true},     // je
-		{trickyBranches + 4, Inst{trickyBranches + 4, 2, CondBranch}, true},     // jrcxz
-		{trickyBranches + 6, Inst{trickyBranches + 6, 2, CondBranch}, true},     // loop
-		{trickyBranches + 8, Inst{trickyBranches + 8, 2, Jump}, true},           // jmp rel8
-		{trickyBranches + 10, Inst{trickyBranches + 10, 2, IndirectJump}, true}, // jmp *(%rax)
-		{trickyBranches + 14, Inst{trickyBranches + 14, 5, Call}, true},
-		{trickyBranches + 19, Inst{trickyBranches + 19, 5, Jump}, true}, // tail call
-		{trickyMid, Inst{trickyMid, 1, Return}, true},                   // lret
-		{trickyMid + 1, Inst{trickyMid + 1, 2, Return}, true},           // iretq
-		{trickyMid + 3, Inst{trickyMid + 3, 3, Return}, true},           // ret $8
+		{trickyStart, Inst{trickyStart, 4, insn.Other}, true},                        // endbr64, not a 1-byte rep
+		{trickyStart + 4, Inst{trickyStart + 4, 5, insn.Call}, true},                 // call f_prefixes
+		{trickyStart + 1, Inst{}, false},                                             // inside endbr64
+		{trickyBranches + 2, Inst{trickyBranches + 2, 2, insn.CondBranch}, true},     // je
+		{trickyBranches + 4, Inst{trickyBranches + 4, 2, insn.CondBranch}, true},     // jrcxz
+		{trickyBranches + 6, Inst{trickyBranches + 6, 2, insn.CondBranch}, true},     // loop
+		{trickyBranches + 8, Inst{trickyBranches + 8, 2, insn.Jump}, true},           // jmp rel8
+		{trickyBranches + 10, Inst{trickyBranches + 10, 2, insn.IndirectJump}, true}, // jmp *(%rax)
+		{trickyBranches + 14, Inst{trickyBranches + 14, 5, insn.Call}, true},
+		{trickyBranches + 19, Inst{trickyBranches + 19, 5, insn.Jump}, true}, // tail call
+		{trickyMid, Inst{trickyMid, 1, insn.Return}, true},                   // lret
+		{trickyMid + 1, Inst{trickyMid + 1, 2, insn.Return}, true},           // iretq
+		{trickyMid + 3, Inst{trickyMid + 3, 3, insn.Return}, true},           // ret $8
 		{trickyBadBytes, Inst{}, false},
 		{trickyBadBytes + 3, Inst{}, false}, // 0f ff: ud0, which LLVM 19 rejects
-		{trickyBadBytes + 5, Inst{trickyBadBytes + 5, 1, Other}, true},
-		{trickyTable, Inst{trickyTable, 3, Other}, true},
-		{trickyAfter, Inst{trickyAfter, 2, Other}, true},
+		{trickyBadBytes + 5, Inst{trickyBadBytes + 5, 1, insn.Other}, true},
+		{trickyTable, Inst{trickyTable, 3, insn.Other}, true},
+		{trickyAfter, Inst{trickyAfter, 2, insn.Other}, true},
 		{trickyDup, Inst{}, false},
 		{trickyMytextPad, Inst{}, false},
-		{trickyLate, Inst{trickyLate, 1, Other}, true},
+		{trickyLate, Inst{trickyLate, 1, insn.Other}, true},
 		{0, Inst{}, false},
 		{^uint64(0), Inst{}, false},
 	}

@@ -1,7 +1,7 @@
 // Package binary loads the ELF executable a profile was taken from and
 // answers the questions profile generation asks about its code.
 //
-// In: the path of an x86-64 ELF executable or shared object (and, optionally,
+// In: the path of an ELF executable or shared object (and, optionally,
 // a separate file holding its DWARF, as made by objcopy --only-keep-debug).
 // Out: a *File giving the preferred load address and text segment offset
 // (to map runtime addresses back to the ELF's virtual addresses), the GNU
@@ -24,7 +24,11 @@
 // A profile touching 1% of a large binary decodes about 1% of it. All
 // methods of File are safe for concurrent use; Close must come last.
 //
-// Instruction lengths are LLVM's, not the x86 manual's where they differ:
+// Decoding is per architecture: a subpackage per instruction set (x86 for
+// x86-64) decodes one instruction into its length and control-flow kind
+// (package insn), and the File picks the decoder by the ELF machine.
+//
+// x86-64 instruction lengths are LLVM's, not the manual's where they differ:
 // a leading LOCK, and an F2/F3 taken as xacquire/xrelease, are instructions
 // of their own; REX before a legacy prefix makes a 2-byte instruction; ud0
 // is invalid. Common instructions go through a table-driven fast path; the

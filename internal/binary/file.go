@@ -104,8 +104,9 @@ func fileSize(f *os.File) int64 {
 }
 
 func (f *File) load(fileSize int64) error {
-	if f.elf.Machine != elf.EM_X86_64 {
-		return fmt.Errorf("unsupported machine %v (only x86-64 is decoded)", f.elf.Machine)
+	a, err := archOf(f.elf.Machine)
+	if err != nil {
+		return err
 	}
 	l, err := readLayout(f.elf.Progs)
 	if err != nil {
@@ -123,7 +124,7 @@ func (f *File) load(fileSize int64) error {
 		f.funcs = funcSymbols(dyn)
 	}
 	f.plt = pltSymbols(f.elf)
-	f.code = newCodeIndex(f.elf, syms, fileSize)
+	f.code = newCodeIndex(f.elf, a, syms, fileSize)
 	return nil
 }
 

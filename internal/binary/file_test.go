@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 func openTestdata(t testing.TB, name string, opts Options) *File {
@@ -72,7 +74,7 @@ func TestDebugPath(t *testing.T) {
 // TestStrippedHasNoCode: without .symtab llvm-profgen disassembles nothing,
 // so no address is code.
 func TestStrippedHasNoCode(t *testing.T) {
-	objcopy := lookTool(t, "objcopy")
+	objcopy := testutil.Tool(t, "objcopy")
 	stripped := filepath.Join(t.TempDir(), "stripped.elf")
 	if out, err := exec.Command(objcopy, "--strip-all", filepath.Join("testdata", "clang-pie.elf"), stripped).CombinedOutput(); err != nil {
 		t.Fatalf("objcopy: %v\n%s", err, out)

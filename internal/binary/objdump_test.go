@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/binary/x86"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 var (
@@ -62,7 +65,7 @@ func objdumpBlocks(t *testing.T, tool, path string) map[uint64]map[uint64]string
 // TestBoundariesMatchObjdump compares the instruction boundaries of every
 // range that llvm-objdump-19 also disassembles from the same symbol.
 func TestBoundariesMatchObjdump(t *testing.T) {
-	tool := lookTool(t, "llvm-objdump-19")
+	tool := testutil.Tool(t, "llvm-objdump-19")
 	for _, path := range referenceBinaries(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			f, err := Open(path, Options{})
@@ -84,8 +87,8 @@ func TestBoundariesMatchObjdump(t *testing.T) {
 				for a, text := range block {
 					if a < c.ends[i] {
 						want[a] = !strings.HasPrefix(text, "<unknown>")
-						if in, ok := f.Inst(a); ok && want[a] && in.Kind != kindOfMnemonic(text) {
-							t.Errorf("%#x %q: kind %v, LLVM's %v", a, text, in.Kind, kindOfMnemonic(text))
+						if in, ok := f.Inst(a); ok && want[a] && in.Kind != x86.MnemonicKind(text) {
+							t.Errorf("%#x %q: kind %v, LLVM's %v", a, text, in.Kind, x86.MnemonicKind(text))
 						}
 					}
 				}

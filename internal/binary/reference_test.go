@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // referenceBinaries are the binaries compared against LLVM's disassembler:
@@ -41,15 +43,6 @@ func hasSymtab(path string) bool {
 	return f.Section(".symtab") != nil
 }
 
-func lookTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
-
 // walkAll decodes every range of f as llvm-profgen does, reporting invalid
 // bytes as well: addr -> decoded.
 func walkAll(t *testing.T, f *File) map[uint64]bool {
@@ -59,12 +52,12 @@ func walkAll(t *testing.T, f *File) map[uint64]bool {
 	for i := range c.starts {
 		start, end := c.starts[i], c.ends[i]
 		sec := c.secs[c.secOf[i]]
-		buf := make([]byte, min(end+maxInstLen-1, c.limits[i])-start)
+		buf := make([]byte, min(end+uint64(c.arch.maxInstLen)-1, c.limits[i])-start)
 		if _, err := sec.ReadAt(buf, int64(start-sec.Addr)); err != nil {
 			t.Fatal(err)
 		}
 		for off := uint64(0); off < end-start; {
-			n, _, ok := decodeInst(buf[off:])
+			n, _, ok := c.arch.decode(buf[off:])
 			out[start+off] = ok
 			off += uint64(n)
 		}
@@ -121,7 +114,7 @@ func profgenDisassembly(t *testing.T, tool, path string) map[uint64]bool {
 }
 
 func TestDecodeMatchesProfgen(t *testing.T) {
-	tool := lookTool(t, "llvm-profgen-19")
+	tool := testutil.Tool(t, "llvm-profgen-19")
 	for _, path := range referenceBinaries(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			f, err := Open(path, Options{})

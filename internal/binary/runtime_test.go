@@ -6,14 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestRuntimeBaseMatchesProfgen maps runtime addresses of a PIE built with
 // the default (separate-code) layout, loaded at an ASLR address, the way
 // llvm-profgen-19 does given the MMAP2 event of its text segment.
 func TestRuntimeBaseMatchesProfgen(t *testing.T) {
-	profgen := lookTool(t, "llvm-profgen-19")
-	clang := lookTool(t, "clang-19")
+	profgen := testutil.Tool(t, "llvm-profgen-19")
+	clang := testutil.Tool(t, "clang-19")
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "pie.bin")
 	cmd := exec.Command(clang, "-O2", "-fPIE", "-pie", "-Wl,-z,separate-code", "-o", bin, filepath.Join("testdata", "prog.c"))

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestCrossesUncondBranchMatchesProfgen feeds llvm-profgen-19 one LBR
@@ -17,7 +19,7 @@ import (
 // only when no unconditional branch starts in [a, b). The ranges it keeps
 // must be those where CrossesUncondBranch(a, b) is false.
 func TestCrossesUncondBranchMatchesProfgen(t *testing.T) {
-	tool := lookTool(t, "llvm-profgen-19")
+	tool := testutil.Tool(t, "llvm-profgen-19")
 	paths := []string{"testdata/tricky.elf", "testdata/clang-nopie.elf", "testdata/gcc-cet.elf"}
 	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
 		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))

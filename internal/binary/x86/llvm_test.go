@@ -1,4 +1,4 @@
-package binary
+package x86
 
 import (
 	"bufio"
@@ -11,14 +11,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // llvmFirstInsts assembles each case as a function of its own and reads
 // back, with llvm-objdump-19, the length, validity and kind of the first
 // instruction LLVM decodes in it.
-func llvmFirstInsts(t *testing.T, cases [][]byte) (lens []int, valid []bool, kinds []Kind) {
+func llvmFirstInsts(t *testing.T, cases [][]byte) (lens []int, valid []bool, kinds []insn.Kind) {
 	t.Helper()
-	clang, objdump := lookTool(t, "clang-19"), lookTool(t, "llvm-objdump-19")
+	clang, objdump := testutil.Tool(t, "clang-19"), testutil.Tool(t, "llvm-objdump-19")
 	dir := t.TempDir()
 	var src strings.Builder
 	src.WriteString(".text\n")
@@ -49,7 +52,10 @@ func llvmFirstInsts(t *testing.T, cases [][]byte) (lens []int, valid []bool, kin
 
 var caseHeader = regexp.MustCompile(`^([0-9a-f]+) <c(\d+)>:$`)
 
-func parseFirstInsts(t *testing.T, out string, n int) (lens []int, valid []bool, kinds []Kind) {
+// objdumpInst matches an instruction line of llvm-objdump -d.
+var objdumpInst = regexp.MustCompile(`^\s*([0-9a-f]+):\s+\t(.*)$`)
+
+func parseFirstInsts(t *testing.T, out string, n int) (lens []int, valid []bool, kinds []insn.Kind) {
 	starts := make([]uint64, n+1)
 	firsts := make([]string, n+1)
 	seconds := make([]uint64, n+1)
@@ -80,34 +86,9 @@ func parseFirstInsts(t *testing.T, out string, n int) (lens []int, valid []bool,
 		}
 		lens = append(lens, int(end-starts[i]))
 		valid = append(valid, !strings.HasPrefix(firsts[i], "<unknown>"))
-		kinds = append(kinds, kindOfMnemonic(firsts[i]))
+		kinds = append(kinds, MnemonicKind(firsts[i]))
 	}
 	return lens, valid, kinds
-}
-
-// kindOfMnemonic classifies an AT&T mnemonic as printed by llvm-objdump.
-func kindOfMnemonic(text string) Kind {
-	f := strings.Fields(text)
-	if len(f) == 0 {
-		return Other
-	}
-	for len(f) > 1 && (f[0] == "notrack" || f[0] == "rep" || f[0] == "repne" || f[0] == "bnd" || f[0] == "cs" || f[0] == "ds" || f[0] == "data16") {
-		f = f[1:]
-	}
-	m := f[0]
-	switch {
-	case strings.HasPrefix(m, "call"), strings.HasPrefix(m, "lcall"):
-		return Call
-	case strings.HasPrefix(m, "ret"), strings.HasPrefix(m, "lret"), strings.HasPrefix(m, "iret"):
-		return Return
-	case strings.HasPrefix(m, "jmp") && len(f) > 1 && strings.HasPrefix(f[1], "*"), strings.HasPrefix(m, "ljmp"):
-		return IndirectJump
-	case strings.HasPrefix(m, "jmp"):
-		return Jump
-	case m[0] == 'j', strings.HasPrefix(m, "loop"), m == "xbegin":
-		return CondBranch
-	}
-	return Other
 }
 
 // fastCases makes encodings the fast path may handle: allowed prefixes,
@@ -141,7 +122,7 @@ func fastCases(r *rand.Rand, n int) [][]byte {
 func TestFastDecodeMatchesLLVM(t *testing.T) {
 	cases := fastCases(rand.New(rand.NewPCG(7, 8)), 20000)
 	lens, valid, kinds := llvmFirstInsts(t, cases)
-	kindCount := map[Kind]int{}
+	kindCount := map[insn.Kind]int{}
 	for _, k := range kinds {
 		kindCount[k]++
 	}

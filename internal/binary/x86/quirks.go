@@ -1,4 +1,4 @@
-package binary
+package x86
 
 // Instructions LLVM's disassembler decodes that x86asm gets wrong or
 // refuses, each sized the way LLVM sizes it. Found by comparing whole
@@ -6,22 +6,24 @@ package binary
 
 import (
 	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/profgen/profgen/internal/binary/insn"
 )
 
 // afterRedundantPrefixes decodes an instruction preceded by address-size or
 // segment prefixes that x86asm refuses, for example before a VEX
 // instruction (assemblers pad code with them); LLVM accepts them.
-func afterRedundantPrefixes(b []byte) (int, Kind) {
+func afterRedundantPrefixes(b []byte) (int, insn.Kind) {
 	k := 0
-	for k < len(b) && k < maxInstLen && isRedundantPrefix(b[k]) {
+	for k < len(b) && k < MaxInstLen && isRedundantPrefix(b[k]) {
 		k++
 	}
 	if k == 0 || k >= len(b) {
-		return 0, Other
+		return 0, insn.Other
 	}
 	n, kind, ok := decodeInstSlow(b[k:])
-	if !ok || k+n > maxInstLen {
-		return 0, Other
+	if !ok || k+n > MaxInstLen {
+		return 0, insn.Other
 	}
 	return k + n, kind
 }
@@ -68,7 +70,7 @@ func unknownWithMandatoryPrefix(b []byte) int {
 		return 0
 	}
 	if rest, err := x86asm.Decode(b[1:], 64); err == nil && rest.Op != 0 && rest.Len > 0 {
-		if rest.Len >= maxInstLen {
+		if rest.Len >= MaxInstLen {
 			return 0
 		}
 		return 1 + rest.Len
@@ -100,7 +102,7 @@ func unknownWithMandatoryPrefix(b []byte) int {
 		return 0
 	}
 	n := modRMLen(b[i+1:])
-	if n == 0 || i+1+n+imm > min(len(b), maxInstLen) {
+	if n == 0 || i+1+n+imm > min(len(b), MaxInstLen) {
 		return 0
 	}
 	return i + 1 + n + imm
@@ -111,7 +113,7 @@ func unknownWithMandatoryPrefix(b []byte) int {
 // It returns the instruction length, 0 if b is not such an instruction.
 func cetHintNop(b []byte) int {
 	i := 0
-	for i < len(b) && i < maxInstLen && isLegacyPrefix(b[i]) && b[i] != 0xf3 {
+	for i < len(b) && i < MaxInstLen && isLegacyPrefix(b[i]) && b[i] != 0xf3 {
 		i++
 	}
 	if i >= len(b) || b[i] != 0xf3 {
@@ -128,7 +130,7 @@ func cetHintNop(b []byte) int {
 		return 0
 	}
 	n := modRMLen(b[i+2:])
-	if n == 0 || i+2+n > maxInstLen {
+	if n == 0 || i+2+n > MaxInstLen {
 		return 0
 	}
 	return i + 2 + n
@@ -191,7 +193,7 @@ func xop(b []byte) int {
 		return 0
 	}
 	n := modRMLen(b[4:])
-	if n == 0 || 4+n+imm > min(len(b), maxInstLen) {
+	if n == 0 || 4+n+imm > min(len(b), MaxInstLen) {
 		return 0
 	}
 	return 4 + n + imm
@@ -200,20 +202,20 @@ func xop(b []byte) int {
 // rex2 decodes an instruction with an APX REX2 prefix (D5, payload), which
 // LLVM 19 knows and x86asm does not: the rest is decoded with the
 // equivalent REX (and 0F escape when REX2.M0 is set). n is 0 if b is none.
-func rex2(b []byte) (n int, kind Kind) {
+func rex2(b []byte) (n int, kind insn.Kind) {
 	if len(b) < 3 || b[0] != 0xd5 {
-		return 0, Other
+		return 0, insn.Other
 	}
 	m0, w := int(b[1]>>7), b[1]>>3&1
-	buf := make([]byte, 0, 2+maxInstLen)
+	buf := make([]byte, 0, 2+MaxInstLen)
 	buf = append(buf, 0x40|w<<3)
 	if m0 == 1 {
 		buf = append(buf, 0x0f)
 	}
-	buf = append(buf, b[2:min(len(b), maxInstLen)]...)
+	buf = append(buf, b[2:min(len(b), MaxInstLen)]...)
 	inst, err := x86asm.Decode(buf, 64)
-	if err != nil || inst.Op == 0 || inst.Len < 2+m0 || inst.Len-1-m0+2 > maxInstLen {
-		return 0, Other
+	if err != nil || inst.Op == 0 || inst.Len < 2+m0 || inst.Len-1-m0+2 > MaxInstLen {
+		return 0, insn.Other
 	}
 	return inst.Len - 1 - m0 + 2, kindOf(&inst)
 }
@@ -246,7 +248,7 @@ func vex(b []byte) int {
 		return 0
 	}
 	n := modRMLen(b[i+1:])
-	if n == 0 || i+1+n+imm > min(len(b), maxInstLen) {
+	if n == 0 || i+1+n+imm > min(len(b), MaxInstLen) {
 		return 0
 	}
 	return i + 1 + n + imm
@@ -259,7 +261,7 @@ func vex(b []byte) int {
 // embedded in text in step with llvm-profgen's.
 func invalidLen(b []byte) int {
 	i := 0
-	for i < len(b) && i < maxInstLen-1 && isLegacyPrefix(b[i]) {
+	for i < len(b) && i < MaxInstLen-1 && isLegacyPrefix(b[i]) {
 		i++
 	}
 	if i < len(b) && b[i]&0xf0 == 0x40 {
@@ -281,7 +283,7 @@ func invalidLen(b []byte) int {
 			n = i + 1 + m
 		}
 	}
-	return max(1, min(n, len(b), maxInstLen))
+	return max(1, min(n, len(b), MaxInstLen))
 }
 
 // takesModRM reports whether a one-byte opcode has a ModRM operand.

@@ -1,4 +1,6 @@
-package binary
+package x86
+
+import "github.com/profgen/profgen/internal/binary/insn"
 
 // A table-driven decoder for the instructions that make up most compiled
 // code (moves, arithmetic, lea, push/pop, calls, jumps, returns, setcc,
@@ -25,7 +27,7 @@ const (
 )
 
 var oneByteLayout, twoByteLayout [256]uint8
-var oneByteKind, twoByteKind [256]Kind
+var oneByteKind, twoByteKind [256]insn.Kind
 
 func init() {
 	set := func(t *[256]uint8, l uint8, ops ...int) {
@@ -49,7 +51,7 @@ func init() {
 	set(&oneByteLayout, lyI8, 0x6a, 0xa8)
 	set(&oneByteLayout, lyModRMI8, 0x6b, 0x80, 0x83)
 	for op := 0x70; op <= 0x7f; op++ {
-		oneByteLayout[op], oneByteKind[op] = lyRel8, CondBranch
+		oneByteLayout[op], oneByteKind[op] = lyRel8, insn.CondBranch
 	}
 	for op := 0x90; op <= 0x99; op++ {
 		oneByteLayout[op] = lyNone // xchg, nop, cwde, cdq
@@ -60,20 +62,20 @@ func init() {
 	for op := 0xb8; op <= 0xbf; op++ {
 		oneByteLayout[op] = lyIv
 	}
-	oneByteLayout[0xc2], oneByteKind[0xc2] = lyI16, Return
-	oneByteLayout[0xc3], oneByteKind[0xc3] = lyNone, Return
+	oneByteLayout[0xc2], oneByteKind[0xc2] = lyI16, insn.Return
+	oneByteLayout[0xc3], oneByteKind[0xc3] = lyNone, insn.Return
 	set(&oneByteLayout, lyNone, 0xc9, 0xcc, 0xf4, 0xf5, 0xf8, 0xf9, 0xfc, 0xfd)
 	set(&oneByteLayout, lyGroup, 0xc0, 0xc1, 0xd0, 0xd1, 0xd2, 0xd3, 0xc6, 0xc7, 0xf6, 0xf7, 0xfe, 0xff)
-	oneByteLayout[0xe8], oneByteKind[0xe8] = lyRel32, Call
-	oneByteLayout[0xe9], oneByteKind[0xe9] = lyRel32, Jump
-	oneByteLayout[0xeb], oneByteKind[0xeb] = lyRel8, Jump
+	oneByteLayout[0xe8], oneByteKind[0xe8] = lyRel32, insn.Call
+	oneByteLayout[0xe9], oneByteKind[0xe9] = lyRel32, insn.Jump
+	oneByteLayout[0xeb], oneByteKind[0xeb] = lyRel8, insn.Jump
 
 	set(&twoByteLayout, lyNone, 0x05, 0x0b)
 	for op := 0x40; op <= 0x4f; op++ {
 		twoByteLayout[op] = lyModRM // cmovcc
 	}
 	for op := 0x80; op <= 0x8f; op++ {
-		twoByteLayout[op], twoByteKind[op] = lyRel32, CondBranch
+		twoByteLayout[op], twoByteKind[op] = lyRel32, insn.CondBranch
 	}
 	for op := 0x90; op <= 0x9f; op++ {
 		twoByteLayout[op] = lyModRM // setcc
@@ -90,47 +92,47 @@ func init() {
 
 // groupLayout is the layout of group opcodes, by ModRM.reg; lyUnknown for
 // the members left to x86asm.
-func groupLayout(twoByte bool, op, reg byte) (uint8, Kind) {
+func groupLayout(twoByte bool, op, reg byte) (uint8, insn.Kind) {
 	switch {
 	case twoByte && op == 0x1f && reg == 0:
-		return lyModRM, Other
+		return lyModRM, insn.Other
 	case twoByte:
-		return lyUnknown, Other
+		return lyUnknown, insn.Other
 	case (op == 0xc0 || op == 0xc1 || op >= 0xd0 && op <= 0xd3) && reg == 6:
-		return lyUnknown, Other // the undocumented sal
+		return lyUnknown, insn.Other // the undocumented sal
 	case op == 0xc0 || op == 0xc1:
-		return lyModRMI8, Other
+		return lyModRMI8, insn.Other
 	case op >= 0xd0 && op <= 0xd3:
-		return lyModRM, Other
+		return lyModRM, insn.Other
 	case (op == 0xc6 || op == 0xc7) && reg != 0:
-		return lyUnknown, Other // xabort, xbegin
+		return lyUnknown, insn.Other // xabort, xbegin
 	case op == 0xc6:
-		return lyModRMI8, Other
+		return lyModRMI8, insn.Other
 	case op == 0xc7:
-		return lyModRMIz, Other
+		return lyModRMIz, insn.Other
 	case (op == 0xf6 || op == 0xf7) && reg == 1:
-		return lyUnknown, Other
+		return lyUnknown, insn.Other
 	case op == 0xf6 && reg == 0:
-		return lyModRMI8, Other
+		return lyModRMI8, insn.Other
 	case op == 0xf7 && reg == 0:
-		return lyModRMIz, Other
+		return lyModRMIz, insn.Other
 	case op == 0xf6 || op == 0xf7:
-		return lyModRM, Other
+		return lyModRM, insn.Other
 	case op == 0xfe && reg <= 1:
-		return lyModRM, Other
+		return lyModRM, insn.Other
 	case op == 0xff && reg <= 1, op == 0xff && reg == 6:
-		return lyModRM, Other
+		return lyModRM, insn.Other
 	case op == 0xff && reg == 2:
-		return lyModRM, Call
+		return lyModRM, insn.Call
 	case op == 0xff && reg == 4:
-		return lyModRM, IndirectJump
+		return lyModRM, insn.IndirectJump
 	}
-	return lyUnknown, Other
+	return lyUnknown, insn.Other
 }
 
 // fastDecode decodes the common instructions; ok is false when it does not
 // know the answer.
-func fastDecode(b []byte) (n int, kind Kind, ok bool) {
+func fastDecode(b []byte) (n int, kind insn.Kind, ok bool) {
 	i, opsize, prefixed := 0, false, false
 	for ; i < len(b) && i < 4; i++ {
 		if b[i] == 0x66 {
@@ -146,7 +148,7 @@ func fastDecode(b []byte) (n int, kind Kind, ok bool) {
 		i++
 	}
 	if i+1 >= len(b) {
-		return 0, Other, false
+		return 0, insn.Other, false
 	}
 	layout, kind, twoByte := oneByteLayout[b[i]], oneByteKind[b[i]], false
 	if b[i] == 0x0f {
@@ -157,16 +159,16 @@ func fastDecode(b []byte) (n int, kind Kind, ok bool) {
 	i++
 	if layout == lyGroup {
 		if i >= len(b) {
-			return 0, Other, false
+			return 0, insn.Other, false
 		}
 		layout, kind = groupLayout(twoByte, op, b[i]>>3&7)
 	}
-	if layout == lyUnknown || (prefixed && kind != Other) {
-		return 0, Other, false
+	if layout == lyUnknown || (prefixed && kind != insn.Other) {
+		return 0, insn.Other, false
 	}
 	n = operandLen(b[i:], layout, opsize && !rexW, rexW)
-	if n < 0 || i+n > maxInstLen || i+n > len(b) {
-		return 0, Other, false
+	if n < 0 || i+n > MaxInstLen || i+n > len(b) {
+		return 0, insn.Other, false
 	}
 	return i + n, kind, true
 }
