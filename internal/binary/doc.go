@@ -25,8 +25,12 @@
 // methods of File are safe for concurrent use; Close must come last.
 //
 // Decoding is per architecture: a subpackage per instruction set (x86 for
-// x86-64) decodes one instruction into its length and control-flow kind
-// (package insn), and the File picks the decoder by the ELF machine.
+// x86-64, arm64 for AArch64) decodes one instruction into its length and
+// control-flow kind (package insn), and the File picks the decoder by the
+// ELF machine. On AArch64 every word of a range is an instruction: words
+// llvm-profgen-19 cannot decode (it enables no extension: LSE, RCPC, SVE,
+// retaa, blraa, ...) are plain instructions here, as llvm-objdump-19
+// decodes them, where llvm-profgen-19 leaves them out of its code.
 //
 // x86-64 instruction lengths are LLVM's, not the manual's where they differ:
 // a leading LOCK, and an F2/F3 taken as xacquire/xrelease, are instructions

@@ -21,7 +21,10 @@ func TestPLTSymbolsMatchObjdump(t *testing.T) {
 		"../../testdata/callstack/forky", "../../testdata/programs/bin/wordfreq-nopie"}
 	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
 		paths = append(paths, filepath.Join(dir, "lbr/sqlite/binary"))
+		arm, _ := filepath.Glob(filepath.Join(dir, "arm64", "*", "binary"))
+		paths = append(paths, arm...)
 	}
+	paths = append(paths, arm64PLTBinaries(t)...)
 	for _, path := range paths {
 		t.Run(path, func(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
@@ -55,4 +58,36 @@ func TestPLTSymbolsMatchObjdump(t *testing.T) {
 			}
 		})
 	}
+}
+
+// arm64PLTBinaries links a program calling libc with each of GNU ld's
+// AArch64 PLT layouts: 16-byte entries, BTI (bti c first), PAC
+// (autia1716 before br x17) and both. None without clang-19 and the
+// aarch64 cross linker.
+func arm64PLTBinaries(t *testing.T) []string {
+	clang, err := exec.LookPath("clang-19")
+	if err != nil {
+		return nil
+	}
+	if _, err := exec.LookPath("aarch64-linux-gnu-ld"); err != nil {
+		return nil
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "plt.c")
+	prog := "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" +
+		"int main(int c, char **v) { printf(\"%zu\\n\", strlen(v[0])); puts(v[0]); return atoi(v[0]) + abs(c); }\n"
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, ld := range []string{"-Wl,-z,nopack-relative-relocs", "-Wl,-z,force-bti", "-Wl,-z,pac-plt", "-Wl,-z,force-bti,-z,pac-plt"} {
+		bin := filepath.Join(dir, "arm64-plt-"+strconv.Itoa(i))
+		cmd := exec.Command(clang, "--target=aarch64-linux-gnu", "-O2", "-mbranch-protection=standard", ld, "-o", bin, src)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Logf("clang-19 %s: %v\n%s", ld, err, msg)
+			continue
+		}
+		out = append(out, bin)
+	}
+	return out
 }

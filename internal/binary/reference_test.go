@@ -123,11 +123,32 @@ func TestDecodeMatchesProfgen(t *testing.T) {
 			}
 			defer f.Close()
 			want := profgenDisassembly(t, tool, path)
+			if f.ELF().Machine == elf.EM_AARCH64 {
+				allWordsValid(t, want)
+			}
 			got := walkAll(t, f)
 			reportDiff(t, f, got, want)
 			t.Logf("%d addresses compared", len(want))
 		})
 	}
+}
+
+// allWordsValid turns llvm-profgen-19's AArch64 disassembly into the
+// decoder's: every word it lists is an instruction. llvm-profgen-19
+// disassembles with no extension enabled and leaves the words it cannot
+// decode (LSE, RCPC, SVE, retaa, blraa, ...) out of its code; profgen
+// counts them as plain instructions, as llvm-objdump-19 (all extensions)
+// decodes them (TestBoundariesMatchObjdump).
+func allWordsValid(t *testing.T, want map[uint64]bool) {
+	t.Helper()
+	unknown := 0
+	for a, ok := range want {
+		if !ok {
+			unknown++
+			want[a] = true
+		}
+	}
+	t.Logf("%d words llvm-profgen-19 does not decode, taken as instructions", unknown)
 }
 
 // reportDiff lists the first differences between two addr -> valid maps.

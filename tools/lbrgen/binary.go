@@ -19,12 +19,14 @@ type segment struct {
 // binary: whether it is position independent, its entry point, the span of
 // its loadable segments and the bytes of its executable segments.
 type binaryInfo struct {
+	Machine    elf.Machine // EM_X86_64 or EM_AARCH64
 	PIE        bool
 	Entry      uint64
 	Lo, Hi     uint64 // [Lo, Hi): span of all PT_LOAD vaddrs
 	Exec       []segment
-	BuildID    []byte // NT_GNU_BUILD_ID, nil if none
-	inodeStamp uint64 // stands in for the inode number in MMAP2 lines
+	BuildID    []byte    // NT_GNU_BUILD_ID, nil if none
+	Funcs      []funcSym // function symbols by address, for call-stack frames
+	inodeStamp uint64    // stands in for the inode number in MMAP2 lines
 }
 
 func openBinary(path string) (*binaryInfo, error) {
@@ -33,10 +35,10 @@ func openBinary(path string) (*binaryInfo, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if f.Machine != elf.EM_X86_64 {
-		return nil, fmt.Errorf("%s: not an x86-64 binary", path)
+	if f.Machine != elf.EM_X86_64 && f.Machine != elf.EM_AARCH64 {
+		return nil, fmt.Errorf("%s: not an x86-64 or AArch64 binary", path)
 	}
-	b := &binaryInfo{PIE: f.Type == elf.ET_DYN, Entry: f.Entry, Lo: ^uint64(0)}
+	b := &binaryInfo{Machine: f.Machine, PIE: f.Type == elf.ET_DYN, Entry: f.Entry, Lo: ^uint64(0)}
 	for _, p := range f.Progs {
 		if p.Type != elf.PT_LOAD {
 			continue
@@ -56,6 +58,7 @@ func openBinary(path string) (*binaryInfo, error) {
 		return nil, fmt.Errorf("%s: no executable segment", path)
 	}
 	b.BuildID = gnuBuildID(f)
+	b.Funcs = funcSyms(f)
 	h := fnv.New32a()
 	h.Write([]byte(filepath.Base(path)))
 	b.inodeStamp = uint64(h.Sum32() % 10000000)
@@ -111,6 +114,14 @@ func (b *binaryInfo) execMappings(bias uint64, path string) []mapping {
 		})
 	}
 	return ms
+}
+
+// kindAt decodes the branch instruction at vaddr.
+func (b *binaryInfo) kindAt(vaddr uint64) BranchKind {
+	if b.Machine == elf.EM_AARCH64 {
+		return arm64BranchKind(b.code(vaddr))
+	}
+	return branchKind(b.code(vaddr))
 }
 
 // branchKind decodes the x86-64 branch instruction at the start of code.

@@ -43,6 +43,7 @@
 package main
 
 import (
+	"debug/elf"
 	"errors"
 	"flag"
 	"fmt"
@@ -65,6 +66,11 @@ type options struct {
 	hybrid     bool
 	hySingle   string
 	hyMulti    string
+	stack      string
+	qemuLog    string
+	qemuCPU    int
+	sysroot    string
+	vgBiasSet  bool
 	procs      int
 	reuseEvery uint64
 	forkAfter  uint64
@@ -94,6 +100,10 @@ func parseFlags(args []string) (*options, error) {
 	fs.BoolVar(&o.hybrid, "hybrid", false, "samples carry their call chains too (perf record -b -g) in every output")
 	fs.StringVar(&o.hySingle, "hybrid-single", "", "also write a hybrid single-process script to this file (beside non-hybrid outputs)")
 	fs.StringVar(&o.hyMulti, "hybrid-multi", "", "also write hybrid concurrent processes: PREFIX.script, PREFIX.<pid>.script")
+	fs.StringVar(&o.stack, "stack", "", "also write call-stack samples (perf record -g, no branch stack) of -procs processes: PREFIX.script, PREFIX.<pid>.script")
+	fs.StringVar(&o.qemuLog, "qemu-log", "", "AArch64: read this qemu -singlestep -d exec,nochain log (\"-\" = stdin) instead of running qemu-aarch64")
+	fs.IntVar(&o.qemuCPU, "qemu-cpu", 0, "AArch64: the qemu CPU (guest thread) whose instructions are traced")
+	fs.StringVar(&o.sysroot, "sysroot", "/usr/aarch64-linux-gnu", "AArch64: the guest root given to qemu-aarch64 -L (dynamic loader, libraries)")
 	fs.IntVar(&o.procs, "procs", 4, "processes of -multi")
 	fs.Uint64Var(&o.reuseEvery, "reuse-every", 500, "samples between the exit and rebirth of the reused PID")
 	fs.Uint64Var(&o.forkAfter, "fork-after", 200, "samples of the parent before it forks")
@@ -101,11 +111,12 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.depth, "depth", 16, "LBR entries per sample (1-32)")
 	fs.StringVar(&o.flags, "flags", "plain", "brstack flag layout: plain (P/-/-/0), typed (M/-/-/12/COND/-), spec (P/-/-/0//NON_SPEC_CORRECT_PATH)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for bases, PIDs, interleaving and mispredict flags")
-	fs.Uint64Var(&o.vgBias, "vgbias", 0x108000, "load bias valgrind gives a PIE")
+	fs.Uint64Var(&o.vgBias, "vgbias", 0x108000, "load bias valgrind gives a PIE (AArch64: qemu's, 0x5500000000, unless set)")
 	fs.Uint64Var(&o.maxInsns, "max-insns", 0, "stop after this many instructions (0 = run to the end)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.vgBiasSet = o.vgBiasSet || f.Name == "vgbias" })
 	o.args = fs.Args()
 	return o, o.validate()
 }
@@ -114,16 +125,16 @@ func (o *options) validate() error {
 	switch {
 	case o.binary == "":
 		return errors.New("-binary is required")
-	case o.single == "" && o.multi == "" && o.fork == "" && o.reuse == "" && o.hySingle == "" && o.hyMulti == "":
-		return errors.New("nothing to write: give -single, -multi, -fork, -reuse, -hybrid-single or -hybrid-multi")
+	case o.single == "" && o.multi == "" && o.fork == "" && o.reuse == "" && o.hySingle == "" && o.hyMulti == "" && o.stack == "":
+		return errors.New("nothing to write: give -single, -multi, -fork, -reuse, -hybrid-single, -hybrid-multi or -stack")
 	case o.depth < 1 || o.depth > 32:
 		return fmt.Errorf("-depth %d: want 1 to 32", o.depth)
 	case o.period == 0 || o.reuseEvery == 0:
 		return errors.New("-period and -reuse-every must be positive")
 	case o.procs < 1:
 		return errors.New("-procs must be positive")
-	case o.lackey != "" && len(o.args) > 0:
-		return errors.New("program arguments given with -lackey")
+	case (o.lackey != "" || o.qemuLog != "") && len(o.args) > 0:
+		return errors.New("program arguments given with -lackey or -qemu-log")
 	}
 	if _, ok := layoutNames[o.flags]; !ok {
 		return fmt.Errorf("-flags %q: want plain, typed or spec", o.flags)
@@ -164,6 +175,9 @@ func run(o *options) error {
 
 // feed streams the instructions into g: from valgrind or a saved trace.
 func feed(o *options, g *generator) error {
+	if g.w.bin.Machine == elf.EM_AARCH64 {
+		return feedQemu(o, g)
+	}
 	if o.lackey == "" {
 		v := &valgrindRun{binary: o.binary, args: o.args, stdin: o.stdin}
 		g.snapshot = func() ([]mapping, error) { return v.maps(g.w.lay) }
@@ -201,7 +215,11 @@ func newGenerator(o *options) (*generator, error) {
 // buildGenerator wires the recorder to the requested scenarios.
 func buildGenerator(o *options, bin *binaryInfo, path string) *generator {
 	w := &world{bin: bin, path: path, comm: filepath.Base(path), flags: layoutNames[o.flags], period: o.period}
-	w.lay = newLayout(bin, o.vgBias)
+	vgBias := o.vgBias
+	if bin.Machine == elf.EM_AARCH64 && !o.vgBiasSet {
+		vgBias = qemuPIEBias
+	}
+	w.lay = newLayout(bin, vgBias)
 	g := &generator{w: w, maxInsns: o.maxInsns, seed: o.seed, scenarios: o.scenarios(w)}
 	g.calls = &branchClassifier{lay: &w.lay, bin: bin}
 	g.rec = newRecorder(o.period, o.depth, o.seed, g.calls.classify, g.sample)
@@ -232,6 +250,10 @@ func (o *options) scenarios(w *world) []scenario {
 	if o.hyMulti != "" {
 		ho := multiOpts{hybrid: true, perfData: o.perfData}
 		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.hyMulti, o.seed*4+5, ho), procs: o.procs})
+	}
+	if o.stack != "" {
+		so := multiOpts{stack: true, perfData: o.perfData}
+		scs = append(scs, &multiScenario{multiScript: newMultiScript(w, o.stack, o.seed*4+6, so), procs: o.procs})
 	}
 	return scs
 }

@@ -76,6 +76,8 @@ type sampleID struct {
 // writes the file.
 type perfData struct {
 	hybrid     bool // samples carry a call chain (perf record -b -g)
+	stack      bool // samples carry a call chain and no branch stack (perf record -g)
+	arch       string
 	lay        flagLayout
 	period     uint64
 	buildID    []byte
@@ -88,13 +90,16 @@ type perfData struct {
 }
 
 func newPerfData(hybrid bool, lay flagLayout, period uint64, buildID []byte, binPath string) *perfData {
-	return &perfData{hybrid: hybrid, lay: lay, period: period, buildID: buildID, binPath: binPath}
+	return &perfData{hybrid: hybrid, lay: lay, period: period, buildID: buildID, binPath: binPath, arch: "x86_64"}
 }
 
 func (d *perfData) sampleType() uint64 {
 	t := uint64(sampleIP | sampleTID | sampleTime | sampleCPU | samplePeriod | sampleBranchStack)
-	if d.hybrid {
+	if d.hybrid || d.stack {
 		t |= sampleCallchain
+	}
+	if d.stack {
+		t &^= sampleBranchStack
 	}
 	return t
 }
@@ -178,17 +183,19 @@ func (d *perfData) appendSample(b []byte, id sampleID, ev *event) []byte {
 	b = appendU64(b, id.time)
 	b = appendU32(appendU32(b, uint32(id.cpu)), 0)
 	b = appendU64(b, d.period)
-	if d.hybrid {
+	if d.hybrid || d.stack {
 		chain := callchain(s)
 		b = appendU64(appendU64(b, uint64(len(chain)+1)), contextUser)
 		for _, a := range chain {
 			b = appendU64(b, reloc(a))
 		}
 	}
-	b = appendU64(b, uint64(len(s.Entries)))
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		b = appendU64(appendU64(appendU64(b, reloc(e.From)), reloc(e.To)), branchFlags(e, d.lay))
+	if !d.stack {
+		b = appendU64(b, uint64(len(s.Entries)))
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			b = appendU64(appendU64(appendU64(b, reloc(e.From)), reloc(e.To)), branchFlags(e, d.lay))
+		}
 	}
 	if !d.haveSample {
 		d.first, d.haveSample = id.time, true
@@ -275,9 +282,13 @@ func (d *perfData) appendAttr(b []byte) []byte {
 	b = appendU64(b, flags)
 	b = appendU32(appendU32(b, 0), 0) // wakeup_events, bp_type
 	b = appendU64(appendU64(b, 0), 0) // config1, config2
-	b = appendU64(b, branchAnyUser)   // branch_sample_type
+	if d.stack {
+		b = appendU64(b, 0) // no branch stack
+	} else {
+		b = appendU64(b, branchAnyUser) // branch_sample_type
+	}
 	b = append(b, make([]byte, attrSize-(len(b)-start))...)
-	if d.hybrid {
+	if d.hybrid || d.stack {
 		le.PutUint16(b[start+108:], maxStack) // sample_max_stack
 	}
 	return b
@@ -295,16 +306,20 @@ func (d *perfData) features() []feature {
 	le.PutUint32(nr[4:], 2)
 	var times []byte
 	times = appendU64(appendU64(times, d.first), d.last)
-	return []feature{
+	feats := []feature{
 		{featBuildID, d.buildIDRecords()},
 		{featOSRelease, headerString(nil, perfVersion)},
 		{featVersion, headerString(nil, perfVersion)},
-		{featArch, headerString(nil, "x86_64")},
+		{featArch, headerString(nil, d.arch)},
 		{featNrCPUs, nr[:]},
 		{featEventDesc, d.eventDesc()},
 		{featBranchStack, nil},
 		{featSampleTime, times},
 	}
+	if d.stack { // no branch stacks
+		feats = append(feats[:6], feats[7:]...)
+	}
+	return feats
 }
 
 // appendFeatures appends the table of perf_file_sections, then the

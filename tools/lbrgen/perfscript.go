@@ -33,6 +33,8 @@ type mapping struct {
 // (llvm-profgen-19's layout).
 type head struct {
 	full   bool
+	timed  bool // -F pid,time,period,event,...: "%5d %5d.%06d: ", then "%10d %s: " on samples
+	period uint64
 	pid    int
 	comm   string
 	cpu    int
@@ -43,6 +45,9 @@ type head struct {
 func appendHead(b []byte, h *head) []byte {
 	if h == nil {
 		return b
+	}
+	if h.timed {
+		return appendTimedHead(b, h)
 	}
 	if !h.full {
 		return appendPadded(b, strconv.Itoa(h.pid), 5, ' ')
@@ -94,6 +99,8 @@ type event struct {
 	s      *Sample
 	reloc  func(uint64) uint64 // valgrind address -> process address (samples)
 	hybrid bool                // the sample carries its call chain
+	stack  bool                // the sample is its call chain alone, frames with symbol and DSO
+	frame  func(uint64) frameInfo
 }
 
 // appendEvent appends ev as perf script prints it, after the columns of h.
@@ -151,6 +158,9 @@ func taskComm(comm string) string {
 // ev.reloc maps valgrind addresses into the process.
 func appendSample(b []byte, ev *event, lay flagLayout) []byte {
 	s, reloc := ev.s, ev.reloc
+	if ev.stack {
+		return appendStack(b, ev)
+	}
 	if ev.hybrid {
 		b = append(b, '\n')
 		for _, a := range callchain(s) {

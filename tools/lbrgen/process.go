@@ -30,7 +30,9 @@ func perfDataPath(script string) string {
 
 // newPerfData starts a perf.data output of the world's binary.
 func (w *world) newPerfData(hybrid bool) *perfData {
-	return newPerfData(hybrid, w.flags, w.period, w.bin.BuildID, w.path)
+	d := newPerfData(hybrid, w.flags, w.period, w.bin.BuildID, w.path)
+	d.arch = w.bin.archName()
+	return d
 }
 
 // writePerfData writes d to path.
@@ -68,6 +70,7 @@ type proc struct {
 	refName     string
 	samples     uint64
 	hybrid      bool // samples carry their call chains
+	stack       bool // samples are call stacks alone (perf record -g)
 }
 
 func (w *world) newProc(pid, parent int, sp space, refPath string, hybrid bool) (*proc, error) {
@@ -93,13 +96,21 @@ func (w *world) reloc(p *proc) func(uint64) uint64 {
 
 // sampleEvent is s as a sample of p.
 func (w *world) sampleEvent(p *proc, s *Sample) *event {
-	return &event{kind: evSample, pid: p.pid, s: s, reloc: w.reloc(p), hybrid: p.hybrid}
+	ev := &event{kind: evSample, pid: p.pid, s: s, reloc: w.reloc(p), hybrid: p.hybrid, stack: p.stack}
+	if p.stack {
+		ev.frame = w.frameOf(p)
+	}
+	return ev
 }
 
 // writeRef writes the sample ev of p to p's reference script.
 func (w *world) writeRef(p *proc, ev *event) error {
 	p.samples++
-	w.buf = appendEvent(w.buf[:0], nil, ev, w.flags)
+	var h *head // llvm-profgen-19's layout has no columns; a call stack needs its header line
+	if ev.stack {
+		h = &head{timed: true, pid: p.pid, timeNs: clockStart + ev.s.Insns, event: eventName, period: w.period}
+	}
+	w.buf = appendEvent(w.buf[:0], h, ev, w.flags)
 	_, err := p.ref.Write(w.buf)
 	return err
 }
@@ -175,6 +186,7 @@ type multiScript struct {
 	reuse     bool // PIDs may be reused: reference names carry the instance
 	full      bool // also write PREFIX-full.script
 	hybrid    bool // samples carry their call chains
+	stack     bool // samples are call stacks alone, with -F pid,time,period,event,ip,sym,dso columns
 	pd        *perfData
 	nowNs     uint64 // the clock of the full layout and of perf.data
 }
@@ -191,14 +203,16 @@ const clockStart = 10078431951000
 // multiOpts are the choices of a combined output.
 type multiOpts struct {
 	reuse, full, hybrid, perfData bool
+	stack                         bool // call stacks alone (perf record -g)
 }
 
 func newMultiScript(w *world, prefix string, seed uint64, o multiOpts) *multiScript {
 	rng := rand.New(rand.NewPCG(seed, 0x6d756c7469))
 	m := &multiScript{w: w, prefix: prefix, rng: rng, shell: rng.IntN(3000000) + 1000000,
-		instances: map[int]int{}, reuse: o.reuse, full: o.full, hybrid: o.hybrid, nowNs: clockStart}
+		instances: map[int]int{}, reuse: o.reuse, full: o.full, hybrid: o.hybrid, stack: o.stack, nowNs: clockStart}
 	if o.perfData {
 		m.pd = w.newPerfData(o.hybrid)
+		m.pd.stack = o.stack
 	}
 	return m
 }
@@ -222,12 +236,12 @@ func (m *multiScript) open() error {
 // write writes ev to every combined output, with the columns of h (time:
 // now; the kernel's map at 0).
 func (m *multiScript) write(h head, ev *event) error {
-	h.timeNs, h.cpu = m.nowNs, h.pid%2
+	h.timeNs, h.cpu, h.timed = m.nowNs, h.pid%2, m.stack
 	switch ev.kind {
 	case evKernelMMap:
 		h.timeNs = 0
 	case evSample:
-		h.event = eventName
+		h.event, h.period = eventName, m.w.period
 	}
 	for _, out := range m.outs {
 		h.full = out.full
@@ -256,6 +270,7 @@ func (m *multiScript) exec(pid int) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.stack = m.stack
 	m.live = append(m.live, p)
 	if err := m.write(head{pid: m.shell, comm: "bash"}, &event{kind: evFork, pid: m.shell, other: pid}); err != nil {
 		return nil, err
@@ -279,6 +294,7 @@ func (m *multiScript) fork(parent *proc, pid int) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.stack = m.stack
 	m.live = append(m.live, p)
 	return p, m.write(head{pid: parent.pid, comm: taskComm(parent.comm)}, &event{kind: evFork, pid: parent.pid, other: pid})
 }

@@ -64,6 +64,10 @@ const maxShadow = 1 << 14
 func (c *branchClassifier) classify(from uint64, size uint32, to uint64) BranchKind {
 	if !c.lay.inMain(from) {
 		if !c.lay.inMain(to) {
+			// A return inside the shared objects to a pushed return address:
+			// a callback of the binary that tail-called into libc
+			// (qsort -> by_count -> b strcmp@plt) returns from libc.
+			c.popTo(to)
 			return KindUnknown
 		}
 		if c.popTo(to) {
@@ -74,7 +78,7 @@ func (c *branchClassifier) classify(from uint64, size uint32, to uint64) BranchK
 		}
 		return KindCall
 	}
-	k := branchKind(c.bin.code(from - c.lay.vgBias))
+	k := c.bin.kindAt(from - c.lay.vgBias)
 	switch k {
 	case KindCall, KindIndCall:
 		c.push(from + uint64(size))

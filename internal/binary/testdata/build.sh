@@ -13,3 +13,11 @@ objcopy --only-keep-debug clang-pie.elf clang-pie.debug
 objcopy --strip-debug clang-pie.elf clang-pie-stripped.elf
 # Hand-written corner cases: data and padding in text, prefixes, invalid bytes.
 clang-19 -nostdlib -static $LD -o tricky.elf tricky.S
+# AArch64 (GNU ld from gcc-aarch64-linux-gnu, sysroot of libc6-dev-arm64-cross),
+# pages of 4 KiB so that the files stay small: pointer authentication and
+# BTI at function entries (PIE), retaa (non-PIE, Armv8.3), and hand-written
+# corner cases.
+A64="--target=aarch64-linux-gnu -Wl,-z,max-page-size=4096"
+clang-19 $A64 -O2 -g -fPIE -pie -mbranch-protection=standard $LD -o arm64-pie.elf prog.c
+clang-19 $A64 -O2 -march=armv8.3-a -mbranch-protection=pac-ret+leaf -fno-pie -no-pie $LD -o arm64-nopie.elf prog.c
+clang-19 $A64 -nostdlib -static $LD -o arm64-tricky.elf arm64-tricky.S

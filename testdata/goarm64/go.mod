@@ -1,0 +1,3 @@
+module goarm64
+
+go 1.22
