@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,15 +22,7 @@ func zlibSection(t *testing.T, img []byte, name string, n int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var z bytes.Buffer
-	z.Write(make([]byte, 24)) // Elf64_Chdr
-	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	zeros := make([]byte, 1<<20)
-	for left := n; left > 0; left -= len(zeros) {
-		w.Write(zeros[:min(left, len(zeros))])
-	}
-	w.Close()
-	body := z.Bytes()
+	body := slices.Clone(zlibZeros(n))
 	le := binary.LittleEndian
 	le.PutUint32(body, uint32(elf.COMPRESS_ZLIB))
 	le.PutUint64(body[8:], uint64(n))
@@ -49,6 +42,27 @@ func zlibSection(t *testing.T, img []byte, name string, n int) []byte {
 	}
 	t.Fatalf("no section %s", name)
 	return nil
+}
+
+var zeroStreams = map[int][]byte{}
+
+// zlibZeros is an Elf64_Chdr-sized gap and a zlib stream of n zero bytes,
+// made once per n (BestSpeed: 4 s for 1 GiB where BestCompression takes
+// 14 s, which the 20 s limit below cannot afford on a loaded machine).
+func zlibZeros(n int) []byte {
+	if z, ok := zeroStreams[n]; ok {
+		return z
+	}
+	var z bytes.Buffer
+	z.Write(make([]byte, 24)) // Elf64_Chdr
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	zeros := make([]byte, 1<<20)
+	for left := n; left > 0; left -= len(zeros) {
+		w.Write(zeros[:min(left, len(zeros))])
+	}
+	w.Close()
+	zeroStreams[n] = z.Bytes()
+	return z.Bytes()
 }
 
 // TestCompressedDebugBombs: an ELF (-gz=zlib style) whose .debug_str or
