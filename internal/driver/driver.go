@@ -21,6 +21,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/unwind"
 )
 
 // Options says what to convert.
@@ -39,6 +40,7 @@ type Options struct {
 	UseMD5            bool   // extbinary: MD5 function names
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
+	NoRepairSkid      bool   // keep call chains as perf unwound them (package unwind)
 	Quiet             bool   // no summary
 
 	Stdin  io.Reader
@@ -81,6 +83,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	res.repairStacks(opts, bins)
 	res.print(opts, bins)
 	return write(opts, bins, res)
 }
@@ -150,6 +153,7 @@ type result struct {
 	scan   perfscript.Stats
 	table  addrspace.Stats
 	events eventFilter
+	unwind unwind.Stats
 }
 
 // scan streams the records of in once: side-band records update the

@@ -98,6 +98,10 @@ func (g *stackGenerator) addCall(caller, callee aggregate.Loc, n uint64) {
 		return
 	}
 	p := g.profiles[bi]
+	if g.counts.Objects[caller.Obj].UnknownSite { // a caller known without its call site
+		p.Function(tfs[0].Func).HeadSamples += n
+		return
+	}
 	f := p.Function(cfs[0].Func)
 	for i := 1; i < len(cfs); i++ {
 		f = f.Inlinee(g.location(bi, cfs[i-1]), cfs[i].Func)

@@ -140,7 +140,10 @@ func (b *builder) location(l aggregate.Loc) *profile.Location {
 		return loc
 	}
 	loc := &profile.Location{ID: uint64(len(b.p.Location) + 1), Address: l.Addr}
-	if bi := b.counts.Objects[l.Obj].Binary; bi >= 0 {
+	if o := b.counts.Objects[l.Obj]; o.UnknownSite {
+		loc.Mapping = b.binMaps[o.Binary]
+		loc.Line = b.unknownSiteLines(b.bins[o.Binary].Symbolizer, l.Addr)
+	} else if bi := o.Binary; bi >= 0 {
 		loc.Mapping = b.binMaps[bi]
 		loc.Line = b.binaryLines(b.bins[bi].Symbolizer.FramesOrSymbol(l.Addr, nil))
 	} else {
@@ -152,6 +155,19 @@ func (b *builder) location(l aggregate.Loc) *profile.Location {
 	b.p.Location = append(b.p.Location, loc)
 	b.locs[l] = loc
 	return loc
+}
+
+// unknownSiteLines names a frame inferred without its call site: the
+// function whose entry is addr, at line 0 (no line of the function, so
+// that go build -pgo keys no call edge to it), or [unknown] for addr 0.
+func (b *builder) unknownSiteLines(sym Symbolizer, addr uint64) []profile.Line {
+	name := "[unknown]"
+	fn := profile.Function{Name: name, SystemName: name}
+	if fs := sym.FramesOrSymbol(addr, nil); addr != 0 && len(fs) > 0 {
+		f := fs[0]
+		fn = profile.Function{Name: demangle.Filter(f.Func), SystemName: f.Func, Filename: f.File, StartLine: int64(f.StartLine)}
+	}
+	return []profile.Line{{Function: b.function(fn)}}
 }
 
 // binaryLines converts an inline stack (outermost first) to pprof lines
