@@ -13,6 +13,7 @@ type code struct {
 	funcs   map[uint64]*function // by entry
 	plt     map[uint64]bool      // PLT stub entries
 	callers map[uint64][]site    // direct call and tail-call sites by target; built on first use
+	buf     []byte               // the code of the function being decoded
 }
 
 // function is one function (an ELF function symbol) as decoded.
@@ -70,26 +71,40 @@ func (c *code) isEntry(addr uint64) bool {
 
 func (c *code) decode(sym binary.Symbol) *function {
 	fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
-	buf := make([]byte, sym.Size)
-	if sym.Size == 0 || c.f.ReadCode(sym.Addr, buf) != nil {
-		return fn
+	c.walk(fn, func(i inst, end uint64) {
+		fn.insts = append(fn.insts, i)
+		if s, ok := c.siteOf(fn, i, end); ok {
+			fn.sites = append(fn.sites, s)
+		}
+	})
+	return fn
+}
+
+// walk decodes the instructions of fn in address order.
+func (c *code) walk(fn *function, visit func(i inst, end uint64)) {
+	size := fn.end - fn.entry
+	if size == 0 || size > maxFuncSize {
+		return
+	}
+	c.buf = append(c.buf[:0], make([]byte, size)...)
+	if c.f.ReadCode(fn.entry, c.buf) != nil {
+		return
 	}
 	for in := range c.f.Insts(fn.entry, fn.end-1) {
 		if in.End() > fn.end {
 			break
 		}
-		b := buf[in.Addr-fn.entry : in.End()-fn.entry]
+		b := c.buf[in.Addr-fn.entry : in.End()-fn.entry]
 		i := inst{addr: in.Addr, kind: in.Kind, frame: x86FrameOp(b)}
 		if in.Kind == insn.Call || in.Kind == insn.Jump || in.Kind == insn.CondBranch {
 			i.target, i.direct = x86Target(b, in.End())
 		}
-		fn.insts = append(fn.insts, i)
-		if s, ok := c.siteOf(fn, i, in.End()); ok {
-			fn.sites = append(fn.sites, s)
-		}
+		visit(i, in.End())
 	}
-	return fn
 }
+
+// maxFuncSize bounds the function read whole for decoding.
+const maxFuncSize = 64 << 20
 
 // siteOf returns the call site that i is: a call, or a direct jump to
 // the entry of another function (a tail call).

@@ -92,20 +92,20 @@ func (c *code) uniqueCaller(entry uint64) (uint64, bool) {
 }
 
 // indexCallers decodes every function of the binary once for the reverse
-// call graph.
+// call graph, keeping only the call sites.
 func (c *code) indexCallers() {
 	c.callers = map[uint64][]site{}
 	seen := map[uint64]bool{}
 	for _, sym := range c.f.FuncSymbols() {
-		fn := c.funcAt(sym.Addr)
-		if fn == nil || fn.entry != sym.Addr || seen[fn.entry] {
+		if seen[sym.Addr] {
 			continue
 		}
-		seen[fn.entry] = true
-		for _, s := range fn.sites {
-			if !s.indirect {
+		seen[sym.Addr] = true
+		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+		c.walk(fn, func(i inst, end uint64) {
+			if s, ok := c.siteOf(fn, i, end); ok && !s.indirect {
 				c.callers[s.target] = append(c.callers[s.target], s)
 			}
-		}
+		})
 	}
 }
