@@ -41,6 +41,7 @@ type Options struct {
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package unwind)
+	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	Quiet             bool   // no summary
 
 	Stdin  io.Reader
