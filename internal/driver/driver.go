@@ -42,6 +42,7 @@ type Options struct {
 	PerfEvent         string // keep only samples of this event ("" = all)
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package unwind)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
+	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	Quiet             bool   // no summary
 
 	Stdin  io.Reader
@@ -123,6 +124,9 @@ func validate(opts Options) error {
 		return usagef("--binary: several binaries are supported for call-stack input only")
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
+	}
+	if _, ok := callCounts[opts.CallCounts]; !ok {
+		return usagef("--call-counts: %q is none of estimate, inclusive, none", opts.CallCounts)
 	}
 	return checkOutput(opts)
 }

@@ -125,7 +125,7 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 		if err != nil {
 			return err
 		}
-		gbs[i] = generate.StackBinary{Sym: sym, Opts: bins.generateOptions(i)}
+		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts]}
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)
 	for i, f := range bins.files {

@@ -4,8 +4,15 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/unwind"
 )
+
+// callCounts are the values of --call-counts ("" is the default).
+var callCounts = map[string]generate.CallCounts{
+	"": generate.CallCountsEstimate, "estimate": generate.CallCountsEstimate,
+	"inclusive": generate.CallCountsInclusive, "none": generate.CallCountsNone,
+}
 
 // repairStacks gives back the frames perf's frame-pointer walk lost
 // (package unwind), unless --no-repair-skid.
