@@ -33,6 +33,11 @@ type Object struct {
 	Path   string
 	Binary int // index of the profiled binary, or -1 for another DSO
 	Kernel bool
+	// UnknownSite marks the frames that stack repair (package unwind)
+	// inferred without their call site: a frame's address is the entry of
+	// the function known to be on the stack, or 0 when even that is
+	// unknown. Such a frame is no call instruction.
+	UnknownSite bool
 }
 
 // Loc is a canonical frame: an object and an address in it (the link-time
@@ -160,11 +165,7 @@ func (a *Stacks) anyInBinary() bool {
 
 // count adds the sample whose canonical frames are in a.locs.
 func (a *Stacks) count(s *perfscript.Sample) {
-	a.key = a.key[:0]
-	for _, l := range a.locs {
-		a.key = binary.AppendUvarint(a.key, uint64(l.Obj))
-		a.key = binary.AppendUvarint(a.key, l.Addr)
-	}
+	a.key = appendKey(a.key[:0], a.locs)
 	st := a.stacks[string(a.key)]
 	if st == nil {
 		st = &Stack{Locs: append([]Loc(nil), a.locs...)}
@@ -179,6 +180,15 @@ func (a *Stacks) count(s *perfscript.Sample) {
 		a.counts.Stats.LeafInBins += s.Count
 	}
 	a.noteTime(s.TimeNS)
+}
+
+// appendKey appends the canonical key of a stack's frames to dst.
+func appendKey(dst []byte, locs []Loc) []byte {
+	for _, l := range locs {
+		dst = binary.AppendUvarint(dst, uint64(l.Obj))
+		dst = binary.AppendUvarint(dst, l.Addr)
+	}
+	return dst
 }
 
 func (a *Stacks) noteTime(ns uint64) {
@@ -296,15 +306,21 @@ func (a *Stacks) binaryOf(path string) int {
 
 // Counts returns the aggregated stacks in a deterministic order.
 func (a *Stacks) Counts() *StackCounts {
-	keys := make([]string, 0, len(a.stacks))
-	for k := range a.stacks {
+	c := a.counts
+	c.Stacks = sortedStacks(a.stacks)
+	return &c
+}
+
+// sortedStacks returns the stacks of a map by canonical key in key order.
+func sortedStacks(m map[string]*Stack) []*Stack {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	c := a.counts
-	c.Stacks = make([]*Stack, len(keys))
+	out := make([]*Stack, len(keys))
 	for i, k := range keys {
-		c.Stacks[i] = a.stacks[k]
+		out[i] = m[k]
 	}
-	return &c
+	return out
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/unwind"
 )
 
 // Options says what to convert.
@@ -39,6 +40,9 @@ type Options struct {
 	UseMD5            bool   // extbinary: MD5 function names
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
+	NoRepairSkid      bool   // keep call chains as perf unwound them (package unwind)
+	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
+	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	Quiet             bool   // no summary
 
 	Stdin  io.Reader
@@ -81,6 +85,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	res.repairStacks(opts, bins)
 	res.print(opts, bins)
 	return write(opts, bins, res)
 }
@@ -120,6 +125,9 @@ func validate(opts Options) error {
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
 	}
+	if _, ok := callCounts[opts.CallCounts]; !ok {
+		return usagef("--call-counts: %q is none of estimate, inclusive, none", opts.CallCounts)
+	}
 	return checkOutput(opts)
 }
 
@@ -150,6 +158,7 @@ type result struct {
 	scan   perfscript.Stats
 	table  addrspace.Stats
 	events eventFilter
+	unwind unwind.Stats
 }
 
 // scan streams the records of in once: side-band records update the

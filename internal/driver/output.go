@@ -111,7 +111,8 @@ func writePprof(opts Options, bins *binaries, res *result) error {
 			return err
 		}
 		start, limit, off := f.ExecSpan()
-		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym}
+		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym,
+			KeepWrappers: opts.NoFoldWrappers}
 	}
 	p := pprofout.Build(res.stacks, pbs)
 	return writeFile(opts.Output, func(w io.Writer) error { return p.Write(w) })
@@ -124,7 +125,7 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 		if err != nil {
 			return err
 		}
-		gbs[i] = generate.StackBinary{Sym: sym, Opts: bins.generateOptions(i)}
+		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts]}
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)
 	for i, f := range bins.files {

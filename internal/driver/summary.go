@@ -93,6 +93,7 @@ func (res *result) printStacks(w io.Writer, bins *binaries) {
 		fmt.Fprintf(w, "profgen: warning: %d frames of the profiled binaries fall outside their code "+
 			"(a different build than the one recorded?)\n", s.Unplaced)
 	}
+	res.printUnwind(w)
 }
 
 func binaryNames(bins *binaries) string {

@@ -1,19 +1,43 @@
 package generate
 
 import (
+	"iter"
+
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
 
 // StackBinary is one profiled binary of call-stack input: its symbolizer
-// (DWARF frames only, as llvm-profgen sees code) and options.
+// (DWARF frames only, as llvm-profgen sees code), its code and options.
 type StackBinary struct {
 	Sym interface {
 		Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+		FuncRangeAt(addr uint64) *symbolize.FuncRange
 	}
-	Opts Options
+	// Code is the binary's decoded code (*binary.File): the entry blocks
+	// of functions, for CallCountsEstimate.
+	Code interface {
+		Insts(first, last uint64) iter.Seq[binary.Inst]
+	}
+	Opts       Options
+	CallCounts CallCounts
 }
+
+// CallCounts says how call-target and head counts are made from stacks.
+type CallCounts uint8
+
+const (
+	// CallCountsEstimate estimates execution counts (see StackProfiles).
+	CallCountsEstimate CallCounts = iota
+	// CallCountsInclusive takes the inclusive sample counts below each
+	// call, as profgen did before (time, not calls).
+	CallCountsInclusive
+	// CallCountsNone writes no call targets and no head samples: body
+	// samples only, as AutoFDO without LBR.
+	CallCountsNone
+)
 
 // StackProfiles turns aggregated call stacks into one LLVM sample profile
 // per profiled binary: AutoFDO's non-LBR mode (sample counts at the
@@ -24,22 +48,32 @@ type StackBinary struct {
 //     callers as LLVM's inlinee profiles; the TotalSamples of every frame on
 //     that inline path grows by n. Counts of one line are summed (IP samples,
 //     unlike LBR ranges, are hits, not executions).
-//   - call sites: each caller frame (the return address - 1, inside the
-//     call instruction) adds n to the call target named by the callee's
-//     outermost frame, at the caller's innermost inlined frame.
-//   - head samples: the callee of each such call edge gets n.
+//   - call edges: each caller frame (the return address - 1, inside the
+//     call instruction) calls the function named by the callee's outermost
+//     frame, at the caller's innermost inlined frame.
 //
-// Stack samples cannot count calls: call-target and head counts are
-// inclusive sample counts (how much time is spent below that call).
+// Stack samples count time, not calls, so the counts of calls are
+// estimated in the units of the body samples (CallCountsEstimate): a
+// function's head samples are the weight the sample loader gives its entry
+// block (the largest body count among the lines of the instructions up to
+// the first branch), and those calls are shared among its call sites in
+// proportion to the samples spent below each (a site's share of the
+// function's inclusive samples). A call site's body count is at least the
+// sum of its targets, as llvm-profgen makes it.
 func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*sampleprof.Profile {
 	g := &stackGenerator{counts: counts, bins: bins, cache: map[aggregate.Loc][]symbolize.Frame{}}
 	g.profiles = make([]*sampleprof.Profile, len(bins))
+	g.calls = make([]*callGraph, len(bins))
 	for i := range g.profiles {
 		g.profiles[i] = sampleprof.NewProfile()
 		g.profiles[i].FSDiscriminators = bins[i].Opts.FSDiscriminators
+		g.calls[i] = newCallGraph()
 	}
 	for _, s := range counts.Stacks {
 		g.addStack(s)
+	}
+	for i := range bins {
+		g.addCalls(i)
 	}
 	return g.profiles
 }
@@ -48,6 +82,7 @@ type stackGenerator struct {
 	counts   *aggregate.StackCounts
 	bins     []StackBinary
 	profiles []*sampleprof.Profile
+	calls    []*callGraph
 	cache    map[aggregate.Loc][]symbolize.Frame
 }
 
@@ -71,9 +106,16 @@ func (g *stackGenerator) addStack(s *aggregate.Stack) {
 	leaf := s.Locs[0]
 	if fs := g.frames(leaf); len(fs) > 0 {
 		g.addBody(g.binary(leaf), fs, s.Count)
+		g.calls[g.binary(leaf)].noteEntry(g.bins[g.binary(leaf)].Sym, fs[0].Func, leaf.Addr)
 	}
-	for i := 1; i < len(s.Locs); i++ {
-		g.addCall(s.Locs[i], s.Locs[i-1], s.Count)
+	for i := 1; i <= len(s.Locs); i++ {
+		var caller aggregate.Loc
+		if i < len(s.Locs) {
+			caller = s.Locs[i]
+		} else {
+			caller = aggregate.Loc{Obj: -1}
+		}
+		g.addEdge(caller, s.Locs[i-1], s.Count)
 	}
 }
 
@@ -89,22 +131,27 @@ func (g *stackGenerator) addBody(bi int, fs []symbolize.Frame, n uint64) {
 	f.Record(g.location(bi, fs[len(fs)-1])).Samples += n
 }
 
-// addCall counts n for the call from caller (a call instruction) to the
-// function at callee, when both are in the same profiled binary.
-func (g *stackGenerator) addCall(caller, callee aggregate.Loc, n uint64) {
-	cfs, tfs := g.frames(caller), g.frames(callee)
-	bi := g.binary(caller)
-	if len(cfs) == 0 || len(tfs) == 0 || bi != g.binary(callee) {
+// addEdge notes n samples below a call from caller (a call instruction;
+// Obj -1 for none: the callee is the stack's root) to the function at
+// callee.
+func (g *stackGenerator) addEdge(caller, callee aggregate.Loc, n uint64) {
+	tfs := g.frames(callee)
+	bi := g.binary(callee)
+	if len(tfs) == 0 || g.counts.Objects[callee.Obj].UnknownSite && callee.Addr == 0 {
 		return
 	}
-	p := g.profiles[bi]
-	f := p.Function(cfs[0].Func)
-	for i := 1; i < len(cfs); i++ {
-		f = f.Inlinee(g.location(bi, cfs[i-1]), cfs[i].Func)
-	}
+	cg := g.calls[bi]
 	target := tfs[0].Func
-	f.AddCallTarget(g.location(bi, cfs[len(cfs)-1]), target, n)
-	p.Function(target).HeadSamples += n
+	cg.noteEntry(g.bins[bi].Sym, target, callee.Addr)
+	cg.inclusive[target] += n
+	if caller.Obj < 0 || g.binary(caller) != bi || len(g.frames(caller)) == 0 {
+		return
+	}
+	if g.counts.Objects[caller.Obj].UnknownSite { // a caller known without its call site
+		cg.unknownSite[target] += n
+		return
+	}
+	cg.edges[callEdge{caller, target}] += n
 }
 
 func (g *stackGenerator) location(bi int, f symbolize.Frame) sampleprof.LineLocation {

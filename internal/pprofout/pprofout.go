@@ -12,7 +12,11 @@
 // Go's PGO needs to key call edges by line offset.
 //
 // Frames of the kernel and of other DSOs are kept, each DSO its own Mapping,
-// named by perf's symbol names.
+// named by perf's symbol names. Frames of compiler-generated wrappers
+// (Go's method-value -fm, promoted-method and go-statement wrappers) are
+// folded into their callers as Go's own profiler folds them, unless a
+// Binary says KeepWrappers. A frame that stack repair inferred without its
+// call site is its function at line 0.
 package pprofout
 
 import (
@@ -39,6 +43,10 @@ type Binary struct {
 	// binary's own (link-time) address space.
 	Start, Limit, Offset uint64
 	Symbolizer           Symbolizer
+	// KeepWrappers keeps the frames of compiler-generated wrappers
+	// (symbolize.Frame.Wrapper), which are otherwise folded as Go's
+	// profiler folds them.
+	KeepWrappers bool
 }
 
 // Build returns the pprof profile of counts.
@@ -47,7 +55,7 @@ func Build(counts *aggregate.StackCounts, bins []Binary) *profile.Profile {
 		counts:    counts,
 		bins:      bins,
 		p:         &profile.Profile{},
-		locs:      map[aggregate.Loc]*profile.Location{},
+		locs:      map[locKey]*profile.Location{},
 		funcs:     map[profile.Function]*profile.Function{},
 		objMaps:   map[int32]*profile.Mapping{},
 		clockOnly: isClock(counts.Events),
@@ -67,7 +75,7 @@ type builder struct {
 	counts    *aggregate.StackCounts
 	bins      []Binary
 	p         *profile.Profile
-	locs      map[aggregate.Loc]*profile.Location
+	locs      map[locKey]*profile.Location
 	funcs     map[profile.Function]*profile.Function
 	binMaps   []*profile.Mapping
 	objMaps   map[int32]*profile.Mapping
@@ -129,29 +137,108 @@ func (b *builder) addStack(s *aggregate.Stack) {
 	if b.clockOnly {
 		ps.Value = append(ps.Value, int64(s.Period))
 	}
+	callee := ""
 	for _, l := range s.Locs {
-		ps.Location = append(ps.Location, b.location(l))
+		loc := b.location(l, b.folds(l) && !isPanic(callee))
+		callee = ""
+		if loc == nil {
+			continue // a wrapper, folded
+		}
+		ps.Location = append(ps.Location, loc)
+		if len(loc.Line) > 0 {
+			callee = loc.Line[len(loc.Line)-1].Function.SystemName
+		}
 	}
 	b.p.Sample = append(b.p.Sample, ps)
 }
 
-func (b *builder) location(l aggregate.Loc) *profile.Location {
-	if loc := b.locs[l]; loc != nil {
+// folds reports whether wrapper frames at l are folded: Go's profiler
+// leaves wrappers out of stacks (runtime.tracebackPCs), the frame of the
+// wrapper and its self time going to its caller.
+func (b *builder) folds(l aggregate.Loc) bool {
+	bi := b.counts.Objects[l.Obj].Binary
+	return bi >= 0 && !b.bins[bi].KeepWrappers && !b.counts.Objects[l.Obj].UnknownSite
+}
+
+// isPanic reports the functions whose wrapper callers Go keeps in stacks
+// (runtime.elideWrapperCalling).
+func isPanic(fn string) bool {
+	return fn == "runtime.gopanic" || fn == "runtime.sigpanic" || fn == "runtime.panicwrap"
+}
+
+// locKey is a location, with or without its wrapper frames.
+type locKey struct {
+	loc  aggregate.Loc
+	fold bool
+}
+
+// location returns the location of l; with fold, without the lines of
+// wrapper functions, nil when only wrappers are left.
+func (b *builder) location(l aggregate.Loc, fold bool) *profile.Location {
+	key := locKey{l, fold}
+	if loc, ok := b.locs[key]; ok {
 		return loc
 	}
+	loc := b.newLocation(l, fold)
+	b.locs[key] = loc
+	return loc
+}
+
+func (b *builder) newLocation(l aggregate.Loc, fold bool) *profile.Location {
+	o := b.counts.Objects[l.Obj]
+	var fs []symbolize.Frame
+	if o.Binary >= 0 && !o.UnknownSite {
+		fs = b.bins[o.Binary].Symbolizer.FramesOrSymbol(l.Addr, nil)
+		if fold {
+			kept := withoutWrappers(fs)
+			switch {
+			case len(kept) == len(fs):
+				return b.location(l, false)
+			case len(kept) == 0:
+				return nil
+			}
+			fs = kept
+		}
+	}
 	loc := &profile.Location{ID: uint64(len(b.p.Location) + 1), Address: l.Addr}
-	if bi := b.counts.Objects[l.Obj].Binary; bi >= 0 {
-		loc.Mapping = b.binMaps[bi]
-		loc.Line = b.binaryLines(b.bins[bi].Symbolizer.FramesOrSymbol(l.Addr, nil))
-	} else {
+	switch {
+	case o.UnknownSite:
+		loc.Mapping = b.binMaps[o.Binary]
+		loc.Line = b.unknownSiteLines(b.bins[o.Binary].Symbolizer, l.Addr)
+	case o.Binary >= 0:
+		loc.Mapping = b.binMaps[o.Binary]
+		loc.Line = b.binaryLines(fs)
+	default:
 		loc.Mapping = b.objectMapping(l.Obj)
 		if name := b.counts.Symbols[l]; name != "" {
 			loc.Line = []profile.Line{{Function: b.function(profile.Function{Name: demangle.Filter(name), SystemName: name})}}
 		}
 	}
 	b.p.Location = append(b.p.Location, loc)
-	b.locs[l] = loc
 	return loc
+}
+
+func withoutWrappers(fs []symbolize.Frame) []symbolize.Frame {
+	var out []symbolize.Frame
+	for _, f := range fs {
+		if !f.Wrapper {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// unknownSiteLines names a frame inferred without its call site: the
+// function whose entry is addr, at line 0 (no line of the function, so
+// that go build -pgo keys no call edge to it), or [unknown] for addr 0.
+func (b *builder) unknownSiteLines(sym Symbolizer, addr uint64) []profile.Line {
+	name := "[unknown]"
+	fn := profile.Function{Name: name, SystemName: name}
+	if fs := sym.FramesOrSymbol(addr, nil); addr != 0 && len(fs) > 0 {
+		f := fs[0]
+		fn = profile.Function{Name: demangle.Filter(f.Func), SystemName: f.Func, Filename: f.File, StartLine: int64(f.StartLine)}
+	}
+	return []profile.Line{{Function: b.function(fn)}}
 }
 
 // binaryLines converts an inline stack (outermost first) to pprof lines

@@ -23,6 +23,10 @@ type subroutine struct {
 	callDiscriminator uint32
 	parent            int32 // enclosing subroutine, -1 for none
 	inlined           bool
+	// trampoline: the subprogram carries DW_AT_trampoline (true), as Go's
+	// compiler marks its generated wrappers; wrapper: the function is one
+	// (for inlined copies too, by name).
+	trampoline, wrapper bool
 }
 
 // interval is one address range of a subroutine; order is the subroutine's
@@ -144,6 +148,7 @@ func (l *loader) addSubroutine(e *dwarf.Entry, parent int32) int32 {
 		return parent
 	}
 	s := subroutine{parent: parent, inlined: e.Tag == dwarf.TagInlinedSubroutine}
+	s.trampoline, _ = e.Val(dwarf.AttrTrampoline).(bool)
 	if s.inlined {
 		s.callLine = uintAttr(e, dwarf.AttrCallLine)
 		s.callDiscriminator = uintAttr(e, attrGNUDiscriminator)
@@ -240,6 +245,26 @@ func (l *loader) resolveNames() {
 			}
 			return d.hasDeclLine
 		})
+	}
+	l.markWrappers()
+}
+
+// markWrappers marks the subroutines of the functions that some
+// subprogram marks as a trampoline: Go's wrappers (method values' -fm,
+// promoted and pointer-receiver methods), which Go's own profiler leaves
+// out of stacks.
+func (l *loader) markWrappers() {
+	wrappers := map[string]bool{}
+	for _, s := range l.subs {
+		if s.trampoline {
+			wrappers[s.name] = true
+		}
+	}
+	if len(wrappers) == 0 {
+		return
+	}
+	for i := range l.subs {
+		l.subs[i].wrapper = wrappers[l.subs[i].name]
 	}
 }
 

@@ -3,8 +3,8 @@
 //
 // In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc). Out: for an
 // address, the stack of inlined frames, outermost first, each with the
-// function's linkage name, its start line (DW_AT_decl_line), the line and the
-// discriminator; and the table of functions (DWARF subprogram ranges) that
+// function's linkage name, its start line (DW_AT_decl_line), the line, the
+// discriminator and whether the function is a generated wrapper; and the table of functions (DWARF subprogram ranges) that
 // profile generation uses to find function entries and to fill unexecuted
 // code with zeros.
 //
@@ -23,6 +23,9 @@ type Frame struct {
 	Line          uint32 // source line; for an outer frame, the line of the inlined call
 	StartLine     uint32 // DW_AT_decl_line of the function
 	Discriminator uint32 // raw DWARF discriminator (line table, or call site)
+	// Wrapper marks a compiler-generated wrapper (DW_AT_trampoline, as Go
+	// marks method-value and promoted-method wrappers).
+	Wrapper bool
 }
 
 // LineOffset is the frame's line relative to its function's start line,
@@ -109,7 +112,7 @@ func (t *Table) inlineChain(s int32, row lineRow, dst []Frame) []Frame {
 	line, disc := row.line, row.discriminator
 	for ; s >= 0; s = t.subs[s].parent {
 		sub := &t.subs[s]
-		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc})
+		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: sub.wrapper})
 		line, disc = sub.callLine, sub.callDiscriminator
 		if !sub.inlined {
 			break

@@ -1,0 +1,34 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/unwind"
+)
+
+// callCounts are the values of --call-counts ("" is the default).
+var callCounts = map[string]generate.CallCounts{
+	"": generate.CallCountsEstimate, "estimate": generate.CallCountsEstimate,
+	"inclusive": generate.CallCountsInclusive, "none": generate.CallCountsNone,
+}
+
+// repairStacks gives back the frames perf's frame-pointer walk lost
+// (package unwind), unless --no-repair-skid.
+func (res *result) repairStacks(opts Options, bins *binaries) {
+	if opts.NoRepairSkid || res.stacks.Stats.Used == 0 {
+		return
+	}
+	res.unwind = unwind.Repair(res.stacks, bins.files)
+}
+
+func (res *result) printUnwind(w io.Writer) {
+	u := res.unwind
+	if u.Repaired == 0 {
+		return
+	}
+	fmt.Fprintf(w, "profgen: %d samples had frames missing from their call chain (frame-pointer skid, tail calls); "+
+		"inferred from the code, %d of them without the call site (--no-repair-skid keeps them as recorded)\n",
+		u.Repaired, u.SiteUnknown)
+}

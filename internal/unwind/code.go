@@ -1,0 +1,233 @@
+package unwind
+
+import (
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/binary/insn"
+)
+
+// code answers what the repair asks about one x86-64 binary: the
+// functions around addresses, their frame setup and their call sites.
+// Functions are decoded on first use.
+type code struct {
+	f       *binary.File
+	funcs   map[uint64]*function // by entry
+	plt     map[uint64]bool      // PLT stub entries
+	callers map[uint64][]site    // direct call and tail-call sites by target; built on first use
+	buf     []byte               // the code of the function being decoded
+}
+
+// function is one function (an ELF function symbol) as decoded.
+type function struct {
+	entry, end uint64
+	insts      []inst
+	sites      []site
+	frames     []frameState // per instruction, computed on first use
+}
+
+// inst is a decoded instruction with what the repair needs of it.
+type inst struct {
+	addr  uint64
+	kind  insn.Kind
+	frame frameOp
+	// target is the target of a direct branch; direct tells there is one.
+	target uint64
+	direct bool
+}
+
+// site is a call (or a tail call: a jump to another function's entry).
+type site struct {
+	at       uint64 // the address of its last byte, as a caller frame's (return address - 1)
+	target   uint64 // the function called, when direct
+	indirect bool
+}
+
+func newCode(f *binary.File) *code {
+	c := &code{f: f, funcs: map[uint64]*function{}, plt: map[uint64]bool{}}
+	for _, s := range f.PLTSymbols() {
+		c.plt[s.Addr] = true
+	}
+	return c
+}
+
+// funcAt returns the function holding addr, or nil.
+func (c *code) funcAt(addr uint64) *function {
+	sym, ok := c.f.FuncSymbolAt(addr)
+	if !ok {
+		return nil
+	}
+	if fn, ok := c.funcs[sym.Addr]; ok {
+		return fn
+	}
+	fn := c.decode(sym)
+	c.funcs[sym.Addr] = fn
+	return fn
+}
+
+// isEntry reports whether addr is the entry of a function.
+func (c *code) isEntry(addr uint64) bool {
+	sym, ok := c.f.FuncSymbolAt(addr)
+	return ok && sym.Addr == addr
+}
+
+func (c *code) decode(sym binary.Symbol) *function {
+	fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+	c.walk(fn, func(i inst, end uint64) {
+		fn.insts = append(fn.insts, i)
+		if s, ok := c.siteOf(fn, i, end); ok {
+			fn.sites = append(fn.sites, s)
+		}
+	})
+	return fn
+}
+
+// walk decodes the instructions of fn in address order.
+func (c *code) walk(fn *function, visit func(i inst, end uint64)) {
+	size := fn.end - fn.entry
+	if size == 0 || size > maxFuncSize {
+		return
+	}
+	c.buf = append(c.buf[:0], make([]byte, size)...)
+	if c.f.ReadCode(fn.entry, c.buf) != nil {
+		return
+	}
+	for in := range c.f.Insts(fn.entry, fn.end-1) {
+		if in.End() > fn.end {
+			break
+		}
+		b := c.buf[in.Addr-fn.entry : in.End()-fn.entry]
+		i := inst{addr: in.Addr, kind: in.Kind, frame: x86FrameOp(b)}
+		if in.Kind == insn.Call || in.Kind == insn.Jump || in.Kind == insn.CondBranch {
+			i.target, i.direct = x86Target(b, in.End())
+		}
+		visit(i, in.End())
+	}
+}
+
+// maxFuncSize bounds the function read whole for decoding.
+const maxFuncSize = 64 << 20
+
+// siteOf returns the call site that i is: a call, or a direct jump to
+// the entry of another function (a tail call).
+func (c *code) siteOf(fn *function, i inst, end uint64) (site, bool) {
+	s := site{at: end - 1, target: i.target, indirect: !i.direct}
+	switch i.kind {
+	case insn.Call:
+		return s, true
+	case insn.Jump, insn.CondBranch:
+		inside := i.target >= fn.entry && i.target < fn.end
+		return s, i.direct && !inside && (c.plt[i.target] || c.isEntry(i.target))
+	}
+	return site{}, false
+}
+
+// callAt returns the call instruction holding addr (a caller frame's
+// return address - 1).
+func (c *code) callAt(addr uint64) (inst, bool) {
+	fn := c.funcAt(addr)
+	if fn == nil {
+		return inst{}, false
+	}
+	i := fn.instAt(addr)
+	if i < 0 || fn.insts[i].kind != insn.Call {
+		return inst{}, false
+	}
+	return fn.insts[i], true
+}
+
+// instAt returns the index of the instruction holding addr, or -1.
+func (fn *function) instAt(addr uint64) int {
+	lo, hi := 0, len(fn.insts)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if fn.insts[m].addr <= addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// established reports whether the function's own frame is set up when
+// the instruction at addr is about to run: after push %rbp; mov %rsp,%rbp
+// and before the pop %rbp (or leave) of an epilogue.
+func (fn *function) established(addr uint64) bool {
+	i := fn.instAt(addr)
+	if i < 0 || fn.insts[i].addr != addr {
+		return true // not an instruction start: nothing to tell
+	}
+	if fn.frames == nil {
+		fn.frames = frameStates(fn)
+	}
+	return fn.frames[i] != frameNone && fn.frames[i] != framePushed
+}
+
+// frameState is the state of a function's frame before an instruction.
+type frameState uint8
+
+const (
+	frameUnreached frameState = iota // no direct path from the entry (jump tables): taken as set up
+	frameNone                        // the caller's frame pointer
+	framePushed                      // after push %rbp
+	frameSet                         // after mov %rsp,%rbp
+)
+
+// frameStates follows the function's control flow from its entry (direct
+// branches inside it, fall-through) and returns the frame state before
+// each instruction. Where paths disagree the frame is taken as set up.
+func frameStates(fn *function) []frameState {
+	states := make([]frameState, len(fn.insts))
+	work := []int{0}
+	if len(fn.insts) == 0 {
+		return states
+	}
+	states[0] = frameNone
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		out := after(fn.insts[i], states[i])
+		for _, j := range fn.successors(i) {
+			if next := merge(states[j], out); next != states[j] {
+				states[j] = next
+				work = append(work, j)
+			}
+		}
+	}
+	return states
+}
+
+// after is the frame state after in runs in state s.
+func after(in inst, s frameState) frameState {
+	switch {
+	case in.frame == opPushBP && s == frameNone:
+		return framePushed
+	case in.frame == opMovSPBP && s == framePushed:
+		return frameSet
+	case (in.frame == opPopBP || in.frame == opLeave) && s == frameSet:
+		return frameNone
+	}
+	return s
+}
+
+func merge(old, in frameState) frameState {
+	if old == frameUnreached || old == in {
+		return in
+	}
+	return frameSet
+}
+
+// successors returns the indexes of the instructions that can run after
+// instruction i inside the function.
+func (fn *function) successors(i int) []int {
+	in := fn.insts[i]
+	var out []int
+	if in.kind != insn.Return && in.kind != insn.Jump && in.kind != insn.IndirectJump && i+1 < len(fn.insts) {
+		out = append(out, i+1)
+	}
+	if in.direct && in.kind != insn.Call && in.target >= fn.entry && in.target < fn.end {
+		if j := fn.instAt(in.target); j >= 0 && fn.insts[j].addr == in.target {
+			out = append(out, j)
+		}
+	}
+	return out
+}

@@ -1,0 +1,210 @@
+// Package unwind checks the call chains of perf's frame-pointer unwinding
+// against the binary's code and repairs what the unwinding got wrong.
+//
+// In: aggregate.StackCounts and the profiled binaries. Out: the same
+// counts, their stacks repaired, and Stats.
+//
+// perf record -g walks the chain of saved frame pointers. When the sampled
+// function has not set up its frame (a frameless leaf, a prologue before
+// push %rbp; mov %rsp,%rbp, an epilogue after pop %rbp), %rbp still points
+// at its caller's frame, so the walk's first return address is the
+// caller's: the caller is missing, and the stack shows a call from the
+// caller's caller that the source does not have. A tail call and a
+// frameless function in the middle of the stack lose frames the same way.
+//
+// For each edge of a stack (a callee frame and the call instruction of the
+// caller frame above it), the repair decodes the call: a direct call to
+// another function than the callee, or an indirect call above a leaf whose
+// frame is not established, means frames are missing. The missing frames
+// are inferred from the static call graph when it makes them unique (the
+// shortest chain of direct calls and tail calls from the function called to
+// the callee, or the one indirect call of that function; for an indirect
+// call, the callee's one call site in the binary), as llvm-profgen's
+// MissingFrameInferrer does for tail calls. Otherwise a frame without a
+// call site stands in (aggregate.Object.UnknownSite): the function called
+// when the call is direct, nothing when it is not. The sample keeps its
+// self time and its real callers; only the fake edge is gone.
+//
+// Only x86-64 code is checked; frames outside the profiled binaries are
+// taken as they are, except a leaf in another DSO (libc), whose caller
+// must have called through the PLT.
+package unwind
+
+import (
+	"debug/elf"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
+)
+
+// Stats says what the repair did, in samples.
+type Stats struct {
+	Repaired uint64 // samples whose stack got frames inferred from the code
+	// SiteUnknown counts the samples among Repaired where a missing
+	// frame's call site (or even its function) could not be told.
+	SiteUnknown uint64
+}
+
+// Repair repairs the stacks of counts; bins are the profiled binaries, as
+// indexed by aggregate.Object.Binary.
+func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixes: map[edge]fix{}}
+	for i, f := range bins {
+		if f.ELF().Machine == elf.EM_X86_64 {
+			r.code[i] = newCode(f)
+		}
+	}
+	counts.Rewrite(r.fixStack)
+	return r.stats
+}
+
+type repairer struct {
+	counts *aggregate.StackCounts
+	code   []*code
+	fixes  map[edge]fix
+	stats  Stats
+}
+
+// edge is a callee frame and the caller frame above it; leaf tells that
+// the callee frame is the sampled instruction pointer.
+type edge struct {
+	callee, caller aggregate.Loc
+	leaf           bool
+}
+
+// fix is what goes between the two frames of an edge, innermost first.
+type fix struct {
+	insert  []aggregate.Loc
+	unknown bool // a frame without its call site is among them
+}
+
+// fixStack returns the repaired frames of s, or nil when nothing is
+// missing.
+func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
+	first := r.firstUserFrame(s.Locs)
+	var out []aggregate.Loc
+	changed, unknown := false, false
+	for i, l := range s.Locs {
+		out = append(out, l)
+		if i < first || i+1 >= len(s.Locs) {
+			continue
+		}
+		f := r.fixOf(edge{callee: l, caller: s.Locs[i+1], leaf: i == first})
+		out = append(out, f.insert...)
+		changed = changed || len(f.insert) > 0
+		unknown = unknown || f.unknown
+	}
+	if !changed {
+		return nil
+	}
+	r.stats.Repaired += s.Count
+	if unknown {
+		r.stats.SiteUnknown += s.Count
+	}
+	return out
+}
+
+// firstUserFrame returns the index of the first frame outside the kernel:
+// the user-space instruction pointer.
+func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
+	for i, l := range locs {
+		if !r.counts.Objects[l.Obj].Kernel {
+			return i
+		}
+	}
+	return len(locs)
+}
+
+func (r *repairer) fixOf(e edge) fix {
+	if f, ok := r.fixes[e]; ok {
+		return f
+	}
+	f := r.check(e)
+	r.fixes[e] = f
+	return f
+}
+
+// check decodes the call of e's caller frame and says which frames are
+// missing below it.
+func (r *repairer) check(e edge) fix {
+	caller := r.counts.Objects[e.caller.Obj]
+	if caller.Binary < 0 || caller.UnknownSite || r.code[caller.Binary] == nil {
+		return fix{}
+	}
+	c := r.code[caller.Binary]
+	call, ok := c.callAt(e.caller.Addr)
+	if !ok {
+		return fix{}
+	}
+	callee, established, ok := r.calleeOf(e, c, caller.Binary)
+	if !ok {
+		return fix{}
+	}
+	if !call.direct {
+		if established {
+			return fix{} // nothing to check against
+		}
+		return r.unknownCaller(e, c, callee)
+	}
+	if callee.isTarget(call.target) && established {
+		return fix{}
+	}
+	path, found, unique := c.pathTo(call.target, callee.isTarget)
+	switch {
+	case unique:
+		return fix{insert: r.sites(e.caller.Obj, path)}
+	case !found && callee.isTarget(call.target):
+		return fix{} // a call of the callee itself, and no other way: trust it
+	}
+	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(caller.Binary), Addr: call.target}}, unknown: true}
+}
+
+// callee is what the frame below a call must be.
+type callee struct {
+	entry    uint64 // the function's entry, in the caller's binary
+	isTarget func(uint64) bool
+}
+
+// calleeOf says which call targets the callee frame of e agrees with, and
+// whether its own frame is set up (always, for a frame that is not the
+// leaf; unknown, so taken as set up, for code outside the binary).
+func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
+	obj := r.counts.Objects[e.callee.Obj]
+	switch {
+	case obj.Kernel || obj.UnknownSite:
+		return callee{}, false, false
+	case obj.Binary < 0: // another DSO: entered through the PLT
+		return callee{isTarget: func(t uint64) bool { return c.plt[t] }}, true, true
+	case obj.Binary != bi:
+		return callee{}, false, false
+	}
+	fn := c.funcAt(e.callee.Addr)
+	if fn == nil {
+		return callee{}, false, false
+	}
+	established := !e.leaf || fn.established(e.callee.Addr)
+	return callee{entry: fn.entry, isTarget: func(t uint64) bool { return t == fn.entry }}, established, true
+}
+
+// unknownCaller handles a leaf without its frame below an indirect call:
+// its caller is missing and only the binary's one direct call of the leaf
+// function can name it.
+func (r *repairer) unknownCaller(e edge, c *code, cal callee) fix {
+	if cal.entry != 0 {
+		if at, ok := c.uniqueCaller(cal.entry); ok {
+			return fix{insert: []aggregate.Loc{{Obj: e.caller.Obj, Addr: at}}}
+		}
+	}
+	bi := r.counts.Objects[e.caller.Obj].Binary
+	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(bi), Addr: 0}}, unknown: true}
+}
+
+// sites turns a chain of call sites (outermost first) into caller frames,
+// innermost first.
+func (r *repairer) sites(obj int32, path []uint64) []aggregate.Loc {
+	out := make([]aggregate.Loc, len(path))
+	for i, at := range path {
+		out[len(path)-1-i] = aggregate.Loc{Obj: obj, Addr: at}
+	}
+	return out
+}
