@@ -15,7 +15,7 @@ declare -A rank=(
 	# the per-process address spaces; the object files
 	[addrspace]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2
 	# aggregate: counts
-	[aggregate]=3 [instrprof/merge]=3 [unwind]=3
+	[aggregate]=3 [instrprof/merge]=3 [fpskid]=3
 	# symbolize
 	[symbolize]=4
 	# write: profiles from counts and symbols; reports

@@ -19,9 +19,9 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/sampleprof"
-	"github.com/profgen/profgen/internal/unwind"
 )
 
 // Options says what to convert.
@@ -158,7 +158,7 @@ type result struct {
 	scan   perfscript.Stats
 	table  addrspace.Stats
 	events eventFilter
-	unwind unwind.Stats
+	skid   fpskid.Stats
 }
 
 // scan streams the records of in once: side-band records update the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/generate"
-	"github.com/profgen/profgen/internal/unwind"
 )
 
 // callCounts are the values of --call-counts ("" is the default).
@@ -20,11 +20,11 @@ func (res *result) repairStacks(opts Options, bins *binaries) {
 	if opts.NoRepairSkid || res.stacks.Stats.Used == 0 {
 		return
 	}
-	res.unwind = unwind.Repair(res.stacks, bins.files)
+	res.skid = fpskid.Repair(res.stacks, bins.files)
 }
 
 func (res *result) printUnwind(w io.Writer) {
-	u := res.unwind
+	u := res.skid
 	if u.Repaired == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package unwind
+package fpskid
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package unwind
+package fpskid
 
 // The static call graph: which call sites lead from one function to
 // another. Edges are direct calls and tail calls; an indirect call may

@@ -1,4 +1,4 @@
-// Package unwind checks the call chains of perf's frame-pointer unwinding
+// Package fpskid checks the call chains of perf's frame-pointer unwinding
 // against the binary's code and repairs what the unwinding got wrong.
 //
 // In: aggregate.StackCounts and the profiled binaries. Out: the same
@@ -28,7 +28,7 @@
 // Only x86-64 code is checked; frames outside the profiled binaries are
 // taken as they are, except a leaf in another DSO (libc), whose caller
 // must have called through the PLT.
-package unwind
+package fpskid
 
 import (
 	"debug/elf"
