@@ -2,7 +2,7 @@ package aggregate
 
 // Rewrite replaces the frames of every stack by what fix returns (nil
 // keeps them), merging the stacks that become equal; the stacks stay in
-// canonical order. Stack repair (package unwind) uses it.
+// canonical order. Stack repair (package fpskid) uses it.
 func (c *StackCounts) Rewrite(fix func(*Stack) []Loc) {
 	merged := make(map[string]*Stack, len(c.Stacks))
 	var key []byte

@@ -33,7 +33,7 @@ type Object struct {
 	Path   string
 	Binary int // index of the profiled binary, or -1 for another DSO
 	Kernel bool
-	// UnknownSite marks the frames that stack repair (package unwind)
+	// UnknownSite marks the frames that stack repair (package fpskid)
 	// inferred without their call site: a frame's address is the entry of
 	// the function known to be on the stack, or 0 when even that is
 	// unknown. Such a frame is no call instruction.

@@ -40,7 +40,7 @@ type Options struct {
 	UseMD5            bool   // extbinary: MD5 function names
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
-	NoRepairSkid      bool   // keep call chains as perf unwound them (package unwind)
+	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	Quiet             bool   // no summary

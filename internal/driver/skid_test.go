@@ -22,7 +22,7 @@ func TestSkidRepairRecorded(t *testing.T) {
 	dir := t.TempDir()
 	bin, data := filepath.Join(dir, "skid"), filepath.Join(dir, "perf.data")
 	build := exec.Command(clang, "-O2", "-g", "-fno-omit-frame-pointer", "-momit-leaf-frame-pointer",
-		"-o", bin, "../unwind/testdata/skid.c")
+		"-o", bin, "../fpskid/testdata/skid.c")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %v\n%s", build, err, out)
 	}

@@ -15,7 +15,7 @@ var callCounts = map[string]generate.CallCounts{
 }
 
 // repairStacks gives back the frames perf's frame-pointer walk lost
-// (package unwind), unless --no-repair-skid.
+// (package fpskid), unless --no-repair-skid.
 func (res *result) repairStacks(opts Options, bins *binaries) {
 	if opts.NoRepairSkid || res.stacks.Stats.Used == 0 {
 		return
