@@ -32,6 +32,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
 	fs.StringVar(&o.PerfEvent, "perf-event", "", "keep only samples of this perf event (default: all)")
 	fs.BoolVarP(&o.Quiet, "quiet", "q", false, "no summary on stderr")
+	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
+	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout")
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")
@@ -48,7 +50,7 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Stdin, opts.Stderr = cmd.InOrStdin(), cmd.ErrOrStderr()
+			opts.Stdin, opts.Stdout, opts.Stderr = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 			return driver.Run(cmd.Context(), opts.Options)
 		},
 	}

@@ -40,8 +40,13 @@ type Options struct {
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
 	Quiet             bool   // no summary
+	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
+	// line-based, from DWARF, as the binary had no probes.
+	UseDwarfCorrelation bool
+	ShowPseudoProbe     bool // print the probe descriptors on Stdout when decoding them
 
 	Stdin  io.Reader
+	Stdout io.Writer
 	Stderr io.Writer
 }
 
@@ -91,6 +96,9 @@ func withDefaults(opts Options) Options {
 	}
 	if opts.Stdin == nil {
 		opts.Stdin = os.Stdin
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
 	}
 	if opts.Stderr == nil || opts.Quiet {
 		opts.Stderr = io.Discard

@@ -35,12 +35,19 @@ func (t *Table) At(addr uint64) []Probe {
 
 // InRange returns the probes at addresses in [first, last], by address.
 func (t *Table) InRange(first, last uint64) []Probe {
-	if last < first {
-		return nil
-	}
-	i := t.first(first)
-	j := i + sort.Search(len(t.probes)-i, func(k int) bool { return t.probes[i+k].Addr > last })
+	i, j := t.Span(first, last)
 	return t.probes[i:j:j]
+}
+
+// Span returns the indexes in All of the probes at addresses in [first,
+// last]: All()[i:j].
+func (t *Table) Span(first, last uint64) (i, j int) {
+	if last < first {
+		return 0, 0
+	}
+	i = t.first(first)
+	j = i + sort.Search(len(t.probes)-i, func(k int) bool { return t.probes[i+k].Addr > last })
+	return i, j
 }
 
 // CallProbeAt returns the first call probe at addr, or nil. (Probes of
