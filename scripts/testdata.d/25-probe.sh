@@ -15,7 +15,10 @@
 #
 # clang-19 orders the records of .pseudo_probe by heap address, so the
 # compilers run without address space randomization (setarch -R): the same
-# bytes on every run. Skips itself when clang-19, valgrind, objcopy, go or
+# bytes on every run. Sources are compiled from their directory by their
+# base name (wordfreq.c; sqlite3.c and sqlbench.c in the cache): the
+# .__uniq. suffixes of static functions hash that name, and a test compiles
+# them again the same way with the profile. Skips itself when clang-19, valgrind, objcopy, go or
 # setarch is missing; skips sqlite alone when npm cannot fetch the
 # package. Cached: a program is redone only when its source, lbrgen's
 # sources or this script are newer than its .done stamp. About 2 minutes
@@ -38,12 +41,15 @@ if newer_than "$lbrgen" "$root"/tools/lbrgen/*.go; then
 	(cd "$root" && go build -o "$lbrgen" ./tools/lbrgen)
 fi
 
-# cc OUT SRC... ARGS: clang-19 with pseudo probes, reproducibly.
+# cc DIR OUT ARGS...: clang-19 with pseudo probes, in DIR, reproducibly.
+# Sources are named relative to DIR: the .__uniq. suffix of static
+# functions is a hash of the source file name as given, and clang must
+# see the same names when it reads the profile back.
 cc() {
-	local bin=$1
-	shift
-	traced_env setarch "$(uname -m)" -R clang-19 -O2 -g -fpseudo-probe-for-profiling \
-		-fdebug-prefix-map="$probe/.cache"=. -fdebug-prefix-map="$root"=. "$@" -o "$bin.tmp"
+	local dir=$1 bin=$2
+	shift 2
+	(cd "$dir" && traced_env setarch "$(uname -m)" -R clang-19 -O2 -g -fpseudo-probe-for-profiling \
+		-fdebug-prefix-map="$probe/.cache"=. -fdebug-prefix-map="$root"=. "$@" -o "$bin.tmp")
 	mv "$bin.tmp" "$bin"
 }
 
@@ -69,7 +75,7 @@ small() {
 		echo "25-probe: $prog: up to date"
 		return
 	fi
-	cc "$probe/$prog/binary" "$src"
+	cc "$root/testdata/programs" "$probe/$prog/binary" "$prog.c"
 	trace "$prog" "$seed" "$layout" 2000 "$@"
 }
 
@@ -84,12 +90,13 @@ sqlite() {
 		echo "25-probe: sqlite: up to date"
 		return
 	fi
-	cc "$probe/sqlite/binary" -DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 \
+	cp "$src" "$amalg/sqlbench.c"
+	cc "$amalg" "$probe/sqlite/binary" -DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 \
 		-DSQLITE_ENABLE_FTS3 -DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_FTS4 -DSQLITE_ENABLE_FTS5 \
 		-DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_GEOPOLY -DSQLITE_ENABLE_DBSTAT_VTAB \
 		-DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_PREUPDATE_HOOK \
 		-DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_STAT4 \
-		-I"$amalg" "$amalg/sqlite3.c" "$src" -lm
+		-I. sqlite3.c sqlbench.c -lm
 	trace sqlite 16 typed 5000 600
 }
 
