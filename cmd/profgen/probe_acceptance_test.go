@@ -71,6 +71,7 @@ func TestProbeProfilesMatchLLVMProfgen(t *testing.T) {
 				t.Errorf("extbinary: %v", err)
 			}
 			showPseudoProbeMatches(t, bin, script)
+			binaryFormatRefused(t, bin, script)
 			raw := filepath.Join(tmp, "raw.llvm")
 			if ours, theirs := both("fromraw", "--unsymbolized-profile", raw, "--format=text"); !bytes.Equal(ours, theirs) {
 				t.Errorf("--unsymbolized-profile: profgen's text differs from llvm-profgen-19's")
@@ -95,6 +96,27 @@ func showPseudoProbeMatches(t *testing.T, bin, script string) {
 	want := runTool(t, "llvm-profgen-19", args...)
 	if !bytes.HasPrefix(want, []byte("Pseudo Probe Desc:\n")) || !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("--show-pseudo-probe prints %d bytes, llvm-profgen-19 %d", out.Len(), len(want))
+	}
+}
+
+// binaryFormatRefused: the binary format has no room for checksums; both
+// tools refuse it for a probe profile (llvm-profgen-19 leaves an empty
+// file, profgen none).
+func binaryFormatRefused(t *testing.T, bin, script string) {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"--binary", bin, "--perfscript", script, "--format=binary", "-q", "-o", filepath.Join(dir, "p.binary")}
+	cmd := newRootCommand()
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SetArgs(args)
+	if err := cmd.Execute(); err == nil {
+		t.Error("profgen --format=binary wrote a probe profile")
+	}
+	if _, err := os.Stat(args[len(args)-1]); err == nil {
+		t.Error("profgen --format=binary left an output file")
+	}
+	if exec.Command("llvm-profgen-19", "--binary", bin, "--perfscript", script, "--format=binary", "-o", filepath.Join(dir, "llvm.binary")).Run() == nil {
+		t.Error("llvm-profgen-19 --format=binary wrote a probe profile")
 	}
 }
 
