@@ -70,6 +70,13 @@ func TestProbeProfilesMatchLLVMProfgen(t *testing.T) {
 			if err := sameExtBinary(ours, theirs); err != nil {
 				t.Errorf("extbinary: %v", err)
 			}
+			if _, err := exec.LookPath("perf"); err == nil {
+				text := filepath.Join(tmp, "perfdata.txt")
+				profgen(t, "--perfdata", filepath.Join(dir, "single.perf.data"), "--binary", bin, "--format=text", "-q", "-o", text)
+				if !bytes.Equal(readFile(t, text), readFile(t, filepath.Join(tmp, "text.llvm"))) {
+					t.Error("--perfdata: profgen's text differs from llvm-profgen-19's of the script")
+				}
+			}
 			showPseudoProbeMatches(t, bin, script)
 			binaryFormatRefused(t, bin, script)
 			raw := filepath.Join(tmp, "raw.llvm")
