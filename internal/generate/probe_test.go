@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/profgen/profgen/internal/binary/pseudoprobe"
@@ -106,4 +107,27 @@ func symbolAddr(t *testing.T, in *testInput, name string) uint64 {
 	}
 	t.Fatalf("no symbol %s", name)
 	return 0
+}
+
+// TestProbeProfileDamagedSections: a damaged probe section is an error
+// naming the section and the byte, never a profile from garbage.
+func TestProbeProfileDamagedSections(t *testing.T) {
+	in := openTestInput(t, "testdata/cxx-probe.bin")
+	c := synthCounters(in.code, 1)
+	for _, tt := range []struct {
+		name   string
+		damage func(*ProbeBinary)
+		want   string
+	}{
+		{"probes cut short", func(pb *ProbeBinary) { pb.Probes = pb.Probes[:len(pb.Probes)-3] }, ".pseudo_probe+0x"},
+		{"descriptors cut short", func(pb *ProbeBinary) { pb.Desc = pb.Desc[:len(pb.Desc)-3] }, ".pseudo_probe_desc+0x"},
+		{"no descriptors", func(pb *ProbeBinary) { pb.Desc = nil }, "names a function .pseudo_probe_desc does not describe"},
+	} {
+		pb := probeBinary(t, in)
+		tt.damage(&pb)
+		_, _, err := ProbeProfile(c, in.code, in.sym, pb)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
+		}
+	}
 }
