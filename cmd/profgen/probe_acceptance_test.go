@@ -355,3 +355,22 @@ func TestSameExtBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSeparateDebugInfo: a probe binary stripped of its DWARF, with
+// --debug-binary, gives the profile of the whole binary (the probe
+// sections stay in the stripped binary, as llvm-profgen reads them).
+func TestProbeSeparateDebugInfo(t *testing.T) {
+	needTools(t, "objcopy", "llvm-profgen-19")
+	dir := probePrograms(t)[0]
+	tmp := t.TempDir()
+	bin, debug := filepath.Join(tmp, "binary"), filepath.Join(tmp, "binary.debug") // the MMAP2 name
+	runTool(t, "objcopy", "--only-keep-debug", filepath.Join(dir, "binary"), debug)
+	runTool(t, "objcopy", "--strip-debug", filepath.Join(dir, "binary"), bin)
+	script := filepath.Join(dir, "single.script")
+	ours, theirs := filepath.Join(tmp, "ours.txt"), filepath.Join(tmp, "theirs.txt")
+	profgen(t, "--binary", bin, "--debug-binary", debug, "--perfscript", script, "--format=text", "-q", "-o", ours)
+	runTool(t, "llvm-profgen-19", "--binary", filepath.Join(dir, "binary"), "--perfscript", script, "--format=text", "-o", theirs)
+	if !bytes.Equal(readFile(t, ours), readFile(t, theirs)) {
+		t.Error("with --debug-binary, profgen's profile differs from llvm-profgen-19's of the whole binary")
+	}
+}
