@@ -15,12 +15,15 @@ import (
 	"github.com/profgen/profgen/internal/testutil"
 )
 
-// TestMatchesLLVM decodes a whole binary as llvm-profgen-19
+// TestMatchesLLVM decodes whole binaries (one with flow-sensitive
+// discriminators: probes with discriminators) as llvm-profgen-19
 // --show-pseudo-probe --show-disassembly-only does (every function's
 // probes, placed at the symbol its GUID names) and compares the descriptor
 // listing and the probes printed before each instruction.
 func TestMatchesLLVM(t *testing.T) {
-	compareWithLLVM(t, "testdata/probe.elf")
+	for _, bin := range []string{"testdata/probe.elf", "testdata/probe-fs.elf"} {
+		t.Run(filepath.Base(bin), func(t *testing.T) { compareWithLLVM(t, bin) })
+	}
 }
 
 // TestMatchesLLVMOnTestData does the same on the probe test data's
