@@ -35,6 +35,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.CallCounts, "call-counts", "estimate", "call stacks to LLVM profiles: head samples and call targets as estimated calls (estimate), samples below each call (inclusive), or none")
 	fs.BoolVar(&o.NoFoldWrappers, "no-fold-wrappers", false, "pprof: keep the frames of Go's generated wrappers (method values' -fm, promoted methods), which Go's profiler leaves out")
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")
+	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
+	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout")
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")
@@ -51,7 +53,7 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Stdin, opts.Stderr = cmd.InOrStdin(), cmd.ErrOrStderr()
+			opts.Stdin, opts.Stdout, opts.Stderr = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 			return driver.Run(cmd.Context(), opts.Options)
 		},
 	}

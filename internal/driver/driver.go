@@ -44,8 +44,13 @@ type Options struct {
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	Quiet             bool   // no summary
+	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
+	// line-based, from DWARF, as the binary had no probes.
+	UseDwarfCorrelation bool
+	ShowPseudoProbe     bool // print the probe descriptors on Stdout when decoding them
 
 	Stdin  io.Reader
+	Stdout io.Writer
 	Stderr io.Writer
 }
 
@@ -96,6 +101,9 @@ func withDefaults(opts Options) Options {
 	}
 	if opts.Stdin == nil {
 		opts.Stdin = os.Stdin
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
 	}
 	if opts.Stderr == nil || opts.Quiet {
 		opts.Stderr = io.Discard

@@ -42,7 +42,7 @@ func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
 			return rawprof.Write(w, c, bins.primary().PreferredBase())
 		})
 	}
-	prof, err := lbrProfile(bins, c)
+	prof, err := lbrProfile(opts, bins, c)
 	if err != nil {
 		return err
 	}
@@ -50,8 +50,12 @@ func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
 }
 
 // lbrProfile turns LBR counters into a sample profile, as llvm-profgen
-// does for profiles without context.
-func lbrProfile(bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
+// does for profiles without context: probe-based for a binary with pseudo
+// probes, line-based otherwise.
+func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
+	if usePseudoProbes(opts, bins) {
+		return probeProfile(opts, bins, c)
+	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return nil, err

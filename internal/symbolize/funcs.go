@@ -97,10 +97,12 @@ func (t *Table) MarkEntries(syms []Symbol) {
 }
 
 // CanonicalName strips the compiler suffixes LLVM drops by default when
-// matching profiles to functions (".llvm.N", ".part.N", ".__uniq.N" when
-// last), as FunctionSamples::getCanonicalFnName with policy "selected".
+// matching profiles to functions (".llvm.N", ".part.N" when last), as
+// FunctionSamples::getCanonicalFnName with policy "selected". ".__uniq.N"
+// (-funique-internal-linkage-names, implied by -fpseudo-probe-for-profiling)
+// stays: LLVM skips it while FunctionSamples::HasUniqSuffix, true by default.
 func CanonicalName(name string) string {
-	for _, suffix := range []string{".llvm.", ".part.", ".__uniq."} {
+	for _, suffix := range []string{".llvm.", ".part."} {
 		i := strings.LastIndex(name, suffix)
 		if i < 0 {
 			continue

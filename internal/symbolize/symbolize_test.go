@@ -30,7 +30,8 @@ func TestCanonicalName(t *testing.T) {
 		"foo.llvm.123":        "foo",
 		"foo.cold":            "foo.cold",
 		"foo.constprop.0":     "foo.constprop.0",
-		"foo.__uniq.1.part.2": "foo",
+		"foo.__uniq.1.part.2": "foo.__uniq.1",
+		"foo.__uniq.1":        "foo.__uniq.1",
 	}
 	for in, want := range tests {
 		if got := CanonicalName(in); got != want {

@@ -13,3 +13,8 @@ clang++-19 $flags -mllvm -enable-fs-discriminator=true -o cxx-fsdiscr.bin src/ma
 # by profgen's own profile of cxx-pie.bin.
 clang++-19 $flags -fprofile-sample-use=golden/cxx-pie.txt -fsplit-machine-functions \
 	-mllvm -enable-fs-discriminator=true -o cxx-split.bin src/main.cc src/work.cc
+# Pseudo probes (-fpseudo-probe-for-profiling). clang orders the records of
+# .pseudo_probe by heap address: no address space randomization, same bytes.
+setarch "$(uname -m)" -R clang++-19 $flags -fPIE -pie -fpseudo-probe-for-profiling -o cxx-probe.bin src/main.cc src/work.cc
+setarch "$(uname -m)" -R clang++-19 $flags -fPIE -pie -fpseudo-probe-for-profiling -mllvm -enable-fs-discriminator=true \
+	-o cxx-fsprobe.bin src/main.cc src/work.cc

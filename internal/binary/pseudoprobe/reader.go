@@ -1,0 +1,144 @@
+package pseudoprobe
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Section names.
+const (
+	DescSection  = ".pseudo_probe_desc"
+	ProbeSection = ".pseudo_probe"
+)
+
+// FormatError is a damaged section: what was wrong and at which byte.
+type FormatError struct {
+	Section string
+	Offset  int
+	Msg     string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s+%#x: %s", e.Section, e.Offset, e.Msg)
+}
+
+// reader reads one section with a sticky error: after the first failure
+// every read returns zero and the error stays the first one.
+type reader struct {
+	section string
+	data    []byte
+	off     int
+	err     error
+}
+
+func (r *reader) done() bool { return r.err != nil || r.off >= len(r.data) }
+
+func (r *reader) fail(at int, format string, args ...any) {
+	if r.err == nil {
+		r.err = &FormatError{Section: r.section, Offset: at, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (r *reader) u8(what string) uint8 {
+	if r.err != nil {
+		return 0
+	}
+	if r.off >= len(r.data) {
+		r.fail(r.off, "truncated %s", what)
+		return 0
+	}
+	r.off++
+	return r.data[r.off-1]
+}
+
+func (r *reader) u64(what string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.data)-r.off < 8 {
+		r.fail(r.off, "truncated %s: %d of 8 bytes", what, len(r.data)-r.off)
+		return 0
+	}
+	r.off += 8
+	return binary.LittleEndian.Uint64(r.data[r.off-8:])
+}
+
+// uleb reads an unsigned LEB128 number that must fit in max.
+func (r *reader) uleb(what string, max uint64) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	start := r.off
+	var v uint64
+	for shift := uint(0); ; shift += 7 {
+		if r.off >= len(r.data) {
+			r.fail(start, "truncated %s", what)
+			return 0
+		}
+		b := r.data[r.off]
+		r.off++
+		// As LLVM's decodeULEB128: zero bits past the 64th are padding.
+		if (shift >= 64 && b&0x7f != 0) || (shift == 63 && b&0x7f > 1) {
+			r.fail(start, "%s: ULEB128 overflows 64 bits", what)
+			return 0
+		}
+		if shift < 64 {
+			v |= uint64(b&0x7f) << shift
+		}
+		if b&0x80 == 0 {
+			break
+		}
+	}
+	if v > max {
+		r.fail(start, "%s %d out of range (max %d)", what, v, max)
+		return 0
+	}
+	return v
+}
+
+// sleb reads a signed LEB128 number of at most 64 bits (sign padding
+// past the 64th bit allowed, as LLVM's decodeSLEB128).
+func (r *reader) sleb(what string) int64 {
+	if r.err != nil {
+		return 0
+	}
+	start := r.off
+	var v int64
+	var shift uint
+	for {
+		if r.off >= len(r.data) {
+			r.fail(start, "truncated %s", what)
+			return 0
+		}
+		b := r.data[r.off]
+		r.off++
+		slice := int64(b & 0x7f)
+		switch {
+		case shift >= 64 && (v < 0 && slice != 0x7f || v >= 0 && slice != 0),
+			shift == 63 && slice != 0 && slice != 0x7f:
+			r.fail(start, "%s: SLEB128 overflows 64 bits", what)
+			return 0
+		case shift < 64:
+			v |= slice << shift
+		}
+		shift += 7
+		if b&0x80 == 0 {
+			if shift < 64 && b&0x40 != 0 {
+				v |= -1 << shift
+			}
+			return v
+		}
+	}
+}
+
+func (r *reader) bytes(n uint64, what string) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if uint64(len(r.data)-r.off) < n {
+		r.fail(r.off, "truncated %s: %d bytes declared, %d left", what, n, len(r.data)-r.off)
+		return nil
+	}
+	r.off += int(n)
+	return r.data[r.off-int(n) : r.off]
+}

@@ -1,0 +1,51 @@
+package driver
+
+import (
+	"fmt"
+
+	"github.com/profgen/profgen/internal/binary/pseudoprobe"
+	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+// usePseudoProbes tells whether the LBR profile of the primary binary is
+// probe-based: it has both probe sections and --use-dwarf-correlation was
+// not given (llvm-profgen's ProfiledBinary::checkPseudoProbe).
+func usePseudoProbes(opts Options, bins *binaries) bool {
+	return !opts.UseDwarfCorrelation && pseudoprobe.In(bins.primary().ELF())
+}
+
+// probeProfile turns LBR counters into a probe-based sample profile;
+// --show-pseudo-probe prints the probe descriptors on stdout, as
+// llvm-profgen does when it decodes them.
+func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
+	f := bins.primary()
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return nil, err
+	}
+	desc, probes, err := pseudoprobe.Sections(f.ELF())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path(), err)
+	}
+	syms, err := f.ELF().Symbols()
+	if err != nil {
+		return nil, fmt.Errorf("%s: symbols: %w", f.Path(), err)
+	}
+	pb := generate.ProbeBinary{Desc: desc, Probes: probes, Symbols: make([]symbolize.Symbol, len(syms))}
+	for i, s := range syms {
+		pb.Symbols[i] = symbolize.Symbol{Addr: s.Value, Name: s.Name, Size: s.Size}
+	}
+	prof, descs, err := generate.ProbeProfile(*c, instSizes{f}, sym, pb)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path(), err)
+	}
+	if opts.ShowPseudoProbe {
+		if err := descs.Print(opts.Stdout); err != nil {
+			return nil, err
+		}
+	}
+	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	return prof, nil
+}
