@@ -12,6 +12,7 @@ import (
 // rootOptions are the llvm-profgen compatible flags of the root command.
 type rootOptions struct {
 	driver.Options
+	llvm llvmProfgenFlags
 }
 
 // AddFlags registers the flags; names and defaults follow llvm-profgen.
@@ -32,6 +33,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
 	fs.StringVar(&o.PerfEvent, "perf-event", "", "keep only samples of this perf event (default: all)")
 	fs.BoolVarP(&o.Quiet, "quiet", "q", false, "no summary on stderr")
+	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")
@@ -48,7 +50,10 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Stdin, opts.Stderr = cmd.InOrStdin(), cmd.ErrOrStderr()
+			opts.Stdin, opts.Stderr, opts.LLVM.Stdout = cmd.InOrStdin(), cmd.ErrOrStderr(), cmd.OutOrStdout()
+			if err := opts.llvm.apply(cmd.Flags(), &opts.Options); err != nil {
+				return err
+			}
 			return driver.Run(cmd.Context(), opts.Options)
 		},
 	}

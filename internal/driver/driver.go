@@ -29,6 +29,7 @@ type Options struct {
 	PerfData            string // or a perf.data file, read through perf script
 	UnsymbolizedProfile string // or an unsymbolized profile (--skip-symbolization output)
 	PerfBinary          string // perf executable for PerfData ("" = perf on PATH)
+	LLVMSampleProfile   string // or an LLVM sample profile, written again (--llvm-sample-profile)
 
 	Binaries    []string // the profiled ELF binaries
 	DebugBinary string   // DWARF of the (one) binary in a separate file
@@ -40,6 +41,8 @@ type Options struct {
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
 	Quiet             bool   // no summary
+
+	LLVM LLVMOptions // llvm-profgen's tuning and diagnostic flags
 
 	Stdin  io.Reader
 	Stderr io.Writer
@@ -64,13 +67,20 @@ func Run(ctx context.Context, opts Options) error {
 	if err := validate(opts); err != nil {
 		return err
 	}
+	timer := newPhaseTimer(opts)
+	defer timer.print()
+	timer.phase("Load binary")
 	bins, err := openBinaries(opts)
 	if err != nil {
 		return err
 	}
 	defer bins.Close()
+	timer.phase("Read input")
 	if opts.UnsymbolizedProfile != "" {
 		return convertUnsymbolized(opts, bins)
+	}
+	if opts.LLVMSampleProfile != "" {
+		return convertSampleProfile(opts, bins)
 	}
 	in, err := openInput(ctx, opts, bins)
 	if err != nil {
@@ -81,6 +91,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	timer.phase("Generate and write profile")
 	res.print(opts, bins)
 	return write(opts, bins, res)
 }
@@ -125,7 +136,7 @@ func validate(opts Options) error {
 
 func validateInputs(opts Options) error {
 	n := 0
-	for _, in := range []string{opts.PerfScript, opts.PerfData, opts.UnsymbolizedProfile} {
+	for _, in := range []string{opts.PerfScript, opts.PerfData, opts.UnsymbolizedProfile, opts.LLVMSampleProfile} {
 		if in != "" {
 			n++
 		}
@@ -136,7 +147,7 @@ func validateInputs(opts Options) error {
 	case opts.Output == "":
 		return usagef("--output is required")
 	case n != 1:
-		return usagef("give exactly one of --perfscript, --perfdata and --unsymbolized-profile")
+		return usagef("give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile")
 	case slices.Contains(opts.Binaries, ""):
 		return usagef("--binary: empty path")
 	}
@@ -155,14 +166,17 @@ type result struct {
 // scan streams the records of in once: side-band records update the
 // per-process table, each sample feeds the aggregation of what it carries.
 func scan(in *input, opts Options, bins *binaries) (*result, error) {
-	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
+	ab := bins.addrspaceBinary()
+	ab.Kernel = opts.LLVM.Kernel
+	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
-	lbr := newLBR(bins.primary(), table)
+	lbr := newLBR(bins.primary(), table, opts.LLVM)
 	res := &result{events: eventFilter{want: opts.PerfEvent}}
 	s := perfscript.NewScanner(in, in.name)
 	for s.Next() {
 		rec := s.Record()
 		if rec.Kind != perfscript.KindSample {
+			opts.LLVM.showMmap(rec)
 			table.Update(rec)
 			continue
 		}
@@ -174,6 +188,9 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	lbr.finish()
 	if err := s.Err(); err != nil {
 		return nil, err
+	}
+	if opts.LLVM.Kernel && table.Stats.Mappings == 0 {
+		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
 	}
 	res.lbr, res.stacks, res.scan, res.table = lbr.summary(), stacks.Counts(), s.Stats(), table.Stats
 	return res, nil

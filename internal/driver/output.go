@@ -39,10 +39,10 @@ func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
 	}
 	if opts.SkipSymbolization {
 		return writeFile(path, func(w io.Writer) error {
-			return rawprof.Write(w, c, bins.primary().PreferredBase())
+			return rawprof.Write(w, c, opts.LLVM.unsymbolizedBase(bins.primary()))
 		})
 	}
-	prof, err := lbrProfile(bins, c)
+	prof, err := lbrProfile(opts, bins, c)
 	if err != nil {
 		return err
 	}
@@ -51,14 +51,15 @@ func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
 
 // lbrProfile turns LBR counters into a sample profile, as llvm-profgen
 // does for profiles without context.
-func lbrProfile(bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
+func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return nil, err
 	}
-	gopts := bins.generateOptions(0)
+	gopts := lbrGenerateOptions(opts, bins, sym)
 	prof := generate.Profile(*c, instSizes{bins.primary()}, sym, gopts)
 	prof.FSDiscriminators = gopts.FSDiscriminators
+	finishProfile(opts, sym, prof)
 	return prof, nil
 }
 
@@ -70,7 +71,7 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 		return err
 	}
 	defer closeIn()
-	c, err := rawprof.Read(in, name, bins.primary().PreferredBase())
+	c, err := rawprof.Read(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
 		return err
 	}
