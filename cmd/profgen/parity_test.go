@@ -480,7 +480,13 @@ func TestHelpTexts(t *testing.T) {
 		cmd   []string
 		flags []string
 	}{
-		{[]string{"--help"}, []string{"--version"}},
+		{[]string{"--help"}, []string{"--version", "--profile-summary-cold-count uint", "--profile-summary-hot-count uint",
+			"--profile-summary-contextless", "--use-offset", "(default true)", "--use-first-loadable-segment-as-base", "--perf-event",
+			"--sample-period uint", "(default 1)", "--leading-ip-only", "--fill-zero-for-all-funcs", "--populate-profile-symbol-list",
+			"--update-total-samples", "--show-density", "--profile-density-threshold float", "(default 50)",
+			"--profile-density-cutoff-hot int", "(default 990000)", "--show-mmap-events", "--show-detailed-warning",
+			"--show-source-locations", "--show-canonical-fname", "--disassemble-functions", "--llvm-sample-profile", "--dwp",
+			"--load-function-from-symbol", "--kernel", "--time-profgen"}},
 		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
