@@ -130,6 +130,18 @@ var parityTable = []parityRow{
 	{name: "temporal -j2", args: []string{"merge", "-j2", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"},
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"}},
 
+	// Item 5: indexed profiles of versions 1 to 6 as inputs ({old:N}, made
+	// by parity_oldindexed_test.go).
+	{name: "indexed v1", args: []string{"merge", "-o", "{out}", "{old:1}"}},
+	{name: "indexed v2: records sharing a name", args: []string{"merge", "-o", "{out}", "{old:2}"}},
+	{name: "indexed v3: value profiles", args: []string{"merge", "-o", "{out}", "{old:3}"}},
+	{name: "indexed v4: summary", args: []string{"merge", "-o", "{out}", "{old:4}"}},
+	{name: "indexed v5", args: []string{"merge", "--text", "-o", "{out}", "{old:5}"}},
+	{name: "indexed v6 with v3 and raws", args: []string{"merge", "-o", "{out}", "{old:6}", "{old:3}", "{raw:ir19-1}"}},
+	{name: "show indexed v1", args: []string{"show", "--all-functions", "--counts", "{old:1}"}, compare: sameStdout},
+	{name: "show indexed v3", args: []string{"show", "--all-functions", "--counts", "--ic-targets", "{old:3}"}, compare: sameStdout},
+	{name: "show indexed v6 --function", args: []string{"show", "--function=foo", "--counts", "{old:6}"}, compare: sameStdout},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
@@ -300,6 +312,10 @@ func inputPath(t *testing.T, name, out string) string {
 	}
 	if txt, ok := strings.CutPrefix(name, "txt:"); ok {
 		return madeInput(t, txt, "proftext")
+	}
+	if old, ok := strings.CutPrefix(name, "old:"); ok {
+		v, _ := strconv.Atoi(old)
+		return oldIndexedFile(t, v)
 	}
 	return "testdata/parity/" + name
 }
