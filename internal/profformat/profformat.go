@@ -52,6 +52,12 @@ func (k Kind) String() string {
 	return [...]string{"unknown", "sample", "instrumentation", "pprof"}[k]
 }
 
+// IsRaw reports whether f is a raw instrumentation profile, of any word
+// size and byte order.
+func (f Format) IsRaw() bool {
+	return f == RawLE64 || f == RawLE32 || f == RawBE64 || f == RawBE32
+}
+
 // Kind returns the family of f.
 func (f Format) Kind() Kind {
 	switch f {

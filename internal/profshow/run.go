@@ -56,7 +56,7 @@ func show(w io.Writer, opts Options, path string) error {
 		return writeLLVMSample(w, p, opts)
 	}
 	if opts.Top == 0 {
-		if profformat.Sniff(head) == profformat.Indexed && !opts.JSON {
+		if k := profformat.Sniff(head); (k == profformat.Indexed || k.IsRaw()) && !opts.JSON {
 			opts.LLVM.Function = opts.Function
 			return WriteLLVMInstr(w, path, opts.LLVM)
 		}
@@ -83,7 +83,7 @@ func run(w io.Writer, opts Options, path string) error {
 	case profformat.Indexed:
 		return showInstr(w, opts, path)
 	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
-		return fmt.Errorf("%s: a raw instrumentation profile; merge it first (profgen merge), show reads indexed .profdata", path)
+		return fmt.Errorf("%s: a raw instrumentation profile: profgen's summary (--top, --json) reads indexed .profdata; merge it first (profgen merge)", path)
 	case profformat.SampleText, profformat.SampleBinary, profformat.SampleExtBinary, profformat.InstrText:
 		return showSample(w, opts, path, sampleFormat(head))
 	case profformat.Unknown:

@@ -17,6 +17,8 @@ type Info struct {
 	// the profile's inputs saw.
 	Traces      []instrprof.Trace
 	TraceStream uint64
+	// VTableNames are the names of the profiled vtables (v12 on).
+	VTableNames []string
 }
 
 // Func receives each record with the file offset of its hash-table entry.
