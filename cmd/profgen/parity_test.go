@@ -163,6 +163,14 @@ var parityTable = []parityRow{
 	{name: "show raw --profile-version --binary-ids", args: []string{"show", "--profile-version", "--binary-ids", "{raw:cs}"}, compare: sameStdout},
 	{name: "show raw --detailed-summary", args: []string{"show", "--detailed-summary", "--topn=2", "{raw:fe19}"}, compare: sameStdout},
 
+	// Item 5: GCC AutoFDO (gcov) sample profiles as inputs.
+	{name: "gcc profile to extbinary", args: []string{"merge", "--sample", "-o", "{out}", "{sp:gcc.afdo}"}},
+	{name: "gcc profile to text", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{sp:gcc.afdo}"}},
+	{name: "gcc profile to binary", args: []string{"merge", "--sample", "--binary", "-o", "{out}", "{sp:gcc.afdo}"}},
+	{name: "gcc and text profiles, weighted", args: []string{"merge", "--sample", "--text", "-o", "{out}", "--weighted-input=3,{sp:gcc.afdo}", "{a.sample.txt}"}},
+	{name: "show --sample gcc profile", args: []string{"show", "--sample", "{sp:gcc.afdo}"}, compare: sameStdout},
+	{name: "show --sample --detailed-summary gcc profile", args: []string{"show", "--sample", "--detailed-summary", "{sp:gcc.afdo}"}, compare: sameStdout},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},

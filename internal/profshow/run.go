@@ -84,7 +84,7 @@ func run(w io.Writer, opts Options, path string) error {
 		return showInstr(w, opts, path)
 	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
 		return fmt.Errorf("%s: a raw instrumentation profile: profgen's summary (--top, --json) reads indexed .profdata; merge it first (profgen merge)", path)
-	case profformat.SampleText, profformat.SampleBinary, profformat.SampleExtBinary, profformat.InstrText:
+	case profformat.SampleText, profformat.SampleBinary, profformat.SampleExtBinary, profformat.SampleGCC, profformat.InstrText:
 		return showSample(w, opts, path, sampleFormat(head))
 	case profformat.Unknown:
 		if profformat.LooksLikeText(head) {
@@ -125,11 +125,8 @@ func showSample(w io.Writer, opts Options, path string, format sampleprof.Format
 
 // sampleFormat is the encoding of the sample profile starting with head.
 func sampleFormat(head []byte) sampleprof.Format {
-	switch profformat.Sniff(head) {
-	case profformat.SampleBinary:
-		return sampleprof.FormatBinary
-	case profformat.SampleExtBinary:
-		return sampleprof.FormatExtBinary
+	if f := sampleprof.Detect(head); f != sampleprof.FormatUnknown {
+		return f
 	}
 	return sampleprof.FormatText
 }
