@@ -171,6 +171,16 @@ var parityTable = []parityRow{
 	{name: "show --sample gcc profile", args: []string{"show", "--sample", "{sp:gcc.afdo}"}, compare: sameStdout},
 	{name: "show --sample --detailed-summary gcc profile", args: []string{"show", "--sample", "--detailed-summary", "{sp:gcc.afdo}"}, compare: sameStdout},
 
+	// Item 5: --convert-sample-profile-layout.
+	{name: "flat layout to text", args: []string{"merge", "--sample", "--text", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "flat layout of several inputs", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:inline.txt}", "{sp:gcc.afdo}", "{a.sample.txt}"}},
+	{name: "flat layout, pre-inlined", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:profgen-preinlined.extbinary}"}},
+	// (the checksums of a pseudo-probe profile come in llvm's hash-map order)
+	{name: "flat layout, pseudo-probe", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:profgen-probe.extbinary}"}, compare: sameText},
+	{name: "flat layout then --function", args: []string{"merge", "--sample", "--text", "--convert-sample-profile-layout=flat", "--function=deeper", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "nest layout of a profile without contexts", args: []string{"merge", "--sample", "--convert-sample-profile-layout=nest", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "bad layout", args: []string{"merge", "--sample", "--convert-sample-profile-layout=deep", "-o", "{out}", "{sp:inline.txt}"}, compare: bothFail},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},
@@ -538,7 +548,7 @@ func TestHelpTexts(t *testing.T) {
 		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
-			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "(default 0: autodetect)", `(default "any")`}},
+			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "(default 0: autodetect)", `(default "any")`}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
 			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--showcs", "--topn", "--json", "--top ", "--version"}},
 	}

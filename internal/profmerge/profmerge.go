@@ -51,6 +51,10 @@ type Options struct {
 	// symbol list; DropProfileSymbolList drops the inputs' lists.
 	ProfSymList           string
 	DropProfileSymbolList bool
+	// ProfileLayout (--convert-sample-profile-layout): "flat" makes every
+	// inlined profile top-level; "nest" applies to context-sensitive
+	// profiles only; "" keeps the layout.
+	ProfileLayout string
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 }

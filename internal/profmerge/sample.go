@@ -32,6 +32,9 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	if err != nil {
 		return err
 	}
+	if o.ProfileLayout == "flat" {
+		p = sampleprof.Flatten(p)
+	}
 	if err := o.symbolList(stderr, p, format); err != nil {
 		return err
 	}
