@@ -63,4 +63,3 @@ func columns(cells ...string) string {
 	}
 	return b.String()
 }
-
