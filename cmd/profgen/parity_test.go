@@ -250,6 +250,13 @@ var parityTable = []parityRow{
 	{name: "show --sample --hot-func-list, text profile", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen.txt}"}, compare: sameStdout},
 	{name: "show --sample --hot-func-list, ties", args: []string{"show", "--sample", "--hot-func-list", "{sp:ties.txt}"}, compare: sameStdout},
 	{name: "show --sample --hot-func-list, probes", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --show-sec-info-only", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, compressed", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:compressed.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, md5", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:md5.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, probe", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, pre-inlined", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, fs", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-fs.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, text: warned", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:inline.txt}"}, compare: sameStdout},
 	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }
@@ -550,7 +557,7 @@ func TestHelpTexts(t *testing.T) {
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "(default 0: autodetect)", `(default "any")`}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
-			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--showcs", "--topn", "--json", "--top ", "--version"}},
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--version"}},
 	}
 	for _, tt := range tests {
 		out, _, err := runInProcess(tt.cmd)

@@ -38,6 +38,7 @@ type LLVMOptions struct {
 	TemporalTraces  bool
 	VTables         bool
 	HotFuncList     bool // sample profiles: the hot functions
+	ShowSecInfoOnly bool // sample profiles: the extbinary section table only
 }
 
 // instrShow is one run of llvm's showInstrProfile.

@@ -2,6 +2,7 @@ package profshow
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,8 @@ type Options struct {
 	LLVM   LLVMOptions
 	Kind   string // "instr" or "sample" when --instr or --sample was given
 	Output string // -o: a file instead of w ("-" or "" for w)
+	// Stderr gets llvm-profdata's warnings (default os.Stderr).
+	Stderr io.Writer
 }
 
 // Run shows the profile at path, its summary or one function, on w or in
@@ -47,6 +50,9 @@ func show(w io.Writer, opts Options, path string) error {
 	}
 	if err := checkKind(opts.Kind, profformat.Sniff(head).Kind(), path); err != nil {
 		return err
+	}
+	if opts.LLVM.ShowSecInfoOnly && profformat.Sniff(head).Kind() == profformat.KindSample {
+		return showSections(w, opts, path)
 	}
 	if opts.Kind == "sample" && !opts.JSON && opts.Top == 0 {
 		p, err := sampleprof.ReadFile(path)
@@ -197,4 +203,26 @@ func showPprof(w io.Writer, opts Options, path string) error {
 	}
 	s := SummarizePprof(p, opts.Top)
 	return writeShow(w, opts.JSON, s, func(w io.Writer) error { return WritePprofSummary(w, s) })
+}
+
+// showSections prints the section table of an extbinary sample profile
+// (--show-sec-info-only); other formats get llvm-profdata's warning.
+func showSections(w io.Writer, opts Options, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	err = sampleprof.WriteSectionInfo(w, data)
+	if errors.Is(err, sampleprof.ErrNoSections) {
+		stderr := opts.Stderr
+		if stderr == nil {
+			stderr = os.Stderr
+		}
+		fmt.Fprintln(stderr, "warning: -show-sec-info-only is only supported for sample profile in extbinary format and is ignored for other formats.")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
