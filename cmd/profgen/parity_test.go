@@ -181,6 +181,15 @@ var parityTable = []parityRow{
 	{name: "nest layout of a profile without contexts", args: []string{"merge", "--sample", "--convert-sample-profile-layout=nest", "-o", "{out}", "{sp:inline.txt}"}},
 	{name: "bad layout", args: []string{"merge", "--sample", "--convert-sample-profile-layout=deep", "-o", "{out}", "{sp:inline.txt}"}, compare: bothFail},
 
+	// Item 6: --split-layout (llvm-profdata 20; -19 reads the layout, so
+	// its rendering of profgen's file is compared with its own merge).
+	{name: "--split-layout", args: []string{"merge", "--sample", "--split-layout", "-o", "{out}", "{sp:inline.txt}", "{a.sample.txt}"},
+		llvm: []string{"merge", "--sample", "-o", "{out}", "{sp:inline.txt}", "{a.sample.txt}"}, compare: sameText},
+	{name: "--split-layout --compress-all-sections --use-md5", args: []string{"merge", "--sample", "--split-layout", "--compress-all-sections", "--use-md5", "-o", "{out}", "{sp:profgen-preinlined.extbinary}"},
+		llvm: []string{"merge", "--sample", "--compress-all-sections", "--use-md5", "-o", "{out}", "{sp:profgen-preinlined.extbinary}"}, compare: sameText},
+	{name: "--split-layout ignored for binary", args: []string{"merge", "--sample", "--binary", "--split-layout", "-o", "{out}", "{sp:inline.txt}"},
+		llvm: []string{"merge", "--sample", "--binary", "-o", "{out}", "{sp:inline.txt}"}},
+
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir14}"}, tool: "llvm-profdata-14"},

@@ -55,6 +55,9 @@ type Options struct {
 	// inlined profile top-level; "nest" applies to context-sensitive
 	// profiles only; "" keeps the layout.
 	ProfileLayout string
+	// SplitLayout (--split-layout, llvm-profdata 20): extbinary sample
+	// output in the split layout.
+	SplitLayout bool
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 }

@@ -21,6 +21,11 @@ type WriteOptions struct {
 	// Partial flags the profile as partial (--gen-partial-profile): the
 	// compiler then keeps its static estimates for functions left out.
 	Partial bool
+	// SplitLayout writes the extbinary split layout (llvm-profdata 20's
+	// merge --split-layout, LLVM's CtxSplitLayout): the functions with
+	// inlinees in one profile section and function offset table, the
+	// others in a second pair flagged flat.
+	SplitLayout bool
 }
 
 // WriteBinary writes p in LLVM's SPF_Binary format: magic and version,

@@ -2,6 +2,7 @@ package sampleprof
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,44 @@ zzz:40:40
 `
 	if got.String() != want {
 		t.Errorf("flattened:\n%s\nwant:\n%s", got.String(), want)
+	}
+}
+
+// TestSplitLayout: the split layout has no CS name table and two pairs of
+// function offset table and profile section, the second flagged flat; the
+// profile reads back the same.
+func TestSplitLayout(t *testing.T) {
+	p, err := ReadFile("testdata/inline.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, info bytes.Buffer
+	if err := (WriteOptions{SplitLayout: true}).Write(&out, p, FormatExtBinary); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSectionInfo(&info, out.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	var sections []string
+	for _, l := range strings.Split(info.String(), "\n") {
+		if name, _, ok := strings.Cut(l, " - "); ok {
+			_, flags, _ := strings.Cut(l, "Flags: ")
+			sections = append(sections, name+flags)
+		}
+	}
+	want := "ProfileSummarySection{} NameTableSection{} FuncOffsetTableSection{} LBRProfileSection{} " +
+		"FuncOffsetTableSection{flat} LBRProfileSection{flat} ProfileSymbolListSection{} FunctionMetadata{}"
+	if got := strings.Join(sections, " "); got != want {
+		t.Errorf("sections\n%s\nwant\n%s", got, want)
+	}
+	back, err := ReadBinary(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	WriteText(&a, p)
+	WriteText(&b, back)
+	if a.String() != b.String() {
+		t.Errorf("read back as\n%s\nwant\n%s", b.String(), a.String())
 	}
 }
