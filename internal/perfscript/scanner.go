@@ -1,6 +1,8 @@
 package perfscript
 
 import (
+	quotepkg "github.com/profgen/profgen/internal/quote"
+
 	"bufio"
 	"bytes"
 	"errors"
@@ -377,11 +379,6 @@ func isEvent(line []byte) bool {
 
 // quote quotes at most 80 bytes of bad input for an error message.
 // MaxQuotedBytes is how much of a bad input line a message quotes.
-const MaxQuotedBytes = 80
+const MaxQuotedBytes = quotepkg.MaxBytes
 
-func quote(b []byte) string {
-	if len(b) > MaxQuotedBytes {
-		return fmt.Sprintf("%q... (%d bytes)", b[:MaxQuotedBytes], len(b))
-	}
-	return fmt.Sprintf("%q", b)
-}
+func quote(b []byte) string { return quotepkg.Bytes(b) }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // WriteOptions tunes the binary writers.
@@ -180,7 +182,7 @@ func (t *nameTable) collect(f *FunctionSamples) {
 func (t *nameTable) checkStrings() error {
 	for _, n := range t.names {
 		if strings.IndexByte(n, 0) >= 0 {
-			return fmt.Errorf("function name %q holds a NUL byte", n)
+			return fmt.Errorf("function name %s holds a NUL byte", quote.String(n))
 		}
 	}
 	return nil
@@ -194,7 +196,7 @@ func nameHash(name string, isMD5 bool) (uint64, error) {
 	}
 	h, err := strconv.ParseUint(name, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("MD5 profile has a name that is no MD5: %q", name)
+		return 0, fmt.Errorf("MD5 profile has a name that is no MD5: %s", quote.String(name))
 	}
 	return h, nil
 }

@@ -17,6 +17,7 @@ import (
 	"sort"
 
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // ErrNeedBinary marks a binary-correlated raw profile read without a
@@ -286,10 +287,10 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	rec.Name = p.names[dr.nameRef]
 	rec.Hash = dr.funcHash
 	if dr.numCounters == 0 {
-		return fail("function %q has no counters", rec.Name)
+		return fail("function %s has no counters", quote.String(rec.Name))
 	}
 	if h.Kind()&instrprof.KindTemporal != 0 && dr.numCounters < 2 {
-		return fail("function %q has no counters besides its temporal timestamp", rec.Name)
+		return fail("function %s has no counters besides its temporal timestamp", quote.String(rec.Name))
 	}
 	cntOff := dr.counterPtr
 	bmOff := dr.bitmapPtr
@@ -301,7 +302,7 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	csize := h.counterSize()
 	cnts := h.NumCounters * csize
 	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
-		return fail("function %q: counters [%d, +%d) lie outside the counters section (%d counters)", rec.Name, int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
+		return fail("function %s: counters [%d, +%d) lie outside the counters section (%d counters)", quote.String(rec.Name), int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
 	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
 	if h.Kind()&instrprof.KindTemporal != 0 {
@@ -316,7 +317,7 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	rec.Bitmap = rec.Bitmap[:0]
 	if dr.numBitmapBytes > 0 && !p.correlated {
 		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
-			return fail("function %q: bitmap bytes lie outside the bitmap section", rec.Name)
+			return fail("function %s: bitmap bytes lie outside the bitmap section", quote.String(rec.Name))
 		}
 		start := p.base + int(p.l.bitmap) + int(bmOff)
 		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
@@ -399,7 +400,7 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 		return nil
 	}
 	if vd.Remaining() == 0 {
-		vd.Failf("truncated: value profile data of function %q is missing (continuous mode without -mllvm -disable-vp?)", rec.Name)
+		vd.Failf("truncated: value profile data of function %s is missing (continuous mode without -mllvm -disable-vp?)", quote.String(rec.Name))
 		return vd.Err()
 	}
 	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap)
@@ -408,7 +409,7 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 	}
 	for k := 0; k < kinds && vd.Err() == nil; k++ {
 		if len(rec.Sites[k]) != 0 && len(rec.Sites[k]) != int(dr.numSites[k]) {
-			vd.Failf("function %q: %d value sites of kind %d, the record says %d", rec.Name, len(rec.Sites[k]), k, dr.numSites[k])
+			vd.Failf("function %s: %d value sites of kind %d, the record says %d", quote.String(rec.Name), len(rec.Sites[k]), k, dr.numSites[k])
 		}
 	}
 	return vd.Err()
