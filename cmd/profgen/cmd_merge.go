@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -13,10 +11,7 @@ import (
 // with its defaults.
 type mergeOptions struct {
 	profmerge.Options
-	splitLayout bool
 }
-
-var errSplitLayout = errors.New("--split-layout: llvm-profdata 20's split extbinary layout is not supported (llvm-profdata-19 has no such flag)")
 
 var formatUsage = map[string]string{
 	"text":      "write the text format",
@@ -50,7 +45,8 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.NoFunction, "no-function", "", "leave out the functions whose name matches this regular expression")
 	fs.StringVar(&o.ProfSymList, "prof-sym-list", "", "sample profiles: file of function names to add to the profile symbol list")
 	fs.BoolVar(&o.DropProfileSymbolList, "drop-profile-symbol-list", false, "sample profiles: drop the inputs' profile symbol lists")
-	fs.BoolVar(&o.splitLayout, "split-layout", false, "llvm-profdata 20's split extbinary layout: refused (llvm-profdata-19 has no such flag)")
+	fs.StringVar(&o.ProfileLayout, "convert-sample-profile-layout", "", "sample profiles: flat (every inlined profile made top-level) or nest (context-sensitive profiles; profiles without contexts stay as they are)")
+	fs.BoolVar(&o.SplitLayout, "split-layout", false, "sample profiles: extbinary with the functions that have inlinees in their own sections (llvm-profdata 20; -19 reads it)")
 	fs.IntVar(&o.OutputVersion, "output-version", 12, "profgen: indexed version to write: 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14)")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
@@ -62,13 +58,14 @@ func newMergeCommand() *cobra.Command {
 		Short: "Merge instrumentation profiles (.profraw, .profdata, directories) into indexed .profdata",
 		Long: `Merge clang instrumentation profiles into one indexed .profdata (version 12, as
 llvm-profdata-19 writes) or its text form. Inputs are raw profiles (versions
-8-10), indexed profiles (versions 7-12), text profiles (.proftext) and
-directories of them. Files are streamed and merged
-in parallel; the output is the same for any thread count and input order.
-Sample profiles (text, binary, extbinary) merge as llvm-profdata merge --sample.`,
+8-10, of 64- and 32-bit programs of either byte order), indexed profiles
+(versions 1-12), text profiles (.proftext) and directories of them. Files
+are streamed and merged in parallel; the output is the same for any thread
+count and input order. Sample profiles (text, binary, extbinary, GCC
+AutoFDO) merge as llvm-profdata merge --sample.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.splitLayout {
-				return errSplitLayout
+			if l := o.ProfileLayout; l != "" && l != "flat" && l != "nest" {
+				return usageError{errString("--convert-sample-profile-layout: " + l + ": want flat or nest")}
 			}
 			o.Args = args
 			return profmerge.Run(cmd.ErrOrStderr(), &o.Options)

@@ -12,6 +12,7 @@ import (
 // rootOptions are the llvm-profgen compatible flags of the root command.
 type rootOptions struct {
 	driver.Options
+	llvm llvmProfgenFlags
 }
 
 // AddFlags registers the flags; names and defaults follow llvm-profgen.
@@ -37,6 +38,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")
 	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
 	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout")
+	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")
@@ -54,6 +56,9 @@ func newRootCommand() *cobra.Command {
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Stdin, opts.Stdout, opts.Stderr = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := opts.llvm.apply(cmd.Flags(), &opts.Options); err != nil {
+				return err
+			}
 			return driver.Run(cmd.Context(), opts.Options)
 		},
 	}

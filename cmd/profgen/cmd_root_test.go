@@ -44,7 +44,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--perfscript", "a", "-o", "o"}, "--binary is required"},
 		{[]string{"--perfscript", "a", "--binary", "b"}, "--output is required"},
-		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata and --unsymbolized-profile"},
+		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile"},
 		{[]string{"--perfscript", "a", "--unsymbolized-profile", "u", "--binary", "b", "-o", "o"}, "give exactly one of"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "yaml"}, "--format"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "pprof", "--skip-symbolization"}, "--skip-symbolization"},

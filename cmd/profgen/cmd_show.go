@@ -33,6 +33,7 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.VTables, "show-vtables", false, "show vtable value profiles of the functions shown")
 	fs.BoolVar(&o.LLVM.TemporalTraces, "temporal-profile-traces", false, "show the temporal profile traces")
 	fs.BoolVar(&o.LLVM.Text, "text", false, "show the functions shown in the text format")
+	fs.BoolVar(&o.LLVM.ShowSecInfoOnly, "show-sec-info-only", false, "sample profiles: show the extbinary section table only")
 	choiceVar(fs, &o.Kind, map[string]string{
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
 		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
@@ -54,6 +55,7 @@ computes them) and the hottest functions with demangled names; with --function
 one function's body counts, call targets and inline tree.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Stderr = cmd.ErrOrStderr()
 			return profshow.Run(cmd.OutOrStdout(), o.Options, args[0])
 		},
 	}

@@ -91,6 +91,10 @@ var parityTable = []parityRow{
 	// (the bad counter included); profgen skips the whole file (README).
 	{name: "counter above 2^56 skipped with --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{counter57.profraw}", "{raw:ir19-2}"},
 		llvm: []string{"merge", "-o", "{out}", "{raw:ir19-2}"}},
+	{name: "names chunk: zlib stream longer than declared", args: []string{"merge", "-o", "{out}", "{names-packed-short.profraw}"}, compare: bothFail},
+	{name: "names chunk: inflates beyond its declared size", args: []string{"merge", "-o", "{out}", "{names-plain-short.profraw}"}, compare: bothFail},
+	{name: "vtable names damaged", args: []string{"merge", "-o", "{out}", "{vtnames-corrupt.profraw}"}, compare: bothFail},
+	{name: "vtable names inflate beyond their size", args: []string{"merge", "-o", "{out}", "{vtnames-plain-short.profraw}"}, compare: bothFail},
 	{name: "indexed without its last 8 bytes refused", args: []string{"merge", "-o", "{out}", "{indexed-cut8.profdata}"}, compare: bothFail},
 	{name: "indexed with binary ids offset 0 refused", args: []string{"merge", "-o", "{out}", "{indexed-ids0.profdata}"}, compare: bothFail},
 
@@ -129,6 +133,62 @@ var parityTable = []parityRow{
 	{name: "temporal max trace length", args: []string{"merge", "--temporal-profile-max-trace-length=2", "--text", "-o", "{out}", "{temporal1.profraw}", "{idx:temporal}"}},
 	{name: "temporal -j2", args: []string{"merge", "-j2", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"},
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{temporal2.profraw}", "{temporal1.profraw}", "{idx:temporal}"}},
+
+	// Item 5: indexed profiles of versions 1 to 6 as inputs ({old:N}, made
+	// by parity_oldindexed_test.go).
+	{name: "indexed v1", args: []string{"merge", "-o", "{out}", "{old:1}"}},
+	{name: "indexed v2: records sharing a name", args: []string{"merge", "-o", "{out}", "{old:2}"}},
+	{name: "indexed v3: value profiles", args: []string{"merge", "-o", "{out}", "{old:3}"}},
+	{name: "indexed v4: summary", args: []string{"merge", "-o", "{out}", "{old:4}"}},
+	{name: "indexed v5", args: []string{"merge", "--text", "-o", "{out}", "{old:5}"}},
+	{name: "indexed v6 with v3 and raws", args: []string{"merge", "-o", "{out}", "{old:6}", "{old:3}", "{raw:ir19-1}"}},
+	{name: "show indexed v1", args: []string{"show", "--all-functions", "--counts", "{old:1}"}, compare: sameStdout},
+	{name: "show indexed v3", args: []string{"show", "--all-functions", "--counts", "--ic-targets", "{old:3}"}, compare: sameStdout},
+	{name: "show indexed v6 --function", args: []string{"show", "--function=foo", "--counts", "{old:6}"}, compare: sameStdout},
+
+	// Item 5: raws of 32-bit and big-endian programs ({rawv:NAME}, made by
+	// parity_rawvariants_test.go).
+	{name: "raw 64-bit little-endian (hand-made)", args: []string{"merge", "-o", "{out}", "{rawv:le64}"}},
+	{name: "raw 32-bit little-endian", args: []string{"merge", "-o", "{out}", "{rawv:le32}"}},
+	{name: "raw 64-bit big-endian", args: []string{"merge", "-o", "{out}", "{rawv:be64}"}},
+	{name: "raw 32-bit big-endian", args: []string{"merge", "-o", "{out}", "{rawv:be32}"}},
+	{name: "raws of every kind merged", args: []string{"merge", "-o", "{out}", "{rawv:le32}", "{rawv:be64}", "{rawv:be32}", "{raw:ir19-1}"}},
+	// llvm-profdata-19 reads only version 10 raws; -14 reads version 8 (but
+	// maps no indirect-call target of a big-endian one: TestRawVariantsAgree).
+	{name: "raw 32-bit v8 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{rawv:le32v8}"},
+		llvm: []string{"merge", "-o", "{out}", "{rawv:le32v8}"}, tool: "llvm-profdata-14"},
+	{name: "show raw 32-bit big-endian", args: []string{"show", "--all-functions", "--counts", "--ic-targets", "{rawv:be32}"}, compare: sameStdout},
+	{name: "show raw", args: []string{"show", "--all-functions", "--counts", "--ic-targets", "--memop-sizes", "{raw:ir19-1}"}, compare: sameStdout},
+	{name: "show raw --text with vtable names", args: []string{"show", "--text", "--all-functions", "{raw:vt1}"}, compare: sameStdout},
+	{name: "show raw --profile-version --binary-ids", args: []string{"show", "--profile-version", "--binary-ids", "{raw:cs}"}, compare: sameStdout},
+	{name: "show raw --detailed-summary", args: []string{"show", "--detailed-summary", "--topn=2", "{raw:fe19}"}, compare: sameStdout},
+
+	// Item 5: GCC AutoFDO (gcov) sample profiles as inputs.
+	{name: "gcc profile to extbinary", args: []string{"merge", "--sample", "-o", "{out}", "{sp:gcc.afdo}"}},
+	{name: "gcc profile to text", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{sp:gcc.afdo}"}},
+	{name: "gcc profile to binary", args: []string{"merge", "--sample", "--binary", "-o", "{out}", "{sp:gcc.afdo}"}},
+	{name: "gcc and text profiles, weighted", args: []string{"merge", "--sample", "--text", "-o", "{out}", "--weighted-input=3,{sp:gcc.afdo}", "{a.sample.txt}"}},
+	{name: "show --sample gcc profile", args: []string{"show", "--sample", "{sp:gcc.afdo}"}, compare: sameStdout},
+	{name: "show --sample --detailed-summary gcc profile", args: []string{"show", "--sample", "--detailed-summary", "{sp:gcc.afdo}"}, compare: sameStdout},
+
+	// Item 5: --convert-sample-profile-layout.
+	{name: "flat layout to text", args: []string{"merge", "--sample", "--text", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "flat layout of several inputs", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:inline.txt}", "{sp:gcc.afdo}", "{a.sample.txt}"}},
+	{name: "flat layout, pre-inlined", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:profgen-preinlined.extbinary}"}},
+	// (the checksums of a pseudo-probe profile come in llvm's hash-map order)
+	{name: "flat layout, pseudo-probe", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:profgen-probe.extbinary}"}, compare: sameText},
+	{name: "flat layout then --function", args: []string{"merge", "--sample", "--text", "--convert-sample-profile-layout=flat", "--function=deeper", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "nest layout of a profile without contexts", args: []string{"merge", "--sample", "--convert-sample-profile-layout=nest", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "bad layout", args: []string{"merge", "--sample", "--convert-sample-profile-layout=deep", "-o", "{out}", "{sp:inline.txt}"}, compare: bothFail},
+
+	// Item 6: --split-layout (llvm-profdata 20; -19 reads the layout, so
+	// its rendering of profgen's file is compared with its own merge).
+	{name: "--split-layout", args: []string{"merge", "--sample", "--split-layout", "-o", "{out}", "{sp:inline.txt}", "{a.sample.txt}"},
+		llvm: []string{"merge", "--sample", "-o", "{out}", "{sp:inline.txt}", "{a.sample.txt}"}, compare: sameText},
+	{name: "--split-layout --compress-all-sections --use-md5", args: []string{"merge", "--sample", "--split-layout", "--compress-all-sections", "--use-md5", "-o", "{out}", "{sp:profgen-preinlined.extbinary}"},
+		llvm: []string{"merge", "--sample", "--compress-all-sections", "--use-md5", "-o", "{out}", "{sp:profgen-preinlined.extbinary}"}, compare: sameText},
+	{name: "--split-layout ignored for binary", args: []string{"merge", "--sample", "--binary", "--split-layout", "-o", "{out}", "{sp:inline.txt}"},
+		llvm: []string{"merge", "--sample", "--binary", "-o", "{out}", "{sp:inline.txt}"}},
 
 	// Item 9: output for older compilers.
 	{name: "--output-version=7 = llvm-profdata-14", args: []string{"merge", "--output-version=7", "-o", "{out}", "{raw:ir14}"},
@@ -199,6 +259,13 @@ var parityTable = []parityRow{
 	{name: "show --sample --hot-func-list, text profile", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen.txt}"}, compare: sameStdout},
 	{name: "show --sample --hot-func-list, ties", args: []string{"show", "--sample", "--hot-func-list", "{sp:ties.txt}"}, compare: sameStdout},
 	{name: "show --sample --hot-func-list, probes", args: []string{"show", "--sample", "--hot-func-list", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --show-sec-info-only", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, compressed", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:compressed.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, md5", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:md5.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, probe", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-probe.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, pre-inlined", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, fs", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-fs.extbinary}"}, compare: sameStdout},
+	{name: "show --show-sec-info-only, text: warned", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:inline.txt}"}, compare: sameStdout},
 	{name: "show -o", args: []string{"show", "--all-functions", "-o", "{out}", "{idx:ir19}"}},
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }
@@ -300,6 +367,13 @@ func inputPath(t *testing.T, name, out string) string {
 	}
 	if txt, ok := strings.CutPrefix(name, "txt:"); ok {
 		return madeInput(t, txt, "proftext")
+	}
+	if v, ok := strings.CutPrefix(name, "rawv:"); ok {
+		return rawVariantFile(t, v)
+	}
+	if old, ok := strings.CutPrefix(name, "old:"); ok {
+		v, _ := strconv.Atoi(old)
+		return oldIndexedFile(t, v)
 	}
 	return "testdata/parity/" + name
 }
@@ -480,13 +554,19 @@ func TestHelpTexts(t *testing.T) {
 		cmd   []string
 		flags []string
 	}{
-		{[]string{"--help"}, []string{"--version"}},
+		{[]string{"--help"}, []string{"--version", "--profile-summary-cold-count uint", "--profile-summary-hot-count uint",
+			"--profile-summary-contextless", "--use-offset", "(default true)", "--use-first-loadable-segment-as-base", "--perf-event",
+			"--sample-period uint", "(default 1)", "--leading-ip-only", "--fill-zero-for-all-funcs", "--populate-profile-symbol-list",
+			"--update-total-samples", "--show-density", "--profile-density-threshold float", "(default 50)",
+			"--profile-density-cutoff-hot int", "(default 990000)", "--show-mmap-events", "--show-detailed-warning",
+			"--show-source-locations", "--show-canonical-fname", "--disassemble-functions", "--llvm-sample-profile", "--dwp",
+			"--load-function-from-symbol", "--kernel", "--time-profgen"}},
 		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
-			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "(default 0: autodetect)", `(default "any")`}},
+			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "(default 0: autodetect)", `(default "any")`}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
-			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--showcs", "--topn", "--json", "--top ", "--version"}},
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--version"}},
 	}
 	for _, tt := range tests {
 		out, _, err := runInProcess(tt.cmd)

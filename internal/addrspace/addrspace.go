@@ -27,6 +27,20 @@ type Binary struct {
 	// llvm-profgen 19 does.
 	PreferredBase uint64
 	TextOffset    uint64
+	// Kernel says the binary is the Linux kernel (llvm-profgen --kernel):
+	// it is the DSO perf names [kernel.kallsyms] (_text, _stext), loaded
+	// where its mmap says, for every process.
+	Kernel bool
+}
+
+// IsKernelImage reports whether a DSO name is the kernel image's, as
+// llvm-profgen 19 matches it.
+func IsKernelImage(path string) bool {
+	switch filepath.Base(path) {
+	case "[kernel.kallsyms]", "[kernel.kallsyms]_stext", "[kernel.kallsyms]_text":
+		return true
+	}
+	return false
 }
 
 // RuntimeBase returns where the binary's text segment was loaded, given an
@@ -39,7 +53,7 @@ func RuntimeBase(bin Binary, m perfscript.Mmap) (uint64, bool) {
 	if m.Prot != "" && !strings.Contains(m.Prot, "x") {
 		return 0, false
 	}
-	if m.PgOff == bin.TextOffset {
+	if m.PgOff == bin.TextOffset || bin.Kernel {
 		return m.Addr, true
 	}
 	if m.PgOff < bin.TextOffset && bin.TextOffset-m.PgOff < m.Len {
@@ -126,6 +140,9 @@ func (t *Table) drop(pid int32) {
 func (t *Table) Selected(pid int32) bool { return t.pids == nil || t.pids[pid] }
 
 func (t *Table) isBinary(path string) bool {
+	if t.bin.Kernel {
+		return IsKernelImage(path)
+	}
 	return path == t.bin.Path || filepath.Base(path) == t.name
 }
 
@@ -164,7 +181,7 @@ func (t *Table) fork(parent, child int32) {
 // get the canonical address. A sample without a PID uses the last mapping
 // seen, or the preferred base when none was (as llvm-profgen 19).
 func (t *Table) Delta(hasPID bool, pid int32) (uint64, Reason) {
-	if !hasPID {
+	if !hasPID || t.bin.Kernel {
 		t.Stats.NoPIDSamples++
 		if !t.haveLast {
 			t.Stats.NoMmapDefaulted = true

@@ -46,11 +46,16 @@ type Branch struct{ Source, Target uint64 }
 type Counters struct {
 	Ranges   map[Range]uint64
 	Branches map[Branch]uint64
+	// Unused are the (start, end) pairs of consecutive branches that gave
+	// no range: an end outside the code, or start after end, or crossing
+	// an unconditional branch (pairs with both ends outside excluded).
+	// llvm-profgen's range warnings look at them beside Ranges.
+	Unused map[Range]uint64
 }
 
 // NewCounters returns empty counters.
 func NewCounters() *Counters {
-	return &Counters{Ranges: map[Range]uint64{}, Branches: map[Branch]uint64{}}
+	return &Counters{Ranges: map[Range]uint64{}, Branches: map[Branch]uint64{}, Unused: map[Range]uint64{}}
 }
 
 // Add adds o's counts to c.
@@ -60,6 +65,12 @@ func (c *Counters) Add(o *Counters) {
 	}
 	for k, v := range o.Branches {
 		c.Branches[k] += v
+	}
+	for k, v := range o.Unused {
+		if c.Unused == nil {
+			c.Unused = map[Range]uint64{}
+		}
+		c.Unused[k] += v
 	}
 }
 
@@ -71,6 +82,19 @@ type Stats struct {
 	ExternalEnds  uint64 // kept entries with one external end
 	DroppedExtExt uint64 // entries with both ends external (dropped)
 	InvalidRanges uint64 // fall-through ranges dropped: start after end, or crossing an unconditional branch
+	Pairs         uint64 // pairs of consecutive branches: candidate ranges, used or not
+}
+
+// Options are llvm-profgen 19's LBR reader flags.
+type Options struct {
+	// LeadingIPOnly (--leading-ip-only): a sample is its IP alone, given
+	// as a one-entry stack From = To = IP; it counts the range [IP, IP].
+	// A sample without IP has its newest entry taken the same way.
+	LeadingIPOnly bool
+	// SamplePeriod (--sample-period, 0 = not given): a sample counts
+	// period times its repeat count, divided by its number of branches
+	// (those not both outside the code) less one unless LeadingIPOnly.
+	SamplePeriod uint64
 }
 
 // maxPendingBytes bounds the table of distinct samples kept before they
@@ -88,6 +112,7 @@ type Aggregator struct {
 	limit   int // flush when the pending keys would exceed it
 	key     []byte
 	entries []entry
+	opts    Options
 	Stats   Stats
 }
 
@@ -98,12 +123,20 @@ type entry struct {
 
 // New returns an Aggregator over the binary's code.
 func New(code Code) *Aggregator {
-	return &Aggregator{code: code, c: NewCounters(), pending: map[string]int{}, limit: maxPendingBytes}
+	return NewWithOptions(code, Options{})
+}
+
+// NewWithOptions returns an Aggregator with llvm-profgen's reader flags.
+func NewWithOptions(code Code, opts Options) *Aggregator {
+	return &Aggregator{code: code, c: NewCounters(), pending: map[string]int{}, limit: maxPendingBytes, opts: opts}
 }
 
 // Add records one sample: its branch stack in runtime addresses, the delta
 // to canonical addresses, and how many times it was seen.
 func (a *Aggregator) Add(branches []perfscript.Branch, delta, count uint64) {
+	if a.opts.SamplePeriod > 0 {
+		count = a.scaled(branches, delta, count)
+	}
 	key := a.key[:0]
 	for _, b := range branches {
 		key = binary.LittleEndian.AppendUint64(key, b.From+delta)
@@ -137,6 +170,25 @@ func (a *Aggregator) Counters() *Counters {
 	return a.c
 }
 
+// scaled is the count of a sample under --sample-period, as llvm-profgen
+// 19 computes it for each sample line.
+func (a *Aggregator) scaled(branches []perfscript.Branch, delta, count uint64) uint64 {
+	count *= a.opts.SamplePeriod
+	if a.opts.LeadingIPOnly {
+		return count
+	}
+	kept := uint64(0)
+	for _, b := range branches {
+		if a.code.IsCode(b.From+delta) || a.code.IsCode(b.To+delta) {
+			kept++
+		}
+	}
+	if kept > 1 {
+		count /= kept - 1
+	}
+	return count
+}
+
 // count adds the counters of one distinct sample (key: canonical from/to
 // pairs, newest first) seen n times.
 func (a *Aggregator) count(key string, n uint64) {
@@ -147,22 +199,42 @@ func (a *Aggregator) count(key string, n uint64) {
 	}
 	a.Stats.Samples += n
 	a.Stats.Entries += uint64(len(es)) * n
+	if a.opts.LeadingIPOnly {
+		a.countIP(es[0], n)
+		return
+	}
 	var end uint64
 	endCode := false // the leading IP is ignored: the newest range has no end
-	for _, e := range es {
-		if e.dst != ExternalAddr {
+	for i, e := range es {
+		dstCode := e.dst != ExternalAddr
+		if dstCode {
 			a.c.Branches[Branch{e.src, e.dst}] += n
-			if endCode {
+		}
+		if i > 0 {
+			a.Stats.Pairs += n
+			switch {
+			case dstCode && endCode:
 				a.countRange(e.dst, end, n)
+			case dstCode || endCode:
+				a.c.Unused[Range{e.dst, end}] += n
 			}
 		}
 		end, endCode = e.src, e.srcCode
 	}
 }
 
+// countIP counts a leading-IP sample: its entry From = To = IP.
+func (a *Aggregator) countIP(e entry, n uint64) {
+	if e.src == e.dst && e.srcCode {
+		a.Stats.Pairs += n
+		a.c.Ranges[Range{e.src, e.src}] += n
+	}
+}
+
 func (a *Aggregator) countRange(start, end, n uint64) {
 	if start > end || a.code.CrossesUncondBranch(start, end) {
 		a.Stats.InvalidRanges += n
+		a.c.Unused[Range{start, end}] += n
 		return
 	}
 	a.c.Ranges[Range{start, end}] += n

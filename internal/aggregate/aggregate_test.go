@@ -51,28 +51,28 @@ func TestAggregate(t *testing.T) {
 			samples: [][]perfscript.Branch{loop, loop}, count: 1,
 			ranges:   map[Range]uint64{{0x401110, 0x40112c}: 4, {0x401140, 0x401142}: 2, {0x401147, 0x401151}: 2},
 			branches: map[Branch]uint64{{0x40112c, 0x401147}: 4, {0x401142, 0x401110}: 4, {0x401151, 0x401140}: 2},
-			stats:    Stats{Samples: 2, Entries: 10},
+			stats:    Stats{Samples: 2, Entries: 10, Pairs: 8},
 		},
 		{
 			name:    "aslr delta and repeat count",
 			samples: [][]perfscript.Branch{br(0x7000151, 0x7000140, 0x700012c, 0x7000147)}, delta: aslrDelta, count: 3,
 			ranges:   map[Range]uint64{{0x401147, 0x401151}: 3},
 			branches: map[Branch]uint64{{0x401151, 0x401140}: 3, {0x40112c, 0x401147}: 3},
-			stats:    Stats{Samples: 3, Entries: 6},
+			stats:    Stats{Samples: 3, Entries: 6, Pairs: 3},
 		},
 		{
 			name:    "external source kept, external target dropped, ext->ext dropped",
 			samples: [][]perfscript.Branch{br(0x401151, 0x7f00, 0x7f10, 0x7f20, 0x7f0000001000, 0x401110)}, count: 1,
 			ranges:   map[Range]uint64{},
 			branches: map[Branch]uint64{{ExternalAddr, 0x401110}: 1},
-			stats:    Stats{Samples: 1, Entries: 2, ExternalEnds: 2, DroppedExtExt: 1, InvalidRanges: 1},
+			stats:    Stats{Samples: 1, Entries: 2, ExternalEnds: 2, DroppedExtExt: 1, InvalidRanges: 1, Pairs: 1},
 		},
 		{
 			name:    "range start after end, range crossing a call",
 			samples: [][]perfscript.Branch{br(0x401120, 0x401110, 0x401100, 0x401130, 0x401140, 0x401110)}, count: 1,
 			ranges:   map[Range]uint64{},
 			branches: map[Branch]uint64{{0x401120, 0x401110}: 1, {0x401100, 0x401130}: 1, {0x401140, 0x401110}: 1},
-			stats:    Stats{Samples: 1, Entries: 3, InvalidRanges: 2},
+			stats:    Stats{Samples: 1, Entries: 3, InvalidRanges: 2, Pairs: 2},
 		},
 		{
 			name:    "all external",
@@ -98,6 +98,52 @@ func TestAggregate(t *testing.T) {
 				t.Errorf("stats %+v, want %+v", a.Stats, tt.stats)
 			}
 		})
+	}
+}
+
+// TestUnusedPairs: pairs of consecutive branches that give no range are
+// kept for llvm-profgen's range warnings, with ExternalAddr for an end
+// outside the code; pairs with both ends outside are only counted.
+func TestUnusedPairs(t *testing.T) {
+	a := New(code)
+	// newest first: ext->0x401110, 0x401120->ext, 0x401100->0x401130,
+	// 0x7f00->0x7f10 (dropped), 0x401140->0x401110
+	a.Add(br(0x7f00, 0x401110, 0x401120, 0x7f20, 0x401100, 0x401130, 0x7f00, 0x7f10, 0x401140, 0x401110), 0, 2)
+	c := a.Counters()
+	want := map[Range]uint64{
+		{ExternalAddr, ExternalAddr}: 0, // ext target, ext source: skipped
+		{0x401130, 0x401120}:         2, // start after end
+		{0x401110, 0x401100}:         2, // start after end
+	}
+	delete(want, Range{ExternalAddr, ExternalAddr})
+	if !maps.Equal(c.Unused, want) {
+		t.Errorf("unused %v, want %v", c.Unused, want)
+	}
+	if a.Stats.Pairs != 6 {
+		t.Errorf("pairs %d, want 6", a.Stats.Pairs)
+	}
+}
+
+// TestLeadingIPAndPeriod: --leading-ip-only counts [IP, IP] once per
+// sample; --sample-period scales each sample, divided by its branches
+// less one without --leading-ip-only.
+func TestLeadingIPAndPeriod(t *testing.T) {
+	ip := NewWithOptions(code, Options{LeadingIPOnly: true, SamplePeriod: 10})
+	ip.Add(br(0x401120, 0x401120), 0, 1)
+	ip.Add(br(0x401120, 0x401120), 0, 2)
+	ip.Add(br(0x7f00, 0x7f00), 0, 1)
+	if c := ip.Counters(); !maps.Equal(c.Ranges, map[Range]uint64{{0x401120, 0x401120}: 30}) || len(c.Branches) != 0 {
+		t.Errorf("leading ip: ranges %v branches %v", c.Ranges, c.Branches)
+	}
+	lbr := NewWithOptions(code, Options{SamplePeriod: 10})
+	// three branches, one of them external to external: 10 / (2-1)
+	lbr.Add(br(0x401151, 0x401140, 0x7f00, 0x7f10, 0x40112c, 0x401147), 0, 1)
+	// three branches: 10 / 2, twice
+	lbr.Add(br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140), 0, 1)
+	lbr.Add(br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140), 0, 1)
+	c := lbr.Counters()
+	if got := c.Branches[Branch{0x401151, 0x401140}]; got != 20 {
+		t.Errorf("scaled count %d, want 20", got)
 	}
 }
 

@@ -69,16 +69,16 @@ func Open(path string, opts Options) (*File, error) {
 // Size() int64 method (bytes.Reader, io.SectionReader), sections claiming
 // to extend past that size are not decoded.
 func NewFile(r io.ReaderAt, path string, opts Options) (*File, error) {
-	ef, err := elf.NewFile(r)
-	if err == nil {
-		err = CheckCompressed(ef)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	size := int64(-1)
 	if s, ok := r.(interface{ Size() int64 }); ok {
 		size = s.Size()
+	}
+	ef, err := elf.NewFile(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, explainELF(r, size, err))
+	}
+	if err := CheckCompressed(ef); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f := &File{path: path, debugPath: opts.DebugPath, elf: ef}
 	if err := f.load(size); err != nil {

@@ -18,21 +18,19 @@ type Segment struct {
 
 // layout is where the executable segments want to be loaded.
 type layout struct {
-	firstLoadable uint64           // first PT_LOAD's vaddr, page-rounded
+	firstLoadable uint64           // first non-zero PT_LOAD vaddr, page-rounded
 	exec          []Segment        // executable PT_LOADs in program header order
 	execProgs     []elf.ProgHeader // the same, as the program headers say
 }
 
 func readLayout(progs []*elf.Prog) (layout, error) {
 	var l layout
-	seenLoad := false
 	for _, p := range progs {
 		if p.Type != elf.PT_LOAD {
 			continue
 		}
-		if !seenLoad {
+		if l.firstLoadable == 0 { // a segment at 0 does not count, as in llvm-profgen
 			l.firstLoadable = p.Vaddr &^ (pageSize - 1)
-			seenLoad = true
 		}
 		if p.Flags&elf.PF_X != 0 {
 			l.exec = append(l.exec, Segment{Vaddr: p.Vaddr &^ (pageSize - 1), Offset: p.Off &^ (pageSize - 1)})
@@ -56,7 +54,9 @@ func (f *File) PreferredBase() uint64 { return f.layout.exec[0].Vaddr }
 func (f *File) TextSegmentOffset() uint64 { return f.layout.exec[0].Offset }
 
 // FirstLoadableAddress is the first PT_LOAD's p_vaddr rounded down to the
-// page (llvm-profgen's --use-first-loadable-segment-as-base).
+// page (llvm-profgen's --use-first-loadable-segment-as-base); like
+// llvm-profgen 19, it skips segments whose rounded address is 0, so for a
+// PIE it is the second segment's.
 func (f *File) FirstLoadableAddress() uint64 { return f.layout.firstLoadable }
 
 // ExecSegments are the executable PT_LOAD segments in program header order.

@@ -34,7 +34,7 @@ func TestReadLayout(t *testing.T) {
 				prog(elf.PT_LOAD, elf.PF_R|elf.PF_X, 0, 0),
 				prog(elf.PT_LOAD, elf.PF_R|elf.PF_W, 0x1df0, 0xdf0),
 			},
-			base: 0, textOff: 0, firstLoad: 0,
+			base: 0, textOff: 0, firstLoad: 0x1000, // llvm-profgen skips a segment at 0
 		},
 		{
 			name: "lld layout: text not page aligned is rounded down",
@@ -43,7 +43,7 @@ func TestReadLayout(t *testing.T) {
 				prog(elf.PT_LOAD, elf.PF_R|elf.PF_X, 0x1640, 0x640),
 				prog(elf.PT_LOAD, elf.PF_R|elf.PF_X, 0x3000, 0x2000),
 			},
-			base: 0x1000, textOff: 0, firstLoad: 0,
+			base: 0x1000, textOff: 0, firstLoad: 0x1000,
 		},
 		{
 			name:  "no executable segment",

@@ -30,6 +30,7 @@ type Options struct {
 	PerfData            string // or a perf.data file, read through perf script
 	UnsymbolizedProfile string // or an unsymbolized profile (--skip-symbolization output)
 	PerfBinary          string // perf executable for PerfData ("" = perf on PATH)
+	LLVMSampleProfile   string // or an LLVM sample profile, written again (--llvm-sample-profile)
 
 	Binaries    []string // the profiled ELF binaries
 	DebugBinary string   // DWARF of the (one) binary in a separate file
@@ -48,6 +49,8 @@ type Options struct {
 	// line-based, from DWARF, as the binary had no probes.
 	UseDwarfCorrelation bool
 	ShowPseudoProbe     bool // print the probe descriptors on Stdout when decoding them
+
+	LLVM LLVMOptions // llvm-profgen's tuning and diagnostic flags
 
 	Stdin  io.Reader
 	Stdout io.Writer
@@ -73,13 +76,20 @@ func Run(ctx context.Context, opts Options) error {
 	if err := validate(opts); err != nil {
 		return err
 	}
+	timer := newPhaseTimer(opts)
+	defer timer.print()
+	timer.phase("Load binary")
 	bins, err := openBinaries(opts)
 	if err != nil {
 		return err
 	}
 	defer bins.Close()
+	timer.phase("Read input")
 	if opts.UnsymbolizedProfile != "" {
 		return convertUnsymbolized(opts, bins)
+	}
+	if opts.LLVMSampleProfile != "" {
+		return convertSampleProfile(opts, bins)
 	}
 	in, err := openInput(ctx, opts, bins)
 	if err != nil {
@@ -91,6 +101,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	res.repairStacks(opts, bins)
+	timer.phase("Generate and write profile")
 	res.print(opts, bins)
 	return write(opts, bins, res)
 }
@@ -141,7 +152,7 @@ func validate(opts Options) error {
 
 func validateInputs(opts Options) error {
 	n := 0
-	for _, in := range []string{opts.PerfScript, opts.PerfData, opts.UnsymbolizedProfile} {
+	for _, in := range []string{opts.PerfScript, opts.PerfData, opts.UnsymbolizedProfile, opts.LLVMSampleProfile} {
 		if in != "" {
 			n++
 		}
@@ -152,7 +163,7 @@ func validateInputs(opts Options) error {
 	case opts.Output == "":
 		return usagef("--output is required")
 	case n != 1:
-		return usagef("give exactly one of --perfscript, --perfdata and --unsymbolized-profile")
+		return usagef("give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile")
 	case slices.Contains(opts.Binaries, ""):
 		return usagef("--binary: empty path")
 	}
@@ -172,14 +183,17 @@ type result struct {
 // scan streams the records of in once: side-band records update the
 // per-process table, each sample feeds the aggregation of what it carries.
 func scan(in *input, opts Options, bins *binaries) (*result, error) {
-	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
+	ab := bins.addrspaceBinary()
+	ab.Kernel = opts.LLVM.Kernel
+	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
-	lbr := newLBR(bins.primary(), table)
+	lbr := newLBR(bins.primary(), table, opts.LLVM)
 	res := &result{events: eventFilter{want: opts.PerfEvent}}
 	s := perfscript.NewScanner(in, in.name)
 	for s.Next() {
 		rec := s.Record()
 		if rec.Kind != perfscript.KindSample {
+			opts.LLVM.showMmap(opts.Stdout, rec)
 			table.Update(rec)
 			continue
 		}
@@ -191,6 +205,9 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	lbr.finish()
 	if err := s.Err(); err != nil {
 		return nil, err
+	}
+	if opts.LLVM.Kernel && table.Stats.Mappings == 0 {
+		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
 	}
 	res.lbr, res.stacks, res.scan, res.table = lbr.summary(), stacks.Counts(), s.Stats(), table.Stats
 	return res, nil

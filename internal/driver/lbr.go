@@ -13,23 +13,37 @@ type lbrPath struct {
 	agg     *aggregate.Aggregator
 	counter *counter
 	sum     lbrSummary
+	// leadingIP (--leading-ip-only): a sample is its IP alone.
+	leadingIP bool
+	ipEntry   []perfscript.Branch
 }
 
 // lbrSummary is what happened to every branch-stack sample.
 type lbrSummary struct {
 	Counters *aggregate.Counters
 
-	Samples        uint64 // samples with a branch stack (repeat counts included)
-	NoMapping      uint64 // samples of a process with no known mapping of the binary
-	Filtered       uint64 // samples of processes not asked for with --pid
-	BadBranchLines uint64 // samples whose branch stack had a malformed entry (cut there)
-	WithCallChain  uint64 // LBR samples that also carry a call chain (perf -g -b)
+	Samples        uint64    // samples with a branch stack (repeat counts included)
+	NoMapping      uint64    // samples of a process with no known mapping of the binary
+	Filtered       uint64    // samples of processes not asked for with --pid
+	BadBranchLines uint64    // samples whose branch stack had a malformed entry (cut there)
+	BadLines       []badLine // the first maxBadLines of them
+	WithCallChain  uint64    // LBR samples that also carry a call chain (perf -g -b)
 	Agg            aggregate.Stats
 }
 
-func newLBR(bin Binary, table *addrspace.Table) *lbrPath {
-	agg := aggregate.New(bin)
-	return &lbrPath{table: table, agg: agg, counter: newCounter(agg)}
+// badLine is a line with a malformed branch entry, for llvm-profgen's
+// "Invalid address in LBR record at line N" warning.
+type badLine struct {
+	line int
+	text string
+}
+
+// maxBadLines bounds the malformed lines named one by one.
+const maxBadLines = 100
+
+func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions) *lbrPath {
+	agg := aggregate.NewWithOptions(bin, opts.aggregateOptions())
+	return &lbrPath{table: table, agg: agg, counter: newCounter(agg), leadingIP: opts.LeadingIPOnly}
 }
 
 func (l *lbrPath) add(rec *perfscript.Record) {
@@ -37,6 +51,9 @@ func (l *lbrPath) add(rec *perfscript.Record) {
 	l.sum.Samples += smp.Count
 	if smp.BadBranch {
 		l.sum.BadBranchLines++
+		if len(l.sum.BadLines) < maxBadLines {
+			l.sum.BadLines = append(l.sum.BadLines, badLine{smp.BadBranchLine, smp.BadBranchText})
+		}
 	}
 	if len(smp.Frames) > 0 {
 		l.sum.WithCallChain += smp.Count
@@ -53,7 +70,21 @@ func (l *lbrPath) add(rec *perfscript.Record) {
 		l.sum.Filtered += smp.Count
 		return
 	}
-	l.counter.Add(smp.Branches, delta, smp.Count)
+	l.counter.Add(l.branches(smp), delta, smp.Count)
+}
+
+// branches is what of the sample is counted: its branch stack, or with
+// --leading-ip-only its IP as a one-entry stack (its newest branch when it
+// has no IP, as llvm-profgen 19).
+func (l *lbrPath) branches(smp *perfscript.Sample) []perfscript.Branch {
+	switch {
+	case !l.leadingIP:
+		return smp.Branches
+	case smp.HasIP:
+		l.ipEntry = append(l.ipEntry[:0], perfscript.Branch{From: smp.IP, To: smp.IP})
+		return l.ipEntry
+	}
+	return smp.Branches[:1]
 }
 
 // finish waits for the counting to end; it may be called more than once.

@@ -39,7 +39,7 @@ func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
 	}
 	if opts.SkipSymbolization {
 		return writeFile(path, func(w io.Writer) error {
-			return rawprof.Write(w, c, bins.primary().PreferredBase())
+			return rawprof.Write(w, c, opts.LLVM.unsymbolizedBase(bins.primary()))
 		})
 	}
 	prof, err := lbrProfile(opts, bins, c)
@@ -60,9 +60,10 @@ func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof
 	if err != nil {
 		return nil, err
 	}
-	gopts := bins.generateOptions(0)
+	gopts := lbrGenerateOptions(opts, bins, sym)
 	prof := generate.Profile(*c, instSizes{bins.primary()}, sym, gopts)
 	prof.FSDiscriminators = gopts.FSDiscriminators
+	finishProfile(opts, sym, prof)
 	return prof, nil
 }
 
@@ -74,7 +75,7 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 		return err
 	}
 	defer closeIn()
-	c, err := rawprof.Read(in, name, bins.primary().PreferredBase())
+	c, err := rawprof.Read(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
 		return err
 	}

@@ -47,5 +47,6 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 		}
 	}
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	finishProfile(opts, sym, prof)
 	return prof, nil
 }

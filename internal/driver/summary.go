@@ -13,6 +13,7 @@ func (res *result) print(opts Options, bins *binaries) {
 	w := opts.Stderr
 	if res.lbr.Samples > 0 {
 		res.printLBR(w, filepath.Base(bins.primary().Path()))
+		res.printLLVMWarnings(opts, bins)
 	}
 	if res.stacks.Stats.Samples > 0 {
 		res.printStacks(w, bins)
@@ -60,6 +61,28 @@ func (res *result) printLBR(w io.Writer, name string) {
 		fmt.Fprintf(w, "profgen: warning: %d samples had a malformed branch entry; their stack was cut there\n", s.BadBranchLines)
 	}
 	res.printTableWarnings(w, name)
+}
+
+// printLLVMWarnings prints llvm-profgen's own warnings about LBR input.
+// The range shares need the binary's functions: they are left out when
+// only the unsymbolized profile is written, unless asked for in detail.
+func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
+	w := opts.Stderr
+	printBadLines(w, res.lbr)
+	if res.lbr.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
+		return
+	}
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return // reported when the profile is written
+	}
+	funcs := func(addr uint64) (uint64, bool) {
+		if r := sym.FuncRangeAt(addr); r != nil {
+			return r.End, true
+		}
+		return 0, false
+	}
+	checkRanges(res.lbr.Counters, res.lbr.Agg.Pairs, bins.primary(), funcs, opts.LLVM.LeadingIPOnly).print(w, opts.LLVM.ShowDetailedWarning)
 }
 
 func (res *result) printTableWarnings(w io.Writer, name string) {

@@ -49,6 +49,17 @@ type Options struct {
 	// discriminators (it defines __llvm_fs_discriminator__): they are kept
 	// as they are, with no duplication factor.
 	FSDiscriminators bool
+
+	// llvm-profgen's generation flags. SumBodySamples (--leading-ip-only)
+	// adds the counts of a line's instructions instead of keeping the
+	// largest one scaled by the duplication factor. ZeroRanges
+	// (--fill-zero-for-all-funcs: every function's ranges, [start, end))
+	// get zero body samples where nothing was sampled. UpdateTotalSamples
+	// (--update-total-samples) makes each total the sum of the function's
+	// body and inlinee samples.
+	SumBodySamples     bool
+	ZeroRanges         [][2]uint64
+	UpdateTotalSamples bool
 }
 
 // FSDiscriminatorSymbol is the symbol of binaries built with flow-sensitive
@@ -57,8 +68,8 @@ const FSDiscriminatorSymbol = "__llvm_fs_discriminator__"
 
 // Profile builds the sample profile of c.
 func Profile(c Counters, code Code, sym Symbolizer, opts Options) *sampleprof.Profile {
-	g := &generator{prof: sampleprof.NewProfile(), code: code, sym: sym, fs: opts.FSDiscriminators}
-	for _, r := range disjointRanges(withZeroRanges(c.Ranges, sym)) {
+	g := &generator{prof: sampleprof.NewProfile(), code: code, sym: sym, fs: opts.FSDiscriminators, sum: opts.SumBodySamples}
+	for _, r := range disjointRanges(withZeroRanges(c.Ranges, sym, opts.ZeroRanges)) {
 		g.addRange(r)
 	}
 	for b, n := range c.Branches {
@@ -66,8 +77,11 @@ func Profile(c Counters, code Code, sym Symbolizer, opts Options) *sampleprof.Pr
 	}
 	for _, f := range g.prof.Functions {
 		updateCallsiteSamples(f)
+		if opts.UpdateTotalSamples {
+			sampleprof.UpdateTotalSamples(f)
+		}
 	}
-	dropAmbiguous(g.prof)
+	DropAmbiguous(g.prof)
 	return g.prof
 }
 
@@ -77,6 +91,7 @@ type generator struct {
 	sym    Symbolizer
 	frames []symbolize.Frame
 	fs     bool // flow-sensitive discriminators
+	sum    bool // body samples are summed, not the largest kept
 	// The inline stack of the previous instruction and the profile of each
 	// of its frames: consecutive instructions mostly share them.
 	lastFrames   []symbolize.Frame
@@ -100,6 +115,10 @@ func (g *generator) addInstruction(addr, size, count uint64) {
 	}
 	leaf := g.leafProfile(g.frames, count*size)
 	loc := g.frames[len(g.frames)-1]
+	if g.sum {
+		leaf.Record(g.location(loc)).Samples += count
+		return
+	}
 	n := count * uint64(g.duplicationFactor(loc.Discriminator))
 	rec := leaf.Record(g.location(loc))
 	if rec.Samples < n {
@@ -214,8 +233,8 @@ func isAmbiguous(name string) bool {
 	return false
 }
 
-// dropAmbiguous removes ambiguous functions, top-level and inlined.
-func dropAmbiguous(p *sampleprof.Profile) {
+// DropAmbiguous removes ambiguous functions, top-level and inlined.
+func DropAmbiguous(p *sampleprof.Profile) {
 	for name, f := range p.Functions {
 		if isAmbiguous(name) {
 			delete(p.Functions, name)

@@ -43,7 +43,7 @@ func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary) (*samp
 	}
 	g := &probeGenerator{prof: sampleprof.NewProfile(), descs: descs, table: table}
 	g.prof.ProbeBased = true
-	g.addRanges(disjointRanges(withZeroRanges(c.Ranges, sym)), code)
+	g.addRanges(disjointRanges(withZeroRanges(c.Ranges, sym, nil)), code)
 	for b, n := range c.Branches {
 		g.addBranch(b, n, sym)
 	}
@@ -53,7 +53,7 @@ func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary) (*samp
 	for _, f := range g.prof.Functions {
 		updateCallsiteSamples(f)
 	}
-	dropAmbiguous(g.prof)
+	DropAmbiguous(g.prof)
 	return g.prof, descs, nil
 }
 

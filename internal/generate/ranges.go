@@ -12,13 +12,17 @@ type countedRange struct {
 // withZeroRanges returns the ranges plus a zero-count range for each range
 // of every function a range starts in, so that code of a sampled function
 // that never ran gets explicit zero samples. A zero range equal to a
-// sampled range merges into it.
-func withZeroRanges(ranges map[Range]uint64, sym Symbolizer) []countedRange {
-	all := make(map[Range]uint64, len(ranges))
+// sampled range merges into it. Given zero ([start, end) ranges), those
+// take the place of the sampled functions' ranges.
+func withZeroRanges(ranges map[Range]uint64, sym Symbolizer, zero [][2]uint64) []countedRange {
+	all := make(map[Range]uint64, len(ranges)+len(zero))
+	for _, z := range zero {
+		all[Range{Start: z[0], End: z[1] - 1}] += 0
+	}
 	for r, n := range ranges {
 		all[r] += n
 		fr := sym.FuncRangeAt(r.Start)
-		if fr == nil {
+		if fr == nil || zero != nil {
 			continue
 		}
 		for _, fnr := range fr.Func.Ranges {

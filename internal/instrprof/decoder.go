@@ -17,15 +17,24 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: offset %#x: %s", e.File, e.Offset, e.Msg)
 }
 
-// Decoder reads little-endian fields from a buffer that starts at byte
-// Base of File. The first failure sticks: later reads return zero values
-// and Err reports the first problem with its file offset.
+// Decoder reads fields from a buffer that starts at byte Base of File, in
+// Order (little-endian when nil). The first failure sticks: later reads
+// return zero values and Err reports the first problem with its file
+// offset.
 type Decoder struct {
-	File string
-	Base int64
-	Buf  []byte
-	Off  int
-	err  error
+	File  string
+	Base  int64
+	Buf   []byte
+	Off   int
+	Order binary.ByteOrder
+	err   error
+}
+
+func (d *Decoder) order() binary.ByteOrder {
+	if d.Order == nil {
+		return binary.LittleEndian
+	}
+	return d.Order
 }
 
 // Err returns the first error, or nil.
@@ -69,7 +78,7 @@ func (d *Decoder) take(n int, what string) []byte {
 // U64 reads a uint64.
 func (d *Decoder) U64(what string) uint64 {
 	if b := d.take(8, what); b != nil {
-		return binary.LittleEndian.Uint64(b)
+		return d.order().Uint64(b)
 	}
 	return 0
 }
@@ -77,7 +86,7 @@ func (d *Decoder) U64(what string) uint64 {
 // U32 reads a uint32.
 func (d *Decoder) U32(what string) uint32 {
 	if b := d.take(4, what); b != nil {
-		return binary.LittleEndian.Uint32(b)
+		return d.order().Uint32(b)
 	}
 	return 0
 }
@@ -85,7 +94,7 @@ func (d *Decoder) U32(what string) uint32 {
 // U16 reads a uint16.
 func (d *Decoder) U16(what string) uint16 {
 	if b := d.take(2, what); b != nil {
-		return binary.LittleEndian.Uint16(b)
+		return d.order().Uint16(b)
 	}
 	return 0
 }

@@ -13,6 +13,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // Kind holds the variant bits of a profile version word (its high 32 bits).
@@ -195,8 +197,8 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%s: offset %#x: function %q (hash %#x) has %d %s, but %d in %s at offset %#x (not from the same binary?)",
-		e.At.File, e.At.Offset, e.Name, e.Hash, e.Got, e.What, e.Want, e.First.File, e.First.Offset)
+	return fmt.Sprintf("%s: offset %#x: function %s (hash %#x) has %d %s, but %d in %s at offset %#x (not from the same binary?)",
+		e.At.File, e.At.Offset, quote.String(e.Name), e.Hash, e.Got, e.What, e.Want, e.First.File, e.First.Offset)
 }
 
 // Add merges rec, scaled by weight (≥1), into p. ref is NameRef(rec.Name)

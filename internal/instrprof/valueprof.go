@@ -59,12 +59,13 @@ func decodeValueRecord(d *Decoder, rec *Record, maxKind int, remap func(int, uin
 			return
 		}
 		vs := make([]Value, n)
+		order := d.order()
 		for i := range vs {
-			v := binary.LittleEndian.Uint64(raw[16*i:])
+			v := order.Uint64(raw[16*i:])
 			if remap != nil {
 				v = remap(int(kind), v)
 			}
-			vs[i] = Value{v, binary.LittleEndian.Uint64(raw[16*i+8:])}
+			vs[i] = Value{v, order.Uint64(raw[16*i+8:])}
 		}
 		sites[s] = vs
 	}

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // Version is a perf version, major.minor.
@@ -26,16 +28,16 @@ func (v Version) Less(o Version) bool {
 func ParseVersion(s string) (Version, error) {
 	f := strings.Fields(s)
 	if len(f) < 3 || f[0] != "perf" || f[1] != "version" {
-		return Version{}, fmt.Errorf("unrecognized perf version output %q", strings.TrimSpace(s))
+		return Version{}, fmt.Errorf("unrecognized perf version output %s", quote.String(strings.TrimSpace(s)))
 	}
 	parts := strings.SplitN(f[2], ".", 3)
 	if len(parts) < 2 {
-		return Version{}, fmt.Errorf("unrecognized perf version %q", f[2])
+		return Version{}, fmt.Errorf("unrecognized perf version %s", quote.String(f[2]))
 	}
 	major, err1 := strconv.Atoi(parts[0])
 	minor, err2 := strconv.Atoi(parts[1])
 	if err1 != nil || err2 != nil {
-		return Version{}, fmt.Errorf("unrecognized perf version %q", f[2])
+		return Version{}, fmt.Errorf("unrecognized perf version %s", quote.String(f[2]))
 	}
 	return Version{major, minor}, nil
 }

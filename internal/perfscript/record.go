@@ -90,6 +90,10 @@ type Sample struct {
 	// BadBranch is set when the brstack had an entry that did not parse;
 	// Branches holds the entries before it (llvm-profgen stops there too).
 	BadBranch bool
+	// BadBranchLine and BadBranchText: the number of the line holding the
+	// bad entry and its first MaxQuotedBytes bytes.
+	BadBranchLine int
+	BadBranchText string
 
 	// Frames is the call chain, leaf first (perf -g), or nil.
 	Frames []Frame

@@ -1,6 +1,8 @@
 package perfscript
 
 import (
+	quotepkg "github.com/profgen/profgen/internal/quote"
+
 	"bufio"
 	"bytes"
 	"errors"
@@ -325,12 +327,12 @@ func (s *Scanner) parseBranches(b []byte) {
 		}
 		from, j, ok := hexAfter0x(b, i)
 		if !ok || j >= n || b[j] != '/' {
-			smp.BadBranch = true
+			s.badBranch()
 			return
 		}
 		to, k, ok := hexAfter0x(b, j+1)
 		if !ok || (k < n && b[k] != '/' && !isSpace(b[k])) {
-			smp.BadBranch = true
+			s.badBranch()
 			return
 		}
 		smp.Branches = append(smp.Branches, Branch{From: from, To: to})
@@ -339,6 +341,15 @@ func (s *Scanner) parseBranches(b []byte) {
 		}
 		i = k
 	}
+}
+
+// badBranch marks the sample's branch stack as cut at a bad entry of the
+// current line, keeping the line's number and its first bytes.
+func (s *Scanner) badBranch() {
+	smp := &s.rec.Sample
+	smp.BadBranch = true
+	smp.BadBranchLine = s.lineNo
+	smp.BadBranchText = string(s.line[:min(len(s.line), MaxQuotedBytes)])
 }
 
 // hexAfter0x parses "0x<hex>" at b[i:] and returns the value and the index
@@ -367,9 +378,7 @@ func isEvent(line []byte) bool {
 }
 
 // quote quotes at most 80 bytes of bad input for an error message.
-func quote(b []byte) string {
-	if len(b) > 80 {
-		return fmt.Sprintf("%q... (%d bytes)", b[:80], len(b))
-	}
-	return fmt.Sprintf("%q", b)
-}
+// MaxQuotedBytes is how much of a bad input line a message quotes.
+const MaxQuotedBytes = quotepkg.MaxBytes
+
+func quote(b []byte) string { return quotepkg.Bytes(b) }

@@ -27,13 +27,14 @@ const (
 	SampleBinary           // sample profile, SPF_Binary
 	SampleExtBinary        // sample profile, SPF_Ext_Binary
 	SampleText             // sample profile, LLVM's text format
+	SampleGCC              // sample profile, GCC AutoFDO (gcov, version 704)
 	InstrText              // instrumentation profile, text (.proftext)
 	GzipPprof              // gzipped pprof
 )
 
 var formatNames = [...]string{"unknown", "raw (64-bit little-endian)", "raw (32-bit little-endian)",
 	"raw (64-bit big-endian)", "raw (32-bit big-endian)", "indexed", "binary sample profile",
-	"extbinary sample profile", "text sample profile", "instrumentation text profile", "gzipped pprof"}
+	"extbinary sample profile", "text sample profile", "GCC AutoFDO sample profile", "instrumentation text profile", "gzipped pprof"}
 
 func (f Format) String() string { return formatNames[f] }
 
@@ -52,12 +53,18 @@ func (k Kind) String() string {
 	return [...]string{"unknown", "sample", "instrumentation", "pprof"}[k]
 }
 
+// IsRaw reports whether f is a raw instrumentation profile, of any word
+// size and byte order.
+func (f Format) IsRaw() bool {
+	return f == RawLE64 || f == RawLE32 || f == RawBE64 || f == RawBE32
+}
+
 // Kind returns the family of f.
 func (f Format) Kind() Kind {
 	switch f {
 	case RawLE64, RawLE32, RawBE64, RawBE32, Indexed, InstrText:
 		return KindInstr
-	case SampleBinary, SampleExtBinary, SampleText:
+	case SampleBinary, SampleExtBinary, SampleText, SampleGCC:
 		return KindSample
 	case GzipPprof:
 		return KindPprof
@@ -89,6 +96,7 @@ var magics = []struct {
 	{Indexed, le(IndexedMagic)},
 	{SampleBinary, string(binary.AppendUvarint(nil, SampleBinaryMagic))},
 	{SampleExtBinary, string(binary.AppendUvarint(nil, SampleExtBinaryMagic))},
+	{SampleGCC, "adcg*704"},
 	{GzipPprof, "\x1f\x8b"},
 }
 

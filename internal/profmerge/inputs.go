@@ -1,7 +1,6 @@
 package profmerge
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/profgen/profgen/internal/instrprof/merge"
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // Inputs are the ways llvm-profdata merge takes its inputs.
@@ -35,7 +35,7 @@ func (in Inputs) Collect() ([]merge.Input, error) {
 	for _, w := range in.Weighted {
 		i, err := parseWeighted(w)
 		if err != nil {
-			return nil, fmt.Errorf("--weighted-input=%s: %w", w, err)
+			return nil, fmt.Errorf("--weighted-input=%s: %w", quote.String(w), err)
 		}
 		out = append(out, i)
 	}
@@ -67,7 +67,7 @@ func parseWeighted(s string) (merge.Input, error) {
 	}
 	n, err := strconv.ParseUint(w, 10, 64)
 	if err != nil || n == 0 {
-		return merge.Input{}, fmt.Errorf("weight %q is not a positive integer", w)
+		return merge.Input{}, fmt.Errorf("weight %s is not a positive integer", quote.String(w))
 	}
 	return merge.Input{Path: file, Weight: n}, nil
 }
@@ -79,19 +79,19 @@ func readInputList(path string) ([]merge.Input, error) {
 	}
 	defer f.Close()
 	var in []merge.Input
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	err = scanLines(path, f, func(_ int, line string) error {
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+			return nil
 		}
 		if i, err := parseWeighted(line); err == nil {
 			in = append(in, i)
 		} else {
 			in = append(in, merge.Input{Path: line, Weight: 1})
 		}
-	}
-	return in, sc.Err()
+		return nil
+	})
+	return in, err
 }
 
 func expandDirs(in []merge.Input) ([]merge.Input, error) {

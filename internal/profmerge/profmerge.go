@@ -51,6 +51,13 @@ type Options struct {
 	// symbol list; DropProfileSymbolList drops the inputs' lists.
 	ProfSymList           string
 	DropProfileSymbolList bool
+	// ProfileLayout (--convert-sample-profile-layout): "flat" makes every
+	// inlined profile top-level; "nest" applies to context-sensitive
+	// profiles only; "" keeps the layout.
+	ProfileLayout string
+	// SplitLayout (--split-layout, llvm-profdata 20): extbinary sample
+	// output in the split layout.
+	SplitLayout bool
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 }

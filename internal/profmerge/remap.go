@@ -1,7 +1,6 @@
 package profmerge
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
@@ -20,23 +19,21 @@ func readRemapping(path string) (func(string) string, error) {
 	}
 	defer f.Close()
 	table := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+	err = scanLines(path, f, func(n int, line string) error {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimLeft(line, " \t"), "#") {
-			continue
+			return nil
 		}
 		old, repl, _ := strings.Cut(line, " ")
 		if old == "" || repl == "" || strings.Contains(repl, " ") {
-			return nil, fmt.Errorf("%s:%d: unexpected line in remapping file: expected 'old_symbol new_symbol'", path, n)
+			return fmt.Errorf("%s:%d: unexpected line in remapping file: expected 'old_symbol new_symbol'", path, n)
 		}
 		if _, dup := table[old]; !dup {
 			table[old] = repl
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return func(name string) string {
 		if r, ok := table[name]; ok {

@@ -32,6 +32,9 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	if err != nil {
 		return err
 	}
+	if o.ProfileLayout == "flat" {
+		p = sampleprof.Flatten(p)
+	}
 	if err := o.symbolList(stderr, p, format); err != nil {
 		return err
 	}
@@ -84,9 +87,12 @@ func warnSample(stderr io.Writer, path string, err error) {
 // writeOptions are the extbinary section options; given for another
 // format they are ignored with llvm-profdata's warning.
 func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampleprof.WriteOptions {
-	wo := sampleprof.WriteOptions{UseMD5: o.UseMD5, Compress: o.CompressAllSections, Partial: o.GenPartialProfile}
+	wo := sampleprof.WriteOptions{UseMD5: o.UseMD5, Compress: o.CompressAllSections, Partial: o.GenPartialProfile, SplitLayout: o.SplitLayout}
 	if format == sampleprof.FormatExtBinary {
 		return wo
+	}
+	if o.SplitLayout && format == sampleprof.FormatBinary {
+		fmt.Fprintln(stderr, "warning: -split-layout is ignored. Specify -extbinary to enable it")
 	}
 	for _, f := range []struct {
 		set  bool

@@ -13,7 +13,9 @@ import (
 
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/raw"
 	"github.com/profgen/profgen/internal/instrprof/text"
+	"github.com/profgen/profgen/internal/profformat"
 )
 
 // LLVMOptions are llvm-profdata show's flags for instrumentation profiles.
@@ -36,6 +38,7 @@ type LLVMOptions struct {
 	TemporalTraces  bool
 	VTables         bool
 	HotFuncList     bool // sample profiles: the hot functions
+	ShowSecInfoOnly bool // sample profiles: the extbinary section table only
 }
 
 // instrShow is one run of llvm's showInstrProfile.
@@ -65,6 +68,9 @@ func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
 	for _, r := range recs {
 		s.names[instrprof.NameRef(r.Name)] = r.Name
 	}
+	for _, n := range info.VTableNames {
+		s.names[instrprof.NameRef(n)] = n
+	}
 	switch {
 	case opts.Text && s.isIR():
 		fmt.Fprintln(w, ":ir")
@@ -78,17 +84,32 @@ func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
 	return nil
 }
 
-// readIndexed reads the records of an indexed profile in file order.
+// readIndexed reads the records of an indexed profile in file order, or
+// of a raw profile in data-record order, as llvm's readers give them.
 func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, indexed.Info{}, err
 	}
 	var recs []*instrprof.Record
-	info, err := indexed.Read(path, data, func(r *instrprof.Record, _ int64) error {
+	keep := func(r *instrprof.Record) {
 		c := *r
 		c.Counts = append([]uint64(nil), r.Counts...)
+		c.Bitmap = append([]byte(nil), r.Bitmap...)
 		recs = append(recs, &c)
+	}
+	if profformat.Sniff(data).IsRaw() {
+		var rd raw.Reader
+		info, err := rd.Read(path, data, func(r *instrprof.Record, _ uint64, _ int64) error {
+			keep(r)
+			return nil
+		})
+		// llvm prints a raw's whole version word, variant bits included
+		version := int(uint64(info.Version) | uint64(info.Kind))
+		return recs, indexed.Info{Version: version, Kind: info.Kind, BinaryIDs: info.BinaryIDs, Records: info.Records, VTableNames: info.VTableNames}, err
+	}
+	info, err := indexed.Read(path, data, func(r *instrprof.Record, _ int64) error {
+		keep(r)
 		return nil
 	})
 	return recs, info, err

@@ -56,6 +56,9 @@ func decodePprof(data []byte) (*profile.Profile, error) {
 	if err := scanPprof(data); err != nil {
 		return nil, err
 	}
+	if err := checkPprofRefs(data); err != nil {
+		return nil, err
+	}
 	p, err := profile.ParseData(data)
 	if err != nil {
 		return nil, &PprofError{Offset: -1, Err: err}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
+
 	"github.com/profgen/profgen/internal/testutil"
 )
 
@@ -98,9 +100,16 @@ func FuzzDecodePprof(f *testing.F) {
 	testPprof().WriteUncompressed(&b)
 	f.Add(b.Bytes())
 	f.Add([]byte{0x32, 0, 0x32, 0, 0x0f})
+	f.Add(goodParts().bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := decodePprof(data); err != nil && len(err.Error()) > 300 {
 			t.Errorf("error of %d characters", len(err.Error()))
+		}
+		// profgen's checks refuse only what pprof refuses
+		if err := checkPprofRefs(data); err != nil && scanPprof(data) == nil {
+			if _, perr := profile.ParseData(data); perr == nil {
+				t.Errorf("refused %v, but pprof reads it", err)
+			}
 		}
 	})
 }

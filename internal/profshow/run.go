@@ -2,6 +2,7 @@ package profshow
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,8 @@ type Options struct {
 	LLVM   LLVMOptions
 	Kind   string // "instr" or "sample" when --instr or --sample was given
 	Output string // -o: a file instead of w ("-" or "" for w)
+	// Stderr gets llvm-profdata's warnings (default os.Stderr).
+	Stderr io.Writer
 }
 
 // Run shows the profile at path, its summary or one function, on w or in
@@ -48,6 +51,9 @@ func show(w io.Writer, opts Options, path string) error {
 	if err := checkKind(opts.Kind, profformat.Sniff(head).Kind(), path); err != nil {
 		return err
 	}
+	if opts.LLVM.ShowSecInfoOnly && profformat.Sniff(head).Kind() == profformat.KindSample {
+		return showSections(w, opts, path)
+	}
 	if opts.Kind == "sample" && !opts.JSON && opts.Top == 0 {
 		p, err := sampleprof.ReadFile(path)
 		if err != nil {
@@ -56,7 +62,7 @@ func show(w io.Writer, opts Options, path string) error {
 		return writeLLVMSample(w, p, opts)
 	}
 	if opts.Top == 0 {
-		if profformat.Sniff(head) == profformat.Indexed && !opts.JSON {
+		if k := profformat.Sniff(head); (k == profformat.Indexed || k.IsRaw()) && !opts.JSON {
 			opts.LLVM.Function = opts.Function
 			return WriteLLVMInstr(w, path, opts.LLVM)
 		}
@@ -83,8 +89,8 @@ func run(w io.Writer, opts Options, path string) error {
 	case profformat.Indexed:
 		return showInstr(w, opts, path)
 	case profformat.RawLE64, profformat.RawLE32, profformat.RawBE64, profformat.RawBE32:
-		return fmt.Errorf("%s: a raw instrumentation profile; merge it first (profgen merge), show reads indexed .profdata", path)
-	case profformat.SampleText, profformat.SampleBinary, profformat.SampleExtBinary, profformat.InstrText:
+		return fmt.Errorf("%s: a raw instrumentation profile: profgen's summary (--top, --json) reads indexed .profdata; merge it first (profgen merge)", path)
+	case profformat.SampleText, profformat.SampleBinary, profformat.SampleExtBinary, profformat.SampleGCC, profformat.InstrText:
 		return showSample(w, opts, path, sampleFormat(head))
 	case profformat.Unknown:
 		if profformat.LooksLikeText(head) {
@@ -125,11 +131,8 @@ func showSample(w io.Writer, opts Options, path string, format sampleprof.Format
 
 // sampleFormat is the encoding of the sample profile starting with head.
 func sampleFormat(head []byte) sampleprof.Format {
-	switch profformat.Sniff(head) {
-	case profformat.SampleBinary:
-		return sampleprof.FormatBinary
-	case profformat.SampleExtBinary:
-		return sampleprof.FormatExtBinary
+	if f := sampleprof.Detect(head); f != sampleprof.FormatUnknown {
+		return f
 	}
 	return sampleprof.FormatText
 }
@@ -200,4 +203,26 @@ func showPprof(w io.Writer, opts Options, path string) error {
 	}
 	s := SummarizePprof(p, opts.Top)
 	return writeShow(w, opts.JSON, s, func(w io.Writer) error { return WritePprofSummary(w, s) })
+}
+
+// showSections prints the section table of an extbinary sample profile
+// (--show-sec-info-only); other formats get llvm-profdata's warning.
+func showSections(w io.Writer, opts Options, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	err = sampleprof.WriteSectionInfo(w, data)
+	if errors.Is(err, sampleprof.ErrNoSections) {
+		stderr := opts.Stderr
+		if stderr == nil {
+			stderr = os.Stderr
+		}
+		fmt.Fprintln(stderr, "warning: -show-sec-info-only is only supported for sample profile in extbinary format and is ignored for other formats.")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // maxLine bounds a line; real ones are a few dozen bytes.
@@ -84,7 +85,7 @@ func (rd *reader) count(atEOFOK bool) (uint64, bool, error) {
 	}
 	n, err := strconv.ParseUint(string(l), 10, 64)
 	if err != nil {
-		return 0, false, rd.errorf("want a number of entries, got %q", l)
+		return 0, false, rd.errorf("want a number of entries, got %s", quote.Bytes(l))
 	}
 	return n, true, nil
 }
@@ -101,7 +102,7 @@ func (rd *reader) block(n uint64, sep string, add func(from, to, count uint64)) 
 		}
 		from, to, count, ok := parseCounter(l, sep)
 		if !ok {
-			return rd.errorf("want <hex>%s<hex>:<count>, got %q", sep, l)
+			return rd.errorf("want <hex>%s<hex>:<count>, got %s", sep, quote.Bytes(l))
 		}
 		add(from, to, count)
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // WriteOptions tunes the binary writers.
@@ -21,6 +23,11 @@ type WriteOptions struct {
 	// Partial flags the profile as partial (--gen-partial-profile): the
 	// compiler then keeps its static estimates for functions left out.
 	Partial bool
+	// SplitLayout writes the extbinary split layout (llvm-profdata 20's
+	// merge --split-layout, LLVM's CtxSplitLayout): the functions with
+	// inlinees in one profile section and function offset table, the
+	// others in a second pair flagged flat.
+	SplitLayout bool
 }
 
 // WriteBinary writes p in LLVM's SPF_Binary format: magic and version,
@@ -175,7 +182,7 @@ func (t *nameTable) collect(f *FunctionSamples) {
 func (t *nameTable) checkStrings() error {
 	for _, n := range t.names {
 		if strings.IndexByte(n, 0) >= 0 {
-			return fmt.Errorf("function name %q holds a NUL byte", n)
+			return fmt.Errorf("function name %s holds a NUL byte", quote.String(n))
 		}
 	}
 	return nil
@@ -189,7 +196,7 @@ func nameHash(name string, isMD5 bool) (uint64, error) {
 	}
 	h, err := strconv.ParseUint(name, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("MD5 profile has a name that is no MD5: %q", name)
+		return 0, fmt.Errorf("MD5 profile has a name that is no MD5: %s", quote.String(name))
 	}
 	return h, nil
 }

@@ -3,8 +3,8 @@ package sampleprof
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // FormatError is a malformed profile: where the reader stopped and why.
@@ -42,18 +42,6 @@ func withFile(err error, file string) error {
 	return err
 }
 
-// maxExcerpt is how many bytes of bad input an error quotes.
-const maxExcerpt = 80
-
-// excerpt quotes s for an error message, cut to maxExcerpt bytes: a
+// excerpt quotes s for an error message, cut to quote.MaxBytes: a
 // damaged line may be megabytes long.
-func excerpt(s string) string {
-	if len(s) <= maxExcerpt {
-		return strconv.Quote(s)
-	}
-	n := maxExcerpt
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:n]), len(s))
-}
+func excerpt(s string) string { return quote.String(s) }

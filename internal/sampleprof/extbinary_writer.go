@@ -30,28 +30,66 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 			return err
 		}
 	}
-	profiles, offsets := profileSection(p, names)
 	summary := summarySection(p)
 	if opts.Partial {
 		summary.flags |= secFlagPartial
 	}
-	layout := []*section{
-		summary,
-		nameTableSection(p, names, opts.UseMD5),
-		{typ: secCSNameTable, data: []byte{0}}, // no contexts
-		{typ: secFuncOffsetTable, data: offsets},
-		{typ: secLBRProfile, data: profiles},
-		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
-		metadataSection(p, names),
+	var layout, onDisk []*section
+	if opts.SplitLayout {
+		layout, onDisk = splitLayout(p, names, summary, opts.UseMD5)
+	} else {
+		layout, onDisk = defaultLayout(p, names, summary, opts.UseMD5)
 	}
 	if opts.Compress {
 		for _, s := range layout {
 			compressSection(s)
 		}
 	}
-	onDisk := []*section{layout[0], layout[1], layout[2], layout[4], layout[5], layout[3], layout[6]}
 	_, err = w.Write(extBinaryFile(layout, onDisk))
 	return err
+}
+
+// defaultLayout is LLVM's DefaultLayout: the sections in header-table
+// order, and in file order (the offset table after the symbol list).
+func defaultLayout(p *Profile, names *nameTable, summary *section, md5 bool) (layout, onDisk []*section) {
+	profiles, offsets := profileSection(p, names)
+	layout = []*section{
+		summary,
+		nameTableSection(p, names, md5),
+		{typ: secCSNameTable, data: []byte{0}}, // no contexts
+		{typ: secFuncOffsetTable, data: offsets},
+		{typ: secLBRProfile, data: profiles},
+		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
+		metadataSection(p, names),
+	}
+	return layout, []*section{layout[0], layout[1], layout[2], layout[4], layout[5], layout[3], layout[6]}
+}
+
+// splitLayout is LLVM's CtxSplitLayout: no CS name table; an offset table
+// and a profile section for the functions with inlinees, then a pair
+// flagged flat for the others; each pair is written profiles first.
+func splitLayout(p *Profile, names *nameTable, summary *section, md5 bool) (layout, onDisk []*section) {
+	nested, flat := &Profile{Functions: map[string]*FunctionSamples{}, MD5: p.MD5}, &Profile{Functions: map[string]*FunctionSamples{}, MD5: p.MD5}
+	for name, f := range p.Functions {
+		if len(f.Callsites) > 0 {
+			nested.Functions[name] = f
+		} else {
+			flat.Functions[name] = f
+		}
+	}
+	nestedProfiles, nestedOffsets := profileSection(nested, names)
+	flatProfiles, flatOffsets := profileSection(flat, names)
+	layout = []*section{
+		summary,
+		nameTableSection(p, names, md5),
+		{typ: secFuncOffsetTable, data: nestedOffsets},
+		{typ: secLBRProfile, data: nestedProfiles},
+		{typ: secFuncOffsetTable, flags: secFlagFlat, data: flatOffsets},
+		{typ: secLBRProfile, flags: secFlagFlat, data: flatProfiles},
+		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
+		metadataSection(p, names),
+	}
+	return layout, []*section{layout[0], layout[1], layout[3], layout[2], layout[5], layout[4], layout[6], layout[7]}
 }
 
 // compressSection flags s compressed and, unless it is empty, replaces its

@@ -18,6 +18,7 @@ const (
 	FormatText             // LLVM's text format
 	FormatBinary           // SPF_Binary: summary, name table, profiles
 	FormatExtBinary        // SPF_Ext_Binary: sections behind a header table
+	FormatGCC              // SPF_GCC: GCC AutoFDO (gcov), read only
 )
 
 var formatNames = map[Format]string{
@@ -29,6 +30,9 @@ var formatNames = map[Format]string{
 func (f Format) String() string {
 	if n, ok := formatNames[f]; ok {
 		return n
+	}
+	if f == FormatGCC {
+		return "gcc"
 	}
 	return "unknown"
 }
@@ -93,6 +97,8 @@ func Detect(head []byte) Format {
 		return FormatBinary
 	case profformat.SampleExtBinary:
 		return FormatExtBinary
+	case profformat.SampleGCC:
+		return FormatGCC
 	}
 	if profformat.LooksLikeText(head) {
 		return FormatText

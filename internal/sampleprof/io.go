@@ -8,9 +8,9 @@ import (
 	"os"
 )
 
-// Read reads a sample profile in the text, binary or extbinary format,
-// told apart by the first bytes. Text is read as a stream; a binary
-// profile is read whole, its sections being addressed by offset.
+// Read reads a sample profile in the text, binary, extbinary or GCC
+// (gcov) format, told apart by the first bytes. Text is read as a stream;
+// a binary profile is read whole, its sections being addressed by offset.
 func Read(r io.Reader) (*Profile, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.Peek(16)
@@ -20,14 +20,17 @@ func Read(r io.Reader) (*Profile, error) {
 	switch Detect(head) {
 	case FormatText:
 		return ReadText(br)
-	case FormatBinary, FormatExtBinary:
+	case FormatBinary, FormatExtBinary, FormatGCC:
 		data, err := io.ReadAll(br)
 		if err != nil {
 			return nil, err
 		}
+		if Detect(head) == FormatGCC {
+			return ReadGCC(data)
+		}
 		return ReadBinary(data)
 	}
-	return nil, &FormatError{Err: errors.New("not an LLVM sample profile (text, binary or extbinary)")}
+	return nil, &FormatError{Err: errors.New("not an LLVM sample profile (text, binary, extbinary or gcc)")}
 }
 
 // ReadFile reads the sample profile in the file path; errors name it.

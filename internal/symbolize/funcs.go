@@ -65,6 +65,20 @@ func (t *Table) FuncRangeAt(addr uint64) *FuncRange {
 	return fs[i-1]
 }
 
+// Functions returns every function with code, in the order of its first
+// range's address.
+func (t *Table) Functions() []*Function {
+	var out []*Function
+	seen := map[*Function]bool{}
+	for _, r := range t.funcs {
+		if !seen[r.Func] {
+			seen[r.Func] = true
+			out = append(out, r.Func)
+		}
+	}
+	return out
+}
+
 // FuncRangeStartingAt returns the function range starting at addr.
 func (t *Table) FuncRangeStartingAt(addr uint64) *FuncRange {
 	fs := t.funcs

@@ -119,6 +119,9 @@ func FuzzReader(f *testing.F) {
 	for _, h := range hostileHeaders {
 		f.Add(patched(f, h.at, h.val))
 	}
+	for v := uint64(1); v < 7; v++ { // the layouts of versions 1 to 6
+		f.Add(patched(f, 8, v))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		indexed.Read("fuzz", b, func(*instrprof.Record, int64) error { return nil })
 	})

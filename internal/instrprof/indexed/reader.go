@@ -17,6 +17,8 @@ type Info struct {
 	// the profile's inputs saw.
 	Traces      []instrprof.Trace
 	TraceStream uint64
+	// VTableNames are the names of the profiled vtables (v12 on).
+	VTableNames []string
 }
 
 // Func receives each record with the file offset of its hash-table entry.
@@ -42,8 +44,8 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	ver := d.U64("version")
 	info.Version = int(uint32(ver))
 	info.Kind = instrprof.Kind(ver) & instrprof.KindMask
-	if d.Err() == nil && (info.Version < 7 || info.Version > 12) {
-		d.FailAt(8, "indexed profile version %d is not supported (7 to 12 are)", info.Version)
+	if d.Err() == nil && (info.Version < 1 || info.Version > 12) {
+		d.FailAt(8, "indexed profile version %d is not supported (1 to 12 are)", info.Version)
 	}
 	d.U64("header")
 	if ht := d.U64("hash type"); ht != 0 && d.Err() == nil {
@@ -68,9 +70,11 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	if info.Version >= 12 {
 		vtabOff = d.U64("vtable names offset")
 	}
-	skipSummary(d)
-	if info.Kind&instrprof.KindCS != 0 {
+	if info.Version >= 4 { // older versions have no summary
 		skipSummary(d)
+		if info.Kind&instrprof.KindCS != 0 {
+			skipSummary(d)
+		}
 	}
 	if d.Err() != nil {
 		return info, d.Err()
@@ -178,11 +182,21 @@ func readTable(d *instrprof.Decoder, tableOff uint64, version int, fn Func, info
 	return payload.Err()
 }
 
+// readEntry reads the records of one key. Version 1 holds one record
+// whose counters fill the entry; version 2 adds the counter count, so
+// records can share a key; value profiles come with version 3, MC/DC
+// bitmaps with 11.
 func readEntry(d *instrprof.Decoder, name string, version int, rec *instrprof.Record, at int64, fn Func, info *Info) error {
+	if version == 1 && d.Remaining()%8 != 0 {
+		d.Failf("entry of %d bytes is not a whole number of counters", d.Remaining())
+	}
 	for d.Remaining() > 0 && d.Err() == nil {
 		*rec = instrprof.Record{Name: name}
 		rec.Hash = d.U64("function hash")
-		n := d.U64("counter count")
+		n := uint64(d.Remaining() / 8)
+		if version >= 2 {
+			n = d.U64("counter count")
+		}
 		if d.Err() == nil && n > uint64(d.Remaining()/8) {
 			d.Failf("%d counters do not fit the entry", n)
 			break
@@ -201,7 +215,9 @@ func readEntry(d *instrprof.Decoder, name string, version int, rec *instrprof.Re
 				rec.Bitmap = append(rec.Bitmap, byte(d.U64("bitmap byte")))
 			}
 		}
-		instrprof.DecodeValueData(d, rec, instrprof.NumValueKinds-1, nil)
+		if version >= 3 {
+			instrprof.DecodeValueData(d, rec, instrprof.NumValueKinds-1, nil)
+		}
 		if d.Err() != nil {
 			break
 		}

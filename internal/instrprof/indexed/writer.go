@@ -2,7 +2,7 @@
 // (.profdata). The writer produces version 12, what llvm-profdata-19
 // writes: header, profile summaries, an on-disk chained hash table keyed by
 // the MD5 of function names, binary ids and the (empty) vtable names. The
-// reader accepts versions 7 to 12, so merges can be chained.
+// reader accepts versions 1 to 12, so merges can be chained.
 package indexed
 
 import (

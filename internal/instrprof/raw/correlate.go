@@ -80,7 +80,7 @@ func (c *Correlation) decode(h *Header) ([]dataRecord, error) {
 	size := h.recordSize()
 	recs := []dataRecord{}
 	for off := 0; off+size <= len(c.covdata); off += size {
-		dr := decodeData(c.covdata[off:], h.FormatVersion(), int(h.ValueKindLast)+1)
+		dr := decodeData(c.covdata[off:], h, int(h.ValueKindLast)+1)
 		if dr.counterPtr < c.cntsAddr || dr.counterPtr-c.cntsAddr >= c.cntsSize {
 			return nil, &instrprof.FormatError{File: c.Path, Offset: c.covdataOff + int64(off),
 				Msg: fmt.Sprintf("__llvm_covdata record %d (function hash %#x): CounterPtr %#x out of range [%#x, %#x) of __llvm_prf_cnts",

@@ -1,6 +1,7 @@
 package raw
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/profgen/profgen/internal/instrprof"
@@ -10,7 +11,7 @@ import (
 // Magic is the 64-bit raw profile magic ("\x81rforpl\xff" on disk).
 const Magic = profformat.RawMagic64
 
-// magic32 is the 32-bit raw magic, recognised only to refuse it clearly.
+// magic32 is the magic of raw profiles of 32-bit programs.
 const magic32 = profformat.RawMagic32
 
 // Header is a raw profile header, with the fields of every supported
@@ -31,6 +32,26 @@ type Header struct {
 	NumVTables              uint64
 	VNamesSize              uint64
 	ValueKindLast           uint64
+
+	// Order is the byte order of the profiled program, PtrSize its pointer
+	// size (4 or 8): they shape the data records and every number. Zero
+	// values mean little-endian and 8.
+	Order   binary.ByteOrder
+	PtrSize int
+}
+
+func (h *Header) order() binary.ByteOrder {
+	if h.Order == nil {
+		return binary.LittleEndian
+	}
+	return h.Order
+}
+
+func (h *Header) ptrSize() int {
+	if h.PtrSize == 0 {
+		return 8
+	}
+	return h.PtrSize
 }
 
 // FormatVersion is the version number without variant bits.
@@ -44,11 +65,55 @@ func (h *Header) Kind() instrprof.Kind { return instrprof.Kind(h.Version) & inst
 func (h *Header) Correlated() bool { return h.NumData == 0 && h.NamesSize == 0 && h.NumCounters > 0 }
 
 // recordSize is the size of one per-function data record.
-func (h *Header) recordSize() int {
-	if h.FormatVersion() == 8 {
-		return 48
+func (h *Header) recordSize() int { return h.dataLayout().size }
+
+// dataLayout places the fields of a per-function data record: the name
+// reference and function hash (8 bytes each), then pointer-sized counter
+// pointer, bitmap pointer (version 9 on), function pointer and values
+// pointer, the counter count (4 bytes), the value site counts (2 bytes per
+// value kind the writer knew: 2 before version 10, 3 since) and the bitmap
+// byte count (4 bytes, version 9 on); the record is padded to 8 bytes.
+func (h *Header) dataLayout() dataLayout {
+	v, p := h.FormatVersion(), h.ptrSize()
+	l := dataLayout{ptr: p, counterPtr: 16, bitmapPtr: -1, numBitmap: -1}
+	off := 16 + p
+	if v >= 9 {
+		l.bitmapPtr, off = off, off+p
 	}
-	return 64
+	l.funcPtr = off
+	off += 2 * p // function pointer, values pointer
+	l.numCounters, off = off, off+4
+	l.sites = off
+	kinds := 2
+	if v >= 10 {
+		kinds = 3
+	}
+	off += 2 * kinds
+	if v >= 9 {
+		off = (off + 3) &^ 3
+		l.numBitmap, off = off, off+4
+	}
+	l.size = (off + 7) &^ 7
+	return l
+}
+
+// dataLayout is where the fields of a data record lie (-1: absent).
+type dataLayout struct {
+	size, ptr                      int
+	counterPtr, bitmapPtr, funcPtr int
+	numCounters, sites, numBitmap  int
+}
+
+// vtableSize is the size of a vtable record: name reference (8 bytes),
+// pointer, size (4 bytes), padded to 8.
+func (h *Header) vtableSize() int { return (8 + h.ptrSize() + 4 + 7) &^ 7 }
+
+// ptrMask keeps the bits of a pointer-sized difference.
+func (h *Header) ptrMask() uint64 {
+	if h.ptrSize() == 4 {
+		return 1<<32 - 1
+	}
+	return ^uint64(0)
 }
 
 func (h *Header) counterSize() uint64 {
@@ -69,21 +134,20 @@ func headerSize(v int) int {
 	return 16 * 8
 }
 
-// readHeader decodes a header; d is positioned at the magic.
+// readHeader decodes a header; d is positioned at the magic, which gives
+// the byte order and pointer size (and sets d's order).
 func readHeader(d *instrprof.Decoder) (*Header, error) {
 	at := d.Pos()
-	magic := d.U64("magic")
+	head := d.Bytes(8, "magic")
 	if d.Err() != nil {
 		return nil, d.Err()
 	}
-	switch magic {
-	case Magic:
-	case magic32:
-		return nil, &instrprof.FormatError{File: d.File, Offset: at, Msg: "32-bit raw profiles are not supported"}
-	default:
-		return nil, &instrprof.FormatError{File: d.File, Offset: at, Msg: fmt.Sprintf("bad magic %#x: not a 64-bit little-endian raw profile", magic)}
+	order, ptr, ok := magicOrder(head)
+	if !ok {
+		return nil, &instrprof.FormatError{File: d.File, Offset: at, Msg: fmt.Sprintf("bad magic %#x: not a raw profile", binary.LittleEndian.Uint64(head))}
 	}
-	h := &Header{Version: d.U64("version")}
+	d.Order = order
+	h := &Header{Version: d.U64("version"), Order: order, PtrSize: ptr}
 	v := h.FormatVersion()
 	if d.Err() == nil && (v < 8 || v > 10) {
 		return nil, &instrprof.FormatError{File: d.File, Offset: at + 8,
@@ -118,6 +182,20 @@ func readHeader(d *instrprof.Decoder) (*Header, error) {
 	return h, nil
 }
 
+// magicOrder tells the byte order and pointer size of a raw profile from
+// its magic.
+func magicOrder(b []byte) (binary.ByteOrder, int, bool) {
+	for _, o := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+		switch o.Uint64(b) {
+		case Magic:
+			return o, 8, true
+		case magic32:
+			return o, 4, true
+		}
+	}
+	return nil, 0, false
+}
+
 // layout gives the offsets, relative to the header start, of each section.
 type layout struct {
 	binaryIDs, data, counters, bitmap, names, vtables, vnames, values, end uint64
@@ -145,7 +223,7 @@ func (h *Header) sections() (layout, error) {
 	l.bitmap = l.counters + h.NumCounters*h.counterSize() + h.PaddingAfterCounters
 	l.names = l.bitmap + h.NumBitmapBytes + h.PaddingAfterBitmapBytes
 	l.vtables = l.names + h.NamesSize + pad8(h.NamesSize)
-	l.vnames = l.vtables + h.NumVTables*24
+	l.vnames = l.vtables + h.NumVTables*uint64(h.vtableSize())
 	l.values = l.vnames + h.VNamesSize + pad8(h.VNamesSize)
 	return l, nil
 }

@@ -1,6 +1,6 @@
 // Package raw reads LLVM raw instrumentation profiles (.profraw), format
-// versions 8 (LLVM 14–17), 9 (LLVM 18) and 10 (LLVM 19–22), 64-bit
-// little-endian: header, binary ids, per-function data records, counters,
+// versions 8 (LLVM 14–17), 9 (LLVM 18) and 10 (LLVM 19–22), of 64- and
+// 32-bit programs of either byte order: header, binary ids, per-function data records, counters,
 // MC/DC bitmap bytes, names (zlib or plain) and value-profile data; one
 // file may hold several concatenated profiles. Binary-correlated profiles
 // (counters only) take their records and names from the binary (see
@@ -17,6 +17,7 @@ import (
 	"sort"
 
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // ErrNeedBinary marks a binary-correlated raw profile read without a
@@ -33,6 +34,8 @@ type Info struct {
 	// Trace lists, for a temporal profile, the functions called, by the
 	// timestamp each one's first counter holds.
 	Trace []uint64
+	// VTableNames are the names of the profiled vtables (v10 on).
+	VTableNames []string
 }
 
 // Reader reads raw profiles. It keeps buffers between files, so one Reader
@@ -171,7 +174,7 @@ func (r *Reader) readBinaryIDs(d *instrprof.Decoder, p *profile, info *Info) err
 
 // sub returns a decoder over n bytes of d's buffer from off.
 func sub(d *instrprof.Decoder, off, n int) *instrprof.Decoder {
-	return &instrprof.Decoder{File: d.File, Base: d.Base + int64(off), Buf: d.Buf[off : off+n]}
+	return &instrprof.Decoder{File: d.File, Base: d.Base + int64(off), Buf: d.Buf[off : off+n], Order: d.Order}
 }
 
 func (r *Reader) setupRecords(d *instrprof.Decoder, p *profile) error {
@@ -207,28 +210,26 @@ type dataRecord struct {
 	numSites                                          [instrprof.NumValueKinds]uint16
 }
 
-func decodeData(b []byte, version int, kinds int) dataRecord {
-	le := binary.LittleEndian
-	r := dataRecord{nameRef: le.Uint64(b), funcHash: le.Uint64(b[8:]), counterPtr: le.Uint64(b[16:])}
-	sites := 0
-	switch version {
-	case 8:
-		r.funcPtr = le.Uint64(b[24:])
-		r.numCounters = le.Uint32(b[40:])
-		sites = 44
-	default:
-		r.bitmapPtr = le.Uint64(b[24:])
-		r.funcPtr = le.Uint64(b[32:])
-		r.numCounters = le.Uint32(b[48:])
-		sites = 52
-		if version == 9 {
-			r.numBitmapBytes = le.Uint32(b[56:])
-		} else {
-			r.numBitmapBytes = le.Uint32(b[60:])
+// decodeData decodes the data record at the start of b, laid out as h
+// says; kinds value kinds have site counts.
+func decodeData(b []byte, h *Header, kinds int) dataRecord {
+	l, o := h.dataLayout(), h.order()
+	ptr := func(off int) uint64 {
+		if off < 0 {
+			return 0
 		}
+		if l.ptr == 4 {
+			return uint64(o.Uint32(b[off:]))
+		}
+		return o.Uint64(b[off:])
+	}
+	r := dataRecord{nameRef: o.Uint64(b), funcHash: o.Uint64(b[8:]), counterPtr: ptr(l.counterPtr),
+		bitmapPtr: ptr(l.bitmapPtr), funcPtr: ptr(l.funcPtr), numCounters: o.Uint32(b[l.numCounters:])}
+	if l.numBitmap >= 0 {
+		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
 	}
 	for k := 0; k < kinds; k++ {
-		r.numSites[k] = le.Uint16(b[sites+2*k:])
+		r.numSites[k] = o.Uint16(b[l.sites+2*k:])
 	}
 	return r
 }
@@ -237,7 +238,7 @@ func decodeData(b []byte, version int, kinds int) dataRecord {
 func decodeAll(out []dataRecord, b []byte, n int, h *Header) []dataRecord {
 	size := h.recordSize()
 	for i := 0; i < n; i++ {
-		out = append(out, decodeData(b[i*size:], h.FormatVersion(), int(h.ValueKindLast)+1))
+		out = append(out, decodeData(b[i*size:], h, int(h.ValueKindLast)+1))
 	}
 	return out
 }
@@ -249,6 +250,9 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 	if !p.correlated {
 		r.buildAddrMap(p)
 		r.readVTables(d, p)
+		if err := readVTableNames(d, p, info); err != nil {
+			return err
+		}
 	}
 	vd := sub(d, p.base+int(p.l.values), len(d.Buf)-p.base-int(p.l.values))
 	for i, dr := range p.recs {
@@ -283,24 +287,24 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	rec.Name = p.names[dr.nameRef]
 	rec.Hash = dr.funcHash
 	if dr.numCounters == 0 {
-		return fail("function %q has no counters", rec.Name)
+		return fail("function %s has no counters", quote.String(rec.Name))
 	}
 	if h.Kind()&instrprof.KindTemporal != 0 && dr.numCounters < 2 {
-		return fail("function %q has no counters besides its temporal timestamp", rec.Name)
+		return fail("function %s has no counters besides its temporal timestamp", quote.String(rec.Name))
 	}
 	cntOff := dr.counterPtr
 	bmOff := dr.bitmapPtr
 	if !p.correlated {
 		delta := uint64(i * h.recordSize())
-		cntOff = dr.counterPtr - (h.CountersDelta - delta)
-		bmOff = dr.bitmapPtr - (h.BitmapDelta - delta)
+		cntOff = (dr.counterPtr - (h.CountersDelta - delta)) & h.ptrMask()
+		bmOff = (dr.bitmapPtr - (h.BitmapDelta - delta)) & h.ptrMask()
 	}
 	csize := h.counterSize()
 	cnts := h.NumCounters * csize
 	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
-		return fail("function %q: counters [%d, +%d) lie outside the counters section (%d counters)", rec.Name, int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
+		return fail("function %s: counters [%d, +%d) lie outside the counters section (%d counters)", quote.String(rec.Name), int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
-	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize)
+	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
 	if h.Kind()&instrprof.KindTemporal != 0 {
 		r.timestamp(rec, dr.nameRef)
 		cntOff += csize
@@ -313,7 +317,7 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	rec.Bitmap = rec.Bitmap[:0]
 	if dr.numBitmapBytes > 0 && !p.correlated {
 		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
-			return fail("function %q: bitmap bytes lie outside the bitmap section", rec.Name)
+			return fail("function %s: bitmap bytes lie outside the bitmap section", quote.String(rec.Name))
 		}
 		start := p.base + int(p.l.bitmap) + int(bmOff)
 		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
@@ -363,7 +367,7 @@ func largeCounter(c []uint64) int {
 	return -1
 }
 
-func (r *Reader) readCounts(b []byte, n int, csize uint64) {
+func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrder) {
 	if cap(r.counts) < n {
 		r.counts = make([]uint64, n)
 	}
@@ -377,7 +381,7 @@ func (r *Reader) readCounts(b []byte, n int, csize uint64) {
 		}
 	} else {
 		for i := range c {
-			c[i] = binary.LittleEndian.Uint64(b[8*i:])
+			c[i] = order.Uint64(b[8*i:])
 		}
 	}
 	r.rec.Counts = c
@@ -396,7 +400,7 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 		return nil
 	}
 	if vd.Remaining() == 0 {
-		vd.Failf("truncated: value profile data of function %q is missing (continuous mode without -mllvm -disable-vp?)", rec.Name)
+		vd.Failf("truncated: value profile data of function %s is missing (continuous mode without -mllvm -disable-vp?)", quote.String(rec.Name))
 		return vd.Err()
 	}
 	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap)
@@ -405,7 +409,7 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 	}
 	for k := 0; k < kinds && vd.Err() == nil; k++ {
 		if len(rec.Sites[k]) != 0 && len(rec.Sites[k]) != int(dr.numSites[k]) {
-			vd.Failf("function %q: %d value sites of kind %d, the record says %d", rec.Name, len(rec.Sites[k]), k, dr.numSites[k])
+			vd.Failf("function %s: %d value sites of kind %d, the record says %d", quote.String(rec.Name), len(rec.Sites[k]), k, dr.numSites[k])
 		}
 	}
 	return vd.Err()
@@ -428,18 +432,31 @@ func (r *Reader) buildAddrMap(p *profile) {
 // vtable is the address range of a profiled vtable and its name reference.
 type vtable struct{ start, end, ref uint64 }
 
-// readVTables reads the vtable section (v10+: {u64 name ref, u64 address,
-// u32 size, pad} each), for vtable value profiles.
+// readVTables reads the vtable section (v10+: {u64 name ref, pointer,
+// u32 size} each, padded to 8 bytes), for vtable value profiles.
 func (r *Reader) readVTables(d *instrprof.Decoder, p *profile) {
 	r.vtabs = r.vtabs[:0]
 	b := d.Buf[p.base+int(p.l.vtables):]
-	le := binary.LittleEndian
-	for i := 0; i < int(p.h.NumVTables); i++ {
-		e := b[24*i:]
-		start := le.Uint64(e[8:])
-		r.vtabs = append(r.vtabs, vtable{start, start + uint64(le.Uint32(e[16:])), le.Uint64(e)})
+	h, o := p.h, p.h.order()
+	size, ptr := h.vtableSize(), h.ptrSize()
+	for i := 0; i < int(h.NumVTables); i++ {
+		e := b[size*i:]
+		var start uint64
+		if ptr == 4 {
+			start = uint64(o.Uint32(e[8:]))
+		} else {
+			start = o.Uint64(e[8:])
+		}
+		r.vtabs = append(r.vtabs, vtable{start, start + uint64(o.Uint32(e[8+ptr:])), o.Uint64(e)})
 	}
 	sort.Slice(r.vtabs, func(i, j int) bool { return r.vtabs[i].start < r.vtabs[j].start })
+}
+
+// readVTableNames decodes the vtable names section (v10+), as llvm's
+// reader does when it builds its symbol table: damage there fails the file.
+func readVTableNames(d *instrprof.Decoder, p *profile, info *Info) error {
+	nd := sub(d, p.base+int(p.l.vnames), int(p.h.VNamesSize))
+	return instrprof.DecodeNames(nd, func(name string) { info.VTableNames = append(info.VTableNames, name) })
 }
 
 // remap turns an indirect-call target address into the callee's name

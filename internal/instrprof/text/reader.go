@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // Info describes a text profile read.
@@ -107,7 +108,7 @@ func (r *reader) number(what string) (uint64, error) {
 	}
 	n, perr := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 	if perr != nil {
-		return 0, r.errorf("%s is not a valid integer: %q", what, s)
+		return 0, r.errorf("%s is not a valid integer: %s", what, quote.String(s))
 	}
 	return n, nil
 }
@@ -129,7 +130,7 @@ func (r *reader) header(info *Info) error {
 		}
 		k, ok := headerKinds[name]
 		if !ok {
-			return r.errorf("header %q is not supported", s)
+			return r.errorf("header %s is not supported", quote.String(s))
 		}
 		info.Kind |= k
 	}
@@ -190,7 +191,7 @@ func (r *reader) counters(rec *instrprof.Record) error {
 		return err
 	}
 	if n == 0 {
-		return r.errorf("function %s has no counters", rec.Name)
+		return r.errorf("function %s has no counters", quote.String(rec.Name))
 	}
 	rec.Counts = make([]uint64, 0, min(n, 1<<16))
 	for range n {
@@ -212,13 +213,13 @@ func (r *reader) bitmap(rec *instrprof.Record) error {
 	r.next()
 	n, perr := strconv.ParseUint(strings.TrimSpace(s[1:]), 10, 32)
 	if perr != nil {
-		return r.errorf("number of bitmap bytes is not a valid integer: %q", s)
+		return r.errorf("number of bitmap bytes is not a valid integer: %s", quote.String(s))
 	}
 	for range n {
 		b, err := r.next()
 		v, perr := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(b), "0x"), 16, 8)
 		if err != nil || perr != nil {
-			return r.errorf("bitmap byte is not a valid hex byte: %q", b)
+			return r.errorf("bitmap byte is not a valid hex byte: %s", quote.String(b))
 		}
 		rec.Bitmap = append(rec.Bitmap, byte(v))
 	}
@@ -278,12 +279,12 @@ func (r *reader) site(kind int) ([]instrprof.Value, error) {
 		s, err := r.next()
 		i := strings.LastIndexByte(s, ':')
 		if err != nil || i < 0 {
-			return nil, r.errorf("value %q is not VALUE:COUNT", s)
+			return nil, r.errorf("value %s is not VALUE:COUNT", quote.String(s))
 		}
 		count, cerr := strconv.ParseUint(s[i+1:], 10, 64)
 		v, verr := siteValue(kind, s[:i])
 		if cerr != nil || verr != nil {
-			return nil, r.errorf("value %q is not VALUE:COUNT", s)
+			return nil, r.errorf("value %s is not VALUE:COUNT", quote.String(s))
 		}
 		vs = append(vs, instrprof.Value{Value: v, Count: count})
 	}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// The llvm-profgen side of the parity table: each row runs profgen and the
+// real llvm-profgen-19 on the same inputs with the same flags (llvm gets
+// its own arguments where profgen has flags llvm-profgen 19 lacks) and
+// compares the output file, stdout and llvm-profgen's "warning:" lines
+// (sorted: llvm prints detailed range warnings in hash order). Inputs:
+// {drv:NAME} the small checked-in binaries and scripts of
+// internal/driver/testdata, {data:DIR/NAME} the test data of `make
+// testdata` (skipped without it), {NAME} a file of testdata/parity.
+
+type profgenRow struct {
+	name     string
+	args     []string
+	llvm     []string // llvm-profgen-19's arguments when they differ
+	bothFail bool     // both exit non-zero; profgen leaves no output
+}
+
+// wf is the wordfreq LBR recording of `make testdata`.
+var wf = []string{"--binary={data:lbr/wordfreq/binary}", "--perfscript={data:lbr/wordfreq/single.script}"}
+
+// tb is the small checked-in program and its hand-made LBR script.
+var tb = []string{"--binary={drv:t.bin}", "--perfscript={drv:t.script}"}
+
+func with(base []string, args ...string) []string {
+	return append(append([]string{}, base...), append(args, "-o", "{out}")...)
+}
+
+var profgenParityTable = []profgenRow{
+	{name: "text", args: with(tb, "--format=text")},
+	{name: "extbinary (default)", args: with(wf)},
+	{name: "binary", args: with(wf, "--format=binary")},
+	{name: "--update-total-samples", args: with(wf, "--format=text", "--update-total-samples")},
+	{name: "--fill-zero-for-all-funcs", args: with(wf, "--format=text", "--fill-zero-for-all-funcs")},
+	{name: "--leading-ip-only", args: with(wf, "--format=text", "--leading-ip-only")},
+	{name: "--sample-period=3", args: with(wf, "--format=text", "--sample-period=3")},
+	{name: "--sample-period=1 given", args: with(tb, "--format=text", "--sample-period=1")},
+	{name: "--sample-period --leading-ip-only", args: with(wf, "--format=text", "--sample-period=7", "--leading-ip-only")},
+	{name: "--populate-profile-symbol-list", args: with(wf, "--populate-profile-symbol-list")},
+	{name: "--populate-profile-symbol-list ignored for text", args: with(tb, "--format=text", "--populate-profile-symbol-list")},
+	{name: "--show-density", args: with(wf, "--format=text", "--show-density")},
+	{name: "--profile-density-threshold", args: with(tb, "--format=text", "--profile-density-threshold=10", "--show-density")},
+	{name: "--profile-density-cutoff-hot=0", args: with(tb, "--format=text", "--profile-density-cutoff-hot=0")},
+	{name: "--profile-density-cutoff-hot=500000", args: with(wf, "--format=text", "--profile-density-cutoff-hot=500000", "--show-density")},
+	{name: "--show-mmap-events", args: with(wf, "--format=text", "--show-mmap-events")},
+	{name: "range warnings", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-mismatch.script}"}, "--format=text")},
+	{name: "--show-detailed-warning", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-mismatch.script}"}, "--format=text", "--show-detailed-warning")},
+	{name: "malformed entries named by line", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-bad.script}"}, "--format=text")},
+	{name: "--skip-symbolization --use-offset=0", args: with(wf, "--skip-symbolization", "--use-offset=0")},
+	{name: "--skip-symbolization --use-first-loadable-segment-as-base", args: with(wf, "--skip-symbolization", "--use-first-loadable-segment-as-base")},
+	// Without symbolization profgen checks ranges against the binary's
+	// functions only when asked (README): it saves loading the DWARF.
+	{name: "--skip-symbolization --use-first-loadable-segment-as-base, non-PIE", args: with(tb, "--skip-symbolization", "--use-first-loadable-segment-as-base", "--show-detailed-warning")},
+	{name: "--unsymbolized-profile --use-offset=0", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={lbr-absolute.raw}", "--use-offset=0", "--format=text", "-o", "{out}"}},
+	{name: "--llvm-sample-profile", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "-o", "{out}"}},
+	{name: "--llvm-sample-profile to text", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "--format=text", "--update-total-samples", "-o", "{out}"}},
+	{name: "--llvm-sample-profile --populate-profile-symbol-list", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "--populate-profile-symbol-list", "-o", "{out}"}},
+	{name: "--llvm-sample-profile with --perfscript", args: with(tb, "--llvm-sample-profile={gen.sample.txt}"), bothFail: true},
+	{name: "--kernel", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-kernel.script}"}, "--kernel", "--format=text")},
+	{name: "--kernel without a kernel mmap", args: with(tb, "--kernel"), bothFail: true},
+	{name: "--show-source-locations alone", args: with(tb, "--show-source-locations"), bothFail: true},
+	{name: "summary flags", args: with(wf, "--profile-summary-cold-count=0", "--profile-summary-hot-count=10", "--profile-summary-contextless")},
+	{name: "disassembly and dwp flags without --show-disassembly-only", args: with(tb, "--format=text", "--show-canonical-fname", "--disassemble-functions=main,bar", "--dwp=nosuch.dwp")},
+	{name: "--load-function-from-symbol (llvm 20)", args: with(tb, "--format=text", "--load-function-from-symbol=0"), llvm: with(tb, "--format=text")},
+	{name: "--use-md5", args: with(wf, "--use-md5")},
+}
+
+func TestParityWithLLVMProfgen(t *testing.T) {
+	testutil.Tool(t, "llvm-profgen-19")
+	pass := 0
+	for _, row := range profgenParityTable {
+		if t.Run(row.name, func(t *testing.T) { checkProfgenParity(t, row) }) {
+			pass++
+		}
+	}
+	t.Logf("llvm-profgen parity table: %d of %d rows pass", pass, len(profgenParityTable))
+}
+
+func checkProfgenParity(t *testing.T, row profgenRow) {
+	dir := t.TempDir()
+	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
+	llvmArgs := row.llvm
+	if llvmArgs == nil {
+		llvmArgs = row.args
+	}
+	oOut, oErr, err := runInProcess(expandProfgenArgs(t, row.args, ours))
+	lOut, lErr, lerr := runRef("llvm-profgen-19", expandProfgenArgs(t, llvmArgs, theirs))
+	if row.bothFail {
+		checkBothFail(t, err, lerr, ours)
+		return
+	}
+	if err != nil || lerr != nil {
+		t.Fatalf("profgen: %v\n%s\nllvm-profgen-19: %v\n%s", err, oErr, lerr, lErr)
+	}
+	compareFiles(t, ours, theirs)
+	if oOut != lOut {
+		t.Errorf("stdout differs:\n%s\n--- llvm-profgen-19:\n%s", oOut, lOut)
+	}
+	if a, b := llvmWarnings(oErr), llvmWarnings(lErr); a != b {
+		t.Errorf("warnings differ:\n%s\n--- llvm-profgen-19:\n%s", a, b)
+	}
+}
+
+// llvmWarnings are the lines starting "warning:", sorted.
+func llvmWarnings(stderr string) string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "warning:") {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+func expandProfgenArgs(t *testing.T, args []string, out string) []string {
+	res := make([]string, len(args))
+	for i, a := range args {
+		res[i] = placeholder.ReplaceAllStringFunc(a, func(m string) string {
+			name := m[1 : len(m)-1]
+			if drv, ok := strings.CutPrefix(name, "drv:"); ok {
+				return "../../internal/driver/testdata/" + drv
+			}
+			if data, ok := strings.CutPrefix(name, "data:"); ok {
+				return testutil.DataDir(t, strings.Split(data, "/")...)
+			}
+			return inputPath(t, name, out)
+		})
+	}
+	return res
+}

@@ -1,0 +1,98 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+// This file applies llvm-profgen's generation flags (LLVMOptions) to the
+// LBR path and to --llvm-sample-profile.
+
+// unsymbolizedBase is what the addresses of an unsymbolized profile are
+// relative to (--use-offset, --use-first-loadable-segment-as-base).
+func (o LLVMOptions) unsymbolizedBase(bin Binary) uint64 {
+	switch {
+	case o.AbsoluteAddresses:
+		return 0
+	case o.FirstLoadableBase:
+		return bin.FirstLoadableAddress()
+	}
+	return bin.PreferredBase()
+}
+
+// aggregateOptions are the LBR reader flags.
+func (o LLVMOptions) aggregateOptions() aggregate.Options {
+	return aggregate.Options{LeadingIPOnly: o.LeadingIPOnly, SamplePeriod: o.SamplePeriod}
+}
+
+// lbrGenerateOptions are binary 0's generation options with the flags.
+func lbrGenerateOptions(opts Options, bins *binaries, sym *symbolize.Table) generate.Options {
+	g := bins.generateOptions(0)
+	g.SumBodySamples = opts.LLVM.LeadingIPOnly
+	g.UpdateTotalSamples = opts.LLVM.UpdateTotalSamples
+	if opts.LLVM.FillZeroForAllFuncs {
+		g.ZeroRanges = [][2]uint64{}
+		for _, f := range sym.Functions() {
+			g.ZeroRanges = append(g.ZeroRanges, f.Ranges...)
+		}
+	}
+	return g
+}
+
+// finishProfile does what llvm-profgen does to every profile before
+// writing it: the symbol list (extbinary with
+// --populate-profile-symbol-list) and the density check.
+func finishProfile(opts Options, sym *symbolize.Table, prof *sampleprof.Profile) {
+	if opts.LLVM.PopulateProfileSymbolList && opts.Format == "extbinary" {
+		prof.SymbolList = []string{}
+		for _, f := range sym.Functions() {
+			prof.SymbolList = append(prof.SymbolList, f.Name)
+		}
+	}
+	if d := opts.LLVM.Density; d != nil {
+		reportDensity(opts.Stderr, opts.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
+	}
+}
+
+// reportDensity prints llvm-profgen 19's density suggestion (a warning
+// below the threshold) and, with --show-density, the density line.
+func reportDensity(stderr, stdout io.Writer, d *DensityOptions, density float64) {
+	switch {
+	case density == 0:
+		fmt.Fprintln(stderr, "warning: The output profile is empty or the --profile-density-cutoff-hot option is set too low. Please check your command.")
+	case density < d.Threshold:
+		fmt.Fprintf(stderr, "warning: Sample PGO is estimated to optimize better with %.1fx more samples. "+
+			"Please consider increasing sampling rate or profiling for longer duration to get more samples.\n", d.Threshold/density)
+	}
+	if d.Show {
+		fmt.Fprintf(stdout, "Functions with density >= %.1f account for %.2f%% total sample counts.\n", density, float64(d.CutoffHot)/10000)
+	}
+}
+
+// convertSampleProfile is --llvm-sample-profile: an LLVM sample profile
+// read and written again as llvm-profgen does (ambiguous functions
+// dropped, the density checked, the binary's symbol list and
+// discriminator kind).
+func convertSampleProfile(opts Options, bins *binaries) error {
+	prof, err := sampleprof.ReadFile(opts.LLVMSampleProfile)
+	if err != nil {
+		return err
+	}
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	generate.DropAmbiguous(prof)
+	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	finishProfile(opts, sym, prof)
+	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+	if err != nil {
+		return err
+	}
+	return writeSampleProfile(opts, path, prof)
+}

@@ -1,0 +1,73 @@
+package sampleprof
+
+// HeadSamplesEstimate is LLVM's getHeadSamplesEstimate for profiles
+// without contexts: the samples of the first body line, or the estimates of
+// the callees inlined at the first call site when that comes first; at
+// least 1 when the function has samples.
+func HeadSamplesEstimate(f *FunctionSamples) uint64 {
+	var n uint64
+	body, calls := SortedLocations(f.Body), SortedLocations(f.Callsites)
+	switch {
+	case len(body) > 0 && (len(calls) == 0 || body[0].Less(calls[0])):
+		n = f.Body[body[0]].Samples
+	case len(calls) > 0:
+		for _, c := range f.Callsites[calls[0]] {
+			n = addSat(n, HeadSamplesEstimate(c))
+		}
+	}
+	if n == 0 && f.TotalSamples > 0 {
+		return 1
+	}
+	return n
+}
+
+// Flatten returns p with every inlined profile made a top-level one, as
+// llvm-profdata merge --convert-sample-profile-layout=flat does
+// (ProfileConverter::flattenProfile): at each call site the caller keeps
+// the callee's estimated entry count as body samples and as a call target;
+// its total loses the callee's total and gains that estimate; the callee's
+// samples merge into its own top-level profile; every head count becomes
+// the estimate of the flattened body.
+func Flatten(p *Profile) *Profile {
+	out := NewProfile()
+	out.MD5, out.FSDiscriminators, out.ProbeBased, out.PreInlined = p.MD5, p.FSDiscriminators, p.ProbeBased, p.PreInlined
+	out.SymbolList = p.SymbolList
+	for _, f := range p.SortedFunctions() {
+		flattenInto(out, f)
+	}
+	return out
+}
+
+func flattenInto(out *Profile, f *FunctionSamples) {
+	g := out.Functions[f.Name]
+	if g == nil {
+		g = &FunctionSamples{Name: f.Name, HeadSamples: f.HeadSamples, Checksum: f.Checksum, Attributes: f.Attributes,
+			Body: map[LineLocation]*SampleRecord{}, Callsites: map[LineLocation]map[string]*FunctionSamples{}}
+		out.Functions[f.Name] = g
+	}
+	for loc, r := range f.Body {
+		g.mergeRecord(loc, r)
+	}
+	total := f.TotalSamples
+	for _, loc := range SortedLocations(f.Callsites) {
+		for _, c := range SortedInlinees(f.Callsites[loc]) {
+			est := HeadSamplesEstimate(c)
+			r := g.Record(loc)
+			r.Samples = addSat(r.Samples, est)
+			g.addCallTargetSat(loc, c.Name, est)
+			total = addSat(total-min(total, c.TotalSamples), est)
+			flattenInto(out, c)
+		}
+	}
+	g.TotalSamples = addSat(g.TotalSamples, total)
+	g.HeadSamples = HeadSamplesEstimate(g)
+}
+
+// mergeRecord adds r's samples and call targets at loc, saturating.
+func (f *FunctionSamples) mergeRecord(loc LineLocation, r *SampleRecord) {
+	dst := f.Record(loc)
+	dst.Samples = addSat(dst.Samples, r.Samples)
+	for callee, n := range r.CallTargets {
+		f.addCallTargetSat(loc, callee, n)
+	}
+}
