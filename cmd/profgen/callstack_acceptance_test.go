@@ -11,17 +11,15 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 const forkyDir = "../../testdata/callstack/"
 
 func needTools(t *testing.T, tools ...string) {
 	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip(tool + " not installed")
-		}
-	}
+	testutil.Tools(t, tools...)
 }
 
 // profgen runs the root command in-process.

@@ -9,16 +9,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
-// testdata returns $PROFGEN_TESTDATA/instr/<part>, skipping when absent.
+// instrData returns the test data's instr/<part>, skipping when absent.
 func instrData(t *testing.T, part string) string {
 	t.Helper()
-	root := os.Getenv("PROFGEN_TESTDATA")
-	if root == "" {
-		t.Skip("PROFGEN_TESTDATA not set (make testdata)")
-	}
-	dir := filepath.Join(root, "instr", part)
+	dir := testutil.DataDir(t, "instr", part)
 	if _, err := os.Stat(filepath.Join(dir, ".done")); err != nil {
 		t.Skipf("%s not built (scripts/testdata.d/30-instr.sh)", dir)
 	}
@@ -27,11 +25,7 @@ func instrData(t *testing.T, part string) string {
 
 func needTool(t *testing.T, tools ...string) {
 	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	testutil.Tools(t, tools...)
 }
 
 // profgenMerge runs `profgen merge` in-process and returns stderr.

@@ -26,7 +26,8 @@ func TestShowCommand(t *testing.T) {
 		{[]string{"show", "testdata/instr.profdata"}, "Total functions: 2\n"},
 		{[]string{"show", "--function", "bar", "--counts", "testdata/instr.profdata"}, "Function count: 1000\n    Block counts: []\n"},
 		{[]string{"show", "--top", "1", "testdata/instr.profdata"}, "Hottest functions"},
-		{[]string{"show", "../../internal/instrprof/testdata/cs.profraw"}, "merge it first"},
+		{[]string{"show", "../../internal/instrprof/testdata/cs.profraw"}, "Instrumentation level: IR"},
+		{[]string{"show", "--top", "1", "../../internal/instrprof/testdata/cs.profraw"}, "merge it first"},
 	}
 	for _, tt := range tests {
 		cmd := newRootCommand()

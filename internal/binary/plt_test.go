@@ -7,21 +7,22 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestPLTSymbolsMatchObjdump: every stub objdump names `<name@plt>` has
 // that name and address here.
 func TestPLTSymbolsMatchObjdump(t *testing.T) {
-	objdump, err := exec.LookPath("llvm-objdump-19")
-	if err != nil {
-		t.Skip("llvm-objdump-19 not installed")
-	}
+	objdump := testutil.Tool(t, "llvm-objdump-19")
 	re := regexp.MustCompile(`(?m)^([0-9a-f]+) <([^>]+@plt)>:`)
 	paths := []string{"testdata/clang-pie.elf", "testdata/clang-nopie.elf", "testdata/clang-cet.elf", "testdata/gcc-cet.elf",
 		"../../testdata/callstack/forky", "../../testdata/programs/bin/wordfreq-nopie"}
-	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
-		paths = append(paths, filepath.Join(dir, "lbr/sqlite/binary"))
-		arm, _ := filepath.Glob(filepath.Join(dir, "arm64", "*", "binary"))
+	if dir, ok := testutil.OptionalDataDir("lbr", "sqlite"); ok {
+		paths = append(paths, filepath.Join(dir, "binary"))
+	}
+	if dir, ok := testutil.OptionalDataDir("arm64"); ok {
+		arm, _ := filepath.Glob(filepath.Join(dir, "*", "binary"))
 		paths = append(paths, arm...)
 	}
 	paths = append(paths, arm64PLTBinaries(t)...)

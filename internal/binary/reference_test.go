@@ -23,8 +23,8 @@ func referenceBinaries(t *testing.T) []string {
 	if self, err := os.Executable(); err == nil && !testing.Short() && hasSymtab(self) {
 		paths = append(paths, self) // when built with symbols (go test -c)
 	}
-	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
-		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
+	if dir, ok := testutil.OptionalDataDir("binary"); ok {
+		more, _ := filepath.Glob(filepath.Join(dir, "*.elf"))
 		paths = append(paths, more...)
 	}
 	// More binaries to check, for example large unstripped ones at hand.

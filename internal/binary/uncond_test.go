@@ -21,8 +21,8 @@ import (
 func TestCrossesUncondBranchMatchesProfgen(t *testing.T) {
 	tool := testutil.Tool(t, "llvm-profgen-19")
 	paths := []string{"testdata/tricky.elf", "testdata/clang-nopie.elf", "testdata/gcc-cet.elf"}
-	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
-		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
+	if dir, ok := testutil.OptionalDataDir("binary"); ok {
+		more, _ := filepath.Glob(filepath.Join(dir, "*.elf"))
 		paths = append(paths, more...)
 	}
 	for _, path := range paths {

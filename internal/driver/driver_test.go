@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/testutil"
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/rawprof"
@@ -20,10 +21,7 @@ import (
 // when it is not installed.
 func llvmProfgen(t testing.TB, bin, script string) []byte {
 	t.Helper()
-	tool, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	tool := testutil.Tool(t, "llvm-profgen-19")
 	out := filepath.Join(t.TempDir(), "llvm.raw")
 	cmd := exec.Command(tool, "--perfscript", script, "--binary", bin, "--skip-symbolization", "-o", out)
 	if msg, err := cmd.CombinedOutput(); err != nil {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // The LBR traces made by scripts/testdata.d/20-lbr.sh (tools/lbrgen):
@@ -15,13 +16,9 @@ import (
 // events) plus <name>.<pid>[-<n>].script per process lifetime.
 func lbrPrograms(t *testing.T) []string {
 	t.Helper()
-	root := os.Getenv("PROFGEN_TESTDATA")
-	if root == "" {
-		t.Skip("PROFGEN_TESTDATA not set; run make testdata")
-	}
-	dirs, _ := filepath.Glob(filepath.Join(root, "lbr", "*", "single.script"))
+	dirs, _ := filepath.Glob(filepath.Join(testutil.DataDir(t, "lbr"), "*", "single.script"))
 	if len(dirs) == 0 {
-		t.Skip("no LBR traces under $PROFGEN_TESTDATA/lbr")
+		t.Skip("no LBR traces in the test data (make testdata)")
 	}
 	for i, d := range dirs {
 		dirs[i] = filepath.Dir(d)
@@ -75,9 +72,7 @@ func TestLBRProcessesEqualSum(t *testing.T) {
 // samples), read through --perfdata, gives the bytes --perfscript gives on
 // the same samples, unsymbolized and as an LLVM text profile.
 func TestLBRPerfDataEqualsPerfScript(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf not installed")
-	}
+	testutil.Tool(t, "perf")
 	for _, dir := range lbrPrograms(t) {
 		for _, kind := range []string{"single", "multi", "fork", "reuse", "hybrid", "hybrid-multi"} {
 			data := filepath.Join(dir, kind+".perf.data")

@@ -7,16 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // runLLVMProfgen runs llvm-profgen-19 with args plus -o and returns the
 // output.
 func runLLVMProfgen(t *testing.T, args ...string) []byte {
 	t.Helper()
-	tool, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	tool := testutil.Tool(t, "llvm-profgen-19")
 	out := filepath.Join(t.TempDir(), "llvm.prof")
 	if msg, err := exec.Command(tool, append(args, "-o", out)...).CombinedOutput(); err != nil {
 		t.Fatalf("llvm-profgen-19: %v\n%s", err, msg)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 var testBinaries = []string{"cxx-pie.bin", "cxx-nopie-dwarf4.bin", "gcc-nopie.bin", "gcc-pie.bin"}
@@ -100,10 +101,7 @@ func profileText(t testing.TB, p *sampleprof.Profile) []byte {
 // TestMatchesLLVMProfgen compares the text profile of synthetic counters
 // with llvm-profgen-19's from the same counters as an unsymbolized profile.
 func TestMatchesLLVMProfgen(t *testing.T) {
-	ref, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	ref := testutil.Tool(t, "llvm-profgen-19")
 	paths := []string{"testdata/cxx-fsdiscr.bin", "testdata/cxx-split.bin"}
 	for _, name := range testBinaries {
 		paths = append(paths, filepath.Join("testdata", name))

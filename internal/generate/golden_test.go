@@ -2,15 +2,13 @@ package generate
 
 import (
 	"bytes"
-	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/profgen/profgen/internal/testutil"
+)
 
 // TestGolden generates the text profiles of the committed aggregated
 // counters (testdata/lbr/*.raw) and compares them with testdata/golden/.
@@ -30,7 +28,7 @@ func TestGolden(t *testing.T) {
 			}
 			got := profileText(t, Profile(c, in.code, in.sym, in.opts))
 			golden := filepath.Join("testdata", "golden", bin+".txt")
-			if *update {
+			if testutil.Update() {
 				os.MkdirAll(filepath.Dir(golden), 0o755)
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
@@ -51,10 +49,7 @@ func TestGolden(t *testing.T) {
 // file (objcopy --only-keep-debug), as --debug-binary does: the profile is
 // the same as from the binary with DWARF.
 func TestSeparateDebugInfo(t *testing.T) {
-	objcopy, err := exec.LookPath("objcopy")
-	if err != nil {
-		t.Skip("objcopy not installed")
-	}
+	objcopy := testutil.Tool(t, "objcopy")
 	dir := t.TempDir()
 	bin, debug := filepath.Join(dir, "cxx-pie.bin"), filepath.Join(dir, "cxx-pie.debug")
 	runTool(t, objcopy, "--only-keep-debug", "testdata/cxx-pie.bin", debug)

@@ -7,16 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestTracesMatchLLVMProfgen runs llvm-profgen-19 on the committed LBR traces
 // twice: once to aggregate them (--skip-symbolization) and once for its text
 // profile. Generating from the aggregated counters must give the same text.
 func TestTracesMatchLLVMProfgen(t *testing.T) {
-	ref, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	ref := testutil.Tool(t, "llvm-profgen-19")
 	for _, name := range testBinaries {
 		bin := strings.TrimSuffix(name, ".bin")
 		script := filepath.Join("testdata", "lbr", bin+".script")
@@ -66,14 +65,8 @@ func runTool(t *testing.T, name string, args ...string) {
 // TestClangReadsProfile compiles the test program with profgen's profile
 // of it: clang-19 must read the profile without complaint.
 func TestClangReadsProfile(t *testing.T) {
-	ref, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
-	clang, err := exec.LookPath("clang++-19")
-	if err != nil {
-		t.Skip("clang++-19 not installed")
-	}
+	ref := testutil.Tool(t, "llvm-profgen-19")
+	clang := testutil.Tool(t, "clang++-19")
 	got, _ := generateBoth(t, ref, "testdata/cxx-pie.bin", "testdata/lbr/cxx-pie.script")
 	prof := filepath.Join(t.TempDir(), "cxx.prof")
 	if err := os.WriteFile(prof, got, 0o644); err != nil {

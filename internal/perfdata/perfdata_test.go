@@ -6,10 +6,11 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 const forkyData = "../../testdata/callstack/forky.perf.data"
@@ -101,9 +102,7 @@ func fakePerf(t *testing.T, dir, version string) string {
 }
 
 func TestOpenRealPerf(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf not installed")
-	}
+	testutil.Tool(t, "perf")
 	r, err := Open(context.Background(), forkyData, []string{"-F", "pid,ip,sym,dso"}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,9 +161,7 @@ func TestParseBuildIDList(t *testing.T) {
 }
 
 func TestBuildIDsRealPerf(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf not installed")
-	}
+	testutil.Tool(t, "perf")
 	ids, err := BuildIDs(context.Background(), forkyData, Options{})
 	if err != nil {
 		t.Fatal(err)

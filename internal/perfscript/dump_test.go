@@ -1,16 +1,15 @@
 package perfscript
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/profgen/profgen/internal/testutil"
+)
 
 // dump writes every record of the input in a stable text form.
 func dump(w io.Writer, s *Scanner) error {
@@ -74,7 +73,7 @@ func TestGolden(t *testing.T) {
 				fmt.Fprintf(&got, "error: %v\n", err)
 			}
 			golden := strings.TrimSuffix(f, ".script") + ".golden"
-			if *update {
+			if testutil.Update() {
 				if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -2,7 +2,6 @@ package pprofout_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/pprofout"
 	"github.com/profgen/profgen/internal/symbolize"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 const dataDir = "../../testdata/callstack/"
@@ -105,10 +105,7 @@ func TestForkyInlinedFrames(t *testing.T) {
 }
 
 func TestGoToolPprofTop(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not installed")
-	}
+	goTool := testutil.Tool(t, "go")
 	p := forkyProfile(t)
 	path := filepath.Join(t.TempDir(), "forky.pb.gz")
 	var buf bytes.Buffer
@@ -130,14 +127,12 @@ func TestGoToolPprofTop(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // TestForkyGolden pins the whole profile (pprof's text dump).
 func TestForkyGolden(t *testing.T) {
 	p := forkyProfile(t)
 	got := []byte(p.String())
 	golden := filepath.Join("testdata", "forky.pprof.txt")
-	if *update {
+	if testutil.Update() {
 		os.MkdirAll("testdata", 0o755)
 		os.WriteFile(golden, got, 0o644)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 const sampleTestdata = "../sampleprof/testdata/"
@@ -45,10 +46,7 @@ func TestClassifyMergeInputs(t *testing.T) {
 // TestMergeSampleMatchesLLVM merges profiles of all three formats with
 // weights and compares with llvm-profdata-19 merge --sample, byte for byte.
 func TestMergeSampleMatchesLLVM(t *testing.T) {
-	llvm, err := exec.LookPath("llvm-profdata-19")
-	if err != nil {
-		t.Skip("llvm-profdata-19 not installed")
-	}
+	llvm := testutil.Tool(t, "llvm-profdata-19")
 	inputs := []sampleprof.WeightedFile{
 		{Path: sampleTestdata + "inline.txt", Weight: 2},
 		{Path: sampleTestdata + "golden/inline.binary", Weight: 1},
@@ -103,9 +101,7 @@ func TestSampleOutputFormat(t *testing.T) {
 // TestMergeCommandSampleInputs drives `profgen merge` with sample profiles:
 // the command sends them to the sample merge, weights and formats included.
 func TestMergeCommandSampleInputs(t *testing.T) {
-	if _, err := exec.LookPath("llvm-profdata-19"); err != nil {
-		t.Skip("llvm-profdata-19 not installed")
-	}
+	testutil.Tool(t, "llvm-profdata-19")
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.txt")
 	b := filepath.Join(dir, "b.txt")

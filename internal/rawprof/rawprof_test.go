@@ -3,16 +3,14 @@ package rawprof
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const base = 0x401000
 
@@ -42,7 +40,7 @@ func TestWriteGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
+			if testutil.Update() {
 				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -6,16 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestClangUsesProfile compiles testdata/loop.c with clang-19
 // -fprofile-sample-use= each encoding profgen writes, and checks that the
 // profile reached the IR (a sample profile summary and entry counts).
 func TestClangUsesProfile(t *testing.T) {
-	clang, err := exec.LookPath("clang-19")
-	if err != nil {
-		t.Skip("clang-19 not installed")
-	}
+	clang := testutil.Tool(t, "clang-19")
 	p := readTestFile(t, "testdata/loop.prof.txt")
 	for _, out := range outputs {
 		t.Run(out.suffix[1:], func(t *testing.T) {

@@ -6,16 +6,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // llvmProfdata returns the path of llvm-profdata-19, skipping the test
 // when it is not installed.
 func llvmProfdata(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("llvm-profdata-19")
-	if err != nil {
-		t.Skip("llvm-profdata-19 not installed")
-	}
+	path := testutil.Tool(t, "llvm-profdata-19")
 	return path
 }
 

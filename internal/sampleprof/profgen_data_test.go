@@ -19,10 +19,7 @@ func TestLLVMProfgenOutputs(t *testing.T) {
 	if len(scripts) == 0 {
 		t.Skip("no LBR traces in the test data (make testdata)")
 	}
-	llvmProfgen, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	llvmProfgen := testutil.Tool(t, "llvm-profgen-19")
 	for _, script := range scripts {
 		t.Run(filepath.Base(filepath.Dir(script)), func(t *testing.T) {
 			checkProfgenOutputs(t, llvmProfgen, script)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // llvmFrame is one frame of llvm-symbolizer's JSON output.
@@ -26,10 +28,7 @@ type llvmFrame struct {
 // The outermost frame's name is not compared: llvm-symbolizer takes it from
 // the ELF symbol table, which llvm-profgen turns off.
 func TestMatchesLLVMSymbolizer(t *testing.T) {
-	tool, err := exec.LookPath("llvm-symbolizer-19")
-	if err != nil {
-		t.Skip("llvm-symbolizer-19 not installed")
-	}
+	tool := testutil.Tool(t, "llvm-symbolizer-19")
 	files, _ := filepath.Glob("../generate/testdata/*.bin")
 	if extra := os.Getenv("PROFGEN_SYMBOLIZE_CHECK"); extra != "" {
 		files = append(files, strings.Split(extra, ":")...)

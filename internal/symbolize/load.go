@@ -76,6 +76,9 @@ func (l *loader) load() error {
 			break
 		}
 		last = cu.Offset
+		if err := splitUnit(cu); err != nil {
+			return err
+		}
 		if cu.Tag != dwarf.TagCompileUnit && cu.Tag != dwarf.TagPartialUnit {
 			r.SkipChildren()
 			continue
@@ -91,6 +94,23 @@ func (l *loader) load() error {
 	}
 	l.resolveNames()
 	return nil
+}
+
+// attrGNUDwoName is DW_AT_GNU_dwo_name, split DWARF's name before DWARF 5.
+const attrGNUDwoName = dwarf.Attr(0x2130)
+
+// splitUnit refuses a split-DWARF skeleton unit (clang or gcc
+// -gsplit-dwarf): its functions are in a .dwo file or .dwp package, which
+// are not read, and symbolizing without them would lose them silently.
+func splitUnit(cu *dwarf.Entry) error {
+	name, _ := cu.Val(dwarf.AttrDwoName).(string)
+	if name == "" {
+		name, _ = cu.Val(attrGNUDwoName).(string)
+	}
+	if cu.Tag != dwarf.TagSkeletonUnit && name == "" {
+		return nil
+	}
+	return fmt.Errorf("split DWARF: the unit at .debug_info offset %#x keeps its debug information in %q (-gsplit-dwarf); .dwo and .dwp files are not read yet: build without -gsplit-dwarf", cu.Offset, name)
 }
 
 // loadUnitDIEs reads the children of a unit DIE, tracking the enclosing

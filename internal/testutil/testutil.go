@@ -23,19 +23,34 @@ func Update() bool { return *update }
 // test is skipped when the directory, or parts below it, is missing.
 func DataDir(t testing.TB, parts ...string) string {
 	t.Helper()
+	dir, err := dataDir(parts...)
+	if err != nil {
+		t.Skipf("no test data: %v (run make testdata)", err)
+	}
+	return dir
+}
+
+// OptionalDataDir is DataDir for tests that only add the large test data
+// to what they check: ok is false, and no test skipped, when it is missing.
+func OptionalDataDir(parts ...string) (dir string, ok bool) {
+	dir, err := dataDir(parts...)
+	return dir, err == nil
+}
+
+func dataDir(parts ...string) (string, error) {
 	dir := os.Getenv("PROFGEN_TESTDATA")
 	if dir == "" {
 		root, err := ModuleRoot()
 		if err != nil {
-			t.Skipf("no test data: %v (run make testdata)", err)
+			return "", err
 		}
 		dir = filepath.Join(root, "build", "testdata")
 	}
 	dir = filepath.Join(append([]string{dir}, parts...)...)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no test data at %s (run make testdata)", dir)
+		return "", fmt.Errorf("nothing at %s", dir)
 	}
-	return dir
+	return dir, nil
 }
 
 // ModuleRoot is the nearest directory above the working directory that

@@ -15,3 +15,18 @@ func Tool(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// Tools skips the test unless every named command is installed.
+func Tools(t testing.TB, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		Tool(t, n)
+	}
+}
+
+// HasTool reports whether the named command is installed, for tests that
+// check more with it but do not need it.
+func HasTool(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}

@@ -11,15 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 func needTools(t *testing.T, tools ...string) {
 	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	testutil.Tools(t, tools...)
 }
 
 // TestValgrind traces the committed wordfreq binary under valgrind, checks
@@ -53,12 +51,10 @@ func TestValgrind(t *testing.T) {
 		checkReferences(t, dirs[0], prefix)
 		checkFull(t, dirs[0], prefix)
 	}
-	if _, err := exec.LookPath("perf"); err == nil {
+	if testutil.HasTool("perf") {
 		checkPerfData(t, dirs[0])
 	}
-	if _, err := exec.LookPath("llvm-profgen-19"); err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	testutil.Tool(t, "llvm-profgen-19")
 	for _, s := range []string{"single.script", "multi.script", "hybrid.script"} {
 		t.Run(s, func(t *testing.T) { checkProfgen(t, bin, filepath.Join(dirs[0], s), s != "multi.script") })
 	}
@@ -68,13 +64,12 @@ func TestValgrind(t *testing.T) {
 	}
 }
 
-// TestTestdata checks the traces of `make testdata` (PROFGEN_TESTDATA):
+// TestTestdata checks the traces of `make testdata` (testutil.DataDir):
 // llvm-profgen-19 accepts every single-process script, and the combined
 // scripts agree with their references.
 func TestTestdata(t *testing.T) {
-	dir := os.Getenv("PROFGEN_TESTDATA")
-	progs, _ := filepath.Glob(filepath.Join(dir, "lbr", "*", "single.script"))
-	if dir == "" || len(progs) == 0 {
+	progs, _ := filepath.Glob(filepath.Join(testutil.DataDir(t, "lbr"), "*", "single.script"))
+	if len(progs) == 0 {
 		t.Skip("no LBR test data (make testdata)")
 	}
 	for _, single := range progs {
@@ -86,10 +81,10 @@ func TestTestdata(t *testing.T) {
 					checkFull(t, prog, prefix)
 				}
 			}
-			if _, err := exec.LookPath("perf"); err == nil {
+			if testutil.HasTool("perf") {
 				checkPerfData(t, prog)
 			}
-			if _, err := exec.LookPath("llvm-profgen-19"); err == nil {
+			if testutil.HasTool("llvm-profgen-19") {
 				checkProfgen(t, filepath.Join(prog, "binary"), single, true)
 				if hybrid := filepath.Join(prog, "hybrid.script"); fileExists(hybrid) {
 					checkProfgen(t, filepath.Join(prog, "binary"), hybrid, true)

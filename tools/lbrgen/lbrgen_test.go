@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/profgen/profgen/internal/testutil"
+)
 
 // tinyBinary is a PIE whose code segment (vaddr 0x1000) holds:
 //
@@ -96,7 +95,7 @@ func dumpDir(t *testing.T, dir string) []byte {
 
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
+	if testutil.Update() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

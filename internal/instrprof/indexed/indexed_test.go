@@ -67,9 +67,7 @@ func TestWriteGolden(t *testing.T) {
 
 // TestSameAsLLVM compares the bytes with llvm-profdata-19's own output.
 func TestSameAsLLVM(t *testing.T) {
-	if _, err := exec.LookPath("llvm-profdata-19"); err != nil {
-		t.Skip("llvm-profdata-19 not installed")
-	}
+	testutil.Tool(t, "llvm-profdata-19")
 	for _, tt := range cases {
 		if !tt.llvm19 {
 			continue

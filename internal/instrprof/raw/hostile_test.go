@@ -129,10 +129,7 @@ func TestCounterPtrOutOfRange(t *testing.T) {
 // fails with the binary, the section and the chunk's offset, under a
 // 2 GiB address-space limit within 20 s.
 func TestCorrelationNamesBomb(t *testing.T) {
-	objcopy, err := exec.LookPath("objcopy")
-	if err != nil {
-		t.Skip("objcopy not installed")
-	}
+	objcopy := testutil.Tool(t, "objcopy")
 	if !testutil.Limited(t, 2<<30, 20*time.Second) {
 		return
 	}
@@ -153,7 +150,7 @@ func TestCorrelationNamesBomb(t *testing.T) {
 	if out, err := exec.Command(objcopy, args...).CombinedOutput(); err != nil {
 		t.Fatalf("objcopy: %v\n%s", err, out)
 	}
-	_, err = OpenCorrelation(bin)
+	_, err := OpenCorrelation(bin)
 	if err == nil || !strings.Contains(err.Error(), bin+"(__llvm_covnames): offset 0x") || !strings.Contains(err.Error(), "compression bomb") {
 		t.Errorf("error %v, want the binary, section, offset and a compression bomb", err)
 	}
