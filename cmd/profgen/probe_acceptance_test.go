@@ -70,7 +70,7 @@ func TestProbeProfilesMatchLLVMProfgen(t *testing.T) {
 			if err := sameExtBinary(ours, theirs); err != nil {
 				t.Errorf("extbinary: %v", err)
 			}
-			if _, err := exec.LookPath("perf"); err == nil {
+			if testutil.HasTool("perf") {
 				text := filepath.Join(tmp, "perfdata.txt")
 				profgen(t, "--perfdata", filepath.Join(dir, "single.perf.data"), "--binary", bin, "--format=text", "-q", "-o", text)
 				if !bytes.Equal(readFile(t, text), readFile(t, filepath.Join(tmp, "text.llvm"))) {

@@ -66,13 +66,10 @@ func TestPLTSymbolsMatchObjdump(t *testing.T) {
 // (autia1716 before br x17) and both. None without clang-19 and the
 // aarch64 cross linker.
 func arm64PLTBinaries(t *testing.T) []string {
-	clang, err := exec.LookPath("clang-19")
-	if err != nil {
+	if !testutil.HasTool("clang-19") || !testutil.HasTool("aarch64-linux-gnu-ld") {
 		return nil
 	}
-	if _, err := exec.LookPath("aarch64-linux-gnu-ld"); err != nil {
-		return nil
-	}
+	clang := testutil.Tool(t, "clang-19")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "plt.c")
 	prog := "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" +

@@ -3,7 +3,6 @@ package generate
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/profgen/profgen/internal/binary/pseudoprobe"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // probeBinary reads what ProbeProfile needs of a test binary.
@@ -42,10 +42,7 @@ func probeProfileText(t testing.TB, in *testInput, c Counters) []byte {
 // with flow-sensitive discriminators: probes with discriminators) with
 // llvm-profgen-19's from the same counters as an unsymbolized profile.
 func TestProbeMatchesLLVMProfgen(t *testing.T) {
-	ref, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	ref := testutil.Tool(t, "llvm-profgen-19")
 	for _, path := range []string{"testdata/cxx-probe.bin", "testdata/cxx-fsprobe.bin"} {
 		t.Run(filepath.Base(path), func(t *testing.T) { probeMatchesLLVMProfgen(t, ref, path) })
 	}
