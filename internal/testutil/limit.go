@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -61,4 +62,15 @@ func tail(b []byte) string {
 		return string(b[:n]) + "\n[...]\n" + string(b[len(b)-n:])
 	}
 	return string(b)
+}
+
+// CPUTime is the user and system time the test process has used so far.
+// Time limits in tests compare CPU time, which other work on a loaded
+// machine does not stretch as it stretches wall time.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
