@@ -203,3 +203,34 @@ func TestX86Target(t *testing.T) {
 		}
 	}
 }
+
+// TestEstablished: the frame state before instructions of skid.elf,
+// following control flow: run_two sets its frame up only after an early
+// exit, whose block lies after the main return.
+func TestEstablished(t *testing.T) {
+	f := skidELF(t)
+	c := newCode(f)
+	tests := []struct {
+		fn   string
+		off  uint64
+		want bool
+	}{
+		{"tiny", 0, false},    // push %rbp
+		{"tiny", 1, false},    // mov %rsp,%rbp
+		{"tiny", 4, true},     // body
+		{"tiny", 0x16, true},  // pop %rbp
+		{"tiny", 0x17, false}, // ret
+		{"frameless", 0x10, false},
+		{"run_two", 0, false},    // test before the prologue
+		{"run_two", 0x20, true},  // the loop
+		{"run_two", 0x4c, false}, // ret after pop %rbp
+		{"run_two", 0x4d, false}, // the early exit, after the main return
+		{"run_two", 0x4f, false}, // its ret
+	}
+	for _, tt := range tests {
+		addr := entry(t, f, tt.fn) + tt.off
+		if got := c.funcAt(addr).established(addr); got != tt.want {
+			t.Errorf("%s+%#x: established = %v, want %v", tt.fn, tt.off, got, tt.want)
+		}
+	}
+}
