@@ -7,7 +7,7 @@ TESTDATA ?= $(CURDIR)/build/testdata
 FUZZTIME ?= 30s
 export PROFGEN_TESTDATA := $(TESTDATA)
 
-.PHONY: build test testdata demo bench fuzz lint clean pgo-example
+.PHONY: build test testdata demo bench fuzz lint clean pgo-example pgo-eval
 
 build:
 	$(GO) build -o $(BIN) ./cmd/profgen
@@ -40,3 +40,10 @@ clean:
 # with profgen --format=pprof, rebuild with go build -pgo.
 pgo-example: build
 	scripts/pgo-example.sh $(BIN) build/pgo-example
+
+# What profiles buy when the compiler uses them (a benchmark, ~15 minutes):
+# sqlite, a C++ interpreter and a Go program built without PGO, with
+# instrumentation, LBR and call-stack profiles; prints instruction and
+# time gains (scripts/pgo-eval.sh).
+pgo-eval: build
+	scripts/pgo-eval.sh $(BIN) build/pgo-eval

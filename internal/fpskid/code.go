@@ -14,6 +14,10 @@ type code struct {
 	plt     map[uint64]bool      // PLT stub entries
 	callers map[uint64][]site    // direct call and tail-call sites by target; built on first use
 	buf     []byte               // the code of the function being decoded
+	// seen counts, by callee entry and call site, the calls seen in
+	// stacks that needed no repair.
+	seen    map[uint64]map[uint64]uint64
+	guesses map[guessKey]*guess
 }
 
 // function is one function (an ELF function symbol) as decoded.

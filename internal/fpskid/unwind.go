@@ -20,7 +20,12 @@
 // shortest chain of direct calls and tail calls from the function called to
 // the callee, or the one indirect call of that function; for an indirect
 // call, the callee's one call site in the binary), as llvm-profgen's
-// MissingFrameInferrer does for tail calls. Otherwise a frame without a
+// MissingFrameInferrer does for tail calls. Where the code leaves several
+// call sites (a function calling the callee from two places, a virtual
+// call), the stacks that needed no repair choose: the sites seen calling
+// the callee there (inside the function called, or, below an indirect
+// call, in a function seen called from it) share the samples in
+// proportion to how often each was seen. Otherwise a frame without a
 // call site stands in (aggregate.Object.UnknownSite): the function called
 // when the call is direct, nothing when it is not. The sample keeps its
 // self time and its real callers; only the fake edge is gone.
@@ -54,8 +59,32 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 			r.code[i] = newCode(f)
 		}
 	}
+	for _, s := range counts.Stacks {
+		r.observe(s)
+	}
 	counts.Rewrite(r.fixStack)
 	return r.stats
+}
+
+// observe notes the calls of s that need no repair: which function each
+// call site was seen calling, and how often.
+func (r *repairer) observe(s *aggregate.Stack) {
+	first := r.firstUserFrame(s.Locs)
+	for i := first; i+1 < len(s.Locs); i++ {
+		e := edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first}
+		if f := r.fixOf(e); f.insert != nil {
+			continue
+		}
+		callee, caller := r.counts.Objects[e.callee.Obj], r.counts.Objects[e.caller.Obj]
+		if caller.Binary < 0 || caller.Binary != callee.Binary || caller.UnknownSite || callee.UnknownSite ||
+			r.code[caller.Binary] == nil {
+			continue
+		}
+		c := r.code[caller.Binary]
+		if fn := c.funcAt(e.callee.Addr); fn != nil {
+			c.observe(e.caller.Addr, fn.entry, s.Count)
+		}
+	}
 }
 
 type repairer struct {
@@ -76,6 +105,9 @@ type edge struct {
 type fix struct {
 	insert  []aggregate.Loc
 	unknown bool // a frame without its call site is among them
+	// guess, when the code leaves several call sites, lets the stacks
+	// that needed no repair choose among them; insert is the fallback.
+	guess *guess
 }
 
 // fixStack returns the repaired frames of s, or nil when nothing is
@@ -90,6 +122,9 @@ func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
 			continue
 		}
 		f := r.fixOf(edge{callee: l, caller: s.Locs[i+1], leaf: i == first})
+		if f.guess != nil {
+			f = f.guess.pick(s.Count, f)
+		}
 		out = append(out, f.insert...)
 		changed = changed || len(f.insert) > 0
 		unknown = unknown || f.unknown
@@ -156,7 +191,8 @@ func (r *repairer) check(e edge) fix {
 	case !found && callee.isTarget(call.target):
 		return fix{} // a call of the callee itself, and no other way: trust it
 	}
-	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(caller.Binary), Addr: call.target}}, unknown: true}
+	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(caller.Binary), Addr: call.target}}, unknown: true,
+		guess: c.guessFor(e.caller.Obj, callee.entry, call.target, 0)}
 }
 
 // callee is what the frame below a call must be.
@@ -196,7 +232,8 @@ func (r *repairer) unknownCaller(e edge, c *code, cal callee) fix {
 		}
 	}
 	bi := r.counts.Objects[e.caller.Obj].Binary
-	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(bi), Addr: 0}}, unknown: true}
+	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(bi), Addr: 0}}, unknown: true,
+		guess: c.guessFor(e.caller.Obj, cal.entry, 0, e.caller.Addr)}
 }
 
 // sites turns a chain of call sites (outermost first) into caller frames,

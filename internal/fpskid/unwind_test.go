@@ -1,6 +1,7 @@
 package fpskid
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -201,5 +202,81 @@ func TestX86Target(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("x86Target(% x, %#x) = %#x, %v; want %#x, %v", tt.b, tt.end, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestEstablished: the frame state before instructions of skid.elf,
+// following control flow: run_two sets its frame up only after an early
+// exit, whose block lies after the main return.
+func TestEstablished(t *testing.T) {
+	f := skidELF(t)
+	c := newCode(f)
+	tests := []struct {
+		fn   string
+		off  uint64
+		want bool
+	}{
+		{"tiny", 0, false},    // push %rbp
+		{"tiny", 1, false},    // mov %rsp,%rbp
+		{"tiny", 4, true},     // body
+		{"tiny", 0x16, true},  // pop %rbp
+		{"tiny", 0x17, false}, // ret
+		{"frameless", 0x10, false},
+		{"run_two", 0, false},    // test before the prologue
+		{"run_two", 0x20, true},  // the loop
+		{"run_two", 0x4c, false}, // ret after pop %rbp
+		{"run_two", 0x4d, false}, // the early exit, after the main return
+		{"run_two", 0x4f, false}, // its ret
+	}
+	for _, tt := range tests {
+		addr := entry(t, f, tt.fn) + tt.off
+		if got := c.funcAt(addr).established(addr); got != tt.want {
+			t.Errorf("%s+%#x: established = %v, want %v", tt.fn, tt.off, got, tt.want)
+		}
+	}
+}
+
+// TestRepairGuesses: where the code leaves two call sites, the stacks that
+// needed no repair choose: the samples go to the sites seen calling the
+// callee, in proportion.
+func TestRepairGuesses(t *testing.T) {
+	f := skidELF(t)
+	c := newCode(f)
+	var sites []uint64 // run_two's two calls of tiny
+	for _, s := range c.funcAt(entry(t, f, "run_two")).sites {
+		if s.target == entry(t, f, "tiny") {
+			sites = append(sites, s.at)
+		}
+	}
+	if len(sites) != 2 {
+		t.Fatalf("run_two calls tiny from %d sites, want 2", len(sites))
+	}
+	body, prologue, outer := entry(t, f, "tiny")+4, entry(t, f, "tiny"), callSite(t, f, "main", "run_two")
+	counts := &aggregate.StackCounts{
+		Objects: []aggregate.Object{{Path: "skid.elf", Binary: 0}},
+		Stacks: []*aggregate.Stack{
+			{Locs: []aggregate.Loc{loc(0, body), loc(0, sites[0]), loc(0, outer)}, Count: 10},
+			{Locs: []aggregate.Loc{loc(0, body), loc(0, sites[1]), loc(0, outer)}, Count: 30},
+			{Locs: []aggregate.Loc{loc(0, prologue), loc(0, outer)}, Count: 1},
+			{Locs: []aggregate.Loc{loc(0, prologue+1), loc(0, outer)}, Count: 1},
+			{Locs: []aggregate.Loc{loc(0, entry(t, f, "tiny")+0x17), loc(0, outer)}, Count: 1},
+			{Locs: []aggregate.Loc{loc(0, entry(t, f, "tiny")+0x16), loc(0, sites[1]), loc(0, outer)}, Count: 1},
+		},
+	}
+	st := Repair(counts, []*binary.File{f})
+	if st.SiteUnknown != 0 || st.Repaired != 3 {
+		t.Errorf("stats %+v, want 3 repaired, all with a site", st)
+	}
+	got := map[uint64]uint64{}
+	for _, s := range counts.Stacks {
+		if len(s.Locs) != 3 || s.Locs[2] != loc(0, outer) {
+			t.Errorf("stack %x", s.Locs)
+			continue
+		}
+		got[s.Locs[1].Addr] += s.Count
+	}
+	// 3 repaired samples over sites seen 10 and 31 times: 1 and 2.
+	if want := map[uint64]uint64{sites[0]: 11, sites[1]: 33}; !maps.Equal(got, want) {
+		t.Errorf("samples by site %v, want %v", got, want)
 	}
 }

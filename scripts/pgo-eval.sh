@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# pgo-eval.sh PROFGEN OUTDIR: what profiles buy when a compiler uses them
+# (a benchmark, not a test; `make pgo-eval`). Each workload is built
+# without PGO, then with profiles of the same training input, and measured
+# on another input: exact instructions (valgrind callgrind Ir, immune to
+# the machine's load) and CPU time (median of interleaved runs; judge
+# virtual-call-heavy code by time: devirtualization lowers time more than
+# instructions). The table gives each build's gain, 1 - x/x(no PGO).
+#
+# Workloads (testdata/pgo-eval/README.md):
+#   sqlite  testdata/programs/sqlbench.c on the pinned SQLite amalgamation
+#   interp  testdata/pgo-eval/interp.cc, a C++ interpreter (virtual calls,
+#           templates), training and measured scripts train.mini, measure.mini
+#   go      testdata/pgo-eval/goeval, interface calls and small hot functions
+#
+# C/C++ builds: clang-19 -O2 -g -fdebug-info-for-profiling
+# -fno-omit-frame-pointer, and
+#   instr       -fprofile-generate, the training run, -fprofile-use (the bound)
+#   lbr-llvm    -fprofile-sample-use of llvm-profgen-19 on an exact LBR trace
+#               of the training run (tools/lbrgen, 32 branches per sample)
+#   lbr-profgen the same trace through profgen
+#   stack       profgen on perf record -e cpu-clock -g of the training run
+#   stack-none  the same, --call-counts=none (no head samples, no call targets)
+# and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive)
+# and stack-raw (--no-repair-skid), to choose profgen's defaults.
+# Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
+# training run (go-pprof), and with profgen's pprof of perf record -g of the
+# same run (profgen); the table adds the weighted overlap of their call
+# edges, against that of two runs of Go's own profiler.
+#
+# Environment: PGO_EVAL_WORKLOADS (default "sqlite interp go"),
+# PGO_EVAL_ROUNDS (timed runs per build, default 5), PGO_EVAL_EXTRA.
+# A workload whose tools are missing is skipped. Output: OUTDIR/results.tsv
+# (workload, metric, build, value) and the table on stdout.
+set -euo pipefail
+profgen=$(realpath "${1:?usage: pgo-eval.sh PROFGEN OUTDIR}")
+out=${2:?usage: pgo-eval.sh PROFGEN OUTDIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/versions.sh" # fetch_sqlite, traced_env
+workloads=${PGO_EVAL_WORKLOADS:-sqlite interp go}
+rounds=${PGO_EVAL_ROUNDS:-5}
+extra=${PGO_EVAL_EXTRA:-0}
+src=$root/testdata/pgo-eval
+mkdir -p "$out"
+out=$(realpath "$out")
+results=$out/results.tsv
+: >"$results"
+start=$SECONDS
+
+log() { echo "pgo-eval: [$((SECONDS - start))s] $*" >&2; }
+
+have() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null || { log "no $t"; return 1; }
+	done
+}
+
+# record WORKLOAD METRIC BUILD VALUE
+record() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
+
+# ir BIN ARGS...: the instructions the run executes (callgrind Ir), on a
+# copy without DWARF (valgrind 3.19 cannot read clang-19's DWARF 5).
+ir() {
+	local bin=$1
+	shift
+	objcopy --strip-debug "$bin" "$bin.nodebug"
+	traced_env valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin.nodebug" "$@" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+# cputime BIN ARGS...: user + system seconds of one run.
+cputime() {
+	local TIMEFORMAT='%3U %3S' t
+	t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+	awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.3f\n", a[1] + a[2] }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# measure WORKLOAD BUILDS...: Ir and median CPU time of every build, the
+# timed runs interleaved (round after round over all builds). The
+# workload's measure_args and time_args say the inputs; bin_of BUILD the
+# binary.
+measure() {
+	local w=$1 b r
+	shift
+	for b in "$@"; do
+		record "$w" ir "$b" "$(ir "$(bin_of "$b")" "${measure_args[@]}")"
+	done
+	log "$w: instructions counted"
+	for ((r = 0; r < rounds; r++)); do
+		for b in "$@"; do
+			cputime "$(bin_of "$b")" "${time_args[@]}" >>"$out/$w.$b.times"
+		done
+	done
+	for b in "$@"; do
+		record "$w" time "$b" "$(median <"$out/$w.$b.times")"
+	done
+	log "$w: timed"
+}
+
+# Parallel jobs (2 cores): run_bg CMD... starts a job once fewer than two run.
+run_bg() {
+	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+	"$@" &
+}
+
+# The C and C++ workloads: each sets cc, srcs, libs, train_args,
+# measure_args, time_args and train_repeat (training runs per perf record).
+cflags=(-O2 -g -fdebug-info-for-profiling -fno-omit-frame-pointer)
+
+setup_sqlite() {
+	fetch_sqlite "$out/sqlite3" || { log "sqlite: cannot fetch the amalgamation (npm)"; return 1; }
+	cc=clang-19
+	srcs=(-DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_MATH_FUNCTIONS
+		-I"$out/sqlite3" "$out/sqlite3/sqlite3.c" "$root/testdata/programs/sqlbench.c")
+	libs=(-lm)
+	train_args=(600)
+	measure_args=(2500)
+	time_args=(40000)
+	train_repeat=100
+}
+
+setup_interp() {
+	cc=clang++-19
+	srcs=("$src/interp.cc")
+	libs=()
+	train_args=("$src/train.mini" 4000)
+	measure_args=("$src/measure.mini" 40000)
+	time_args=("$src/measure.mini" 300000)
+	train_repeat=300
+}
+
+c_build() { # WORKLOAD BUILD FLAGS...
+	local w=$1 b=$2
+	shift 2
+	"$cc" "${cflags[@]}" "$@" -o "$out/$w.$b" "${srcs[@]}" "${libs[@]}" 2>"$out/$w.$b.log" ||
+		{ log "$w: build $b failed: $(tail -3 "$out/$w.$b.log")"; return 1; }
+}
+
+c_workload() {
+	local w=$1 d=$out/$1 stack_builds=(stack stack-none)
+	"setup_$w" || return 0
+	bin_of() { echo "$out/$w.$1"; }
+	mkdir -p "$d"
+	log "$w: building"
+	run_bg c_build "$w" base
+	run_bg c_build "$w" instr-gen -fprofile-generate="$d/raw"
+	wait
+	# Training: instrumented, exact LBR, perf call stacks.
+	rm -rf "$d/raw"
+	(cd "$d" && "$out/$w.instr-gen" "${train_args[@]}" >/dev/null)
+	llvm-profdata-19 merge -o "$d/instr.profdata" "$d/raw"
+	log "$w: tracing the training run under valgrind (lbrgen)"
+	traced_env "$out/lbrgen" -binary "$out/$w.base" -seed 1 -period 2000 -depth 32 -single "$d/lbr.script" \
+		-- "${train_args[@]}"
+	llvm-profgen-19 --binary "$out/$w.base" --perfscript "$d/lbr.script" --output "$d/lbr-llvm.prof" 2>/dev/null
+	"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" -o "$d/lbr-profgen.prof"
+	log "$w: perf record -g of $train_repeat training runs"
+	(cd "$d" && perf record -q -e cpu-clock -F 4999 -g -o "$d/perf.data" -- \
+		sh -c 'n=$1; shift; for i in $(seq "$n"); do "$@" >/dev/null; done' sh "$train_repeat" \
+		"$out/$w.base" "${train_args[@]}")
+	"$profgen" --binary "$out/$w.base" --perfdata "$d/perf.data" -o "$d/stack.prof" 2>"$d/stack.summary"
+	"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=none -o "$d/stack-none.prof"
+	if [ "$extra" = 1 ]; then
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=inclusive -o "$d/stack-inclusive.prof"
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --no-repair-skid -o "$d/stack-raw.prof"
+		stack_builds+=(stack-inclusive stack-raw)
+	fi
+	log "$w: building with the profiles"
+	run_bg c_build "$w" instr -fprofile-use="$d/instr.profdata"
+	local b
+	for b in lbr-llvm lbr-profgen "${stack_builds[@]}"; do
+		run_bg c_build "$w" "$b" -fprofile-sample-use="$d/$b.prof"
+	done
+	wait
+	measure "$w" base instr lbr-llvm lbr-profgen "${stack_builds[@]}"
+}
+
+go_workload() {
+	local w=go d=$out/go train=(1 3500 6,2,1,1)
+	measure_args=(2 700 5,2,2,1)
+	time_args=(2 2500 5,2,2,1)
+	bin_of() { echo "$out/go.$1"; }
+	mkdir -p "$d"
+	go build -C "$src/goeval" -pgo=off -o "$out/go.base" .
+	log "go: perf record -g of the training run, which writes its own CPU profile too"
+	perf record -q -e cpu-clock -F 4999 -g -o "$d/perf.data" -- "$out/go.base" -cpuprofile "$d/go-pprof.pprof" "${train[@]}" >/dev/null
+	"$out/go.base" -cpuprofile "$d/go-pprof2.pprof" "${train[@]}" >/dev/null
+	"$profgen" --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof -o "$d/profgen.pprof" 2>"$d/profgen.summary"
+	local builds=(base go-pprof profgen) b
+	if [ "$extra" = 1 ]; then
+		"$profgen" -q --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof --no-repair-skid --no-fold-wrappers \
+			-o "$d/profgen-raw.pprof"
+		builds+=(profgen-raw)
+	fi
+	for b in "${builds[@]:1}"; do
+		go build -C "$src/goeval" -pgo="$d/$b.pprof" -o "$out/go.$b" .
+	done
+	record go overlap go-pprof-run2 "$("$out/pgoeval" overlap "$d/go-pprof.pprof" "$d/go-pprof2.pprof")"
+	for b in "${builds[@]:2}"; do
+		record go overlap "$b" "$("$out/pgoeval" overlap "$d/go-pprof.pprof" "$d/$b.pprof")"
+	done
+	measure go "${builds[@]}"
+}
+
+# table: one row per workload and metric, a column per build: the value,
+# and the gain over base for Ir and time.
+table() {
+	awk -F'\t' '
+		{ key = $1 "\t" $2; if (!(key in seen)) { seen[key] = 1; rows[++n] = key }
+		  v[key, $3] = $4; builds[key] = builds[key] " " $3 }
+		END {
+			for (i = 1; i <= n; i++) {
+				split(rows[i], k, "\t"); m = split(builds[rows[i]], bs, " ")
+				printf "%-7s %-8s", k[1], k[2]
+				for (j = 1; j <= m; j++) {
+					b = bs[j]; x = v[rows[i], b]; base = v[rows[i], "base"]
+					if (k[2] == "overlap") printf "  %s %.3f", b, x
+					else if (b == "base") printf "  base %s", x
+					else printf "  %s %+.1f%%", b, 100 * (1 - x / base)
+				}
+				printf "\n"
+			}
+		}' "$results"
+}
+
+have clang-19 clang++-19 llvm-profdata-19 llvm-profgen-19 valgrind perf go objcopy || {
+	log "skipped: a tool is missing"
+	exit 0
+}
+(cd "$root" && go build -o "$out/lbrgen" ./tools/lbrgen && go build -o "$out/pgoeval" ./tools/pgoeval)
+for w in $workloads; do
+	case $w in
+	sqlite | interp) c_workload "$w" ;;
+	go) go_workload ;;
+	*) log "unknown workload $w" ;;
+	esac
+done
+log "done"
+echo "gain = 1 - x/base (instructions: callgrind Ir; time: median CPU seconds of $rounds interleaved runs)"
+table | tee "$out/table.txt"
