@@ -223,6 +223,7 @@ func buildGenerator(o *options, bin *binaryInfo, path string) *generator {
 	g := &generator{w: w, maxInsns: o.maxInsns, seed: o.seed, scenarios: o.scenarios(w)}
 	g.calls = &branchClassifier{lay: &w.lay, bin: bin}
 	g.rec = newRecorder(o.period, o.depth, o.seed, g.calls.classify, g.sample)
+	g.rec.toNext = g.calls.branchesToNext
 	return g
 }
 
