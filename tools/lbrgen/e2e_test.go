@@ -194,9 +194,12 @@ func samplesByPID(t *testing.T, path string, pidCol bool) map[int][]string {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	cur := -1
+	prev := ""
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.Contains(line, "PERF_RECORD_") || line == "" { // a call-stack sample ends with an empty line
+		afterFrame := strings.HasPrefix(prev, "\t")
+		prev = line
+		if strings.Contains(line, "PERF_RECORD_") || line == "" && afterFrame { // a call-stack sample ends with an empty line
 			continue
 		}
 		if isContinuation(line) && len(m[cur]) > 0 { // a hybrid sample's frames and branches
