@@ -39,7 +39,7 @@ func arm64Dirs(t *testing.T, file string) []string {
 }
 
 // TestARM64LBRMatchesLLVM: one process of BRBE branch stacks gives
-// llvm-profgen-19's bytes, unsymbolized and as a text profile, and the
+// llvm-profgen-19's bytes, unsymbolized, as text and extbinary, and the
 // text profile's function totals are what the trace executed: 4 bytes
 // for every instruction of every range between two taken branches.
 func TestARM64LBRMatchesLLVM(t *testing.T) {
@@ -53,6 +53,10 @@ func TestARM64LBRMatchesLLVM(t *testing.T) {
 			text := profgenProfile(t, bin, script, "text")
 			if want := runLLVMProfgen(t, "--perfscript", script, "--binary", bin, "--format=text"); !bytes.Equal(text, want) {
 				t.Errorf("--format=text differs from llvm-profgen-19 (%d vs %d bytes)", len(text), len(want))
+			}
+			ext := profgenProfile(t, bin, script, "extbinary")
+			if want := runLLVMProfgen(t, "--perfscript", script, "--binary", bin, "--format=extbinary"); !bytes.Equal(ext, want) {
+				t.Errorf("--format=extbinary differs from llvm-profgen-19 (%d vs %d bytes)", len(ext), len(want))
 			}
 			checkTotalsAgainstTrace(t, bin, script, text)
 		})

@@ -6,10 +6,14 @@
 #
 #   wordfreq   testdata/programs/wordfreq.c, clang-19 --target=aarch64-linux-gnu
 #              -O2 -g -fdebug-info-for-profiling, PIE
+#   wordfreq-nopie  the same, -no-pie (ET_EXEC at 0x400000)
 #   sqlite     the pinned SQLite amalgamation (scripts/versions.sh) +
 #              testdata/programs/sqlbench.c, the same flags, PIE
 #   goarm64    testdata/goarm64, GOARCH=arm64 go build (static, non-PIE at
-#              0x10000): call stacks only
+#              0x10000): call stacks only. Not the same bytes from run to
+#              run: Go's sysmon thread asks the running goroutine to yield
+#              after 10 ms of wall time, and its extra runtime instructions
+#              fall elsewhere each time (the C traces are reproducible).
 #
 # Files per C program (layout: tools/lbrgen/README.md): binary, params,
 # single.script (one process, llvm-profgen-19's layout), multi.script (4
@@ -116,6 +120,11 @@ if newer_than "$wordfreq" "$progs/wordfreq.c" "$self"; then
 	clang-19 "${cflags[@]}" "$progs/wordfreq.c" -o "$wordfreq"
 fi
 trace wordfreq "$wordfreq" 11 typed 1000 lbr 0 6000
+wordfreq_nopie=$arm/.cache/wordfreq-nopie
+if newer_than "$wordfreq_nopie" "$progs/wordfreq.c" "$self"; then
+	clang-19 "${cflags[@]}" -fno-pie -no-pie "$progs/wordfreq.c" -o "$wordfreq_nopie"
+fi
+trace wordfreq-nopie "$wordfreq_nopie" 14 plain 1000 lbr 0 4000
 
 goarm64=$arm/.cache/goarm64
 if newer_than "$goarm64" "$root"/testdata/goarm64/*.go "$self"; then
