@@ -26,6 +26,8 @@ func referenceBinaries(t *testing.T) []string {
 	if dir, ok := testutil.OptionalDataDir("binary"); ok {
 		more, _ := filepath.Glob(filepath.Join(dir, "*.elf"))
 		paths = append(paths, more...)
+		arm, _ := filepath.Glob(filepath.Join(dir, "arm64", "*", "binary")) // 80-arm64.sh
+		paths = append(paths, arm...)
 	}
 	// More binaries to check, for example large unstripped ones at hand.
 	if more := os.Getenv("PROFGEN_BINARY_REFERENCE"); more != "" {

@@ -17,13 +17,17 @@ import (
 // sample per pair of consecutive instructions (a, b): an older branch into a
 // and a newer one out of b make the range [a, b], which llvm-profgen keeps
 // only when no unconditional branch starts in [a, b). The ranges it keeps
-// must be those where CrossesUncondBranch(a, b) is false.
+// must be those where CrossesUncondBranch(a, b) is false. On AArch64 that
+// is a call (BL, BLR), a return (RET) or a B, not a BR (an indirect jump).
 func TestCrossesUncondBranchMatchesProfgen(t *testing.T) {
 	tool := testutil.Tool(t, "llvm-profgen-19")
-	paths := []string{"testdata/tricky.elf", "testdata/clang-nopie.elf", "testdata/gcc-cet.elf"}
-	if dir, ok := testutil.OptionalDataDir("binary"); ok {
-		more, _ := filepath.Glob(filepath.Join(dir, "*.elf"))
+	paths := []string{"testdata/tricky.elf", "testdata/clang-nopie.elf", "testdata/gcc-cet.elf",
+		"testdata/arm64-pie.elf", "testdata/arm64-nopie.elf", "testdata/arm64-tricky.elf"}
+	if dir, ok := testutil.OptionalDataDir(); ok {
+		more, _ := filepath.Glob(filepath.Join(dir, "binary", "*.elf"))
 		paths = append(paths, more...)
+		arm, _ := filepath.Glob(filepath.Join(dir, "arm64", "wordfreq", "binary"))
+		paths = append(paths, arm...)
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -36,10 +40,16 @@ func TestCrossesUncondBranchMatchesProfgen(t *testing.T) {
 			for in := range f.Insts(0, ^uint64(0)) {
 				insts = append(insts, in)
 			}
+			// AArch64 words llvm-profgen-19 does not decode (retaa, LSE, ...)
+			// are not code for it: pairs with one are left out.
+			llvmDecodes := profgenDisassembly(t, tool, path)
 			want := map[[2]uint64]bool{}
 			var script strings.Builder
 			for i := 0; i+1 < len(insts); i++ {
 				a, b := insts[i].Addr, insts[i+1].Addr
+				if !llvmDecodes[a] || !llvmDecodes[b] {
+					continue
+				}
 				fmt.Fprintf(&script, " 0x%x/0x7f0000000000/P/-/-/0 0x7f0000000010/0x%x/P/-/-/0\n", b, a)
 				want[[2]uint64{a, b}] = !f.CrossesUncondBranch(a, b)
 			}

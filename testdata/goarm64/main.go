@@ -52,10 +52,10 @@ func makeShapes(n int) []shape {
 	return shapes
 }
 
-const rounds = 60
+const rounds = 30
 
 func main() {
-	shapes := makeShapes(5000)
+	shapes := makeShapes(3000)
 	var sum float64
 	for r := 0; r < rounds; r++ {
 		sum += total(shapes)

@@ -141,9 +141,14 @@ func checkReferences(t *testing.T, dir, prefix string) {
 	}
 	sort.Slice(refs, func(i, j int) bool { return refOrder(refs[i]) < refOrder(refs[j]) })
 	fromRefs := map[int][]string{}
+	stack := strings.HasPrefix(prefix, "stack") // call-stack references keep the columns: a sample needs its header line
 	for _, ref := range refs {
 		pid := refOrder(ref) >> 16
-		fromRefs[pid] = append(fromRefs[pid], samplesByPID(t, ref, false)[-1]...)
+		col := -1
+		if stack {
+			col = pid
+		}
+		fromRefs[pid] = append(fromRefs[pid], samplesByPID(t, ref, stack)[col]...)
 	}
 	if len(combined) != len(fromRefs) || len(combined) < 2 {
 		t.Fatalf("%s: %d PIDs in the combined script, %d in the references", prefix, len(combined), len(fromRefs))
@@ -184,9 +189,12 @@ func samplesByPID(t *testing.T, path string, pidCol bool) map[int][]string {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	cur := -1
+	prev := ""
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.Contains(line, "PERF_RECORD_") {
+		afterFrame := strings.HasPrefix(prev, "\t")
+		prev = line
+		if strings.Contains(line, "PERF_RECORD_") || line == "" && afterFrame { // a call-stack sample ends with an empty line
 			continue
 		}
 		if isContinuation(line) && len(m[cur]) > 0 { // a hybrid sample's frames and branches

@@ -53,9 +53,13 @@ type recorder struct {
 	head     int
 	filled   int
 	classify classifier
-	rng      *rand.Rand
-	mispred  uint32 // per-mille of entries marked mispredicted
-	emit     func(*Sample) error
+	// toNext reports whether the instruction at an address branched
+	// although the next one follows it (an unconditional branch to the
+	// next instruction); nil: never.
+	toNext  func(from uint64) bool
+	rng     *rand.Rand
+	mispred uint32 // per-mille of entries marked mispredicted
+	emit    func(*Sample) error
 
 	prevAddr    uint64
 	prevSize    uint32
@@ -95,7 +99,7 @@ func (r *recorder) instruction(addr uint64, size uint32) error {
 		// instruction as another execution; the CPU retires it once.
 		return nil
 	}
-	if r.started && addr != r.prevAddr+uint64(r.prevSize) {
+	if r.started && (addr != r.prevAddr+uint64(r.prevSize) || r.toNext != nil && r.toNext(r.prevAddr)) {
 		r.push(r.prevAddr, r.prevSize, addr)
 	}
 	r.started, r.prevAddr, r.prevSize = true, addr, size

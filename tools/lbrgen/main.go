@@ -12,6 +12,11 @@
 //	lbrgen [flags] -binary PROG [-- ARGS...]        run PROG ARGS under valgrind
 //	lbrgen [flags] -binary PROG -lackey FILE        read a saved lackey trace
 //
+// An AArch64 PROG runs under qemu-aarch64 -singlestep -d exec,nochain
+// instead (-sysroot for its libraries), whose log holds every executed PC
+// (-qemu-log FILE reads a saved one); its branch stacks are BRBE's, printed
+// in the same layout.
+//
 // Outputs (each optional; all come from the same run):
 //
 //	-single FILE    one process, llvm-profgen-19's layout (no PID column)
@@ -22,6 +27,8 @@
 //	                a long-lived one
 //	-hybrid-single FILE, -hybrid-multi PREFIX
 //	                as -single and -multi, with hybrid samples
+//	-stack PREFIX   -procs processes of call-stack samples (perf record -g),
+//	                as perf script -F pid,time,period,event,ip,sym,dso
 //
 // With -perfdata, each output is also written as perf.data (FILE.script
 // gives FILE.perf.data; PREFIX gives PREFIX.perf.data), which perf script
@@ -223,6 +230,7 @@ func buildGenerator(o *options, bin *binaryInfo, path string) *generator {
 	g := &generator{w: w, maxInsns: o.maxInsns, seed: o.seed, scenarios: o.scenarios(w)}
 	g.calls = &branchClassifier{lay: &w.lay, bin: bin}
 	g.rec = newRecorder(o.period, o.depth, o.seed, g.calls.classify, g.sample)
+	g.rec.toNext = g.calls.branchesToNext
 	return g
 }
 

@@ -269,7 +269,10 @@ func parseTracePC(b []byte) (uint64, bool) {
 		}
 		pc = pc<<4 | uint64(d)
 	}
-	return pc, n > 0 && n < len(b)
+	if n == 0 || n == len(b) {
+		return 0, false
+	}
+	return pc, true
 }
 
 func indexOf(b []byte, c byte) int {

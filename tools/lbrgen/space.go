@@ -88,6 +88,21 @@ func (c *branchClassifier) classify(from uint64, size uint32, to uint64) BranchK
 	return k
 }
 
+// branchesToNext reports whether the binary's instruction at from is an
+// unconditional branch, which is taken even to the instruction right
+// after it: clang ends a function with a tail call `b next` to the
+// function placed next (AArch64), and a trace shows no jump there.
+func (c *branchClassifier) branchesToNext(from uint64) bool {
+	if !c.lay.inMain(from) {
+		return false
+	}
+	switch c.bin.kindAt(from - c.lay.vgBias) {
+	case KindUncond, KindCall, KindInd, KindIndCall, KindRet:
+		return true
+	}
+	return false
+}
+
 func (c *branchClassifier) push(ret uint64) {
 	if len(c.returns) == maxShadow {
 		c.returns = append(c.returns[:0], c.returns[maxShadow/2:]...)
