@@ -105,6 +105,7 @@ func writeStacks(opts Options, bins *binaries, res *result) error {
 	if opts.Format == "pprof" {
 		return writePprof(opts, bins, res)
 	}
+	warnLineBasedProbes(opts, bins)
 	return writeStackProfiles(opts, bins, res)
 }
 

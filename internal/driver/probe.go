@@ -50,3 +50,18 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 	finishProfile(opts, sym, prof)
 	return prof, nil
 }
+
+// warnLineBasedProbes warns, for each binary with pseudo probes, that the
+// call-stack profile written for it is line-based: clang
+// -fpseudo-probe-for-profiling reads such a profile without complaint and
+// takes its line offsets for probe indexes.
+func warnLineBasedProbes(opts Options, bins *binaries) {
+	if opts.UseDwarfCorrelation {
+		return
+	}
+	for _, f := range bins.files {
+		if pseudoprobe.In(f.ELF()) {
+			fmt.Fprintf(opts.Stderr, "profgen: warning: %s has pseudo probes, but call stacks without branch stacks give a line-based profile, which clang -fpseudo-probe-for-profiling would misread: record with perf record -b for a probe-based one (--use-dwarf-correlation silences this)\n", f.Path())
+		}
+	}
+}

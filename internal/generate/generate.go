@@ -9,6 +9,10 @@
 // and the leaf's body record at (line offset, base discriminator) keeps the
 // largest count × duplication factor. Branches that land on a function
 // entry give call targets at the source and head samples at the callee.
+//
+// Binaries with pseudo probes (clang -fpseudo-probe-for-profiling) get
+// probe-based profiles instead (probe.go): counts per probe rather than per
+// line, CFG checksums, the inline tree of the probes.
 package generate
 
 import (

@@ -149,7 +149,7 @@ func (d *profileDecoder) function() {
 	if d.err != nil {
 		return
 	}
-	f := d.p.Function(name)
+	f := d.p.insertFunction(name)
 	f.HeadSamples = addSat(f.HeadSamples, head)
 	d.body(f, 0)
 }
@@ -228,13 +228,21 @@ func readHeader(d *decoder) Format {
 // ReadBinary reads a profile in the binary or extbinary format.
 func ReadBinary(data []byte) (*Profile, error) {
 	d := &decoder{data: data}
+	var p *Profile
+	var err error
 	switch readHeader(d) {
 	case FormatBinary:
-		return readSPFBinary(d)
+		p, err = readSPFBinary(d)
 	case FormatExtBinary:
-		return readExtBinary(d)
+		p, err = readExtBinary(d)
+	default:
+		return nil, d.err
 	}
-	return nil, d.err
+	if err != nil {
+		return nil, err
+	}
+	p.readerMapOrder()
+	return p, nil
 }
 
 // readSPFBinary reads summary, name table and the profiles up to the end.

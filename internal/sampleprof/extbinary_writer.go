@@ -184,9 +184,9 @@ func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
 // metadataSection writes the CFG checksums of a pseudo-probe profile and
 // the context attributes of a pre-inlined one: for each function its name
 // index, checksum, attributes, and the same for the callees inlined at each
-// call site. Other profiles leave the section empty. (LLVM writes the
-// top-level functions in its hash map's order, profgen in the profile
-// order: the content is the same.)
+// call site. Other profiles leave the section empty. Top-level functions
+// come in LLVM's hash map order when the profile's insertion order is
+// known (read or merged profiles), else in profile order.
 func metadataSection(p *Profile, t *nameTable) *section {
 	s := &section{typ: secFuncMetadata}
 	if p.ProbeBased {
@@ -199,7 +199,7 @@ func metadataSection(p *Profile, t *nameTable) *section {
 		return s
 	}
 	var e encoder
-	for _, f := range p.SortedFunctions() {
+	for _, f := range p.mapOrder() {
 		e.metadata(f, t, s.flags)
 	}
 	s.data = e.buf

@@ -65,6 +65,13 @@ func Merge(dst, src *Profile, weight uint64) error {
 	}
 	dst.FSDiscriminators = dst.FSDiscriminators || src.FSDiscriminators
 	dst.PreInlined = dst.PreInlined || src.PreInlined
+	// New functions enter dst in the order of src's reader's map, as into
+	// llvm-profdata's.
+	for _, name := range src.insertionOrder() {
+		if dst.Functions[name] == nil {
+			dst.insertFunction(name).Attributes = src.Functions[name].Attributes
+		}
+	}
 	var mismatch, overflow []string
 	for _, name := range sortedKeys(src.Functions) {
 		f, ok := dst.Functions[name]

@@ -13,10 +13,12 @@
 // first bytes. The writers produce the bytes llvm-profdata-19 merge --sample
 // and llvm-profgen-19 write for the same profile: section layout and flags,
 // sorted name table, MD5 names, symbol list, profile summary (summary.go).
-// Merge adds profiles as llvm-profdata merge --sample does. Where profgen
-// differs from LLVM on purpose:
-//   - the function metadata section (pseudo-probe checksums, attributes)
-//     lists functions in profile order, LLVM in its hash map's order;
+// Merge adds profiles as llvm-profdata merge --sample does. The function
+// metadata section (pseudo-probe checksums, attributes) lists functions in
+// the order of LLVM's hash map of them (hashorder.go replays libstdc++'s)
+// for profiles read or merged here; in profile order for generated ones
+// (llvm-profgen's order follows the heap addresses of its probes). Where
+// profgen differs from LLVM on purpose:
 //   - merged profiles keep the flow-sensitive and pre-inlined flags if any
 //     input has them (llvm-profdata keeps whatever its last reader set);
 //   - a text header of digits without colons is an error (LLVM reads a
@@ -140,6 +142,10 @@ type Profile struct {
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.
 	SymbolList []string
+	// inserted lists the top-level functions in the order LLVM would
+	// insert them into the map it writes (that of llvm-profdata merge: the
+	// iteration order of its reader's map), when known (hashorder.go).
+	inserted []string
 }
 
 // NewProfile returns an empty profile.
@@ -155,6 +161,15 @@ func (p *Profile) Function(name string) *FunctionSamples {
 		p.Functions[name] = f
 	}
 	return f
+}
+
+// insertFunction returns the top-level profile of name, creating it and
+// noting the insertion, for profiles whose map order LLVM's would follow.
+func (p *Profile) insertFunction(name string) *FunctionSamples {
+	if p.Functions[name] == nil {
+		p.inserted = append(p.inserted, name)
+	}
+	return p.Function(name)
 }
 
 // SortedFunctions returns the top-level functions in LLVM's writing order:

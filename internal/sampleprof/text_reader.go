@@ -17,6 +17,7 @@ func ReadText(r io.Reader) (*Profile, error) {
 	for {
 		line, err := tr.next()
 		if err == io.EOF {
+			tr.p.readerMapOrder()
 			return tr.p, nil
 		}
 		if err != nil {
@@ -137,7 +138,7 @@ func (t *textReader) parseHead(line string) error {
 	if strings.HasPrefix(name, "[") {
 		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, excerpt(line))
 	}
-	f := t.p.Function(t.intern(name))
+	f := t.p.insertFunction(t.intern(name))
 	f.TotalSamples = addSat(f.TotalSamples, total)
 	f.HeadSamples = addSat(f.HeadSamples, head)
 	t.stack = append(t.stack[:0], f)
