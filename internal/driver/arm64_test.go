@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // The AArch64 traces of scripts/testdata.d/80-arm64.sh (tools/lbrgen under
@@ -24,11 +26,7 @@ import (
 // arm64Dirs returns the program directories holding file.
 func arm64Dirs(t *testing.T, file string) []string {
 	t.Helper()
-	root := os.Getenv("PROFGEN_TESTDATA")
-	if root == "" {
-		t.Skip("PROFGEN_TESTDATA not set; run make testdata")
-	}
-	found, _ := filepath.Glob(filepath.Join(root, "arm64", "*", file))
+	found, _ := filepath.Glob(filepath.Join(testutil.DataDir(t, "arm64"), "*", file))
 	if len(found) == 0 {
 		t.Skipf("no AArch64 traces (%s) under $PROFGEN_TESTDATA/arm64", file)
 	}
@@ -97,9 +95,7 @@ func TestARM64ProcessesEqualSum(t *testing.T) {
 // TestARM64PerfDataEqualsScript: the perf.data of every layout, read
 // through perf script, gives what the text gives.
 func TestARM64PerfDataEqualsScript(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf not installed")
-	}
+	testutil.Tool(t, "perf")
 	for _, dir := range arm64Dirs(t, "stack.script") {
 		for _, kind := range []string{"single", "multi", "fork", "stack"} {
 			data := filepath.Join(dir, kind+".perf.data")
@@ -157,10 +153,7 @@ func TestARM64CallStackFlatCounts(t *testing.T) {
 // clang-19 for AArch64: the IR carries the sample profile summary and entry
 // counts.
 func TestARM64CallStackClang(t *testing.T) {
-	clang, err := exec.LookPath("clang-19")
-	if err != nil {
-		t.Skip("clang-19 not installed")
-	}
+	clang := testutil.Tool(t, "clang-19")
 	sources := map[string]string{"wordfreq": "wordfreq.c", "sqlite": "sqlbench.c"}
 	for _, dir := range arm64Dirs(t, "stack.script") {
 		src, ok := sources[filepath.Base(dir)]
@@ -201,10 +194,7 @@ func TestARM64GoPGO(t *testing.T) {
 	if testing.Short() {
 		t.Skip("rebuilds the Go runtime for arm64")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not installed")
-	}
+	goTool := testutil.Tool(t, "go")
 	for _, dir := range arm64Dirs(t, "stack.script") {
 		if filepath.Base(dir) != "goarm64" {
 			continue

@@ -15,6 +15,7 @@ import (
 
 	"github.com/profgen/profgen/internal/binary/arm64"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 func TestParseTracePC(t *testing.T) {
@@ -239,12 +240,12 @@ func TestQemu(t *testing.T) {
 	for _, prefix := range []string{"multi", "fork", "stack"} {
 		checkReferences(t, dirs[0], prefix)
 	}
-	if _, err := exec.LookPath("perf"); err == nil {
+	if testutil.HasTool("perf") {
 		checkStackPerfData(t, dirs[0]+"/stack")
 		os.Remove(dirs[0] + "/stack.perf.data")
 		checkPerfData(t, dirs[0])
 	}
-	if _, err := exec.LookPath("llvm-profgen-19"); err == nil {
+	if testutil.HasTool("llvm-profgen-19") {
 		checkProfgen(t, bin, dirs[0]+"/single.script", true)
 	}
 }
