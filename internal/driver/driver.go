@@ -38,8 +38,9 @@ type Options struct {
 	SkipSymbolization bool   // write the unsymbolized profile (LBR input)
 	UseMD5            bool   // extbinary: MD5 function names
 	PIDs              []int32
-	PerfEvent         string // keep only samples of this event ("" = all)
-	Quiet             bool   // no summary
+	PerfEvent         string     // keep only samples of this event ("" = all)
+	Quiet             bool       // no summary
+	CS                *CSOptions // context-sensitive profiles of hybrid samples; nil: DefaultCSOptions
 
 	Stdin  io.Reader
 	Stderr io.Writer
@@ -95,12 +96,19 @@ func withDefaults(opts Options) Options {
 	if opts.Stderr == nil || opts.Quiet {
 		opts.Stderr = io.Discard
 	}
+	if opts.CS == nil {
+		cs := DefaultCSOptions()
+		opts.CS = &cs
+	}
 	return opts
 }
 
 // validate refuses what cannot work on any input, before reading any.
 func validate(opts Options) error {
 	if err := validateInputs(opts); err != nil {
+		return err
+	}
+	if err := validateCS(opts.CS); err != nil {
 		return err
 	}
 	if opts.Format != "pprof" {
@@ -146,6 +154,7 @@ func validateInputs(opts Options) error {
 // result is what one pass over the input found.
 type result struct {
 	lbr    *lbrSummary
+	hybrid *hybridPath
 	stacks *aggregate.StackCounts
 	scan   perfscript.Stats
 	table  addrspace.Stats
@@ -158,7 +167,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
 	lbr := newLBR(bins.primary(), table)
-	res := &result{events: eventFilter{want: opts.PerfEvent}}
+	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS)}
 	s := perfscript.NewScanner(in, in.name)
 	for s.Next() {
 		rec := s.Record()
@@ -172,6 +181,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 		}
 	}
 	lbr.finish()
+	res.hybrid.finish()
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -188,6 +198,9 @@ func (res *result) add(rec *perfscript.Record, lbr *lbrPath, stacks *aggregate.S
 	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
 		if len(bins.files) > 1 {
 			return usagef("branch-stack (LBR) samples take one --binary; %d were given", len(bins.files))
+		}
+		if toLBR, err := res.hybrid.route(rec); !toLBR || err != nil {
+			return err
 		}
 		lbr.add(rec)
 		return nil

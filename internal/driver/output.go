@@ -20,6 +20,8 @@ import (
 // and writes nothing.
 func write(opts Options, bins *binaries, res *result) error {
 	switch {
+	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
+		return writeCS(opts, bins, res.hybrid)
 	case res.lbr.Agg.Samples > 0:
 		return writeLBR(opts, bins, res.lbr.Counters)
 	case res.stacks.Stats.Used > 0:

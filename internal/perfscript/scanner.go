@@ -324,11 +324,13 @@ func (s *Scanner) parseBranches(b []byte) {
 			return
 		}
 		from, j, ok := hexAfter0x(b, i)
+		j = skipDSO(b, j)
 		if !ok || j >= n || b[j] != '/' {
 			smp.BadBranch = true
 			return
 		}
 		to, k, ok := hexAfter0x(b, j+1)
+		k = skipDSO(b, k)
 		if !ok || (k < n && b[k] != '/' && !isSpace(b[k])) {
 			smp.BadBranch = true
 			return
@@ -339,6 +341,18 @@ func (s *Scanner) parseBranches(b []byte) {
 		}
 		i = k
 	}
+}
+
+// skipDSO skips the `(dso)` perf prints after a brstack address with the
+// dso field (-F ip,dso,brstack), returning the index after it.
+func skipDSO(b []byte, i int) int {
+	if i >= len(b) || b[i] != '(' {
+		return i
+	}
+	if j := indexByte(b[i:], ')'); j > 0 {
+		return i + j + 1
+	}
+	return i
 }
 
 // hexAfter0x parses "0x<hex>" at b[i:] and returns the value and the index

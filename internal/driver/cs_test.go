@@ -1,0 +1,147 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/rawprof"
+)
+
+// hybridPrograms returns the lbr/<prog> test data directories holding
+// hybrid traces (hybrid.script: one process; hybrid-multi.script and
+// hybrid-multi.<pid>.script: four processes and each alone).
+func hybridPrograms(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, d := range lbrPrograms(t) {
+		if _, err := os.Stat(filepath.Join(d, "hybrid.script")); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr")
+	}
+	return dirs
+}
+
+// llvmProfgenArgs runs llvm-profgen-19 and returns its output file.
+func llvmProfgenArgs(t testing.TB, args ...string) []byte {
+	t.Helper()
+	tool, err := exec.LookPath("llvm-profgen-19")
+	if err != nil {
+		t.Skip("llvm-profgen-19 not installed")
+	}
+	out := filepath.Join(t.TempDir(), "llvm.out")
+	cmd := exec.Command(tool, append(args, "-o", out)...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("llvm-profgen-19 %v: %v\n%s", args, err, msg)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// csVariants are option sets compared with llvm-profgen-19's flags.
+var csVariants = []struct {
+	name  string
+	flags []string
+	cs    CSOptions
+}{
+	{"default", nil, DefaultCSOptions()},
+	{"compress-recursion=0", []string{"--compress-recursion=0"}, CSOptions{CompressRecursion: 0, MaxContextDepth: -1}},
+	{"compress-recursion=1", []string{"--compress-recursion=1"}, CSOptions{CompressRecursion: 1, MaxContextDepth: -1}},
+	{"csprof-max-context-depth=2", []string{"--csprof-max-context-depth=2"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 2}},
+	{"csprof-max-context-depth=0", []string{"--csprof-max-context-depth=0"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 0}},
+}
+
+// TestCSUnsymbolizedMatchesLLVM: hybrid samples of one process, unwound
+// into contexts, give llvm-profgen-19 --skip-symbolization's bytes, with
+// each option set.
+func TestCSUnsymbolizedMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, v := range csVariants {
+			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--skip-symbolization"}, v.flags...)...)
+				cs := v.cs
+				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, SkipSymbolization: true, CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("differs from llvm-profgen-19 (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestCSProcessesEqualSum: the hybrid samples of four processes, each at
+// its own base, give the sum of llvm-profgen-19's unsymbolized outputs on
+// each process alone.
+func TestCSProcessesEqualSum(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		each, _ := filepath.Glob(filepath.Join(dir, "hybrid-multi.*.script"))
+		if len(each) == 0 {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			bin := filepath.Join(dir, "binary")
+			got := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{bin}, SkipSymbolization: true})
+			want := sumLLVMCS(t, bin, each)
+			if !bytes.Equal(got, want) {
+				t.Errorf("differs from the sum of llvm-profgen-19 on %d processes (%d vs %d bytes)", len(each), len(got), len(want))
+			}
+		})
+	}
+}
+
+// sumLLVMCS sums llvm-profgen-19's context-sensitive unsymbolized outputs.
+func sumLLVMCS(t *testing.T, bin string, scripts []string) []byte {
+	f, err := binary.Open(bin, binary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var all []rawprof.Context
+	for _, s := range scripts {
+		raw := llvmProfgenArgs(t, "--perfscript", s, "--binary", bin, "--skip-symbolization")
+		ctxs, cs, err := rawprof.ReadCS(bytes.NewReader(raw), s, f.PreferredBase())
+		if err != nil || !cs {
+			t.Fatalf("%s: cs=%v, %v", s, cs, err)
+		}
+		all = append(all, ctxs...)
+	}
+	var out bytes.Buffer
+	if err := rawprof.WriteCS(&out, all, f.PreferredBase()); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestIgnoreStackSamplesMatchesLLVM: --ignore-stack-samples makes a
+// context-insensitive profile of hybrid samples, dropping those whose
+// stack leaf is in a prolog or epilog, as llvm-profgen-19.
+func TestIgnoreStackSamplesMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cs := DefaultCSOptions()
+			cs.IgnoreStackSamples = true
+			for _, skip := range []bool{true, false} {
+				args := []string{"--perfscript", script, "--binary", bin, "--ignore-stack-samples", "--format=text"}
+				if skip {
+					args = append(args, "--skip-symbolization")
+				}
+				want := llvmProfgenArgs(t, args...)
+				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, SkipSymbolization: skip, Format: "text", CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("skip-symbolization=%v: differs from llvm-profgen-19 (%d vs %d bytes)", skip, len(got), len(want))
+				}
+			}
+		})
+	}
+}

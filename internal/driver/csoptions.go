@@ -1,0 +1,31 @@
+package driver
+
+// CSOptions tune the context-sensitive (CSSPGO) profiles made from hybrid
+// samples (a call stack and a branch stack each, perf record -g -b). Names
+// and defaults are llvm-profgen 19's (DefaultCSOptions).
+type CSOptions struct {
+	// IgnoreStackSamples makes a context-insensitive profile of hybrid
+	// samples from their branch stacks (--ignore-stack-samples).
+	IgnoreStackSamples bool
+	// CompressRecursion is the longest repeated frame sequence removed
+	// from contexts: -1 any, 0 none (--compress-recursion).
+	CompressRecursion int
+	// MaxContextDepth keeps that many caller frames per context, -1 all
+	// (--csprof-max-context-depth).
+	MaxContextDepth int
+}
+
+// DefaultCSOptions returns llvm-profgen 19's defaults.
+func DefaultCSOptions() CSOptions {
+	return CSOptions{CompressRecursion: -1, MaxContextDepth: -1}
+}
+
+func validateCS(cs *CSOptions) error {
+	switch {
+	case cs.CompressRecursion < -1:
+		return usagef("--compress-recursion must be -1 (no limit) or more, got %d", cs.CompressRecursion)
+	case cs.MaxContextDepth < -1:
+		return usagef("--csprof-max-context-depth must be -1 (no limit) or more, got %d", cs.MaxContextDepth)
+	}
+	return nil
+}
