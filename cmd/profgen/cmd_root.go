@@ -12,6 +12,7 @@ import (
 // rootOptions are the llvm-profgen compatible flags of the root command.
 type rootOptions struct {
 	driver.Options
+	cs driver.CSOptions
 }
 
 // AddFlags registers the flags; names and defaults follow llvm-profgen.
@@ -32,6 +33,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
 	fs.StringVar(&o.PerfEvent, "perf-event", "", "keep only samples of this perf event (default: all)")
 	fs.BoolVarP(&o.Quiet, "quiet", "q", false, "no summary on stderr")
+	addCSFlags(fs, &o.cs)
+	o.CS = &o.cs
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")

@@ -11,6 +11,7 @@ import (
 // internal/symbolize's *Table implements it.
 type Symbolizer interface {
 	Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+	FuncRangeAt(addr uint64) *symbolize.FuncRange
 	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
 }
 

@@ -25,7 +25,10 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 			return rawprof.WriteCS(w, rawContexts(ctxs), bins.primary().PreferredBase())
 		})
 	}
-	return fmt.Errorf("context-sensitive profile generation is not implemented yet; use --skip-symbolization or --ignore-stack-samples")
+	gopts := h.opts.Profile
+	gopts.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: h.syms}, gopts)
+	return writeSampleProfile(opts, path, res.Profile)
 }
 
 // rawContexts names the contexts for the unsymbolized profile.

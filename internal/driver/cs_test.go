@@ -145,3 +145,51 @@ func TestIgnoreStackSamplesMatchesLLVM(t *testing.T) {
 		})
 	}
 }
+
+// csProfileVariants are llvm-profgen-19 flag sets for CS profiles, with the
+// same options set on profgen's side.
+var csProfileVariants = []struct {
+	name  string
+	flags []string
+	set   func(*CSOptions)
+}{
+	{"default", nil, func(*CSOptions) {}},
+	{"preinliner=0", []string{"--csspgo-preinliner=0"}, func(o *CSOptions) { o.Profile.PreInliner = false }},
+	{"nested=0", []string{"--gen-cs-nested-profile=0"}, func(o *CSOptions) { o.Profile.Nested = false }},
+	{"nested=0,preinliner=0", []string{"--gen-cs-nested-profile=0", "--csspgo-preinliner=0"}, func(o *CSOptions) {
+		o.Profile.Nested, o.Profile.PreInliner = false, false
+	}},
+	{"compress-recursion=0,preinliner=0", []string{"--compress-recursion=0", "--csspgo-preinliner=0"}, func(o *CSOptions) {
+		o.CompressRecursion, o.Profile.PreInliner = 0, false
+	}},
+	{"trim-cold-profile", []string{"--trim-cold-profile"}, func(o *CSOptions) { o.Profile.TrimColdProfile = true }},
+	{"merge-cold-context,depth=2", []string{"--csprof-merge-cold-context", "--csprof-max-cold-context-depth=2"}, func(o *CSOptions) {
+		t := true
+		o.Profile.MergeColdContext, o.Profile.MaxColdContextDepth = &t, 2
+	}},
+	{"preinliner=0,trim-cold-profile", []string{"--csspgo-preinliner=0", "--trim-cold-profile"}, func(o *CSOptions) {
+		o.Profile.PreInliner, o.Profile.TrimColdProfile = false, true
+	}},
+	{"csprof-max-context-depth=2", []string{"--csprof-max-context-depth=2"}, func(o *CSOptions) { o.MaxContextDepth = 2 }},
+	{"update-total-samples", []string{"--update-total-samples"}, func(o *CSOptions) { o.Profile.UpdateTotalSamples = true }},
+}
+
+// TestCSProfileMatchesLLVM: the text CS profile of hybrid samples (nested
+// or flat, with or without the pre-inliner, cold contexts merged or
+// trimmed) is byte-identical to llvm-profgen-19's.
+func TestCSProfileMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, v := range csProfileVariants {
+			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--format=text"}, v.flags...)...)
+				cs := DefaultCSOptions()
+				v.set(&cs)
+				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, Format: "text", CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("differs from llvm-profgen-19 (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}

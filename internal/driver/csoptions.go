@@ -1,5 +1,7 @@
 package driver
 
+import "github.com/profgen/profgen/internal/csprofile"
+
 // CSOptions tune the context-sensitive (CSSPGO) profiles made from hybrid
 // samples (a call stack and a branch stack each, perf record -g -b). Names
 // and defaults are llvm-profgen 19's (DefaultCSOptions).
@@ -13,11 +15,18 @@ type CSOptions struct {
 	// MaxContextDepth keeps that many caller frames per context, -1 all
 	// (--csprof-max-context-depth).
 	MaxContextDepth int
+	// InferMissingFrames infers the frames of tail calls
+	// (--infer-missing-frames). llvm-profgen applies it to pseudo-probe
+	// contexts only: line-number profiles do not change.
+	InferMissingFrames bool
+	// Profile tunes the profile made of the contexts: pre-inliner,
+	// cold contexts, nesting.
+	Profile csprofile.Options
 }
 
 // DefaultCSOptions returns llvm-profgen 19's defaults.
 func DefaultCSOptions() CSOptions {
-	return CSOptions{CompressRecursion: -1, MaxContextDepth: -1}
+	return CSOptions{CompressRecursion: -1, MaxContextDepth: -1, InferMissingFrames: true, Profile: csprofile.DefaultOptions()}
 }
 
 func validateCS(cs *CSOptions) error {

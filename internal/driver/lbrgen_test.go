@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -88,9 +87,6 @@ func TestLBRPerfDataEqualsPerfScript(t *testing.T) {
 			t.Run(filepath.Base(dir)+"/"+kind, func(t *testing.T) {
 				bin := filepath.Join(dir, "binary")
 				for _, skip := range []bool{true, false} {
-					if !skip && strings.HasPrefix(kind, "hybrid") {
-						continue // CS profile generation comes next
-					}
 					want := convert(t, Options{PerfScript: filepath.Join(dir, kind+".script"), Binaries: []string{bin}, SkipSymbolization: skip, Format: "text"})
 					got := convert(t, Options{PerfData: data, Binaries: []string{bin}, SkipSymbolization: skip, Format: "text"})
 					if !bytes.Equal(got, want) {

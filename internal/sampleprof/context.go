@@ -37,6 +37,20 @@ func ContextString(ctx []ContextFrame) string {
 	return b.String()
 }
 
+// contextLess orders contexts as LLVM's SampleContext: frame by frame,
+// by function name then call-site location, a prefix first.
+func contextLess(a, b []ContextFrame) bool {
+	for i := 0; i < min(len(a), len(b)); i++ {
+		if a[i].Func != b[i].Func {
+			return a[i].Func < b[i].Func
+		}
+		if a[i].Loc != b[i].Loc {
+			return a[i].Loc.Less(b[i].Loc)
+		}
+	}
+	return len(a) < len(b)
+}
+
 // ParseContext reads a context written by ContextString (without the
 // brackets), as LLVM's SampleContext::createCtxVectorFromStr.
 func ParseContext(s string) ([]ContextFrame, error) {
@@ -58,4 +72,12 @@ func ParseContext(s string) ([]ContextFrame, error) {
 		ctx[i] = ContextFrame{Func: p[:j], Loc: loc}
 	}
 	return ctx, nil
+}
+
+// MergeFrom adds src's counts into f (FunctionSamples::merge with weight
+// 1): totals, head, body records and call targets, inlinees by call site
+// and name. An inlinee new to f takes src's attributes; f keeps its own.
+func (f *FunctionSamples) MergeFrom(src *FunctionSamples) {
+	var over bool
+	f.merge(src, 1, nil, &over)
 }
