@@ -76,9 +76,10 @@ func (p *preInliner) addCandidates(q *candidateQueue, caller *profile) {
 }
 
 // shouldInline decides by the call count: cold calls are inlined when
-// small enough for the cold threshold, hotter ones get a threshold growing
+// smaller than the cold threshold, hotter ones get a threshold growing
 // with their hotness (scaled between the cold count and the count at the
-// 10% cutoff), raised for calls the binary inlined.
+// 10% cutoff; one more, so that a hot call always has some), raised for
+// calls the binary inlined.
 func (p *preInliner) shouldInline(c candidate) bool {
 	wasInlined := c.prof.fs.Attributes&sampleprof.ContextWasInlined != 0
 	if p.opts.Replay {
@@ -92,12 +93,12 @@ func (p *preInliner) shouldInline(c candidate) bool {
 		if hotness > 1 {
 			hotness = 1
 		}
-		threshold = uint32(float64(p.opts.HotCallSiteThreshold)*hotness*100 + float64(p.opts.ColdCallSiteThreshold))
+		threshold = uint32(int64(float64(p.opts.HotCallSiteThreshold)*hotness*100 + float64(p.opts.ColdCallSiteThreshold) + 1))
 		if wasInlined {
 			threshold *= uint32(p.opts.PrevInliningFactor)
 		}
 	}
-	return c.size <= uint64(threshold)
+	return c.size < uint64(threshold)
 }
 
 func (p *preInliner) summaryMinCount(cutoff uint64) uint64 {

@@ -162,6 +162,7 @@ var csProfileVariants = []struct {
 	{"compress-recursion=0,preinliner=0", []string{"--compress-recursion=0", "--csspgo-preinliner=0"}, func(o *CSOptions) {
 		o.CompressRecursion, o.Profile.PreInliner = 0, false
 	}},
+	{"use-context-cost-for-preinliner=0", []string{"--use-context-cost-for-preinliner=0"}, func(o *CSOptions) { o.Profile.ContextCost = false }},
 	{"trim-cold-profile", []string{"--trim-cold-profile"}, func(o *CSOptions) { o.Profile.TrimColdProfile = true }},
 	{"merge-cold-context,depth=2", []string{"--csprof-merge-cold-context", "--csprof-max-cold-context-depth=2"}, func(o *CSOptions) {
 		t := true
