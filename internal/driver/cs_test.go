@@ -2,13 +2,16 @@ package driver
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/profgen/profgen/internal/binary"
+	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/testutil"
 )
 
 // hybridPrograms returns the lbr/<prog> test data directories holding
@@ -100,15 +103,15 @@ func TestCSProcessesEqualSum(t *testing.T) {
 }
 
 // sumLLVMCS sums llvm-profgen-19's context-sensitive unsymbolized outputs.
-func sumLLVMCS(t *testing.T, bin string, scripts []string) []byte {
-	f, err := binary.Open(bin, binary.Options{})
+func sumLLVMCS(t *testing.T, binPath string, scripts []string) []byte {
+	f, err := bin.Open(binPath, bin.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var all []rawprof.Context
 	for _, s := range scripts {
-		raw := llvmProfgenArgs(t, "--perfscript", s, "--binary", bin, "--skip-symbolization")
+		raw := llvmProfgenArgs(t, "--perfscript", s, "--binary", binPath, "--skip-symbolization")
 		ctxs, cs, err := rawprof.ReadCS(bytes.NewReader(raw), s, f.PreferredBase())
 		if err != nil || !cs {
 			t.Fatalf("%s: cs=%v, %v", s, cs, err)
@@ -194,3 +197,87 @@ func TestCSProfileMatchesLLVM(t *testing.T) {
 		}
 	}
 }
+
+// TestCSExtBinaryReadByLLVM: the extbinary CS profiles (nested and flat)
+// read by llvm-profdata-19 give, as text, profgen's own text output, and
+// the sections other than the function metadata (which LLVM writes in
+// its hash table's order) are llvm-profgen-19's bytes.
+func TestCSExtBinaryReadByLLVM(t *testing.T) {
+	profdata := testutil.Tool(t, "llvm-profdata-19")
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, nested := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/nested=%v", filepath.Base(dir), nested), func(t *testing.T) {
+				cs := DefaultCSOptions()
+				cs.Profile.Nested = nested
+				ext := convert(t, Options{PerfScript: script, Binaries: []string{bin}, CS: &cs})
+				text := convert(t, Options{PerfScript: script, Binaries: []string{bin}, Format: "text", CS: &cs})
+				in := filepath.Join(t.TempDir(), "in.prof")
+				if err := os.WriteFile(in, ext, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out, err := exec.Command(profdata, "merge", "--sample", "--text", in, "-o", "-").Output()
+				if err != nil {
+					t.Fatalf("llvm-profdata-19 merge: %v", err)
+				}
+				if !bytes.Equal(out, text) {
+					t.Errorf("llvm-profdata-19's text of the extbinary differs from profgen's text (%d vs %d bytes)", len(out), len(text))
+				}
+				want := llvmProfgenArgs(t, "--perfscript", script, "--binary", bin, fmt.Sprintf("--gen-cs-nested-profile=%v", nested))
+				if !sameSectionsButMetadata(ext, want) {
+					t.Errorf("extbinary sections differ from llvm-profgen-19's")
+				}
+			})
+		}
+	}
+}
+
+// sameSectionsButMetadata compares two extbinary files section by section,
+// the function metadata by size only.
+func sameSectionsButMetadata(a, b []byte) bool {
+	sa, sb := extSections(a), extSections(b)
+	if len(sa) != len(sb) || len(sa) == 0 {
+		return false
+	}
+	for i := range sa {
+		x, y := sa[i], sb[i]
+		if x.typ != y.typ || x.flags != y.flags || len(x.data) != len(y.data) {
+			return false
+		}
+		if x.typ != 5 && !bytes.Equal(x.data, y.data) {
+			return false
+		}
+	}
+	return true
+}
+
+type extSection struct {
+	typ, flags uint64
+	data       []byte
+}
+
+// extSections splits an extbinary file by its section header table.
+func extSections(b []byte) []extSection {
+	_, n1 := binaryUvarint(b)
+	_, n2 := binaryUvarint(b[n1:])
+	i := n1 + n2
+	if len(b) < i+8 {
+		return nil
+	}
+	count := le(b[i:])
+	i += 8
+	var out []extSection
+	for k := uint64(0); k < count && len(b) >= i+32; k++ {
+		typ, flags, off, size := le(b[i:]), le(b[i+8:]), le(b[i+16:]), le(b[i+24:])
+		i += 32
+		if off+size > uint64(len(b)) {
+			return nil
+		}
+		out = append(out, extSection{typ, flags, b[off : off+size]})
+	}
+	return out
+}
+
+func le(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+
+func binaryUvarint(b []byte) (uint64, int) { return binary.Uvarint(b) }

@@ -81,3 +81,20 @@ func (f *FunctionSamples) MergeFrom(src *FunctionSamples) {
 	var over bool
 	f.merge(src, 1, nil, &over)
 }
+
+// ContextLess returns a CS profile's contexts merged by function, as LLVM
+// flattens a CS profile for its summary (ProfileConverter::flattenProfile).
+func (p *Profile) ContextLess() *Profile {
+	out := NewProfile()
+	out.MD5, out.ProbeBased = p.MD5, p.ProbeBased
+	for _, k := range sortedKeys(p.Functions) {
+		f := p.Functions[k]
+		m, ok := out.Functions[f.Name]
+		if !ok {
+			m = out.Function(f.Name)
+			m.Attributes = f.Attributes
+		}
+		m.MergeFrom(f)
+	}
+	return out
+}

@@ -30,7 +30,8 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 			return err
 		}
 	}
-	profiles, offsets := profileSection(p, names)
+	contexts := newContextTable(p, names)
+	profiles, offsets := profileSection(p, names, contexts)
 	summary := summarySection(p)
 	if opts.Partial {
 		summary.flags |= secFlagPartial
@@ -38,11 +39,11 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 	layout := []*section{
 		summary,
 		nameTableSection(p, names, opts.UseMD5),
-		{typ: secCSNameTable, data: []byte{0}}, // no contexts
-		{typ: secFuncOffsetTable, data: offsets},
+		contexts.section(names),
+		offsetTableSection(p, offsets),
 		{typ: secLBRProfile, data: profiles},
 		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
-		metadataSection(p, names),
+		metadataSection(p, names, contexts),
 	}
 	if opts.Compress {
 		for _, s := range layout {
@@ -105,6 +106,9 @@ func summarySection(p *Profile) *section {
 	if p.PreInlined {
 		s.flags |= secFlagIsPreInlined
 	}
+	if p.CS {
+		s.flags |= secFlagFullContext
+	}
 	var e encoder
 	e.summary(ComputeSummary(p))
 	s.data = e.buf
@@ -129,18 +133,35 @@ func nameTableSection(p *Profile, t *nameTable, md5 bool) *section {
 }
 
 // profileSection writes the function profiles, hottest first, and the
-// function offset table: each function's name index and the offset of its
-// profile from the start of the profile section.
-func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
+// function offset table: each function's name index (context index in a
+// CS profile, in context order) and the offset of its profile from the
+// start of the profile section.
+func profileSection(p *Profile, t *nameTable, c *contextTable) (profiles, offsets []byte) {
 	var prof, table encoder
 	fs := p.SortedFunctions()
+	at := make(map[*FunctionSamples]uint64, len(fs))
+	for _, f := range fs {
+		at[f] = uint64(len(prof.buf))
+		prof.uleb(f.HeadSamples)
+		prof.bodyIn(f, t, c)
+	}
+	if c.cs {
+		fs = c.profiles
+	}
 	table.uleb(uint64(len(fs)))
 	for _, f := range fs {
-		table.uleb(t.index[f.Name])
-		table.uleb(uint64(len(prof.buf)))
-		prof.function(f, t)
+		table.uleb(c.idx(f, t))
+		table.uleb(at[f])
 	}
 	return prof.buf, table.buf
+}
+
+func offsetTableSection(p *Profile, offsets []byte) *section {
+	s := &section{typ: secFuncOffsetTable, data: offsets}
+	if p.CS {
+		s.flags |= secFlagOrdered
+	}
+	return s
 }
 
 // metadataSection writes the CFG checksums of a pseudo-probe profile and
@@ -149,12 +170,12 @@ func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
 // call site. Other profiles leave the section empty. (LLVM writes the
 // top-level functions in its hash map's order, profgen in the profile
 // order: the content is the same.)
-func metadataSection(p *Profile, t *nameTable) *section {
+func metadataSection(p *Profile, t *nameTable, c *contextTable) *section {
 	s := &section{typ: secFuncMetadata}
 	if p.ProbeBased {
 		s.flags |= secFlagIsProbeBased
 	}
-	if p.PreInlined {
+	if p.PreInlined || p.CS {
 		s.flags |= secFlagHasAttribute
 	}
 	if s.flags == 0 {
@@ -162,6 +183,10 @@ func metadataSection(p *Profile, t *nameTable) *section {
 	}
 	var e encoder
 	for _, f := range p.SortedFunctions() {
+		if c.cs {
+			e.csMetadata(f, t, c, s.flags)
+			continue
+		}
 		e.metadata(f, t, s.flags)
 	}
 	s.data = e.buf
