@@ -281,3 +281,26 @@ func extSections(b []byte) []extSection {
 func le(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
 func binaryUvarint(b []byte) (uint64, int) { return binary.Uvarint(b) }
+
+// TestCSUnsymbolizedInputMatchesLLVM: a CS unsymbolized profile read back
+// with --unsymbolized-profile gives llvm-profgen-19's profile of it.
+func TestCSUnsymbolizedInputMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			raw := filepath.Join(t.TempDir(), "cs.raw")
+			if err := os.WriteFile(raw, convert(t, Options{PerfScript: script, Binaries: []string{binPath}, SkipSymbolization: true}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := llvmProfgenArgs(t, "--unsymbolized-profile", raw, "--binary", binPath, "--format=text")
+			got := convert(t, Options{UnsymbolizedProfile: raw, Binaries: []string{binPath}, Format: "text"})
+			if !bytes.Equal(got, want) {
+				t.Errorf("differs from llvm-profgen-19 (%d vs %d bytes)", len(got), len(want))
+			}
+			again := convert(t, Options{UnsymbolizedProfile: raw, Binaries: []string{binPath}, SkipSymbolization: true})
+			if rawIn, _ := os.ReadFile(raw); !bytes.Equal(again, rawIn) {
+				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back")
+			}
+		})
+	}
+}

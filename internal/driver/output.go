@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/pprofout"
@@ -72,9 +73,16 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 		return err
 	}
 	defer closeIn()
-	c, err := rawprof.Read(in, name, bins.primary().PreferredBase())
+	ctxs, cs, err := rawprof.ReadCS(in, name, bins.primary().PreferredBase())
 	if err != nil {
 		return err
+	}
+	if cs {
+		return convertUnsymbolizedCS(opts, bins, name, ctxs)
+	}
+	c := aggregate.NewCounters()
+	for _, ctx := range ctxs {
+		c.Add(ctx.Counters)
 	}
 	if len(c.Ranges) == 0 && len(c.Branches) == 0 {
 		return fmt.Errorf("%s: %w: the profile has no ranges or branches", name, ErrNoSamples)

@@ -52,24 +52,23 @@ func contextLess(a, b []ContextFrame) bool {
 }
 
 // ParseContext reads a context written by ContextString (without the
-// brackets), as LLVM's SampleContext::createCtxVectorFromStr.
+// brackets), as LLVM's SampleContext::createCtxVectorFromStr: frames split
+// at " @ ", each function name up to its first ':', a missing location
+// 0:0.
 func ParseContext(s string) ([]ContextFrame, error) {
 	parts := strings.Split(s, " @ ")
 	ctx := make([]ContextFrame, len(parts))
 	for i, p := range parts {
-		if i == len(parts)-1 {
-			ctx[i] = ContextFrame{Func: p}
-			break
+		fn, loc, hasLoc := strings.Cut(p, ":")
+		ctx[i].Func = fn
+		if !hasLoc {
+			continue
 		}
-		j := strings.LastIndexByte(p, ':')
-		if j <= 0 {
-			return nil, fmt.Errorf("context frame %q has no call site location", p)
-		}
-		loc, ok := parseLocation(p[j+1:])
+		l, ok := parseLocation(loc)
 		if !ok {
 			return nil, fmt.Errorf("context frame %q: bad call site location", p)
 		}
-		ctx[i] = ContextFrame{Func: p[:j], Loc: loc}
+		ctx[i].Loc = l
 	}
 	return ctx, nil
 }
