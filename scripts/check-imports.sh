@@ -15,11 +15,11 @@ declare -A rank=(
 	# the per-process address spaces; the object files
 	[addrspace]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2
 	# aggregate: counts
-	[aggregate]=3 [instrprof/merge]=3 [fpskid]=3
+	[aggregate]=3 [instrprof/merge]=3 [fpskid]=3 [unwind]=3
 	# symbolize
 	[symbolize]=4
 	# write: profiles from counts and symbols; reports
-	[generate]=5 [pprofout]=5 [rawprof]=5 [profshow]=5
+	[generate]=5 [csprofile]=5 [pprofout]=5 [rawprof]=5 [profshow]=5
 	# the pipelines in one function each: conversion (driver), merge (profmerge)
 	[driver]=6 [profmerge]=6
 )

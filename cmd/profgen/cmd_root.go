@@ -13,6 +13,7 @@ import (
 type rootOptions struct {
 	driver.Options
 	llvm llvmProfgenFlags
+	cs   driver.CSOptions
 }
 
 // AddFlags registers the flags; names and defaults follow llvm-profgen.
@@ -39,6 +40,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
 	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout")
 	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
+	addCSFlags(fs, &o.cs)
+	o.CS = &o.cs
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")

@@ -48,7 +48,8 @@ type Options struct {
 	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
 	// line-based, from DWARF, as the binary had no probes.
 	UseDwarfCorrelation bool
-	ShowPseudoProbe     bool // print the probe descriptors on Stdout when decoding them
+	ShowPseudoProbe     bool       // print the probe descriptors on Stdout when decoding them
+	CS                  *CSOptions // context-sensitive profiles of hybrid samples; nil: DefaultCSOptions
 
 	LLVM LLVMOptions // llvm-profgen's tuning and diagnostic flags
 
@@ -119,12 +120,19 @@ func withDefaults(opts Options) Options {
 	if opts.Stderr == nil || opts.Quiet {
 		opts.Stderr = io.Discard
 	}
+	if opts.CS == nil {
+		cs := DefaultCSOptions()
+		opts.CS = &cs
+	}
 	return opts
 }
 
 // validate refuses what cannot work on any input, before reading any.
 func validate(opts Options) error {
 	if err := validateInputs(opts); err != nil {
+		return err
+	}
+	if err := validateCS(opts.CS); err != nil {
 		return err
 	}
 	if opts.Format != "pprof" {
@@ -173,6 +181,7 @@ func validateInputs(opts Options) error {
 // result is what one pass over the input found.
 type result struct {
 	lbr    *lbrSummary
+	hybrid *hybridPath
 	stacks *aggregate.StackCounts
 	scan   perfscript.Stats
 	table  addrspace.Stats
@@ -188,7 +197,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
 	lbr := newLBR(bins.primary(), table, opts.LLVM)
-	res := &result{events: eventFilter{want: opts.PerfEvent}}
+	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS)}
 	s := perfscript.NewScanner(in, in.name)
 	for s.Next() {
 		rec := s.Record()
@@ -203,6 +212,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 		}
 	}
 	lbr.finish()
+	res.hybrid.finish()
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -222,6 +232,9 @@ func (res *result) add(rec *perfscript.Record, lbr *lbrPath, stacks *aggregate.S
 	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
 		if len(bins.files) > 1 {
 			return usagef("branch-stack (LBR) samples take one --binary; %d were given", len(bins.files))
+		}
+		if toLBR, err := res.hybrid.route(rec); !toLBR || err != nil {
+			return err
 		}
 		lbr.add(rec)
 		return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/pprofout"
@@ -20,6 +21,8 @@ import (
 // and writes nothing.
 func write(opts Options, bins *binaries, res *result) error {
 	switch {
+	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
+		return writeCS(opts, bins, res.hybrid)
 	case res.lbr.Agg.Samples > 0:
 		return writeLBR(opts, bins, res.lbr.Counters)
 	case res.stacks.Stats.Used > 0:
@@ -75,9 +78,16 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 		return err
 	}
 	defer closeIn()
-	c, err := rawprof.Read(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
+	ctxs, cs, err := rawprof.ReadCS(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
 		return err
+	}
+	if cs {
+		return convertUnsymbolizedCS(opts, bins, name, ctxs)
+	}
+	c := aggregate.NewCounters()
+	for _, ctx := range ctxs {
+		c.Add(ctx.Counters)
 	}
 	if len(c.Ranges) == 0 && len(c.Branches) == 0 {
 		return fmt.Errorf("%s: %w: the profile has no ranges or branches", name, ErrNoSamples)

@@ -11,7 +11,8 @@ import (
 // dropped by reason, per binary; one line per fact worth knowing.
 func (res *result) print(opts Options, bins *binaries) {
 	w := opts.Stderr
-	if res.lbr.Samples > 0 {
+	res.hybrid.print(w, filepath.Base(bins.primary().Path()))
+	if res.lbr.Samples > 0 && !res.hybrid.cs() {
 		res.printLBR(w, filepath.Base(bins.primary().Path()))
 		res.printLLVMWarnings(opts, bins)
 	}

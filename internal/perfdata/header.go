@@ -116,7 +116,10 @@ func byteOrder(magic []byte) binary.ByteOrder {
 // chains with the DSO of each frame, the time, period and event.
 func ScriptArgs(c Content) []string {
 	fields := "pid,time,period,event,ip,sym,dso"
-	if c.BranchStack {
+	switch {
+	case c.BranchStack && c.Callchain:
+		fields = "pid,ip,dso,brstack" // call-chain frames are DSO-relative: the DSO places them
+	case c.BranchStack:
 		fields = "pid,ip,brstack"
 	}
 	return []string{"-F", fields, "--show-mmap-events", "--show-task-events"}

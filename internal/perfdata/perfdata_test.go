@@ -146,8 +146,11 @@ func TestScriptArgs(t *testing.T) {
 	if got := ScriptArgs(Content{Callchain: true}); got[1] != "pid,time,period,event,ip,sym,dso" {
 		t.Errorf("call-stack fields = %v", got)
 	}
-	if got := ScriptArgs(Content{BranchStack: true, Callchain: true}); got[1] != "pid,ip,brstack" {
+	if got := ScriptArgs(Content{BranchStack: true}); got[1] != "pid,ip,brstack" {
 		t.Errorf("LBR fields = %v", got)
+	}
+	if got := ScriptArgs(Content{BranchStack: true, Callchain: true}); got[1] != "pid,ip,dso,brstack" {
+		t.Errorf("hybrid fields = %v", got)
 	}
 }
 

@@ -326,11 +326,13 @@ func (s *Scanner) parseBranches(b []byte) {
 			return
 		}
 		from, j, ok := hexAfter0x(b, i)
+		j = skipDSO(b, j)
 		if !ok || j >= n || b[j] != '/' {
 			s.badBranch()
 			return
 		}
 		to, k, ok := hexAfter0x(b, j+1)
+		k = skipDSO(b, k)
 		if !ok || (k < n && b[k] != '/' && !isSpace(b[k])) {
 			s.badBranch()
 			return
@@ -350,6 +352,18 @@ func (s *Scanner) badBranch() {
 	smp.BadBranch = true
 	smp.BadBranchLine = s.lineNo
 	smp.BadBranchText = string(s.line[:min(len(s.line), MaxQuotedBytes)])
+}
+
+// skipDSO skips the `(dso)` perf prints after a brstack address with the
+// dso field (-F ip,dso,brstack), returning the index after it.
+func skipDSO(b []byte, i int) int {
+	if i >= len(b) || b[i] != '(' {
+		return i
+	}
+	if j := indexByte(b[i:], ')'); j > 0 {
+		return i + j + 1
+	}
+	return i
 }
 
 // hexAfter0x parses "0x<hex>" at b[i:] and returns the value and the index

@@ -87,6 +87,7 @@ func TestSampleLayouts(t *testing.T) {
 		{"401147 0x40112c/0x401147/P/-/-/0", -1, 0x401147, 1}, // decimal-looking IP
 		{" 0x1/0x2 0x3/0x4", -1, 0, 2},
 		{"77      55f75f6671e0 0x1/0x2", 77, 0x55f75f6671e0, 1},
+		{"77      55f75f6671e0 0x1(/t.bin)/0x2([unknown])/P/-/-/0  0x3(/t.bin)/0x4(/t.bin)/P", 77, 0x55f75f6671e0, 2}, // -F dso
 		{"77/78   55f75f6671e0 bar+0x4 (/t.bin) 0x1/0x2", 77, 0x55f75f6671e0, 1},
 		{"     55f75f6671e0 bar (/tmp/ps/t.bin)", -1, 0x55f75f6671e0, 0},
 		{"  t.bin 12399 10448.273986:     500000 cpu-clock:      55f75f6671e9 bar+0x79 (/t.bin)", 12399, 0x55f75f6671e9, 0},

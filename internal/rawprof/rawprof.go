@@ -1,15 +1,23 @@
 // Package rawprof writes and reads llvm-profgen's unsymbolized profile, the
 // output of `llvm-profgen --skip-symbolization` and the input of
-// `llvm-profgen --unsymbolized-profile` (context-insensitive form):
+// `llvm-profgen --unsymbolized-profile`. Context-insensitive form:
 //
 //	<number of ranges>
 //	<start>-<end>:<count>      (hex offsets from the preferred base, sorted)
 //	<number of branches>
 //	<source>-><target>:<count>
 //
-// In: aggregate.Counters in canonical addresses and the binary's preferred
-// base. Out: the text, byte-identical to llvm-profgen 19. The reader does
-// the reverse, summing repeated blocks as llvm-profgen does.
+// Context-sensitive form (CSSPGO): the same blocks, indented by two
+// spaces, under each calling context, contexts sorted by their text:
+//
+//	[main:3 @ foo]
+//	  <number of ranges>
+//	  ...
+//
+// In: aggregate.Counters in canonical addresses (one per context, named by
+// its text) and the binary's preferred base. Out: the text, byte-identical
+// to llvm-profgen 19. The readers do the reverse, summing repeated blocks
+// and contexts as llvm-profgen does.
 package rawprof
 
 import (
@@ -29,24 +37,30 @@ import (
 // ExternalAddr comes first and prints as its wrapped offset.
 func Write(w io.Writer, c *aggregate.Counters, base uint64) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
+	writeCounters(bw, c, base, "")
+	return bw.Flush()
+}
+
+// writeCounters writes the range and branch blocks of c, each line after
+// indent.
+func writeCounters(bw *bufio.Writer, c *aggregate.Counters, base uint64, indent string) {
 	var line []byte
 	ranges := slices.SortedFunc(maps.Keys(c.Ranges), func(a, b aggregate.Range) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 	})
-	bw.WriteString(strconv.Itoa(len(ranges)) + "\n")
+	bw.WriteString(indent + strconv.Itoa(len(ranges)) + "\n")
 	for _, r := range ranges {
-		line = appendCounter(line[:0], r.Start-base, "-", r.End-base, c.Ranges[r])
+		line = appendCounter(append(line[:0], indent...), r.Start-base, "-", r.End-base, c.Ranges[r])
 		bw.Write(line)
 	}
 	branches := slices.SortedFunc(maps.Keys(c.Branches), func(a, b aggregate.Branch) int {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Target, b.Target))
 	})
-	bw.WriteString(strconv.Itoa(len(branches)) + "\n")
+	bw.WriteString(indent + strconv.Itoa(len(branches)) + "\n")
 	for _, b := range branches {
-		line = appendCounter(line[:0], b.Source-base, "->", b.Target-base, c.Branches[b])
+		line = appendCounter(append(line[:0], indent...), b.Source-base, "->", b.Target-base, c.Branches[b])
 		bw.Write(line)
 	}
-	return bw.Flush()
 }
 
 func appendCounter(b []byte, from uint64, sep string, to, n uint64) []byte {

@@ -17,43 +17,66 @@ const maxLine = 1 << 20
 
 // reader reads an unsymbolized profile line by line.
 type reader struct {
-	s    *bufio.Scanner
-	name string
-	line int
+	s       *bufio.Scanner
+	name    string
+	line    int
+	peeked  bool // the current line was looked at but not consumed
+	current []byte
 }
 
-// Read reads an unsymbolized profile; offsets are turned back into
-// canonical addresses by adding base. Repeated blocks are summed.
-func Read(r io.Reader, name string, base uint64) (*aggregate.Counters, error) {
+func newReader(r io.Reader, name string) *reader {
 	rd := &reader{s: bufio.NewScanner(r), name: name}
 	rd.s.Buffer(make([]byte, 0, 1<<16), maxLine)
+	return rd
+}
+
+// Read reads a context-insensitive unsymbolized profile; offsets are turned
+// back into canonical addresses by adding base. Repeated blocks are summed.
+func Read(r io.Reader, name string, base uint64) (*aggregate.Counters, error) {
+	rd := newReader(r, name)
 	c := aggregate.NewCounters()
 	for {
-		n, ok, err := rd.count(true)
+		l, ok, err := rd.peek()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return c, nil
 		}
-		if err := rd.block(n, "-", func(a, b, k uint64) { c.Ranges[aggregate.Range{Start: a + base, End: b + base}] += k }); err != nil {
-			return nil, err
+		if len(l) > 0 && l[0] == '[' {
+			return nil, rd.errorf("context-sensitive unsymbolized profile where a context-insensitive one was expected")
 		}
-		if n, _, err = rd.count(false); err != nil {
-			return nil, err
-		}
-		if err := rd.block(n, "->", func(a, b, k uint64) { c.Branches[aggregate.Branch{Source: a + base, Target: b + base}] += k }); err != nil {
+		if err := rd.counters(c, base); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// counters reads a range block and a branch block into c.
+func (rd *reader) counters(c *aggregate.Counters, base uint64) error {
+	n, err := rd.count("ranges")
+	if err != nil {
+		return err
+	}
+	if err := rd.block(n, "-", func(a, b, k uint64) { c.Ranges[aggregate.Range{Start: a + base, End: b + base}] += k }); err != nil {
+		return err
+	}
+	if n, err = rd.count("branches"); err != nil {
+		return err
+	}
+	return rd.block(n, "->", func(a, b, k uint64) { c.Branches[aggregate.Branch{Source: a + base, Target: b + base}] += k })
 }
 
 func (rd *reader) errorf(format string, args ...any) error {
 	return &ParseError{File: rd.name, Line: rd.line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// next returns the next line with leading spaces removed.
-func (rd *reader) next() ([]byte, bool, error) {
+// peek returns the next line with leading spaces removed, without
+// consuming it.
+func (rd *reader) peek() ([]byte, bool, error) {
+	if rd.peeked {
+		return rd.current, true, nil
+	}
 	if !rd.s.Scan() {
 		if err := rd.s.Err(); errors.Is(err, bufio.ErrTooLong) {
 			rd.line++
@@ -64,30 +87,34 @@ func (rd *reader) next() ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	rd.line++
-	return bytes.TrimLeft(rd.s.Bytes(), " \t"), true, nil
+	rd.peeked, rd.current = true, bytes.TrimLeft(rd.s.Bytes(), " \t")
+	return rd.current, true, nil
 }
 
-// count reads a line holding a number of entries; at the end of input it
-// returns ok=false if atEOFOK.
-func (rd *reader) count(atEOFOK bool) (uint64, bool, error) {
+// skip consumes the peeked line.
+func (rd *reader) skip() { rd.peeked = false }
+
+// next returns the next line with leading spaces removed.
+func (rd *reader) next() ([]byte, bool, error) {
+	l, ok, err := rd.peek()
+	rd.skip()
+	return l, ok, err
+}
+
+// count reads a line holding the number of entries of a block.
+func (rd *reader) count(what string) (uint64, error) {
 	l, ok, err := rd.next()
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	if !ok {
-		if atEOFOK {
-			return 0, false, nil
-		}
-		return 0, false, rd.errorf("unexpected end of profile: want a number of branches")
-	}
-	if len(l) > 0 && l[0] == '[' {
-		return 0, false, rd.errorf("context-sensitive unsymbolized profiles are not supported")
+		return 0, rd.errorf("unexpected end of profile: want a number of %s", what)
 	}
 	n, err := strconv.ParseUint(string(l), 10, 64)
 	if err != nil {
-		return 0, false, rd.errorf("want a number of entries, got %s", quote.Bytes(l))
+		return 0, rd.errorf("want a number of %s, got %s", what, quote.Bytes(l))
 	}
-	return n, true, nil
+	return n, nil
 }
 
 // block reads n lines `from<sep>to:count`.

@@ -105,6 +105,11 @@ func (e *encoder) function(f *FunctionSamples, t *nameTable) {
 // call targets, then the inlined callees of each call site.
 func (e *encoder) body(f *FunctionSamples, t *nameTable) {
 	e.uleb(t.index[f.Name])
+	e.bodyRest(f, t)
+}
+
+// bodyRest writes a body after the function's name (or context) index.
+func (e *encoder) bodyRest(f *FunctionSamples, t *nameTable) {
 	e.uleb(f.TotalSamples)
 	e.uleb(uint64(len(f.Body)))
 	for _, loc := range SortedLocations(f.Body) {
@@ -166,6 +171,9 @@ func newNameTable(p *Profile) (*nameTable, error) {
 
 func (t *nameTable) collect(f *FunctionSamples) {
 	t.index[f.Name] = 0
+	for _, fr := range f.Context {
+		t.index[fr.Func] = 0
+	}
 	for _, r := range f.Body {
 		for n := range r.CallTargets {
 			t.index[n] = 0

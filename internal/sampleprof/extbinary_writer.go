@@ -30,15 +30,16 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 			return err
 		}
 	}
+	contexts := newContextTable(p, names)
 	summary := summarySection(p)
 	if opts.Partial {
 		summary.flags |= secFlagPartial
 	}
 	var layout, onDisk []*section
 	if opts.SplitLayout {
-		layout, onDisk = splitLayout(p, names, summary, opts.UseMD5)
+		layout, onDisk = splitLayout(p, names, contexts, summary, opts.UseMD5)
 	} else {
-		layout, onDisk = defaultLayout(p, names, summary, opts.UseMD5)
+		layout, onDisk = defaultLayout(p, names, contexts, summary, opts.UseMD5)
 	}
 	if opts.Compress {
 		for _, s := range layout {
@@ -51,16 +52,16 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 
 // defaultLayout is LLVM's DefaultLayout: the sections in header-table
 // order, and in file order (the offset table after the symbol list).
-func defaultLayout(p *Profile, names *nameTable, summary *section, md5 bool) (layout, onDisk []*section) {
-	profiles, offsets := profileSection(p, names)
+func defaultLayout(p *Profile, names *nameTable, contexts *contextTable, summary *section, md5 bool) (layout, onDisk []*section) {
+	profiles, offsets := profileSection(p, names, contexts)
 	layout = []*section{
 		summary,
 		nameTableSection(p, names, md5),
-		{typ: secCSNameTable, data: []byte{0}}, // no contexts
-		{typ: secFuncOffsetTable, data: offsets},
+		contexts.section(names),
+		offsetTableSection(p, offsets),
 		{typ: secLBRProfile, data: profiles},
 		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
-		metadataSection(p, names),
+		metadataSection(p, names, contexts),
 	}
 	return layout, []*section{layout[0], layout[1], layout[2], layout[4], layout[5], layout[3], layout[6]}
 }
@@ -68,7 +69,7 @@ func defaultLayout(p *Profile, names *nameTable, summary *section, md5 bool) (la
 // splitLayout is LLVM's CtxSplitLayout: no CS name table; an offset table
 // and a profile section for the functions with inlinees, then a pair
 // flagged flat for the others; each pair is written profiles first.
-func splitLayout(p *Profile, names *nameTable, summary *section, md5 bool) (layout, onDisk []*section) {
+func splitLayout(p *Profile, names *nameTable, contexts *contextTable, summary *section, md5 bool) (layout, onDisk []*section) {
 	nested, flat := &Profile{Functions: map[string]*FunctionSamples{}, MD5: p.MD5}, &Profile{Functions: map[string]*FunctionSamples{}, MD5: p.MD5}
 	for name, f := range p.Functions {
 		if len(f.Callsites) > 0 {
@@ -77,8 +78,8 @@ func splitLayout(p *Profile, names *nameTable, summary *section, md5 bool) (layo
 			flat.Functions[name] = f
 		}
 	}
-	nestedProfiles, nestedOffsets := profileSection(nested, names)
-	flatProfiles, flatOffsets := profileSection(flat, names)
+	nestedProfiles, nestedOffsets := profileSection(nested, names, contexts)
+	flatProfiles, flatOffsets := profileSection(flat, names, contexts)
 	layout = []*section{
 		summary,
 		nameTableSection(p, names, md5),
@@ -87,7 +88,7 @@ func splitLayout(p *Profile, names *nameTable, summary *section, md5 bool) (layo
 		{typ: secFuncOffsetTable, flags: secFlagFlat, data: flatOffsets},
 		{typ: secLBRProfile, flags: secFlagFlat, data: flatProfiles},
 		{typ: secProfileSymbolList, data: symbolListSection(p.SymbolList)},
-		metadataSection(p, names),
+		metadataSection(p, names, contexts),
 	}
 	return layout, []*section{layout[0], layout[1], layout[3], layout[2], layout[5], layout[4], layout[6], layout[7]}
 }
@@ -143,6 +144,9 @@ func summarySection(p *Profile) *section {
 	if p.PreInlined {
 		s.flags |= secFlagIsPreInlined
 	}
+	if p.CS {
+		s.flags |= secFlagFullContext
+	}
 	var e encoder
 	e.summary(ComputeSummary(p))
 	s.data = e.buf
@@ -167,18 +171,35 @@ func nameTableSection(p *Profile, t *nameTable, md5 bool) *section {
 }
 
 // profileSection writes the function profiles, hottest first, and the
-// function offset table: each function's name index and the offset of its
-// profile from the start of the profile section.
-func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
+// function offset table: each function's name index (context index in a
+// CS profile, in context order) and the offset of its profile from the
+// start of the profile section.
+func profileSection(p *Profile, t *nameTable, c *contextTable) (profiles, offsets []byte) {
 	var prof, table encoder
 	fs := p.SortedFunctions()
+	at := make(map[*FunctionSamples]uint64, len(fs))
+	for _, f := range fs {
+		at[f] = uint64(len(prof.buf))
+		prof.uleb(f.HeadSamples)
+		prof.bodyIn(f, t, c)
+	}
+	if c.cs {
+		fs = c.profiles
+	}
 	table.uleb(uint64(len(fs)))
 	for _, f := range fs {
-		table.uleb(t.index[f.Name])
-		table.uleb(uint64(len(prof.buf)))
-		prof.function(f, t)
+		table.uleb(c.idx(f, t))
+		table.uleb(at[f])
 	}
 	return prof.buf, table.buf
+}
+
+func offsetTableSection(p *Profile, offsets []byte) *section {
+	s := &section{typ: secFuncOffsetTable, data: offsets}
+	if p.CS {
+		s.flags |= secFlagOrdered
+	}
+	return s
 }
 
 // metadataSection writes the CFG checksums of a pseudo-probe profile and
@@ -187,12 +208,12 @@ func profileSection(p *Profile, t *nameTable) (profiles, offsets []byte) {
 // call site. Other profiles leave the section empty. Top-level functions
 // come in LLVM's hash map order when the profile's insertion order is
 // known (read or merged profiles), else in profile order.
-func metadataSection(p *Profile, t *nameTable) *section {
+func metadataSection(p *Profile, t *nameTable, c *contextTable) *section {
 	s := &section{typ: secFuncMetadata}
 	if p.ProbeBased {
 		s.flags |= secFlagIsProbeBased
 	}
-	if p.PreInlined {
+	if p.PreInlined || p.CS {
 		s.flags |= secFlagHasAttribute
 	}
 	if s.flags == 0 {
@@ -200,6 +221,10 @@ func metadataSection(p *Profile, t *nameTable) *section {
 	}
 	var e encoder
 	for _, f := range p.mapOrder() {
+		if c.cs {
+			e.csMetadata(f, t, c, s.flags)
+			continue
+		}
 		e.metadata(f, t, s.flags)
 	}
 	s.data = e.buf

@@ -81,6 +81,8 @@ const (
 	secFlagFSDiscriminator = 4 << 32
 	secFlagIsPreInlined    = 16 << 32
 
+	secFlagOrdered = 1 << 32 // function offset table: in context order
+
 	secFlagIsProbeBased = 1 << 32 // function metadata
 	secFlagHasAttribute = 2 << 32
 )

@@ -66,7 +66,11 @@ type FunctionSamples struct {
 	// ContextShouldBeInlined 2, ContextDuplicatedIntoBase 4), set by
 	// llvm-profgen's pre-inliner in nested context-sensitive profiles.
 	Attributes uint32
-	Body       map[LineLocation]*SampleRecord
+	// Context is the calling context of a profile in a flat
+	// context-sensitive profile (Profile.CS), outermost frame first, the
+	// last frame this function; nil otherwise.
+	Context []ContextFrame
+	Body    map[LineLocation]*SampleRecord
 	// Callsites maps a call site to the inlined callees there, by name.
 	Callsites map[LineLocation]map[string]*FunctionSamples
 }
@@ -138,6 +142,9 @@ type Profile struct {
 	// PreInlined says the pre-inliner decided inlining (functions carry
 	// ContextShouldBeInlined attributes); extbinary keeps it as a flag.
 	PreInlined bool
+	// CS says the profile is context-sensitive and flat: Functions are
+	// keyed by ContextString of each profile's Context.
+	CS bool
 	// SymbolList is the extbinary ProfileSymbolList: the functions of the
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.
@@ -180,9 +187,15 @@ func (p *Profile) SortedFunctions() []*FunctionSamples {
 		fs = append(fs, f)
 	}
 	less := nameLess(p.MD5)
+	if p.CS {
+		less = nil
+	}
 	sort.Slice(fs, func(i, j int) bool {
 		if fs[i].TotalSamples != fs[j].TotalSamples {
 			return fs[i].TotalSamples > fs[j].TotalSamples
+		}
+		if less == nil {
+			return contextLess(fs[i].Context, fs[j].Context)
 		}
 		return less(fs[i].Name, fs[j].Name)
 	})

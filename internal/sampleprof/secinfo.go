@@ -58,9 +58,6 @@ func sectionName(typ uint64) string {
 	return "UnknownSection"
 }
 
-// secFlagOrdered marks a function offset table in profile order.
-const secFlagOrdered = 1 << 32
-
 // sectionFlags names a section's flags as LLVM does: "{compressed,flat,…}".
 func sectionFlags(h secHeader) string {
 	var names []string

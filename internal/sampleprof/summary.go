@@ -41,6 +41,9 @@ const (
 
 // ComputeSummary summarizes p as SampleProfileSummaryBuilder does.
 func ComputeSummary(p *Profile) *Summary {
+	if p.CS {
+		p = p.ContextLess()
+	}
 	s := &Summary{}
 	freq := map[uint64]uint64{}
 	for _, f := range p.Functions {

@@ -32,7 +32,13 @@ type textWriter struct {
 
 func (tw textWriter) function(f *FunctionSamples, indent int) {
 	w, less := tw.w, tw.less
-	w.WriteString(f.Name)
+	if indent == 0 && f.Context != nil {
+		w.WriteByte('[')
+		w.WriteString(ContextString(f.Context))
+		w.WriteByte(']')
+	} else {
+		w.WriteString(f.Name)
+	}
 	w.WriteByte(':')
 	w.WriteString(strconv.FormatUint(f.TotalSamples, 10))
 	if indent == 0 {

@@ -1,0 +1,114 @@
+package csprofile
+
+import (
+	"sync"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+// Symbolizer is what context generation asks of the binary's debug info;
+// internal/symbolize's *Table implements it.
+type Symbolizer interface {
+	Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+	FuncRangeAt(addr uint64) *symbolize.FuncRange
+	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
+}
+
+// Symbols caches the inline frames of each address, as llvm-profgen's
+// symbolizer cache, and answers the unwinder's questions. Safe for
+// concurrent use.
+type Symbols struct {
+	sym Symbolizer
+
+	mu     sync.RWMutex
+	frames map[uint64]*addrFrames
+	ctxIDs map[string]uint32 // inline context (all frames but the leaf's line) -> id
+	buf    []symbolize.Frame
+}
+
+// addrFrames are the frames of one address, outermost first, with raw
+// discriminators, and the id of its inline context (0: no debug info).
+type addrFrames struct {
+	frames []sampleprof.ContextFrame
+	ctx    uint32
+}
+
+// NewSymbols returns a cache over sym.
+func NewSymbols(sym Symbolizer) *Symbols {
+	return &Symbols{sym: sym, frames: map[uint64]*addrFrames{}, ctxIDs: map[string]uint32{}}
+}
+
+// at returns the frames of addr.
+func (s *Symbols) at(addr uint64) *addrFrames {
+	s.mu.RLock()
+	f := s.frames[addr]
+	s.mu.RUnlock()
+	if f != nil {
+		return f
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.frames[addr]; f != nil {
+		return f
+	}
+	f = s.symbolize(addr)
+	s.frames[addr] = f
+	return f
+}
+
+func (s *Symbols) symbolize(addr uint64) *addrFrames {
+	s.buf = s.sym.Frames(addr, s.buf)
+	f := &addrFrames{frames: make([]sampleprof.ContextFrame, len(s.buf))}
+	for i, fr := range s.buf {
+		f.frames[i] = sampleprof.ContextFrame{Func: fr.Func,
+			Loc: sampleprof.LineLocation{LineOffset: fr.LineOffset(), Discriminator: fr.Discriminator}}
+	}
+	if len(f.frames) > 0 {
+		f.ctx = s.contextID(f.frames)
+	}
+	return f
+}
+
+// contextID interns the inline context of frames: the frames but the leaf,
+// and their number.
+func (s *Symbols) contextID(frames []sampleprof.ContextFrame) uint32 {
+	key := make([]byte, 0, 64)
+	key = append(key, byte(len(frames)))
+	for _, f := range frames[:len(frames)-1] {
+		key = append(key, f.Func...)
+		key = append(key, 0)
+		key = appendLoc(key, f.Loc)
+	}
+	id, ok := s.ctxIDs[string(key)]
+	if !ok {
+		id = uint32(len(s.ctxIDs) + 1)
+		s.ctxIDs[string(key)] = id
+	}
+	return id
+}
+
+func appendLoc(b []byte, l sampleprof.LineLocation) []byte {
+	return append(b, byte(l.LineOffset), byte(l.LineOffset>>8), byte(l.LineOffset>>16), byte(l.LineOffset>>24),
+		byte(l.Discriminator), byte(l.Discriminator>>8), byte(l.Discriminator>>16), byte(l.Discriminator>>24))
+}
+
+// SameInlineContext reports whether a and b have the same inline frames
+// but for the leaf frame (llvm-profgen's inlineContextEqual: the leaf's
+// function is not compared either).
+func (s *Symbols) SameInlineContext(a, b uint64) bool {
+	fa, fb := s.at(a), s.at(b)
+	return fa.ctx != 0 && fa.ctx == fb.ctx
+}
+
+// IsFuncStart reports whether a DWARF function range starts at addr.
+func (s *Symbols) IsFuncStart(addr uint64) bool {
+	return s.sym.FuncRangeStartingAt(addr) != nil
+}
+
+// Frames returns the frames of addr, outermost first, with raw
+// discriminators; empty without debug info. The result must not be
+// modified.
+func (s *Symbols) Frames(addr uint64) []sampleprof.ContextFrame {
+	return s.at(addr).frames
+}

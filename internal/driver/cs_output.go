@@ -1,0 +1,70 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/csprofile"
+	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// writeCS writes the context-sensitive result of hybrid samples: the
+// unwound contexts unsymbolized, or a CS sample profile.
+func writeCS(opts Options, bins *binaries, h *hybridPath) error {
+	if opts.Format == "pprof" {
+		return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
+	}
+	return writeContexts(opts, bins, h.syms, h.contexts())
+}
+
+// writeContexts writes frame contexts: unsymbolized, or as a CS profile.
+func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs []csprofile.Context) error {
+	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+	if err != nil {
+		return err
+	}
+	if opts.SkipSymbolization {
+		return writeFile(path, func(w io.Writer) error {
+			return rawprof.WriteCS(w, rawContexts(ctxs), bins.primary().PreferredBase())
+		})
+	}
+	gopts := opts.CS.Profile
+	gopts.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, gopts)
+	return writeSampleProfile(opts, path, res.Profile)
+}
+
+// convertUnsymbolizedCS makes the CS profile of a context-sensitive
+// unsymbolized profile (llvm-profgen --unsymbolized-profile): its contexts
+// are taken as written.
+func convertUnsymbolizedCS(opts Options, bins *binaries, name string, raw []rawprof.Context) error {
+	if opts.Format == "pprof" {
+		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
+	}
+	ctxs := make([]csprofile.Context, 0, len(raw))
+	for _, r := range raw {
+		var frames []sampleprof.ContextFrame
+		if r.Name != "" {
+			var err error
+			if frames, err = sampleprof.ParseContext(r.Name); err != nil {
+				return fmt.Errorf("%s: context [%s]: %w", name, r.Name, err)
+			}
+		}
+		ctxs = append(ctxs, csprofile.Context{Frames: frames, Counters: r.Counters})
+	}
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	return writeContexts(opts, bins, csprofile.NewSymbols(sym), ctxs)
+}
+
+// rawContexts names the contexts for the unsymbolized profile.
+func rawContexts(ctxs []csprofile.Context) []rawprof.Context {
+	out := make([]rawprof.Context, len(ctxs))
+	for i, c := range ctxs {
+		out[i] = rawprof.Context{Name: sampleprof.ContextString(c.Frames), Counters: c.Counters}
+	}
+	return out
+}

@@ -1,0 +1,306 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	bin "github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// hybridPrograms returns the lbr/<prog> test data directories holding
+// hybrid traces (hybrid.script: one process; hybrid-multi.script and
+// hybrid-multi.<pid>.script: four processes and each alone).
+func hybridPrograms(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, d := range lbrPrograms(t) {
+		if _, err := os.Stat(filepath.Join(d, "hybrid.script")); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr")
+	}
+	return dirs
+}
+
+// llvmProfgenArgs runs llvm-profgen-19 and returns its output file.
+func llvmProfgenArgs(t testing.TB, args ...string) []byte {
+	t.Helper()
+	tool, err := exec.LookPath("llvm-profgen-19")
+	if err != nil {
+		t.Skip("llvm-profgen-19 not installed")
+	}
+	out := filepath.Join(t.TempDir(), "llvm.out")
+	cmd := exec.Command(tool, append(args, "-o", out)...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("llvm-profgen-19 %v: %v\n%s", args, err, msg)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// csVariants are option sets compared with llvm-profgen-19's flags.
+var csVariants = []struct {
+	name  string
+	flags []string
+	cs    CSOptions
+}{
+	{"default", nil, DefaultCSOptions()},
+	{"compress-recursion=0", []string{"--compress-recursion=0"}, CSOptions{CompressRecursion: 0, MaxContextDepth: -1}},
+	{"compress-recursion=1", []string{"--compress-recursion=1"}, CSOptions{CompressRecursion: 1, MaxContextDepth: -1}},
+	{"csprof-max-context-depth=2", []string{"--csprof-max-context-depth=2"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 2}},
+	{"csprof-max-context-depth=0", []string{"--csprof-max-context-depth=0"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 0}},
+}
+
+// TestCSUnsymbolizedMatchesLLVM: hybrid samples of one process, unwound
+// into contexts, give llvm-profgen-19 --skip-symbolization's bytes, with
+// each option set.
+func TestCSUnsymbolizedMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, v := range csVariants {
+			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--skip-symbolization"}, v.flags...)...)
+				cs := v.cs
+				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, SkipSymbolization: true, CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("differs from llvm-profgen-19 (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestCSProcessesEqualSum: the hybrid samples of four processes, each at
+// its own base, give the sum of llvm-profgen-19's unsymbolized outputs on
+// each process alone.
+func TestCSProcessesEqualSum(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		each, _ := filepath.Glob(filepath.Join(dir, "hybrid-multi.*.script"))
+		if len(each) == 0 {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			bin := filepath.Join(dir, "binary")
+			got := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{bin}, SkipSymbolization: true})
+			want := sumLLVMCS(t, bin, each)
+			if !bytes.Equal(got, want) {
+				t.Errorf("differs from the sum of llvm-profgen-19 on %d processes (%d vs %d bytes)", len(each), len(got), len(want))
+			}
+		})
+	}
+}
+
+// sumLLVMCS sums llvm-profgen-19's context-sensitive unsymbolized outputs.
+func sumLLVMCS(t *testing.T, binPath string, scripts []string) []byte {
+	f, err := bin.Open(binPath, bin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var all []rawprof.Context
+	for _, s := range scripts {
+		raw := llvmProfgenArgs(t, "--perfscript", s, "--binary", binPath, "--skip-symbolization")
+		ctxs, cs, err := rawprof.ReadCS(bytes.NewReader(raw), s, f.PreferredBase())
+		if err != nil || !cs {
+			t.Fatalf("%s: cs=%v, %v", s, cs, err)
+		}
+		all = append(all, ctxs...)
+	}
+	var out bytes.Buffer
+	if err := rawprof.WriteCS(&out, all, f.PreferredBase()); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestIgnoreStackSamplesMatchesLLVM: --ignore-stack-samples makes a
+// context-insensitive profile of hybrid samples, dropping those whose
+// stack leaf is in a prolog or epilog, as llvm-profgen-19.
+func TestIgnoreStackSamplesMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cs := DefaultCSOptions()
+			cs.IgnoreStackSamples = true
+			for _, skip := range []bool{true, false} {
+				args := []string{"--perfscript", script, "--binary", bin, "--ignore-stack-samples", "--format=text"}
+				if skip {
+					args = append(args, "--skip-symbolization")
+				}
+				want := llvmProfgenArgs(t, args...)
+				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, SkipSymbolization: skip, Format: "text", CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("skip-symbolization=%v: differs from llvm-profgen-19 (%d vs %d bytes)", skip, len(got), len(want))
+				}
+			}
+		})
+	}
+}
+
+// csProfileVariants are llvm-profgen-19 flag sets for CS profiles, with the
+// same options set on profgen's side.
+var csProfileVariants = []struct {
+	name  string
+	flags []string
+	set   func(*CSOptions)
+}{
+	{"default", nil, func(*CSOptions) {}},
+	{"preinliner=0", []string{"--csspgo-preinliner=0"}, func(o *CSOptions) { o.Profile.PreInliner = false }},
+	{"nested=0", []string{"--gen-cs-nested-profile=0"}, func(o *CSOptions) { o.Profile.Nested = false }},
+	{"nested=0,preinliner=0", []string{"--gen-cs-nested-profile=0", "--csspgo-preinliner=0"}, func(o *CSOptions) {
+		o.Profile.Nested, o.Profile.PreInliner = false, false
+	}},
+	{"compress-recursion=0,preinliner=0", []string{"--compress-recursion=0", "--csspgo-preinliner=0"}, func(o *CSOptions) {
+		o.CompressRecursion, o.Profile.PreInliner = 0, false
+	}},
+	{"use-context-cost-for-preinliner=0", []string{"--use-context-cost-for-preinliner=0"}, func(o *CSOptions) { o.Profile.ContextCost = false }},
+	{"trim-cold-profile", []string{"--trim-cold-profile"}, func(o *CSOptions) { o.Profile.TrimColdProfile = true }},
+	{"merge-cold-context,depth=2", []string{"--csprof-merge-cold-context", "--csprof-max-cold-context-depth=2"}, func(o *CSOptions) {
+		t := true
+		o.Profile.MergeColdContext, o.Profile.MaxColdContextDepth = &t, 2
+	}},
+	{"preinliner=0,trim-cold-profile", []string{"--csspgo-preinliner=0", "--trim-cold-profile"}, func(o *CSOptions) {
+		o.Profile.PreInliner, o.Profile.TrimColdProfile = false, true
+	}},
+	{"csprof-max-context-depth=2", []string{"--csprof-max-context-depth=2"}, func(o *CSOptions) { o.MaxContextDepth = 2 }},
+	{"update-total-samples", []string{"--update-total-samples"}, func(o *CSOptions) { o.Profile.UpdateTotalSamples = true }},
+}
+
+// TestCSProfileMatchesLLVM: the text CS profile of hybrid samples (nested
+// or flat, with or without the pre-inliner, cold contexts merged or
+// trimmed) is byte-identical to llvm-profgen-19's.
+func TestCSProfileMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, v := range csProfileVariants {
+			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--format=text"}, v.flags...)...)
+				cs := DefaultCSOptions()
+				v.set(&cs)
+				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, Format: "text", CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("differs from llvm-profgen-19 (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestCSExtBinaryReadByLLVM: the extbinary CS profiles (nested and flat)
+// read by llvm-profdata-19 give, as text, profgen's own text output, and
+// the sections other than the function metadata (which LLVM writes in
+// its hash table's order) are llvm-profgen-19's bytes.
+func TestCSExtBinaryReadByLLVM(t *testing.T) {
+	profdata := testutil.Tool(t, "llvm-profdata-19")
+	for _, dir := range hybridPrograms(t) {
+		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, nested := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/nested=%v", filepath.Base(dir), nested), func(t *testing.T) {
+				cs := DefaultCSOptions()
+				cs.Profile.Nested = nested
+				ext := convert(t, Options{PerfScript: script, Binaries: []string{bin}, CS: &cs})
+				text := convert(t, Options{PerfScript: script, Binaries: []string{bin}, Format: "text", CS: &cs})
+				in := filepath.Join(t.TempDir(), "in.prof")
+				if err := os.WriteFile(in, ext, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out, err := exec.Command(profdata, "merge", "--sample", "--text", in, "-o", "-").Output()
+				if err != nil {
+					t.Fatalf("llvm-profdata-19 merge: %v", err)
+				}
+				if !bytes.Equal(out, text) {
+					t.Errorf("llvm-profdata-19's text of the extbinary differs from profgen's text (%d vs %d bytes)", len(out), len(text))
+				}
+				want := llvmProfgenArgs(t, "--perfscript", script, "--binary", bin, fmt.Sprintf("--gen-cs-nested-profile=%v", nested))
+				if !sameSectionsButMetadata(ext, want) {
+					t.Errorf("extbinary sections differ from llvm-profgen-19's")
+				}
+			})
+		}
+	}
+}
+
+// sameSectionsButMetadata compares two extbinary files section by section,
+// the function metadata by size only.
+func sameSectionsButMetadata(a, b []byte) bool {
+	sa, sb := extSections(a), extSections(b)
+	if len(sa) != len(sb) || len(sa) == 0 {
+		return false
+	}
+	for i := range sa {
+		x, y := sa[i], sb[i]
+		if x.typ != y.typ || x.flags != y.flags || len(x.data) != len(y.data) {
+			return false
+		}
+		if x.typ != 5 && !bytes.Equal(x.data, y.data) {
+			return false
+		}
+	}
+	return true
+}
+
+type extSection struct {
+	typ, flags uint64
+	data       []byte
+}
+
+// extSections splits an extbinary file by its section header table.
+func extSections(b []byte) []extSection {
+	_, n1 := binaryUvarint(b)
+	_, n2 := binaryUvarint(b[n1:])
+	i := n1 + n2
+	if len(b) < i+8 {
+		return nil
+	}
+	count := le(b[i:])
+	i += 8
+	var out []extSection
+	for k := uint64(0); k < count && len(b) >= i+32; k++ {
+		typ, flags, off, size := le(b[i:]), le(b[i+8:]), le(b[i+16:]), le(b[i+24:])
+		i += 32
+		if off+size > uint64(len(b)) {
+			return nil
+		}
+		out = append(out, extSection{typ, flags, b[off : off+size]})
+	}
+	return out
+}
+
+func le(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+
+func binaryUvarint(b []byte) (uint64, int) { return binary.Uvarint(b) }
+
+// TestCSUnsymbolizedInputMatchesLLVM: a CS unsymbolized profile read back
+// with --unsymbolized-profile gives llvm-profgen-19's profile of it.
+func TestCSUnsymbolizedInputMatchesLLVM(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			raw := filepath.Join(t.TempDir(), "cs.raw")
+			if err := os.WriteFile(raw, convert(t, Options{PerfScript: script, Binaries: []string{binPath}, SkipSymbolization: true}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := llvmProfgenArgs(t, "--unsymbolized-profile", raw, "--binary", binPath, "--format=text")
+			got := convert(t, Options{UnsymbolizedProfile: raw, Binaries: []string{binPath}, Format: "text"})
+			if !bytes.Equal(got, want) {
+				t.Errorf("differs from llvm-profgen-19 (%d vs %d bytes)", len(got), len(want))
+			}
+			again := convert(t, Options{UnsymbolizedProfile: raw, Binaries: []string{binPath}, SkipSymbolization: true})
+			if rawIn, _ := os.ReadFile(raw); !bytes.Equal(again, rawIn) {
+				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back")
+			}
+		})
+	}
+}

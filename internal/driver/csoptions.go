@@ -1,0 +1,40 @@
+package driver
+
+import "github.com/profgen/profgen/internal/csprofile"
+
+// CSOptions tune the context-sensitive (CSSPGO) profiles made from hybrid
+// samples (a call stack and a branch stack each, perf record -g -b). Names
+// and defaults are llvm-profgen 19's (DefaultCSOptions).
+type CSOptions struct {
+	// IgnoreStackSamples makes a context-insensitive profile of hybrid
+	// samples from their branch stacks (--ignore-stack-samples).
+	IgnoreStackSamples bool
+	// CompressRecursion is the longest repeated frame sequence removed
+	// from contexts: -1 any, 0 none (--compress-recursion).
+	CompressRecursion int
+	// MaxContextDepth keeps that many caller frames per context, -1 all
+	// (--csprof-max-context-depth).
+	MaxContextDepth int
+	// InferMissingFrames infers the frames of tail calls
+	// (--infer-missing-frames). llvm-profgen applies it to pseudo-probe
+	// contexts only: line-number profiles do not change.
+	InferMissingFrames bool
+	// Profile tunes the profile made of the contexts: pre-inliner,
+	// cold contexts, nesting.
+	Profile csprofile.Options
+}
+
+// DefaultCSOptions returns llvm-profgen 19's defaults.
+func DefaultCSOptions() CSOptions {
+	return CSOptions{CompressRecursion: -1, MaxContextDepth: -1, InferMissingFrames: true, Profile: csprofile.DefaultOptions()}
+}
+
+func validateCS(cs *CSOptions) error {
+	switch {
+	case cs.CompressRecursion < -1:
+		return usagef("--compress-recursion must be -1 (no limit) or more, got %d", cs.CompressRecursion)
+	case cs.MaxContextDepth < -1:
+		return usagef("--csprof-max-context-depth must be -1 (no limit) or more, got %d", cs.MaxContextDepth)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/csprofile"
+	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/unwind"
+)
+
+// branchMode is how samples with branch stacks are used. As llvm-profgen,
+// the first one decides for the whole input: a hybrid sample (call stack
+// and branch stack) makes a context-sensitive profile, or with
+// --ignore-stack-samples a flat one from the hybrid samples' branches; a
+// branch stack alone makes a flat profile of every branch stack.
+type branchMode uint8
+
+const (
+	modeUndecided  branchMode = iota
+	modeLBR                   // branch stacks only
+	modeCS                    // hybrid samples unwound into contexts
+	modeFlatHybrid            // hybrid samples' branch stacks, stacks ignored
+)
+
+// hybridPath takes the samples with branch stacks once the input turned
+// out hybrid.
+type hybridPath struct {
+	bins  *binaries
+	table *addrspace.Table
+	opts  *CSOptions
+	mode  branchMode
+
+	syms     *csprofile.Symbols
+	unwinder *unwind.Unwinder
+	trie     *unwind.Trie
+	frames   []uint64
+	lbr      []aggregate.Branch
+	stack    []uint64
+	sum      hybridSummary
+}
+
+// hybridSummary is what happened to the samples of a hybrid input.
+type hybridSummary struct {
+	Samples      uint64 // hybrid samples
+	NoStack      uint64 // samples with a branch stack but no call stack (dropped)
+	NoMapping    uint64 // samples of a process with no known mapping of the binary
+	Filtered     uint64 // samples of processes not asked for with --pid
+	PrologEpilog uint64 // dropped (flat mode): the stack's leaf in a prolog or epilog
+	Unwind       unwind.Stats
+}
+
+func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions) *hybridPath {
+	return &hybridPath{bins: bins, table: table, opts: opts}
+}
+
+// route takes a sample with a branch stack; it returns true when the
+// sample is for the LBR path.
+func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
+	hybrid := len(rec.Sample.Frames) > 0
+	if h.mode == modeUndecided {
+		if err := h.decide(hybrid); err != nil {
+			return false, err
+		}
+	}
+	switch {
+	case h.mode == modeLBR:
+		return true, nil
+	case !hybrid:
+		h.sum.NoStack += rec.Sample.Count
+		return false, nil
+	}
+	h.sum.Samples += rec.Sample.Count
+	delta, why := h.table.Delta(rec.HasPID, rec.PID)
+	switch why {
+	case addrspace.NoMapping:
+		h.sum.NoMapping += rec.Sample.Count
+		return false, nil
+	case addrspace.FilteredPID:
+		h.sum.Filtered += rec.Sample.Count
+		return false, nil
+	}
+	h.canonicalFrames(rec.Sample.Frames, delta)
+	if h.mode == modeFlatHybrid {
+		return h.keepFlat(), nil
+	}
+	h.lbr = h.lbr[:0]
+	for _, b := range rec.Sample.Branches {
+		h.lbr = append(h.lbr, aggregate.Branch{Source: b.From + delta, Target: b.To + delta})
+	}
+	h.unwinder.Add(h.frames, h.lbr, rec.Sample.Count)
+	return false, nil
+}
+
+// decide sets the mode from the first sample with a branch stack.
+func (h *hybridPath) decide(hybrid bool) error {
+	switch {
+	case !hybrid:
+		h.mode = modeLBR
+		return nil
+	case h.opts.IgnoreStackSamples:
+		h.mode = modeFlatHybrid
+	default:
+		h.mode = modeCS
+	}
+	sym, err := h.bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	h.syms = csprofile.NewSymbols(sym)
+	if h.mode == modeCS {
+		h.unwinder = unwind.New(h.bins.primary(), h.syms, unwind.Options{})
+	}
+	return nil
+}
+
+// keepFlat applies llvm-profgen's check of a hybrid sample whose stack is
+// otherwise ignored: the sample is dropped when its leaf is in a prolog or
+// epilog.
+func (h *hybridPath) keepFlat() bool {
+	var drop unwind.Drop
+	h.stack, _, drop = unwind.CallStack(h.bins.primary(), h.syms, h.frames, h.stack[:0])
+	if drop != unwind.Keep {
+		h.sum.PrologEpilog++
+		return false
+	}
+	return true
+}
+
+// canonicalFrames places the call stack in the binary's addresses: frames
+// perf printed as process addresses by the process's delta, frames it
+// printed relative to their DSO by the binary's segments (frames of other
+// DSOs become ExternalAddr).
+func (h *hybridPath) canonicalFrames(frames []perfscript.Frame, delta uint64) {
+	h.frames = h.frames[:0]
+	name := filepath.Base(h.bins.primary().Path())
+	for _, f := range frames {
+		a := f.Addr + delta
+		if f.Relative {
+			a = unwind.ExternalAddr
+			if filepath.Base(f.DSO) == name {
+				if v, ok := h.bins.primary().VaddrOfOffset(f.Addr); ok {
+					a = v
+				}
+			}
+		}
+		h.frames = append(h.frames, a)
+	}
+}
+
+// cs reports whether the input made a context-sensitive profile.
+func (h *hybridPath) cs() bool { return h.mode == modeCS }
+
+// finish unwinds what is pending.
+func (h *hybridPath) finish() {
+	if h.unwinder != nil {
+		h.trie = h.unwinder.Trie()
+		h.sum.Unwind = h.unwinder.Stats
+	}
+}
+
+// contexts returns the frame contexts of the unwound samples.
+func (h *hybridPath) contexts() []csprofile.Context {
+	copts := csprofile.ContextOptions{
+		CompressRecursion: h.opts.CompressRecursion,
+		MaxContextDepth:   h.opts.MaxContextDepth,
+		FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
+	}
+	return csprofile.SymbolizeContexts(h.trie.Contexts(), h.syms, copts)
+}
+
+func (h *hybridPath) print(w io.Writer, name string) {
+	s := h.sum
+	if s.Samples == 0 && s.NoStack == 0 {
+		return
+	}
+	var dropped dropList
+	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
+	dropped.add(s.Filtered, "from processes not selected by --pid")
+	dropped.add(s.PrologEpilog+s.Unwind.PrologEpilog, "with the stack's leaf in a prolog or epilog")
+	dropped.add(s.Unwind.NoBranches, "with every branch outside "+name)
+	fmt.Fprintf(w, "profgen: %d hybrid samples (call stack and branch stack)%s\n", s.Samples, dropped)
+	if s.NoStack > 0 {
+		fmt.Fprintf(w, "profgen: warning: %d samples with a branch stack but no call stack dropped (the input is hybrid)\n", s.NoStack)
+	}
+	if h.mode != modeCS {
+		return
+	}
+	u := s.Unwind
+	fmt.Fprintf(w, "profgen: %d samples unwound (%d frames); %d branches: %d ranges from outside the binary back to it, %d ranges that cannot have run and %d with one end outside stopped the unwinding\n",
+		u.Unwound, h.trie.Nodes(), u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
+	if u.CutStacks > 0 {
+		fmt.Fprintf(w, "profgen: warning: %d call stacks cut at a return address that follows no call (code without frame pointers?)\n", u.CutStacks)
+	}
+}

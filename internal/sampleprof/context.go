@@ -1,0 +1,99 @@
+package sampleprof
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ContextFrame is one frame of a calling context (SampleProf.h
+// SampleContextFrame): a function and the location of the call it makes to
+// the next frame. The last frame of a context, the function the samples
+// belong to, has no call location (zero).
+type ContextFrame struct {
+	Func string
+	Loc  LineLocation
+}
+
+// ContextString writes a context as LLVM prints it between brackets:
+// `main:3 @ foo:2.1 @ bar`, the leaf without its location.
+func ContextString(ctx []ContextFrame) string {
+	var b strings.Builder
+	for i, f := range ctx {
+		if i > 0 {
+			b.WriteString(" @ ")
+		}
+		b.WriteString(f.Func)
+		if i == len(ctx)-1 {
+			break
+		}
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatUint(uint64(f.Loc.LineOffset), 10))
+		if f.Loc.Discriminator != 0 {
+			b.WriteByte('.')
+			b.WriteString(strconv.FormatUint(uint64(f.Loc.Discriminator), 10))
+		}
+	}
+	return b.String()
+}
+
+// contextLess orders contexts as LLVM's SampleContext: frame by frame,
+// by function name then call-site location, a prefix first.
+func contextLess(a, b []ContextFrame) bool {
+	for i := 0; i < min(len(a), len(b)); i++ {
+		if a[i].Func != b[i].Func {
+			return a[i].Func < b[i].Func
+		}
+		if a[i].Loc != b[i].Loc {
+			return a[i].Loc.Less(b[i].Loc)
+		}
+	}
+	return len(a) < len(b)
+}
+
+// ParseContext reads a context written by ContextString (without the
+// brackets), as LLVM's SampleContext::createCtxVectorFromStr: frames split
+// at " @ ", each function name up to its first ':', a missing location
+// 0:0.
+func ParseContext(s string) ([]ContextFrame, error) {
+	parts := strings.Split(s, " @ ")
+	ctx := make([]ContextFrame, len(parts))
+	for i, p := range parts {
+		fn, loc, hasLoc := strings.Cut(p, ":")
+		ctx[i].Func = fn
+		if !hasLoc {
+			continue
+		}
+		l, ok := parseLocation(loc)
+		if !ok {
+			return nil, fmt.Errorf("context frame %q: bad call site location", p)
+		}
+		ctx[i].Loc = l
+	}
+	return ctx, nil
+}
+
+// MergeFrom adds src's counts into f (FunctionSamples::merge with weight
+// 1): totals, head, body records and call targets, inlinees by call site
+// and name. An inlinee new to f takes src's attributes; f keeps its own.
+func (f *FunctionSamples) MergeFrom(src *FunctionSamples) {
+	var over bool
+	f.merge(src, 1, nil, &over)
+}
+
+// ContextLess returns a CS profile's contexts merged by function, as LLVM
+// flattens a CS profile for its summary (ProfileConverter::flattenProfile).
+func (p *Profile) ContextLess() *Profile {
+	out := NewProfile()
+	out.MD5, out.ProbeBased = p.MD5, p.ProbeBased
+	for _, k := range sortedKeys(p.Functions) {
+		f := p.Functions[k]
+		m, ok := out.Functions[f.Name]
+		if !ok {
+			m = out.Function(f.Name)
+			m.Attributes = f.Attributes
+		}
+		m.MergeFrom(f)
+	}
+	return out
+}
