@@ -205,11 +205,11 @@ func TestARM64GoPGO(t *testing.T) {
 		if err := os.WriteFile(prof, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "goarm64"))
+		src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "goexample"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(goTool, "build", "-C", src, "-a", "-pgo="+prof, "-gcflags=-d=pgodebug=2",
+		cmd := exec.Command(goTool, "build", "-C", src, "-tags", "qemu", "-a", "-pgo="+prof, "-gcflags=-d=pgodebug=2",
 			"-o", filepath.Join(t.TempDir(), "goarm64.pgo"), ".")
 		cmd.Env = append(os.Environ(), "GOARCH=arm64", "GOOS=linux", "CGO_ENABLED=0")
 		out, err := cmd.CombinedOutput()
@@ -281,16 +281,9 @@ func (tb *traceBinary) vaddrOfOffset(off uint64) (uint64, bool) {
 func traceLeafCounts(t *testing.T, bin, script string) map[string]int64 {
 	t.Helper()
 	tb := openTraceBinary(t, bin)
-	f, err := os.Open(script)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	counts := map[string]int64{}
 	leaf := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	eachScriptLine(t, script, func(line string) {
 		switch {
 		case strings.HasSuffix(line, "cycles:u: "):
 			leaf = true
@@ -299,7 +292,7 @@ func traceLeafCounts(t *testing.T, bin, script string) map[string]int64 {
 			fields := strings.Fields(line)
 			dso := strings.Trim(fields[len(fields)-1], "()")
 			if filepath.Base(dso) != "binary" {
-				continue
+				return
 			}
 			rel, _ := strconv.ParseUint(fields[0], 16, 64)
 			if v, ok := tb.vaddrOfOffset(rel); ok {
@@ -308,11 +301,26 @@ func traceLeafCounts(t *testing.T, bin, script string) map[string]int64 {
 				}
 			}
 		}
+	})
+	return counts
+}
+
+// eachScriptLine calls fn with every line of a perf script file.
+func eachScriptLine(t *testing.T, path string, fn func(line string)) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		fn(sc.Text())
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return counts
 }
 
 // checkTotalsAgainstTrace compares the top-level function totals of an
@@ -354,22 +362,14 @@ func checkTotalsAgainstTrace(t *testing.T, bin, script string, text []byte) {
 func traceRangeBytes(t *testing.T, bin, script string) map[string]uint64 {
 	t.Helper()
 	tb := openTraceBinary(t, bin)
-	f, err := os.Open(script)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var maps []mmapOfBinary
 	bytesOf := map[string]uint64{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	eachScriptLine(t, script, func(line string) {
 		if strings.Contains(line, "PERF_RECORD_MMAP2") {
 			if m, ok := parseBinaryMmap2(line); ok {
 				maps = append(maps, m)
 			}
-			continue
+			return
 		}
 		var from, to []uint64
 		for _, e := range strings.Fields(line) {
@@ -391,10 +391,7 @@ func traceRangeBytes(t *testing.T, bin, script string) map[string]uint64 {
 				bytesOf[tb.funcAt(a)] += 4
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return bytesOf
 }
 

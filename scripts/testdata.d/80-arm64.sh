@@ -9,8 +9,8 @@
 #   wordfreq-nopie  the same, -no-pie (ET_EXEC at 0x400000)
 #   sqlite     the pinned SQLite amalgamation (scripts/versions.sh) +
 #              testdata/programs/sqlbench.c, the same flags, PIE
-#   goarm64    testdata/goarm64, GOARCH=arm64 go build (static, non-PIE at
-#              0x10000): call stacks only. Not the same bytes from run to
+#   goarm64    testdata/goexample, GOARCH=arm64 go build -tags qemu (its
+#              small workload; static, non-PIE at 0x10000): call stacks only. Not the same bytes from run to
 #              run: Go's sysmon thread asks the running goroutine to yield
 #              after 10 ms of wall time, and its extra runtime instructions
 #              fall elsewhere each time (the C traces are reproducible).
@@ -127,8 +127,8 @@ fi
 trace wordfreq-nopie "$wordfreq_nopie" 14 plain 1000 lbr 0 4000
 
 goarm64=$arm/.cache/goarm64
-if newer_than "$goarm64" "$root"/testdata/goarm64/*.go "$self"; then
-	(cd "$root/testdata/goarm64" && GOARCH=arm64 GOOS=linux CGO_ENABLED=0 go build -trimpath -o "$goarm64" .)
+if newer_than "$goarm64" "$root"/testdata/goexample/*.go "$self"; then
+	(cd "$root/testdata/goexample" && GOARCH=arm64 GOOS=linux CGO_ENABLED=0 go build -tags qemu -trimpath -o "$goarm64" .)
 fi
 trace goarm64 "$goarm64" 12 plain 1000 stack 0
 

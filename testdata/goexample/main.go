@@ -51,10 +51,8 @@ func makeShapes(n int) []shape {
 	return shapes
 }
 
-const rounds = 6000
-
 func main() {
-	shapes := makeShapes(10000)
+	shapes := makeShapes(nshapes)
 	var sum float64
 	for r := 0; r < rounds; r++ {
 		sum += total(shapes)

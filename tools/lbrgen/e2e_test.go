@@ -29,24 +29,13 @@ func TestValgrind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dirs [2]string
-	for i := range dirs {
-		dirs[i] = t.TempDir()
-		o, err := parseFlags([]string{"-binary", bin, "-period", "500", "-flags", "typed", "-perfdata",
-			"-single", dirs[i] + "/single.script", "-multi", dirs[i] + "/multi",
-			"-fork", dirs[i] + "/fork", "-fork-after", "100", "-full", "-reuse", dirs[i] + "/reuse", "-reuse-every", "200",
-			"-hybrid-single", dirs[i] + "/hybrid.script", "-hybrid-multi", dirs[i] + "/hybrid-multi",
-			"--", "2000"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := run(o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !bytes.Equal(dumpDir(t, dirs[0]), dumpDir(t, dirs[1])) {
-		t.Error("two runs gave different outputs")
-	}
+	dirs := traceTwice(t, func(dir string) []string {
+		return []string{"-binary", bin, "-period", "500", "-flags", "typed", "-perfdata",
+			"-single", dir + "/single.script", "-multi", dir + "/multi",
+			"-fork", dir + "/fork", "-fork-after", "100", "-full", "-reuse", dir + "/reuse", "-reuse-every", "200",
+			"-hybrid-single", dir + "/hybrid.script", "-hybrid-multi", dir + "/hybrid-multi",
+			"--", "2000"}
+	})
 	for _, prefix := range []string{"multi", "fork", "reuse", "hybrid-multi"} {
 		checkReferences(t, dirs[0], prefix)
 		checkFull(t, dirs[0], prefix)
@@ -62,6 +51,28 @@ func TestValgrind(t *testing.T) {
 	for _, ref := range refs {
 		checkProfgen(t, bin, ref, true)
 	}
+}
+
+// traceTwice runs lbrgen twice with the arguments args gives for an
+// output directory, checks that both runs wrote the same bytes and returns
+// the directories.
+func traceTwice(t *testing.T, args func(dir string) []string) [2]string {
+	t.Helper()
+	var dirs [2]string
+	for i := range dirs {
+		dirs[i] = t.TempDir()
+		o, err := parseFlags(args(dirs[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(dumpDir(t, dirs[0]), dumpDir(t, dirs[1])) {
+		t.Error("two runs gave different outputs")
+	}
+	return dirs
 }
 
 // TestTestdata checks the traces of `make testdata` (testutil.DataDir):

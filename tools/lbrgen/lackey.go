@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -14,48 +13,17 @@ var errStop = errors.New("stop")
 // and calls fn for every instruction line "I  addr,size". Data-access lines
 // (" L", " S", " M") and valgrind's own "==pid==" lines are skipped. fn
 // returning errStop ends the stream without error.
-func readLackey(r io.Reader, fn func(addr uint64, size uint32) error) error {
-	br := bufio.NewReaderSize(r, 1<<20)
-	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// Not an instruction line (those are short): skip the rest.
-			if err := skipLine(br); err != nil {
-				return err
-			}
-			continue
-		}
-		if len(line) > 3 && line[0] == 'I' && line[1] == ' ' && line[2] == ' ' {
-			addr, size, ok := parseInstr(line[3:])
-			if !ok {
-				return fmt.Errorf("lackey line %d: malformed instruction %q", lineNo, line)
-			}
-			if ferr := fn(addr, size); ferr != nil {
-				if ferr == errStop {
-					return nil
-				}
-				return ferr
-			}
-		}
-		if err == io.EOF {
+func readLackey(r io.Reader, fn instructionFunc) error {
+	return eachLine(r, "lackey", func(lineNo int, line []byte) error {
+		if len(line) <= 3 || line[0] != 'I' || line[1] != ' ' || line[2] != ' ' {
 			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("lackey line %d: %w", lineNo, err)
+		addr, size, ok := parseInstr(line[3:])
+		if !ok {
+			return fmt.Errorf("lackey line %d: malformed instruction %q", lineNo, line)
 		}
-	}
-}
-
-func skipLine(br *bufio.Reader) error {
-	for {
-		_, err := br.ReadSlice('\n')
-		if err != bufio.ErrBufferFull {
-			if err == io.EOF {
-				return nil
-			}
-			return err
-		}
-	}
+		return fn(addr, size)
+	})
 }
 
 // parseInstr parses "hexaddr,decsize" followed by an optional newline.

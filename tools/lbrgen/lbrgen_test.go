@@ -57,13 +57,16 @@ func TestGolden(t *testing.T) {
 }
 
 // runTiny runs the generator on tinyBinary with command-line args.
-func runTiny(t *testing.T, args []string) {
+func runTiny(t *testing.T, args []string) { runOn(t, tinyBinary(), args) }
+
+// runOn runs the generator on bin (at /tmp/tiny) with command-line args.
+func runOn(t *testing.T, bin *binaryInfo, args []string) {
 	t.Helper()
 	o, err := parseFlags(args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := buildGenerator(o, tinyBinary(), "/tmp/tiny")
+	g := buildGenerator(o, bin, "/tmp/tiny")
 	if err := feed(o, g); err != nil {
 		t.Fatal(err)
 	}

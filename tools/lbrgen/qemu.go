@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"debug/elf"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,16 +75,15 @@ func feedQemu(o *options, g *generator) error {
 // qemuRun traces a program under qemu-aarch64. The log goes through a
 // pipe and is never stored.
 type qemuRun struct {
+	tracedRun
 	binary  string
 	args    []string
 	stdin   string // file for the program's standard input; "" for none
 	sysroot string // -L: the guest's root for the dynamic loader and libraries
 	cpu     int    // the CPU (thread) whose instructions are kept
-	pid     int    // of the running qemu, for /proc/PID/maps
-	pipe    *os.File
 }
 
-func (q *qemuRun) run(fn func(addr uint64, size uint32) error) error {
+func (q *qemuRun) run(fn instructionFunc) error {
 	dir, err := os.MkdirTemp("", "lbrgen-")
 	if err != nil {
 		return err
@@ -95,50 +93,11 @@ func (q *qemuRun) run(fn func(addr uint64, size uint32) error) error {
 	if err := copyFile(q.binary, prog); err != nil {
 		return err
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	q.pipe = r
 	args := []string{"-L", q.sysroot, "-singlestep", "-d", "exec,nochain", "-D", "/dev/fd/3", "./" + filepath.Base(prog)}
 	cmd := exec.Command("qemu-aarch64", append(args, q.args...)...)
-	cmd.Dir, cmd.Env, cmd.ExtraFiles, cmd.Stderr = dir, qemuEnv, []*os.File{w}, os.Stderr
-	if q.stdin != "" {
-		in, err := os.Open(q.stdin)
-		if err != nil {
-			w.Close()
-			return err
-		}
-		defer in.Close()
-		cmd.Stdin = in
-	}
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		return fmt.Errorf("qemu-aarch64: %w", err)
-	}
-	w.Close()
-	q.pid = cmd.Process.Pid
-	stopped := false
-	err = readQemuLog(r, q.cpu, func(addr uint64, size uint32) error {
-		ferr := fn(addr, size)
-		stopped = ferr == errStop
-		return ferr
-	})
-	if err != nil || stopped {
-		cmd.Process.Kill()
-		r.Close()
-		cmd.Wait()
-		return err
-	}
-	if err := cmd.Wait(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return fmt.Errorf("traced program failed: %w", err)
-		}
-		return err
-	}
-	return nil
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, qemuEnv, os.Stderr
+	read := func(r io.Reader, fn instructionFunc) error { return readQemuLog(r, q.cpu, fn) }
+	return q.tracedRun.run(cmd, q.stdin, read, fn)
 }
 
 func copyFile(from, to string) error {
@@ -213,36 +172,18 @@ func execSegmentOffsets(path string) map[uint64]bool {
 // readQemuLog streams a qemu -d exec log and calls fn with the guest PC of
 // every block CPU cpu ran (4 bytes each). Other lines are skipped. fn
 // returning errStop ends the stream without error.
-func readQemuLog(r io.Reader, cpu int, fn func(addr uint64, size uint32) error) error {
-	br := bufio.NewReaderSize(r, 1<<20)
+func readQemuLog(r io.Reader, cpu int, fn instructionFunc) error {
 	want := []byte("Trace " + strconv.Itoa(cpu) + ":")
-	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if err := skipLine(br); err != nil {
-				return err
-			}
-			continue
-		}
-		if hasPrefix(line, want) {
-			pc, ok := parseTracePC(line[len(want):])
-			if !ok {
-				return fmt.Errorf("qemu log line %d: malformed %q", lineNo, line)
-			}
-			if ferr := fn(pc, 4); ferr != nil {
-				if ferr == errStop {
-					return nil
-				}
-				return ferr
-			}
-		}
-		if err == io.EOF {
+	return eachLine(r, "qemu log", func(lineNo int, line []byte) error {
+		if !hasPrefix(line, want) {
 			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("qemu log line %d: %w", lineNo, err)
+		pc, ok := parseTracePC(line[len(want):])
+		if !ok {
+			return fmt.Errorf("qemu log line %d: malformed %q", lineNo, line)
 		}
-	}
+		return fn(pc, 4)
+	})
 }
 
 func hasPrefix(b, prefix []byte) bool {

@@ -191,17 +191,7 @@ func TestGoldenARM64(t *testing.T) {
 			for _, a := range tt.args {
 				args = append(args, strings.Replace(a, "OUT", out, 1))
 			}
-			o, err := parseFlags(args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := buildGenerator(o, tinyARM64(), "/tmp/tiny")
-			if err := feed(o, g); err != nil {
-				t.Fatal(err)
-			}
-			if err := g.end(); err != nil {
-				t.Fatal(err)
-			}
+			runOn(t, tinyARM64(), args)
 			checkGolden(t, filepath.Join("testdata", tt.name+".golden"), dumpDir(t, out))
 		})
 	}
@@ -221,22 +211,11 @@ func TestQemu(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("clang-19: %v\n%s", err, out)
 	}
-	var dirs [2]string
-	for i := range dirs {
-		dirs[i] = t.TempDir()
-		o, err := parseFlags([]string{"-binary", bin, "-period", "500", "-flags", "typed", "-perfdata",
-			"-single", dirs[i] + "/single.script", "-multi", dirs[i] + "/multi", "-fork", dirs[i] + "/fork",
-			"-fork-after", "100", "-stack", dirs[i] + "/stack", "--", "1000"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := run(o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !bytes.Equal(dumpDir(t, dirs[0]), dumpDir(t, dirs[1])) {
-		t.Error("two runs gave different outputs")
-	}
+	dirs := traceTwice(t, func(dir string) []string {
+		return []string{"-binary", bin, "-period", "500", "-flags", "typed", "-perfdata",
+			"-single", dir + "/single.script", "-multi", dir + "/multi", "-fork", dir + "/fork",
+			"-fork-after", "100", "-stack", dir + "/stack", "--", "1000"}
+	})
 	for _, prefix := range []string{"multi", "fork", "stack"} {
 		checkReferences(t, dirs[0], prefix)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,14 +14,13 @@ import (
 // --strip-debug keeps every address). Lackey's output, gigabytes for a
 // second of CPU, goes through a pipe and is never stored.
 type valgrindRun struct {
+	tracedRun
 	binary string
 	args   []string
 	stdin  string // file for the program's standard input; "" for none
-	pid    int    // of the running valgrind, for /proc/PID/maps
-	pipe   *os.File
 }
 
-func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
+func (v *valgrindRun) run(fn instructionFunc) error {
 	dir, err := os.MkdirTemp("", "lbrgen-")
 	if err != nil {
 		return err
@@ -32,54 +30,13 @@ func (v *valgrindRun) run(fn func(addr uint64, size uint32) error) error {
 	if out, err := exec.Command("objcopy", "--strip-debug", v.binary, stripped).CombinedOutput(); err != nil {
 		return fmt.Errorf("objcopy --strip-debug %s: %v: %s", v.binary, err, out)
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	v.pipe = r
 	// The same program path, working directory name length and environment
 	// every time: they shape the stack, and so the instructions that run.
 	cmd := exec.Command("valgrind", append([]string{"--tool=lackey", "--trace-mem=yes", "--log-fd=3", "./" + filepath.Base(stripped)}, v.args...)...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C"}
-	cmd.ExtraFiles = []*os.File{w}
 	cmd.Stderr = os.Stderr
-	if v.stdin != "" {
-		in, err := os.Open(v.stdin)
-		if err != nil {
-			w.Close()
-			return err
-		}
-		defer in.Close()
-		cmd.Stdin = in
-	}
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		return fmt.Errorf("valgrind: %w", err)
-	}
-	w.Close()
-	v.pid = cmd.Process.Pid
-	stopped := false
-	err = readLackey(r, func(addr uint64, size uint32) error {
-		ferr := fn(addr, size)
-		stopped = ferr == errStop
-		return ferr
-	})
-	if err != nil || stopped {
-		cmd.Process.Kill()
-		r.Close()
-		cmd.Wait()
-		return err
-	}
-	if err := cmd.Wait(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return fmt.Errorf("traced program failed: %w", err)
-		}
-		return err
-	}
-	return nil
+	return v.tracedRun.run(cmd, v.stdin, readLackey, fn)
 }
 
 // maps reads the executable mappings of the traced process, called when

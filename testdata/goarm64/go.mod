@@ -1,3 +1,0 @@
-module goarm64
-
-go 1.22
