@@ -54,6 +54,7 @@ var profgenParityTable = []profgenRow{
 	{name: "--show-mmap-events", args: with(wf, "--format=text", "--show-mmap-events")},
 	{name: "range warnings", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-mismatch.script}"}, "--format=text")},
 	{name: "--show-detailed-warning", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-mismatch.script}"}, "--format=text", "--show-detailed-warning")},
+	{name: "no mmap event: preferred base warned", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-nommap.script}"}, "--format=text")},
 	{name: "malformed entries named by line", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-bad.script}"}, "--format=text")},
 	{name: "--skip-symbolization --use-offset=0", args: with(wf, "--skip-symbolization", "--use-offset=0")},
 	{name: "--skip-symbolization --use-first-loadable-segment-as-base", args: with(wf, "--skip-symbolization", "--use-first-loadable-segment-as-base")},

@@ -69,6 +69,10 @@ func (res *result) printLBR(w io.Writer, name string) {
 // only the unsymbolized profile is written, unless asked for in detail.
 func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
 	w := opts.Stderr
+	if res.table.NoMmapDefaulted {
+		fmt.Fprintf(w, "warning: No relevant mmap event is matched for %s, will use preferred address (%#x) as the base loading address!\n",
+			filepath.Base(bins.primary().Path()), bins.primary().PreferredBase())
+	}
 	printBadLines(w, res.lbr)
 	if res.lbr.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
 		return
@@ -90,9 +94,6 @@ func (res *result) printTableWarnings(w io.Writer, name string) {
 	t := res.table
 	if t.Mappings == 0 && res.lbr.NoMapping > 0 {
 		fmt.Fprintf(w, "profgen: warning: no mmap of %s in the input: print it with perf script --show-mmap-events (the binary is matched by its base name)\n", name)
-	}
-	if t.NoMmapDefaulted {
-		fmt.Fprintf(w, "profgen: warning: no mmap of %s seen; samples without a PID use its preferred address\n", name)
 	}
 	if t.Reloads > 0 && t.NoPIDSamples > 0 {
 		fmt.Fprintf(w, "profgen: warning: %s was loaded at %d different bases by different processes but samples carry no PID; the last base was used (print the pid field: perf script -F pid,ip,brstack --show-mmap-events --show-task-events)\n", name, t.Reloads+1)
