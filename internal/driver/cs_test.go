@@ -34,10 +34,7 @@ func hybridPrograms(t *testing.T) []string {
 // llvmProfgenArgs runs llvm-profgen-19 and returns its output file.
 func llvmProfgenArgs(t testing.TB, args ...string) []byte {
 	t.Helper()
-	tool, err := exec.LookPath("llvm-profgen-19")
-	if err != nil {
-		t.Skip("llvm-profgen-19 not installed")
-	}
+	tool := testutil.Tool(t, "llvm-profgen-19")
 	out := filepath.Join(t.TempDir(), "llvm.out")
 	cmd := exec.Command(tool, append(args, "-o", out)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
