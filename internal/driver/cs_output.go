@@ -26,11 +26,18 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 	}
 	if opts.SkipSymbolization {
 		return writeFile(path, func(w io.Writer) error {
-			return rawprof.WriteCS(w, rawContexts(ctxs), bins.primary().PreferredBase())
+			return rawprof.WriteCS(w, rawContexts(ctxs), opts.LLVM.unsymbolizedBase(bins.primary()))
 		})
 	}
 	gopts := opts.CS.Profile
 	gopts.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	gopts.UpdateTotalSamples = opts.LLVM.UpdateTotalSamples
+	if c := opts.LLVM.SummaryHotCount; c != nil {
+		gopts.HotCount = *c
+	}
+	if c := opts.LLVM.SummaryColdCount; c != nil {
+		gopts.ColdCount = *c
+	}
 	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, gopts)
 	return writeSampleProfile(opts, path, res.Profile)
 }
