@@ -39,15 +39,14 @@ func probeProfileText(t testing.TB, in *testInput, c Counters) []byte {
 
 // TestProbeMatchesLLVMProfgen compares the probe-based text profile of
 // synthetic counters over the whole code of pseudo-probe binaries (one
-// with flow-sensitive discriminators: probes with discriminators; one with
-// functions split into .cold parts) with llvm-profgen-19's from the same
-// counters as an unsymbolized profile.
+// with flow-sensitive discriminators: probes with discriminators) with
+// llvm-profgen-19's from the same counters as an unsymbolized profile.
 func TestProbeMatchesLLVMProfgen(t *testing.T) {
 	ref, err := exec.LookPath("llvm-profgen-19")
 	if err != nil {
 		t.Skip("llvm-profgen-19 not installed")
 	}
-	for _, path := range []string{"testdata/cxx-probe.bin", "testdata/cxx-fsprobe.bin", "testdata/cxx-probe-split.bin"} {
+	for _, path := range []string{"testdata/cxx-probe.bin", "testdata/cxx-fsprobe.bin"} {
 		t.Run(filepath.Base(path), func(t *testing.T) { probeMatchesLLVMProfgen(t, ref, path) })
 	}
 }
