@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"debug/elf"
+	"errors"
 	"fmt"
 
 	"github.com/profgen/profgen/internal/binary/pseudoprobe"
@@ -30,7 +32,7 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
 	syms, err := f.ELF().Symbols()
-	if err != nil {
+	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
 		return nil, fmt.Errorf("%s: symbols: %w", f.Path(), err)
 	}
 	pb := generate.ProbeBinary{Desc: desc, Probes: probes, Symbols: make([]symbolize.Symbol, len(syms))}

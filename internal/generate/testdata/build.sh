@@ -18,3 +18,8 @@ clang++-19 $flags -fprofile-sample-use=golden/cxx-pie.txt -fsplit-machine-functi
 setarch "$(uname -m)" -R clang++-19 $flags -fPIE -pie -fpseudo-probe-for-profiling -o cxx-probe.bin src/main.cc src/work.cc
 setarch "$(uname -m)" -R clang++-19 $flags -fPIE -pie -fpseudo-probe-for-profiling -mllvm -enable-fs-discriminator=true \
 	-o cxx-fsprobe.bin src/main.cc src/work.cc
+# Probes and machine function splitting (.cold parts), driven by profgen's
+# probe profile of cxx-probe.bin (golden/cxx-probe.txt: its lbrgen trace,
+# period 997, workload 3000).
+setarch "$(uname -m)" -R clang++-19 $flags -fPIE -pie -fpseudo-probe-for-profiling -fprofile-sample-use=golden/cxx-probe.txt \
+	-fsplit-machine-functions -mllvm -enable-fs-discriminator=true -o cxx-probe-split.bin src/main.cc src/work.cc
