@@ -31,7 +31,7 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 	}
 	gopts := opts.CS.Profile
 	gopts.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
-	gopts.UpdateTotalSamples = opts.LLVM.UpdateTotalSamples
+	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
 	if c := opts.LLVM.SummaryHotCount; c != nil {
 		gopts.HotCount = *c
 	}
