@@ -26,9 +26,10 @@ import (
 // Options says what to convert.
 type Options struct {
 	PerfScript          string // perf script text; "-" for standard input
-	PerfData            string // or a perf.data file, read through perf script
+	PerfData            string // or a perf.data file, read natively (or through perf script)
 	UnsymbolizedProfile string // or an unsymbolized profile (--skip-symbolization output)
 	PerfBinary          string // perf executable for PerfData ("" = perf on PATH)
+	UsePerfScript       bool   // read PerfData through perf script, not natively
 
 	Binaries    []string // the profiled ELF binaries
 	DebugBinary string   // DWARF of the (one) binary in a separate file
@@ -159,7 +160,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
 	lbr := newLBR(bins.primary(), table)
 	res := &result{events: eventFilter{want: opts.PerfEvent}}
-	s := perfscript.NewScanner(in, in.name)
+	s := in.records()
 	for s.Next() {
 		rec := s.Record()
 		if rec.Kind != perfscript.KindSample {

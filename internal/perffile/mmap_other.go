@@ -1,0 +1,17 @@
+//go:build !unix
+
+package perffile
+
+import (
+	"io"
+	"os"
+)
+
+// mapFile reads the whole file where memory mapping is not available.
+func mapFile(f *os.File, size int64) ([]byte, error) {
+	b := make([]byte, size)
+	_, err := io.ReadFull(f, b)
+	return b, err
+}
+
+func unmapFile([]byte) error { return nil }
