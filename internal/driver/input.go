@@ -37,7 +37,7 @@ func (in *input) records() recordSource {
 	if in.native != nil {
 		return in.native
 	}
-	return perfscript.NewScanner(in, in.name)
+	return perfscript.NewScanner(in.Reader, in.name)
 }
 
 func openInput(ctx context.Context, opts Options, bins *binaries) (*input, error) {

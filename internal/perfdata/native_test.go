@@ -122,6 +122,7 @@ func recordNow(t *testing.T) []string {
 		{"compressed.perf.data", []string{"-z", "-o", "compressed.perf.data"}},
 		{"compressed-small.perf.data", []string{"-z", "--mmap-pages", "4", "-c", "50000", "-o", "compressed-small.perf.data"}},
 		{"plain.perf.data", []string{"-o", "plain.perf.data"}},
+		{"two-events.perf.data", []string{"-e", "task-clock", "-c", "200000", "-o", "two-events.perf.data"}},
 	} {
 		args := append([]string{"record", "-q", "-e", "cpu-clock", "-g"}, rec.args...)
 		cmd := exec.Command("perf", append(args, "--", "sh", "-c", work)...)

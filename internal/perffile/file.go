@@ -1,9 +1,12 @@
 package perffile
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"os"
+
+	"github.com/profgen/profgen/internal/mmapfile"
 )
 
 // Open maps a perf.data file into memory and reads its header, attributes
@@ -14,18 +17,23 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	data, err := mmapfile.Map(f)
+	if errors.Is(err, mmapfile.ErrNotRegular) { // a FIFO: pipe mode
+		r, err := NewReader(f, path)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		r.src.(*streamSource).closer = f
+		return r, nil
 	}
-	data, err := mapFile(f, st.Size())
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r, err := openBytes(data, path)
 	if err != nil {
-		unmapFile(data)
+		mmapfile.Unmap(data)
 		return nil, err
 	}
 	r.src.(*bytesSource).unmap = true

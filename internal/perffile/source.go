@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/profgen/profgen/internal/mmapfile"
 )
 
 // bytesSource reads records from a file held in memory (mapped, usually).
@@ -45,7 +47,7 @@ func (s *bytesSource) stable() bool { return true }
 
 func (s *bytesSource) close() error {
 	if s.unmap && s.data != nil {
-		err := unmapFile(s.data)
+		err := mmapfile.Unmap(s.data)
 		s.data = nil
 		return err
 	}
@@ -55,9 +57,10 @@ func (s *bytesSource) close() error {
 // streamSource reads records from a stream through a large buffer; a
 // record is valid until the next one is read.
 type streamSource struct {
-	r    *bufio.Reader
-	off  int64
-	last int // size of the record returned last, still in the buffer
+	r      *bufio.Reader
+	closer io.Closer // the file, when Open opened it
+	off    int64
+	last   int // size of the record returned last, still in the buffer
 }
 
 func (s *streamSource) next() ([]byte, int64, error) {
@@ -103,4 +106,9 @@ func (s *streamSource) skip(n int64) error {
 }
 
 func (s *streamSource) stable() bool { return false }
-func (s *streamSource) close() error { return nil }
+func (s *streamSource) close() error {
+	if s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}

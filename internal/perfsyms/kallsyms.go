@@ -1,7 +1,6 @@
 package perfsyms
 
 import (
-	"bufio"
 	"debug/elf"
 	"encoding/hex"
 	"os"
@@ -21,14 +20,20 @@ func (n *Namer) loadKernel() *table {
 	if path == "" {
 		return t
 	}
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return t
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if s, ok := parseKallsym(sc.Text()); ok {
+	// One string holds every name: a symbol's name is a slice of it.
+	text := string(b)
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if s, ok := parseKallsym(line); ok {
 			t.syms = append(t.syms, s)
 		}
 	}
@@ -36,18 +41,20 @@ func (n *Namer) loadKernel() *table {
 }
 
 // parseKallsym reads `address type name [module]`; only kernel text
-// symbols (types T, t, W, w) are kept, as perf keeps them for the kernel.
+// symbols (types T, t, W, w) are kept, as perf keeps them for the kernel
+// map (module symbols go to the modules' maps).
 func parseKallsym(line string) (sym, bool) {
-	f := strings.Fields(line)
-	if len(f) < 3 || len(f) > 3 || len(f[1]) != 1 {
+	addrText, rest, ok1 := strings.Cut(line, " ")
+	typ, name, ok2 := strings.Cut(rest, " ")
+	if !ok1 || !ok2 || len(typ) != 1 || strings.ContainsAny(name, " \t") {
 		return sym{}, false
 	}
-	addr, err := strconv.ParseUint(f[0], 16, 64)
+	addr, err := strconv.ParseUint(addrText, 16, 64)
 	if err != nil {
 		return sym{}, false
 	}
 	bind := elf.STB_GLOBAL
-	switch f[1] {
+	switch typ {
 	case "T":
 	case "t":
 		bind = elf.STB_LOCAL
@@ -56,7 +63,7 @@ func parseKallsym(line string) (sym, bool) {
 	default:
 		return sym{}, false
 	}
-	return sym{start: addr, end: addr, name: f[2], bind: bind}, true
+	return sym{start: addr, end: addr, name: name, bind: bind}, true
 }
 
 // runningKernelID reads the GNU build id note of the running kernel.

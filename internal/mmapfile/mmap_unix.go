@@ -1,6 +1,6 @@
 //go:build unix
 
-package perffile
+package mmapfile
 
 import (
 	"os"
