@@ -33,6 +33,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
 	fs.StringVar(&o.PerfEvent, "perf-event", "", "keep only samples of this perf event (default: all)")
 	fs.BoolVarP(&o.Quiet, "quiet", "q", false, "no summary on stderr")
+	fs.IntVarP(&o.Jobs, "jobs", "j", 0, "parse and aggregate with this many workers (default: one per CPU); the output is the same for any number")
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")

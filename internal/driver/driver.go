@@ -41,6 +41,7 @@ type Options struct {
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
 	Quiet             bool   // no summary
+	Jobs              int    // workers parsing and aggregating (-j); 0: one per CPU
 
 	Stdin  io.Reader
 	Stderr io.Writer
@@ -156,6 +157,9 @@ type result struct {
 // scan streams the records of in once: side-band records update the
 // per-process table, each sample feeds the aggregation of what it carries.
 func scan(in *input, opts Options, bins *binaries) (*result, error) {
+	if jobs := opts.jobs(); jobs > 1 && in.native == nil {
+		return scanParallel(in, opts, bins, jobs)
+	}
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
 	lbr := newLBR(bins.primary(), table)

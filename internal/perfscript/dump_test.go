@@ -1,19 +1,29 @@
 package perfscript
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// dump writes every record of the input in a stable text form.
+// dump writes every record of the input in a stable text form, then the
+// stats.
 func dump(w io.Writer, s *Scanner) error {
+	if err := dumpRecords(w, s); err != nil {
+		return err
+	}
+	st := s.Stats()
+	fmt.Fprintf(w, "stats lines=%d skipped-lines=%d skipped-records=%d\n", st.Lines, st.SkippedLines, st.SkippedRecords)
+	return nil
+}
+
+// dumpRecords writes every record of the input in a stable text form.
+func dumpRecords(w io.Writer, s *Scanner) error {
 	for s.Next() {
 		r := s.Record()
 		fmt.Fprintf(w, "%d %s", r.Line, r.Kind)
@@ -52,8 +62,6 @@ func dump(w io.Writer, s *Scanner) error {
 		}
 		fmt.Fprintln(w)
 	}
-	st := s.Stats()
-	fmt.Fprintf(w, "stats lines=%d skipped-lines=%d skipped-records=%d\n", st.Lines, st.SkippedLines, st.SkippedRecords)
 	return s.Err()
 }
 
@@ -74,7 +82,7 @@ func TestGolden(t *testing.T) {
 				fmt.Fprintf(&got, "error: %v\n", err)
 			}
 			golden := strings.TrimSuffix(f, ".script") + ".golden"
-			if *update {
+			if testutil.Update() {
 				if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
 					t.Fatal(err)
 				}
