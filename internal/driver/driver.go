@@ -79,11 +79,15 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer in.Close()
+	prog := startProgress(opts, in)
 	res, err := scan(in, opts, bins)
+	prog.Done()
 	if err != nil {
 		return err
 	}
 	res.print(opts, bins)
+	prog = stageProgress(opts, "symbolizing and writing")
+	defer prog.Done()
 	return write(opts, bins, res)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/profgen/profgen/internal/perfdata"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/perfsyms"
+	"github.com/profgen/profgen/internal/progress"
 )
 
 // input is what the records are read from: perf script text (a file,
@@ -21,6 +22,7 @@ type input struct {
 	name      string
 	closer    io.Closer // perf's exit status surfaces as a read error
 	native    *perfdata.Native
+	progress  *progress.Line
 }
 
 func (in *input) Close() error { return in.closer.Close() }
@@ -35,7 +37,7 @@ type recordSource interface {
 
 func (in *input) records() recordSource {
 	if in.native != nil {
-		return in.native
+		return in.progressRecords()
 	}
 	return perfscript.NewScanner(in.Reader, in.name)
 }

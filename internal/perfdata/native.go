@@ -215,3 +215,7 @@ func (n *Native) BuildIDs() map[string]string {
 	}
 	return n.ids
 }
+
+// Progress returns how far the file is read: the byte offset of the last
+// record read, and the file's size (-1 for a stream).
+func (n *Native) Progress() (done, total int64) { return n.r.Progress() }

@@ -297,3 +297,12 @@ func cString(b []byte) string {
 	}
 	return string(b)
 }
+
+// Progress returns the byte offset of the record read last and the size
+// of the input (-1 for a stream).
+func (r *Reader) Progress() (done, total int64) {
+	if s, ok := r.src.(*bytesSource); ok {
+		return r.rec.Offset, int64(len(s.data))
+	}
+	return r.rec.Offset, -1
+}
