@@ -84,3 +84,8 @@ func (s *Stats) Add(o Stats) {
 	s.DroppedExtExt += o.DroppedExtExt
 	s.InvalidRanges += o.InvalidRanges
 }
+
+// ShareMemory divides the bound of the table of distinct samples kept
+// before counting among n aggregators that run side by side, so that
+// together they keep what one would.
+func (a *Aggregator) ShareMemory(n int) { a.limit = maxPendingBytes / max(n, 1) }

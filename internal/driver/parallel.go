@@ -30,7 +30,7 @@ func (o Options) jobs() int {
 }
 
 // chunkSize is the size of a chunk of text (a variable for the tests).
-var chunkSize = 4 << 20
+var chunkSize = 2 << 20
 
 type chunkJob struct {
 	chunk     perfscript.Chunk
@@ -58,25 +58,30 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	work := make(chan chunkJob, jobs)
 	done := make(chan chunkResult, jobs)
+	chunks := perfscript.NewChunker(in.Reader, chunkSize)
 	workers := make([]*worker, jobs)
 	var wg sync.WaitGroup
 	for i := range workers {
-		w := &worker{lbr: &lbrPath{agg: aggregate.New(bins.primary())}}
+		agg := aggregate.New(bins.primary())
+		agg.ShareMemory(jobs)
+		w := &worker{lbr: &lbrPath{agg: agg}}
 		workers[i] = w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				done <- w.parse(j, in.name, opts, bins)
+				r := w.parse(j, in.name, opts, bins)
+				chunks.Recycle(j.chunk)
+				done <- r
 			}
 		}()
 	}
-	// At most 4 chunks per worker are read and not yet merged: memory
+	// At most 2 chunks per worker are read and not yet merged: memory
 	// stays bounded when a chunk takes long.
-	tokens := make(chan struct{}, 4*jobs)
+	tokens := make(chan struct{}, 2*jobs)
 	readErr := make(chan error, 1)
 	go func() {
-		readErr <- feedChunks(in, table, work, tokens)
+		readErr <- feedChunks(chunks, in.name, table, work, tokens)
 		close(work)
 		wg.Wait()
 		close(done)
@@ -96,8 +101,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 
 // feedChunks cuts the input, keeps the table up to date chunk by chunk
 // and hands each chunk over with a copy of the table at its start.
-func feedChunks(in *input, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) error {
-	ch := perfscript.NewChunker(in.Reader, chunkSize)
+func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) error {
 	pidColumn := false
 	for {
 		c, err := ch.Next()
@@ -105,11 +109,11 @@ func feedChunks(in *input, table *addrspace.Table, work chan<- chunkJob, tokens 
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", in.name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		j := chunkJob{chunk: c, table: table.Clone(), pidColumn: pidColumn}
 		j.table.Stats = addrspace.Stats{}
-		pidColumn = c.Events(in.name, pidColumn, table.Update)
+		pidColumn = c.Events(name, pidColumn, table.Update)
 		tokens <- struct{}{}
 		work <- j
 	}

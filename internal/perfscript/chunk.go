@@ -23,7 +23,8 @@ type Chunk struct {
 type Chunker struct {
 	r     io.Reader
 	size  int
-	carry []byte // the start of the next chunk
+	free  chan []byte // buffers of parsed chunks, for reuse
+	carry []byte      // the start of the next chunk
 	line  int
 	index int
 	eof   bool
@@ -32,18 +33,39 @@ type Chunker struct {
 // NewChunker reads r in chunks of about size bytes (more when a record
 // boundary is not found in size bytes).
 func NewChunker(r io.Reader, size int) *Chunker {
-	return &Chunker{r: r, size: size, line: 1}
+	return &Chunker{r: r, size: size, line: 1, free: make(chan []byte, 16)}
+}
+
+// Recycle gives back the buffer of a chunk that is parsed (its records
+// are no longer used), so that the next chunks reuse it: memory stays
+// flat however long the input. It may be called from any goroutine.
+func (c *Chunker) Recycle(ch Chunk) {
+	select {
+	case c.free <- ch.Data[:0]:
+	default:
+	}
+}
+
+// buffer returns an empty buffer of at least n bytes.
+func (c *Chunker) buffer(n int) []byte {
+	select {
+	case b := <-c.free:
+		if cap(b) >= n {
+			return b
+		}
+	default:
+	}
+	return make([]byte, 0, n)
 }
 
 // Next returns the next chunk; io.EOF after the last. A chunk's data is
-// its own (not reused).
+// its own until it is given back with Recycle.
 func (c *Chunker) Next() (Chunk, error) {
 	if c.eof && len(c.carry) == 0 {
 		return Chunk{}, io.EOF
 	}
-	buf := make([]byte, len(c.carry), max(c.size, 2*len(c.carry)))
-	copy(buf, c.carry)
-	c.carry = nil
+	buf := append(c.buffer(max(c.size, 2*len(c.carry))), c.carry...)
+	c.carry = c.carry[:0]
 	for {
 		if !c.eof {
 			n, err := io.ReadFull(c.r, buf[len(buf):cap(buf)])
@@ -62,7 +84,7 @@ func (c *Chunker) Next() (Chunk, error) {
 			cut = lastBoundary(buf)
 		}
 		if cut > 0 {
-			c.carry = append([]byte(nil), buf[cut:]...)
+			c.carry = append(c.carry, buf[cut:]...)
 			ch := Chunk{Data: buf[:cut], FirstLine: c.line, Index: c.index}
 			c.line += bytes.Count(ch.Data, []byte{'\n'})
 			c.index++
