@@ -159,7 +159,11 @@ func TestNativeEqualsPerfScript(t *testing.T) {
 			}
 			defer nat.Close()
 			nat.SetSymbolNamer(perfsyms.New(nat.BuildIDs()))
-			n := compareRecords(t, perfScriptRecords(t, path, c), nat, true)
+			// perfsyms reads symbols through internal/binary, which opens
+			// x86-64 ELF only until its arm64 decoder lands: the symbols
+			// of the arm64 recordings are not compared.
+			withSymbols := !strings.Contains(path, "/arm64/")
+			n := compareRecords(t, perfScriptRecords(t, path, c), nat, withSymbols)
 			t.Logf("%d records, %+v", n, nat.NativeStats())
 		})
 	}
