@@ -30,7 +30,14 @@ type orderQueue struct {
 	limit     uint64   // records up to this time may be delivered
 	now       []queued // records without a time, delivered first
 	arena     arena
+	copied    int // bytes copied into the arena and still queued
 }
+
+// maxCopied bounds the bytes of a stream (pipe mode) held in the queue:
+// past it, the older half is delivered, as perf does when its queue
+// reaches its size limit (OE_FLUSH__HALF), so that a stream without
+// FINISHED_ROUND records does not take memory without bound.
+var maxCopied = 512 << 20
 
 func newOrderQueue() *orderQueue { return &orderQueue{sorted: true} }
 
@@ -41,6 +48,7 @@ func (o *orderQueue) empty() bool { return o.head == len(o.q) }
 func (o *orderQueue) push(e queued, copyData bool) {
 	if copyData {
 		e.data = o.arena.copy(e.data)
+		o.copied += len(e.data)
 	}
 	switch {
 	case o.empty():
@@ -52,6 +60,11 @@ func (o *orderQueue) push(e queued, copyData bool) {
 		o.sorted = false
 	}
 	o.q = append(o.q, e)
+	if o.copied > maxCopied {
+		first, last := o.q[o.head].time, e.time
+		o.release(first + (last-first)/2)
+		o.copied = 0
+	}
 }
 
 // round handles a FINISHED_ROUND: the records up to the limit set at the
