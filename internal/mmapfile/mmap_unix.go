@@ -24,3 +24,10 @@ func unmapFile(b []byte) error {
 	}
 	return syscall.Munmap(b)
 }
+
+func release(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	return syscall.Madvise(b, syscall.MADV_DONTNEED)
+}

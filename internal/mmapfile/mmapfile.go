@@ -28,3 +28,8 @@ func Map(f *os.File) ([]byte, error) {
 
 // Unmap releases a mapping Map returned.
 func Unmap(b []byte) error { return unmapFile(b) }
+
+// Release tells the kernel the pages of b (a part of a mapping) are not
+// needed for now: they leave the process's resident set, and are read
+// back from the file if touched again.
+func Release(b []byte) error { return release(b) }

@@ -18,14 +18,17 @@ type Native struct {
 	content Content
 	names   SymbolNamer
 	ids     map[string]string // build ids by DSO path
-	mc      *machine
-	q       *orderQueue
-	rec     perfscript.Record
-	smp     perffile.Sample
-	n       int // records delivered
-	err     error
-	eof     bool
-	stats   NativeStats
+	// releasedAt is the read offset when pages of the mapped file were
+	// last released.
+	releasedAt int64
+	mc         *machine
+	q          *orderQueue
+	rec        perfscript.Record
+	smp        perffile.Sample
+	n          int // records delivered
+	err        error
+	eof        bool
+	stats      NativeStats
 }
 
 // NativeStats counts what the native reader saw.
@@ -128,6 +131,9 @@ func (n *Native) read() {
 	}
 	rec := r.Record()
 	n.stats.Records++
+	if rec.Offset-n.releasedAt > releaseEvery {
+		n.release(rec.Offset)
+	}
 	n.stats.Compressed = n.stats.Compressed || rec.InCompressed
 	switch rec.Type {
 	case perffile.RecordFinishedRound:
@@ -219,3 +225,14 @@ func (n *Native) BuildIDs() map[string]string {
 // Progress returns how far the file is read: the byte offset of the last
 // record read, and the file's size (-1 for a stream).
 func (n *Native) Progress() (done, total int64) { return n.r.Progress() }
+
+// releaseEvery is how often (bytes read) the pages of the mapped file
+// that no queued record needs are released, so that the resident memory
+// stays small however large the file.
+const releaseEvery = 32 << 20
+
+// release lets the pages before the first queued record leave memory.
+func (n *Native) release(readAt int64) {
+	n.releasedAt = readAt
+	n.r.ReleaseBefore(n.q.minOffset(readAt))
+}

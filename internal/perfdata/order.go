@@ -132,3 +132,24 @@ func (a *arena) copy(b []byte) []byte {
 	a.chunk = append(a.chunk, b...)
 	return a.chunk[start:len(a.chunk):len(a.chunk)]
 }
+
+// minOffset is the smallest file offset of a queued record read from the
+// file itself (not decompressed), or def when there is none; 0 when the
+// queue is too long to look through (a file without rounds, all queued).
+func (o *orderQueue) minOffset(def int64) int64 {
+	if len(o.q)-o.head > 1<<16 {
+		return 0
+	}
+	m := def
+	for _, e := range o.q[o.head:] {
+		if !e.inCompressed && e.offset < m {
+			m = e.offset
+		}
+	}
+	for _, e := range o.now {
+		if !e.inCompressed && e.offset < m {
+			m = e.offset
+		}
+	}
+	return m
+}

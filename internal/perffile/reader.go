@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/profgen/profgen/internal/mmapfile"
 )
 
 // FormatError is malformed input, at a byte offset of the file.
@@ -305,4 +307,19 @@ func (r *Reader) Progress() (done, total int64) {
 		return r.rec.Offset, int64(len(s.data))
 	}
 	return r.rec.Offset, -1
+}
+
+// ReleaseBefore lets the pages of a mapped file before byte off leave
+// memory (records there stay readable: they are read back from the file).
+func (r *Reader) ReleaseBefore(off int64) {
+	s, ok := r.src.(*bytesSource)
+	if !ok || !s.unmap {
+		return
+	}
+	const page = 4096
+	end := min(off, int64(len(s.data))) &^ (page - 1)
+	if end > s.released {
+		mmapfile.Release(s.data[s.released:end])
+		s.released = end
+	}
 }

@@ -13,7 +13,8 @@ import (
 type bytesSource struct {
 	data     []byte
 	pos, end int64
-	unmap    bool
+	unmap    bool  // data is a mapping of the file
+	released int64 // pages before it were released
 }
 
 func (s *bytesSource) next() ([]byte, int64, error) {
