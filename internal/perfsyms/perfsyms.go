@@ -99,7 +99,10 @@ func (t *table) find(addr uint64) string {
 // Without dedup (kallsyms, where perf keeps every alias), the last of
 // equal starts is the one found: the others get no size.
 func (t *table) finish(dedup bool) *table {
-	slices.SortStableFunc(t.syms, func(a, b sym) int { return cmp.Compare(a.start, b.start) })
+	byStart := func(a, b sym) int { return cmp.Compare(a.start, b.start) }
+	if !slices.IsSortedFunc(t.syms, byStart) { // kallsyms mostly is
+		slices.SortStableFunc(t.syms, byStart)
+	}
 	out := t.syms[:0]
 	for _, s := range t.syms {
 		if k := len(out) - 1; k >= 0 && out[k].start == s.start {

@@ -13,7 +13,8 @@ import (
 // Lazy loading: the DWARF of a large binary is gigabytes, and a profile
 // touches a small part of its code. New then reads only the unit headers
 // and each compilation unit's address ranges; a unit's DIEs and line table
-// are read the first time an address in it is asked about. It applies when
+// are read the first time an address in it is asked about (a unit without
+// ranges holds no code: it is never loaded). It applies when
 // the units' ranges (at or above the preferred base: below it lies code the
 // linker dropped) do not overlap, so that every address belongs to one
 // unit and a unit answers as the whole table would; else New loads all.
@@ -60,7 +61,7 @@ type lazyTables struct {
 }
 
 // newLazy indexes the units of d, or returns nil when lazy loading does
-// not apply (no section reader, a unit without ranges, overlapping units).
+// not apply (no section reader, unreadable ranges, overlapping units).
 func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
 	if info == nil {
 		return nil
@@ -81,9 +82,12 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
 			continue
 		}
 		rs, err := d.Ranges(cu)
-		if err != nil || len(rs) == 0 {
+		if err != nil {
 			return nil
 		}
+		// A unit without ranges holds no code (Go emits such units for
+		// packages without functions); it stays listed, for the DIEs
+		// other units refer to.
 		u := unitInfo{entry: off}
 		for _, rg := range rs {
 			if rg[0] >= base && rg[0] < rg[1] {

@@ -13,21 +13,22 @@ command -v perf >/dev/null || { echo "60-callstack: perf not installed; skipped"
 runs=${BENCH_RUNS:-5}
 out=$(mktemp -d)
 trap 'rm -rf "$out" "$_bench_tmp"' EXIT
-report() { perf report -i "$1" --no-children --sort sym --stdio -g none; }
+# perf report of a file, as perf's own summary of the same samples.
+report=(perf report --no-children --sort sym --stdio -g none -i)
 go=$data/gocompile
 if [ -s "$go/perf.data" ]; then
 	n=$(perf report -i "$go/perf.data" --stdio -g none --sort dso 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
 	echo "== call stacks -> pprof: the Go compiler ($(du -m "$go/compile" | cut -f1) MB) compiling net/http, ${n:-?} samples"
 	compare "$runs" "profgen --perfdata" "perf report" \
 		"$bin" --binary "$go/compile" --perfdata "$go/perf.data" --format=pprof -o "$out/go.pprof" -- \
-		report "$go/perf.data"
+		"${report[@]}" "$go/perf.data"
 fi
 dir=$data/callstack
 if [ -s "$dir/big.script" ]; then
 	echo "== call stacks -> pprof: forky, callstack/big.perf.data"
 	compare "$runs" "profgen --perfdata" "perf report" \
 		"$bin" --binary "$dir/forky" --perfdata "$dir/big.perf.data" --format=pprof -o "$out/a.pprof" -- \
-		report "$dir/big.perf.data"
+		"${report[@]}" "$dir/big.perf.data"
 	echo "== call stacks -> text: forky, callstack/big.script against perf script alone"
 	compare "$runs" "profgen --perfscript" "perf script" \
 		"$bin" --binary "$dir/forky" --perfscript "$dir/big.script" -o "$out/a.prof" -- \
@@ -38,5 +39,5 @@ if [ -s "$nonpie/nonpiego.perf.data" ]; then
 	echo "== call stacks -> pprof: nonpiego (Go, 11.5 MiB text)"
 	compare "$runs" "profgen --perfdata" "perf report" \
 		"$bin" --binary "$nonpie/nonpiego" --perfdata "$nonpie/nonpiego.perf.data" --format=pprof -o "$out/g.pprof" -- \
-		report "$nonpie/nonpiego.perf.data"
+		"${report[@]}" "$nonpie/nonpiego.perf.data"
 fi
