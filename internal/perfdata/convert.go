@@ -129,6 +129,7 @@ func (n *Native) mmap(rec *perffile.Record) error {
 	} else {
 		n.mc.mmap(m.PID, m.TID, m.Addr, m.Len, m.PgOff, prot, m.Path)
 	}
+	n.prefetch(cpumode == cpumodeKernel, prot, m.Path)
 	r := &n.rec
 	r.Kind = perfscript.KindMmap
 	r.HasPID, r.PID, r.TID = true, m.PID, m.TID
@@ -188,4 +189,14 @@ func (n *Native) task(rec *perffile.Record) error {
 	r.HasPID, r.PID, r.TID = true, t.PID, t.TID
 	r.ParentPID, r.ParentTID = t.PPID, t.PTID
 	return nil
+}
+
+// prefetch starts loading the symbols of a code mapping when symbols are
+// printed (not for branch stacks), so that a second core reads them while
+// records are read.
+func (n *Native) prefetch(kernel bool, prot uint32, path string) {
+	if n.names == nil || n.content.BranchStack || (!kernel && prot&protExec == 0) {
+		return
+	}
+	n.names.Prefetch(path, kernel)
 }

@@ -40,8 +40,11 @@ type NativeStats struct {
 
 // SymbolNamer names the symbol at a DSO-relative address, as perf script
 // prints it (sym field); "" when unknown. Kernel addresses are absolute.
+// Prefetch says a DSO (or the kernel) was mapped: its symbols may be
+// loaded in the background.
 type SymbolNamer interface {
 	Name(dso string, kernel bool, addr uint64) string
+	Prefetch(dso string, kernel bool)
 }
 
 // maxStack is perf script's default --max-stack (PERF_MAX_STACK_DEPTH):

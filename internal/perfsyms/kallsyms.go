@@ -10,8 +10,7 @@ import (
 
 // loadKernel reads kallsyms: the running kernel's when it is the recorded
 // one (or none was recorded), else perf's copy in the build-id cache.
-func (n *Namer) loadKernel() *table {
-	id := n.buildIDs["[kernel.kallsyms]"]
+func (n *Namer) loadKernel(id string) *table {
 	path := n.cachePath("[kernel.kallsyms]", id, "kallsyms")
 	if id == "" || runningKernelID(n.NotesPath) == id {
 		path = n.KallsymsPath

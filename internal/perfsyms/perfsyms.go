@@ -36,7 +36,13 @@ type Namer struct {
 	KallsymsPath, NotesPath string
 
 	mu   sync.Mutex
-	dsos map[string]*table
+	dsos map[string]*entry
+}
+
+// entry is one DSO's symbols, loaded once (maybe in the background).
+type entry struct {
+	done chan struct{}
+	t    *table
 }
 
 // New returns a Namer for a recording with these build ids (DSO path →
@@ -44,28 +50,54 @@ type Namer struct {
 func New(buildIDs map[string]string) *Namer {
 	home, _ := os.UserHomeDir()
 	return &Namer{buildIDs: buildIDs, DebugDir: "/usr/lib/debug", CacheDir: filepath.Join(home, ".debug"),
-		KallsymsPath: "/proc/kallsyms", NotesPath: "/sys/kernel/notes", dsos: map[string]*table{}}
+		KallsymsPath: "/proc/kallsyms", NotesPath: "/sys/kernel/notes", dsos: map[string]*entry{}}
 }
 
 // Name returns the symbol perf names at addr of the DSO at path (file
 // offset), or of the kernel (absolute address), or "".
 func (n *Namer) Name(path string, kernel bool, addr uint64) string {
+	e, load := n.entry(path, kernel)
+	if load != nil {
+		e.t = load()
+		close(e.done)
+	}
+	<-e.done
+	return e.t.find(addr)
+}
+
+// Prefetch loads the symbols of a DSO (or of the kernel) in the
+// background, so that they are ready when Name is first asked: the
+// reader calls it when a mapping appears.
+func (n *Namer) Prefetch(path string, kernel bool) {
+	e, load := n.entry(path, kernel)
+	if load != nil {
+		go func() {
+			e.t = load()
+			close(e.done)
+		}()
+	}
+}
+
+// entry returns the DSO's entry and, when it is new, the function that
+// loads it (with the build id known now: the caller's map grows as
+// records are read).
+func (n *Namer) entry(path string, kernel bool) (*entry, func() *table) {
 	key := path
 	if kernel {
 		key = "[kernel.kallsyms]"
 	}
 	n.mu.Lock()
-	t := n.dsos[key]
-	if t == nil {
-		if kernel {
-			t = n.loadKernel()
-		} else {
-			t = n.loadDSO(path)
-		}
-		n.dsos[key] = t
+	defer n.mu.Unlock()
+	if e := n.dsos[key]; e != nil {
+		return e, nil
 	}
-	n.mu.Unlock()
-	return t.find(addr)
+	e := &entry{done: make(chan struct{})}
+	n.dsos[key] = e
+	id := n.buildIDs[key]
+	if kernel {
+		return e, func() *table { return n.loadKernel(id) }
+	}
+	return e, func() *table { return n.loadDSO(path, id) }
 }
 
 // sym is one symbol: [start, end) in file offsets (or kernel addresses).
@@ -150,9 +182,9 @@ func underscores(s string) int { return len(s) - len(strings.TrimLeft(s, "_")) }
 
 // loadDSO reads the symbols of a DSO: the first file with a .symtab among
 // perf's candidates, else the DSO's dynamic symbols; and its PLT stubs.
-func (n *Namer) loadDSO(path string) *table {
+func (n *Namer) loadDSO(path, recordedID string) *table {
 	t := &table{}
-	runtime, id := n.openMatching(path)
+	runtime, id := n.openMatching(path, recordedID)
 	if runtime == nil {
 		return t
 	}
@@ -192,8 +224,7 @@ func fileOffset(progs []*elf.Prog, v uint64) (uint64, bool) {
 
 // openMatching opens the DSO, or its copy in perf's build-id cache, when
 // its build id is the recorded one (or none was recorded).
-func (n *Namer) openMatching(path string) (*binary.File, string) {
-	id := n.buildIDs[path]
+func (n *Namer) openMatching(path, id string) (*binary.File, string) {
 	for _, p := range []string{path, n.cachePath(path, id, "elf"), n.cachePath(path, id, "vdso")} {
 		if p == "" {
 			continue
