@@ -20,11 +20,12 @@ type rootOptions struct {
 func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.PerfScript, "perfscript", "", "perf script text: LBR, call-stack or hybrid samples (`-` for stdin)")
 	fs.StringVar(&o.PerfScript, "ps", "", "alias for --perfscript")
-	fs.StringVar(&o.PerfData, "perfdata", "", "perf.data file; profgen runs perf script on it through a pipe")
+	fs.StringVar(&o.PerfData, "perfdata", "", "perf.data file (file or pipe mode, perf record -z too), read without perf")
 	fs.StringVar(&o.PerfData, "pd", "", "alias for --perfdata")
 	fs.StringVar(&o.UnsymbolizedProfile, "unsymbolized-profile", "", "unsymbolized profile (--skip-symbolization output) as input")
 	fs.StringVar(&o.UnsymbolizedProfile, "up", "", "alias for --unsymbolized-profile")
-	fs.StringVar(&o.PerfBinary, "perf-binary", "", "perf executable used for --perfdata (default: perf on PATH)")
+	fs.StringVar(&o.PerfBinary, "perf-binary", "", "perf executable used with --use-perf-script (default: perf on PATH)")
+	fs.BoolVar(&o.UsePerfScript, "use-perf-script", false, "read --perfdata through perf script (the fallback) instead of natively")
 	fs.StringArrayVar(&o.Binaries, "binary", nil, "the profiled ELF binary (repeat for several binaries with call-stack input)")
 	fs.StringVar(&o.DebugBinary, "debug-binary", "", "DWARF kept in a separate file (objcopy --only-keep-debug)")
 	fs.StringVarP(&o.Output, "output", "o", "", "output file (`-` for stdout); for several binaries a directory or a pattern with %b")
@@ -42,6 +43,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
 	addCSFlags(fs, &o.cs)
 	o.CS = &o.cs
+	fs.IntVarP(&o.Jobs, "jobs", "j", 0, "parse and aggregate with this many workers (default: one per CPU); the output is the same for any number")
 	_ = fs.MarkHidden("pd")
 	_ = fs.MarkHidden("ps")
 	_ = fs.MarkHidden("up")

@@ -170,6 +170,10 @@ func (f *File) DWARF() (*dwarf.Data, error) {
 
 func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if f.debugPath == "" {
+		if d, mapping := mappedDWARF(f.elf, f.path); d != nil {
+			f.closers = append(f.closers, unmapper(mapping))
+			return d, nil
+		}
 		d, err := f.elf.DWARF()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.path, err)

@@ -1,7 +1,9 @@
 package driver
 
 import (
+	"debug/elf"
 	"fmt"
+	"io"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
@@ -15,9 +17,10 @@ type Binary = *binary.File
 
 // binaries are the profiled binaries, each opened once.
 type binaries struct {
-	files       []*binary.File
-	syms        []*symbolize.Table // built on first use
-	symbolsOnly bool               // a binary without DWARF is symbolized by its ELF symbols
+	files         []*binary.File
+	syms          []*symbolize.Table // built on first use
+	symbolsOnly   bool               // a binary without DWARF is symbolized by its ELF symbols
+	separateDebug bool               // --debug-binary: the DWARF is in another file
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one) and
@@ -33,6 +36,7 @@ func openBinaries(opts Options) (*binaries, error) {
 		b.files = append(b.files, f)
 	}
 	b.syms = make([]*symbolize.Table, len(b.files))
+	b.separateDebug = opts.DebugBinary != ""
 	b.symbolsOnly = opts.Format == "pprof"
 	if opts.SkipSymbolization || b.symbolsOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols
@@ -96,11 +100,22 @@ func (b *binaries) dwarfTable(f *binary.File) (*symbolize.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}
-	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase()})
+	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase(), Info: b.debugInfo(f)})
 	if err != nil {
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}
 	return t, nil
+}
+
+// debugInfo is the binary's .debug_info section, for symbolize to load
+// compilation units on demand; nil when the DWARF is in a separate file
+// or compressed (symbolize then loads it all).
+func (b *binaries) debugInfo(f *binary.File) io.ReaderAt {
+	s := f.ELF().Section(".debug_info")
+	if b.separateDebug || s == nil || s.Flags&elf.SHF_COMPRESSED != 0 {
+		return nil
+	}
+	return s
 }
 
 // generateOptions are binary i's options for profile generation.

@@ -27,10 +27,11 @@ import (
 // Options says what to convert.
 type Options struct {
 	PerfScript          string // perf script text; "-" for standard input
-	PerfData            string // or a perf.data file, read through perf script
+	PerfData            string // or a perf.data file, read natively (or through perf script)
 	UnsymbolizedProfile string // or an unsymbolized profile (--skip-symbolization output)
 	PerfBinary          string // perf executable for PerfData ("" = perf on PATH)
 	LLVMSampleProfile   string // or an LLVM sample profile, written again (--llvm-sample-profile)
+	UsePerfScript       bool   // read PerfData through perf script, not natively
 
 	Binaries    []string // the profiled ELF binaries
 	DebugBinary string   // DWARF of the (one) binary in a separate file
@@ -45,6 +46,7 @@ type Options struct {
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	Quiet             bool   // no summary
+	Jobs              int    // workers parsing and aggregating (-j); 0: one per CPU
 	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
 	// line-based, from DWARF, as the binary had no probes.
 	UseDwarfCorrelation bool
@@ -92,19 +94,39 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.LLVMSampleProfile != "" {
 		return convertSampleProfile(opts, bins)
 	}
-	in, err := openInput(ctx, opts, bins)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	res, err := scan(in, opts, bins)
+	res, err := scanInput(ctx, opts, bins)
 	if err != nil {
 		return err
 	}
 	res.repairStacks(opts, bins)
 	timer.phase("Generate and write profile")
 	res.print(opts, bins)
+	prog := stageProgress(opts, "symbolizing and writing")
+	defer prog.Done()
 	return write(opts, bins, res)
+}
+
+// scanInput opens the input and scans it: in parallel where it can, and
+// once more in one pass when a chunk holds what only that pass handles
+// (hybrid samples: errSequentialOnly).
+func scanInput(ctx context.Context, opts Options, bins *binaries) (*result, error) {
+	res, err := scanOnce(ctx, opts, bins)
+	if errors.Is(err, errSequentialOnly) {
+		opts.Jobs = 1
+		res, err = scanOnce(ctx, opts, bins)
+	}
+	return res, err
+}
+
+func scanOnce(ctx context.Context, opts Options, bins *binaries) (*result, error) {
+	in, err := openInput(ctx, opts, bins)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	prog := startProgress(opts, in)
+	defer prog.Done()
+	return scan(in, opts, bins)
 }
 
 func withDefaults(opts Options) Options {
@@ -192,13 +214,16 @@ type result struct {
 // scan streams the records of in once: side-band records update the
 // per-process table, each sample feeds the aggregation of what it carries.
 func scan(in *input, opts Options, bins *binaries) (*result, error) {
+	if jobs := opts.jobs(); jobs > 1 && in.native == nil && parallelSafe(opts) {
+		return scanParallel(in, opts, bins, jobs)
+	}
 	ab := bins.addrspaceBinary()
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
 	lbr := newLBR(bins.primary(), table, opts.LLVM)
 	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS)}
-	s := perfscript.NewScanner(in, in.name)
+	s := in.records()
 	for s.Next() {
 		rec := s.Record()
 		if rec.Kind != perfscript.KindSample {

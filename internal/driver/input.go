@@ -8,18 +8,39 @@ import (
 	"path/filepath"
 
 	"github.com/profgen/profgen/internal/perfdata"
+	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/perfsyms"
+	"github.com/profgen/profgen/internal/progress"
 )
 
-// input is the perf script text being read: a file, standard input (a
-// pipe or FIFO works the same: it is only ever read forward), or the
-// output of perf script run on a perf.data file.
+// input is what the records are read from: perf script text (a file,
+// standard input — a pipe or FIFO works the same: it is only ever read
+// forward — or the output of perf script run on a perf.data file), or a
+// perf.data file read natively.
 type input struct {
-	io.Reader
-	name   string
-	closer io.Closer // perf's exit status surfaces as a read error
+	io.Reader // perf script text, when native is nil
+	name      string
+	closer    io.Closer // perf's exit status surfaces as a read error
+	native    *perfdata.Native
+	progress  *progress.Line
 }
 
 func (in *input) Close() error { return in.closer.Close() }
+
+// recordSource is what perfscript.Scanner and perfdata.Native share.
+type recordSource interface {
+	Next() bool
+	Record() *perfscript.Record
+	Err() error
+	Stats() perfscript.Stats
+}
+
+func (in *input) records() recordSource {
+	if in.native != nil {
+		return in.progressRecords()
+	}
+	return perfscript.NewScanner(in.Reader, in.name)
+}
 
 func openInput(ctx context.Context, opts Options, bins *binaries) (*input, error) {
 	switch {
@@ -35,8 +56,8 @@ func openInput(ctx context.Context, opts Options, bins *binaries) (*input, error
 	return &input{Reader: f, name: opts.PerfScript, closer: f}, nil
 }
 
-// openPerfData runs perf script on a perf.data file with the fields its
-// samples carry, after checking it holds what the request needs.
+// openPerfData opens a perf.data file, natively or through perf script
+// (--use-perf-script), after checking it holds what the request needs.
 func openPerfData(ctx context.Context, opts Options, bins *binaries) (*input, error) {
 	c, err := perfdata.ReadContent(opts.PerfData)
 	if err != nil {
@@ -48,8 +69,15 @@ func openPerfData(ctx context.Context, opts Options, bins *binaries) (*input, er
 	if opts.Format == "pprof" && c.BranchStack && !c.Callchain {
 		return nil, fmt.Errorf("%s has branch stacks but no call chains: --format=pprof needs perf record -g", opts.PerfData)
 	}
+	if !opts.UsePerfScript {
+		return openNative(opts, c, bins)
+	}
 	popts := perfdata.Options{Perf: opts.PerfBinary}
-	if err := checkBuildIDs(ctx, opts.PerfData, bins, popts); err != nil {
+	recorded, err := perfdata.BuildIDs(ctx, opts.PerfData, popts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBuildIDs(recorded, bins); err != nil {
 		return nil, err
 	}
 	r, err := perfdata.Open(ctx, opts.PerfData, perfdata.ScriptArgs(c), popts)
@@ -59,14 +87,25 @@ func openPerfData(ctx context.Context, opts Options, bins *binaries) (*input, er
 	return &input{Reader: r, name: opts.PerfData, closer: r}, nil
 }
 
+// openNative reads the perf.data file without perf.
+func openNative(opts Options, c perfdata.Content, bins *binaries) (*input, error) {
+	n, err := perfdata.OpenNative(opts.PerfData, c)
+	if err != nil {
+		return nil, err
+	}
+	ids := n.BuildIDs()
+	if err := checkBuildIDs(ids, bins); err != nil {
+		n.Close()
+		return nil, err
+	}
+	n.SetSymbolNamer(perfsyms.New(ids))
+	return &input{name: opts.PerfData, closer: n, native: n}, nil
+}
+
 // checkBuildIDs refuses a binary whose build id differs from the one perf
 // recorded for a DSO of the same base name: its addresses would be read
 // against the wrong code.
-func checkBuildIDs(ctx context.Context, path string, bins *binaries, opts perfdata.Options) error {
-	recorded, err := perfdata.BuildIDs(ctx, path, opts)
-	if err != nil {
-		return err
-	}
+func checkBuildIDs(recorded map[string]string, bins *binaries) error {
 	for _, f := range bins.files {
 		if err := matchBuildID(f.Path(), f.BuildIDHex(), recorded); err != nil {
 			return err

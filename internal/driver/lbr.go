@@ -11,7 +11,7 @@ import (
 type lbrPath struct {
 	table   *addrspace.Table
 	agg     *aggregate.Aggregator
-	counter *counter
+	counter *counter // nil: samples are counted at once (a parallel worker)
 	sum     lbrSummary
 	// leadingIP (--leading-ip-only): a sample is its IP alone.
 	leadingIP bool
@@ -68,6 +68,10 @@ func (l *lbrPath) add(rec *perfscript.Record) {
 		return
 	case addrspace.FilteredPID:
 		l.sum.Filtered += smp.Count
+		return
+	}
+	if l.counter == nil {
+		l.agg.Add(l.branches(smp), delta, smp.Count)
 		return
 	}
 	l.counter.Add(l.branches(smp), delta, smp.Count)

@@ -1,8 +1,8 @@
 package perfdata
 
 import (
-	"bytes"
 	"encoding/binary"
+	"github.com/profgen/profgen/internal/perffile"
 	"os"
 	"strings"
 	"testing"
@@ -34,13 +34,22 @@ func patchedHeader(t testing.TB, at int, val uint64) []byte {
 
 func TestHostileHeader(t *testing.T) {
 	for _, tt := range hostileHeaders {
-		_, err := readContent(bytes.NewReader(patchedHeader(t, tt.at, tt.val)), "bad.data")
+		_, err := contentOfBytes(patchedHeader(t, tt.at, tt.val), "bad.data")
 		if err == nil || !strings.Contains(err.Error(), "bad.data: perf.data header "+tt.want) || len(err.Error()) > 300 {
 			t.Errorf("u64 at %d = %#x: error %v, want %q", tt.at, tt.val, err, tt.want)
 		}
 	}
 	good, _ := os.ReadFile(forkyData)
-	if _, err := readContent(bytes.NewReader(good[:50]), "cut.data"); err == nil || !strings.Contains(err.Error(), "cut short") {
+	if _, err := contentOfBytes(good[:50], "cut.data"); err == nil || !strings.Contains(err.Error(), "cut short") {
 		t.Errorf("header cut short: %v", err)
 	}
+}
+
+func contentOfBytes(b []byte, name string) (Content, error) {
+	r, err := perffile.OpenBytes(b, name)
+	if err != nil {
+		return Content{}, err
+	}
+	defer r.Close()
+	return contentOf(r)
 }

@@ -1,12 +1,19 @@
-// Package perfdata turns a perf.data file into perf script text by running
-// the perf tool, streaming its standard output through a pipe (no temporary
-// file), so that the perf script parser reads perf.data exactly as it reads
-// a script the user wrote.
+// Package perfdata turns a perf.data file into the records of the perf
+// script parser (internal/perfscript), two ways:
 //
-// In: a perf.data path and the perf script arguments the caller needs. Out:
-// an io.ReadCloser of perf script text. A failure of perf (missing, too old,
-// unreadable file, non-zero exit) surfaces as a one-line error from Open or
-// from the final Read, never as silently truncated text.
+//   - natively (Native, the default): internal/perffile reads the file, and
+//     this package does what perf script does between reading and printing
+//     (perf's time ordering of records, its per-process maps for
+//     DSO-relative call-chain addresses, the fields ScriptArgs asks for),
+//     so that the records are the ones the parser reads from perf script;
+//   - through perf (Open, the fallback): it runs `perf script`, streaming
+//     its standard output through a pipe (no temporary file). A failure of
+//     perf (missing, too old, unreadable file, non-zero exit) surfaces as a
+//     one-line error from Open or from the final Read, never as silently
+//     truncated text.
+//
+// In: a perf.data path and the Content it holds (ReadContent). Out:
+// perfscript.Records (Native), or perf script text (Open).
 package perfdata
 
 import (

@@ -1,7 +1,6 @@
 package perfdata
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -138,7 +137,7 @@ func FuzzReadContent(f *testing.F) {
 	}
 	f.Add(b[:min(len(b), 2048)])
 	f.Fuzz(func(t *testing.T, data []byte) {
-		readContent(bytes.NewReader(data), "fuzz")
+		contentOfBytes(data, "fuzz")
 	})
 }
 

@@ -11,8 +11,19 @@ import (
 	"github.com/profgen/profgen/internal/testutil"
 )
 
-// dump writes every record of the input in a stable text form.
+// dump writes every record of the input in a stable text form, then the
+// stats.
 func dump(w io.Writer, s *Scanner) error {
+	if err := dumpRecords(w, s); err != nil {
+		return err
+	}
+	st := s.Stats()
+	fmt.Fprintf(w, "stats lines=%d skipped-lines=%d skipped-records=%d\n", st.Lines, st.SkippedLines, st.SkippedRecords)
+	return nil
+}
+
+// dumpRecords writes every record of the input in a stable text form.
+func dumpRecords(w io.Writer, s *Scanner) error {
 	for s.Next() {
 		r := s.Record()
 		fmt.Fprintf(w, "%d %s", r.Line, r.Kind)
@@ -51,8 +62,6 @@ func dump(w io.Writer, s *Scanner) error {
 		}
 		fmt.Fprintln(w)
 	}
-	st := s.Stats()
-	fmt.Fprintf(w, "stats lines=%d skipped-lines=%d skipped-records=%d\n", st.Lines, st.SkippedLines, st.SkippedRecords)
 	return s.Err()
 }
 

@@ -56,9 +56,14 @@ type Scanner struct {
 	err       error
 }
 
+// readBufferSize is the read buffer: large, so that a read system call
+// brings a MiB (the input is streamed, not mapped: memory stays flat
+// whatever its size).
+const readBufferSize = 1 << 20
+
 // NewScanner reads perf script text from r; name is used in errors.
 func NewScanner(r io.Reader, name string) *Scanner {
-	return &Scanner{r: bufio.NewReaderSize(r, 1<<16), name: name, strs: map[string]string{}}
+	return &Scanner{r: bufio.NewReaderSize(r, readBufferSize), name: name, strs: map[string]string{}}
 }
 
 // Record returns the current record. Its slices are reused by Next.

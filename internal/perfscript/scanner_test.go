@@ -1,11 +1,13 @@
 package perfscript
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -188,5 +190,34 @@ func BenchmarkScanner(b *testing.B) {
 		if s.Err() != nil {
 			b.Fatal(s.Err())
 		}
+	}
+}
+
+// TestNoAllocationPerLine: reading 40 times the input costs no more
+// allocations than reading it once (symbol and DSO names are interned,
+// slices reused).
+func TestNoAllocationPerLine(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.script")
+	var one []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one = append(one, b...)
+	}
+	many := []byte(strings.Repeat(string(one), 40))
+	mallocs := func(data []byte) uint64 {
+		in := bytes.NewReader(data)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		s := NewScanner(in, "in")
+		for s.Next() {
+		}
+		runtime.ReadMemStats(&m1)
+		return m1.Mallocs - m0.Mallocs
+	}
+	if a1, a40 := mallocs(one), mallocs(many); a40 > a1+40 {
+		t.Errorf("%d allocations for the input, %d for 40 times it", a1, a40)
 	}
 }

@@ -56,8 +56,20 @@ func newFuncTable(l *loader, preferredBase uint64) funcTable {
 }
 
 // FuncRangeAt returns the function range containing addr.
-func (t *Table) FuncRangeAt(addr uint64) *FuncRange {
-	fs := t.funcs
+func (t *Table) FuncRangeAt(addr uint64) *FuncRange { return t.funcsAt(addr).at(addr) }
+
+// FuncRangeStartingAt returns the function range starting at addr.
+func (t *Table) FuncRangeStartingAt(addr uint64) *FuncRange {
+	fs := t.funcsAt(addr)
+	i := sort.Search(len(fs), func(i int) bool { return fs[i].Start >= addr })
+	if i < len(fs) && fs[i].Start == addr {
+		return fs[i]
+	}
+	return nil
+}
+
+// at returns the range containing addr.
+func (fs funcTable) at(addr uint64) *FuncRange {
 	i := sort.Search(len(fs), func(i int) bool { return fs[i].Start > addr })
 	if i == 0 || addr >= fs[i-1].End {
 		return nil
@@ -66,11 +78,15 @@ func (t *Table) FuncRangeAt(addr uint64) *FuncRange {
 }
 
 // Functions returns every function with code, in the order of its first
-// range's address.
+// range's address. A lazily loaded table loads every unit for it.
 func (t *Table) Functions() []*Function {
+	fs := t.funcs
+	if t.lazy != nil {
+		fs = t.lazy.allFuncs()
+	}
 	var out []*Function
 	seen := map[*Function]bool{}
-	for _, r := range t.funcs {
+	for _, r := range fs {
 		if !seen[r.Func] {
 			seen[r.Func] = true
 			out = append(out, r.Func)
@@ -79,14 +95,17 @@ func (t *Table) Functions() []*Function {
 	return out
 }
 
-// FuncRangeStartingAt returns the function range starting at addr.
-func (t *Table) FuncRangeStartingAt(addr uint64) *FuncRange {
-	fs := t.funcs
-	i := sort.Search(len(fs), func(i int) bool { return fs[i].Start >= addr })
-	if i < len(fs) && fs[i].Start == addr {
-		return fs[i]
+// funcsAt returns the function ranges that may hold addr: all of them, or
+// those of the unit holding addr when the table loads lazily.
+func (t *Table) funcsAt(addr uint64) funcTable {
+	if t.lazy == nil {
+		return t.funcs
 	}
-	return nil
+	u := t.lazy.unitAt(addr)
+	if u == nil {
+		return nil
+	}
+	return u.funcs
 }
 
 // Symbol is a code symbol of the profiled binary.
@@ -99,6 +118,10 @@ type Symbol struct {
 // MarkEntries sets IsEntry on function ranges from the code symbols of the
 // profiled binary, as llvm-profgen does while disassembling each symbol.
 func (t *Table) MarkEntries(syms []Symbol) {
+	if t.lazy != nil {
+		t.lazy.setSymbols(syms)
+		return
+	}
 	for _, s := range syms {
 		r := t.FuncRangeAt(s.Addr)
 		if r == nil {

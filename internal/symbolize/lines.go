@@ -37,10 +37,10 @@ func compareLineRows(a, b lineRow) int {
 }
 
 // lineAt returns the line-table row covering addr.
-func (t *Table) lineAt(addr uint64) (lineRow, bool) {
-	i := sort.Search(len(t.lines), func(i int) bool { return t.lines[i].addr > addr })
-	if i == 0 || t.lines[i-1].endSequence {
+func lineAt(lines []lineRow, addr uint64) (lineRow, bool) {
+	i := sort.Search(len(lines), func(i int) bool { return lines[i].addr > addr })
+	if i == 0 || lines[i-1].endSequence {
 		return lineRow{}, false
 	}
-	return t.lines[i-1], true
+	return lines[i-1], true
 }

@@ -251,8 +251,12 @@ func (l *loader) addLineRow(r lineRow, seqStart int) {
 // resolveNames fills each subroutine's name and start line, following
 // DW_AT_abstract_origin and DW_AT_specification as LLVM does: a linkage name
 // anywhere on the chain wins over a plain name.
-func (l *loader) resolveNames() {
-	for i, off := range l.subOffs {
+func (l *loader) resolveNames() { l.resolveNamesFrom(0) }
+
+// resolveNamesFrom resolves the subroutines from index first on.
+func (l *loader) resolveNamesFrom(first int) {
+	for i := first; i < len(l.subOffs); i++ {
+		off := l.subOffs[i]
 		s := &l.subs[i]
 		s.name = l.findString(off, func(d *declInfo) string { return d.linkageName })
 		if s.name == "" {
@@ -310,6 +314,29 @@ func (l *loader) walkDecls(off dwarf.Offset, visit func(*declInfo) bool) {
 		}
 		if visit(d) {
 			return
+		}
+		for _, next := range []dwarf.Offset{d.origin, d.spec} {
+			if next != 0 {
+				queue = append(queue, next)
+			}
+		}
+	}
+}
+
+// walkRefs calls missing for each DIE offset the chain of abstract origins
+// and specifications from off reaches that is not in decls.
+func (l *loader) walkRefs(off dwarf.Offset, missing func(dwarf.Offset)) {
+	var buf [8]dwarf.Offset
+	queue := append(buf[:0], off)
+	for i := 0; i < len(queue); i++ {
+		o := queue[i]
+		if slices.Contains(queue[:i], o) {
+			continue
+		}
+		d := l.decls[o]
+		if d == nil {
+			missing(o)
+			continue
 		}
 		for _, next := range []dwarf.Offset{d.origin, d.spec} {
 			if next != 0 {

@@ -13,6 +13,7 @@ package symbolize
 
 import (
 	"debug/dwarf"
+	"io"
 	"sort"
 )
 
@@ -41,6 +42,7 @@ type Table struct {
 	lines []lineRow    // all line-table rows, sorted by address
 	funcs funcTable    // top-level functions by range
 	syms  []Symbol     // ELF function symbols by address, for FramesOrSymbol
+	lazy  *lazyTables  // when set, the tables above are per unit, loaded on demand
 }
 
 // Options tune table construction.
@@ -48,11 +50,17 @@ type Options struct {
 	// PreferredBase is the binary's preferred load address; function ranges
 	// starting below it (code dropped by the linker) are ignored.
 	PreferredBase uint64
+	// Info reads the .debug_info section (uncompressed). When set, units
+	// are loaded on demand (see lazy.go).
+	Info io.ReaderAt
 }
 
 // New builds the tables from the DWARF of the binary (or of its separate
 // debug file).
 func New(d *dwarf.Data, opts Options) (*Table, error) {
+	if z := newLazy(d, opts.Info, opts.PreferredBase); z != nil {
+		return &Table{lazy: z}, nil
+	}
 	l := newLoader(d)
 	if err := l.load(); err != nil {
 		return nil, err
@@ -69,12 +77,22 @@ func New(d *dwarf.Data, opts Options) (*Table, error) {
 // runs LLVM's symbolizer without the ELF symbol table).
 func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
 	dst = dst[:0]
-	s := t.subroutineAt(addr)
+	segs, lines, subs := t.segs, t.lines, t.subs
+	if t.lazy != nil {
+		u := t.lazy.unitAt(addr)
+		if u == nil {
+			return dst
+		}
+		t.lazy.mu.Lock() // the subroutines grow as units load
+		defer t.lazy.mu.Unlock()
+		segs, lines, subs = u.segs, u.lines, t.lazy.l.subs
+	}
+	s := subroutineAt(segs, addr)
 	if s < 0 {
 		return dst
 	}
-	row, _ := t.lineAt(addr)
-	dst = t.inlineChain(s, row, dst)
+	row, _ := lineAt(lines, addr)
+	dst = inlineChain(subs, s, row, dst)
 	if dst[0].Func == "" {
 		return dst[:0]
 	}
@@ -108,10 +126,10 @@ func (t *Table) AddSymbols(syms []Symbol) {
 // inlineChain appends the frames of subroutine s and its inlining callers,
 // outermost first. The leaf takes its line from the line table, each caller
 // the call line of the callee inlined into it.
-func (t *Table) inlineChain(s int32, row lineRow, dst []Frame) []Frame {
+func inlineChain(subs []subroutine, s int32, row lineRow, dst []Frame) []Frame {
 	line, disc := row.line, row.discriminator
-	for ; s >= 0; s = t.subs[s].parent {
-		sub := &t.subs[s]
+	for ; s >= 0; s = subs[s].parent {
+		sub := &subs[s]
 		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: sub.wrapper})
 		line, disc = sub.callLine, sub.callDiscriminator
 		if !sub.inlined {
@@ -130,10 +148,10 @@ type segment struct {
 	sub        int32
 }
 
-func (t *Table) subroutineAt(addr uint64) int32 {
-	i := sort.Search(len(t.segs), func(i int) bool { return t.segs[i].end > addr })
-	if i < len(t.segs) && t.segs[i].start <= addr {
-		return t.segs[i].sub
+func subroutineAt(segs []segment, addr uint64) int32 {
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].end > addr })
+	if i < len(segs) && segs[i].start <= addr {
+		return segs[i].sub
 	}
 	return -1
 }

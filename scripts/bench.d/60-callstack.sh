@@ -1,32 +1,43 @@
 #!/usr/bin/env bash
-# Call-stack conversion: profgen --perfdata (perf script through a pipe +
-# aggregation + DWARF + pprof) next to perf report on the same perf.data,
-# and profgen --perfscript next to perf script alone.
+# Call-stack conversion against perf itself, medians of alternating runs:
+# profgen --perfdata (native) -> pprof next to perf report --no-children
+# --sort sym on the same perf.data (acceptance, issue 15: no slower, on a
+# real recording of >= 20k samples and a binary of >= 30 MB: the Go
+# compiler of 05-gocompile-data.sh), and profgen --perfscript next to perf
+# script alone. BENCH_RUNS: number of runs (5).
 set -euo pipefail
 bin=$(realpath "${1:?usage: 60-callstack.sh PROFGEN TESTDATA}")
-dir=${2:?usage: 60-callstack.sh PROFGEN TESTDATA}/callstack
-[ -s "$dir/big.script" ] || { echo "callstack: no test data, skipped"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-measure() { /usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
-row() {
-	read -r pt pm <<<"$2"
-	read -r rt rm <<<"$3"
-	printf '%-34s profgen %6.2fs %7d KB | %-12s %6.2fs %7d KB | ratio %s time %s rss\n' \
-		"$1" "$pt" "$pm" "$4" "$rt" "$rm" "$(ratio "$pt" "$rt")" "$(ratio "$pm" "$rm")"
-}
-p=$(measure "$bin" --binary "$dir/forky" --perfdata "$dir/big.perf.data" --format=pprof -o "$tmp/a.pprof")
-r=$(measure perf report -i "$dir/big.perf.data" --no-children --sort sym --stdio -g none)
-row "callstack --perfdata pprof" "$p" "$r" "perf report"
-p=$(measure "$bin" --binary "$dir/forky" --perfscript "$dir/big.script" -o "$tmp/a.prof")
-r=$(measure perf script -i "$dir/big.perf.data" -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events)
-row "callstack --perfscript text" "$p" "$r" "perf script"
-# A real recording of >= 20k samples and an 11.5 MiB-text Go binary
-# (scripts/testdata.d/70-nonpie.sh).
-go=${2}/nonpie
-if [ -s "$go/nonpiego.perf.data" ]; then
-	p=$(measure "$bin" --binary "$go/nonpiego" --perfdata "$go/nonpiego.perf.data" --format=pprof -o "$tmp/g.pprof" -q)
-	r=$(measure perf report -i "$go/nonpiego.perf.data" --no-children --sort sym --stdio -g none)
-	row "callstack Go --perfdata pprof" "$p" "$r" "perf report"
+data=${2:?usage: 60-callstack.sh PROFGEN TESTDATA}
+. "$(dirname "$0")/../bench-lib.sh"
+command -v perf >/dev/null || { echo "60-callstack: perf not installed; skipped"; exit 0; }
+runs=${BENCH_RUNS:-5}
+out=$(mktemp -d)
+trap 'rm -rf "$out" "$_bench_tmp"' EXIT
+# perf report of a file, as perf's own summary of the same samples.
+report=(perf report --no-children --sort sym --stdio -g none -i)
+go=$data/gocompile
+if [ -s "$go/perf.data" ]; then
+	n=$(perf report -i "$go/perf.data" --stdio -g none --sort dso 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
+	echo "== call stacks -> pprof: the Go compiler ($(du -m "$go/compile" | cut -f1) MB) compiling net/http, ${n:-?} samples"
+	compare "$runs" "profgen --perfdata" "perf report" \
+		"$bin" --binary "$go/compile" --perfdata "$go/perf.data" --format=pprof -o "$out/go.pprof" -- \
+		"${report[@]}" "$go/perf.data"
+fi
+dir=$data/callstack
+if [ -s "$dir/big.script" ]; then
+	echo "== call stacks -> pprof: forky, callstack/big.perf.data"
+	compare "$runs" "profgen --perfdata" "perf report" \
+		"$bin" --binary "$dir/forky" --perfdata "$dir/big.perf.data" --format=pprof -o "$out/a.pprof" -- \
+		"${report[@]}" "$dir/big.perf.data"
+	echo "== call stacks -> text: forky, callstack/big.script against perf script alone"
+	compare "$runs" "profgen --perfscript" "perf script" \
+		"$bin" --binary "$dir/forky" --perfscript "$dir/big.script" -o "$out/a.prof" -- \
+		perf script -i "$dir/big.perf.data" -F pid,time,period,event,ip,sym,dso --show-mmap-events --show-task-events
+fi
+nonpie=$data/nonpie
+if [ -s "$nonpie/nonpiego.perf.data" ]; then
+	echo "== call stacks -> pprof: nonpiego (Go, 11.5 MiB text)"
+	compare "$runs" "profgen --perfdata" "perf report" \
+		"$bin" --binary "$nonpie/nonpiego" --perfdata "$nonpie/nonpiego.perf.data" --format=pprof -o "$out/g.pprof" -- \
+		"${report[@]}" "$nonpie/nonpiego.perf.data"
 fi

@@ -10,7 +10,8 @@
 # cannot fetch the package. Cached: a program is redone only when its binary,
 # lbrgen's sources or this script are newer than its .done stamp.
 #
-# LBRGEN_BENCH=1 also makes DIR/lbr/sqlite/bench.script (~120 MB), which only
+# LBRGEN_BENCH=1 also makes DIR/lbr/sqlite/bench.script (~120 MB) and
+# bench.perf.data (the same samples), which only
 # `make bench` needs (scripts/bench.d/00-lbr-data.sh sets it).
 set -euo pipefail
 out=${1:?usage: 20-lbr.sh DIR}
@@ -91,10 +92,10 @@ if [ "$sqlite_ok" = 1 ]; then
 	trace sqlite "$lbr/.cache/sqlbench" 6 typed 5000 1000 1500 yes 600
 	if [ "${LBRGEN_BENCH:-0}" = 1 ]; then
 		bench=$lbr/sqlite/bench.script
-		if newer_than "$bench" "$lbr/sqlite/.done"; then
+		if newer_than "$bench" "$lbr/sqlite/.done" || [ ! -e "${bench%.script}.perf.data" ]; then
 			start=$SECONDS
 			traced_env "$lbrgen" -binary "$lbr/sqlite/binary" -seed 7 -flags plain -depth 32 -period 800 \
-				-single "$bench" -- 1000
+				-perfdata -single "$bench" -- 1000
 			echo "20-lbr: sqlite bench.script: $((SECONDS - start))s, $(du -h "$bench" | cut -f1)"
 		fi
 	fi

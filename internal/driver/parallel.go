@@ -1,0 +1,231 @@
+package driver
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/perfscript"
+)
+
+// Parallel parsing of perf script text (-j N). The main goroutine cuts the
+// input into chunks at record boundaries and reads each chunk's side-band
+// records alone, in order, so that it knows the per-process table at the
+// start of every chunk; workers parse and aggregate the chunks, each
+// placing samples with its own copy of that table. LBR counts are sums, so
+// each worker keeps one Aggregator; call stacks are merged chunk by chunk
+// in input order, so that objects are numbered and perf's symbol names
+// kept as in one pass: the output is the same for any -j.
+
+// errSequentialOnly stops a parallel scan that met what only the
+// sequential scan handles; the input is then read again in one pass.
+var errSequentialOnly = errors.New("input needs the sequential scan")
+
+// parallelSafe reports whether the options allow the parallel scan: a
+// perf script file (read again if a chunk turns out to need the
+// sequential scan) and none of the options that act on records in input
+// order (--kernel, --show-mmap-events).
+func parallelSafe(opts Options) bool {
+	return opts.PerfScript != "" && opts.PerfScript != "-" && !opts.LLVM.Kernel && !opts.LLVM.ShowMmapEvents
+}
+
+// jobs is the number of workers: -j, or one per CPU.
+func (o Options) jobs() int {
+	if o.Jobs > 0 {
+		return o.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// chunkSize is the size of a chunk of text (a variable for the tests).
+var chunkSize = 2 << 20
+
+type chunkJob struct {
+	chunk     perfscript.Chunk
+	table     *addrspace.Table // at the chunk's start
+	pidColumn bool
+}
+
+// chunkResult is what a worker found in one chunk.
+type chunkResult struct {
+	index  int
+	stacks *aggregate.Stacks
+	scan   perfscript.Stats
+	noPID  uint64 // samples without a PID (table stats)
+	noMmap bool
+	err    error
+}
+
+// worker parses chunks; its LBR counts accumulate over all its chunks.
+type worker struct {
+	lbr     *lbrPath
+	dropped uint64 // --perf-event
+}
+
+func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, error) {
+	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
+	work := make(chan chunkJob, jobs)
+	done := make(chan chunkResult, jobs)
+	chunks := perfscript.NewChunker(in.Reader, chunkSize)
+	workers := make([]*worker, jobs)
+	var wg sync.WaitGroup
+	for i := range workers {
+		agg := aggregate.NewWithOptions(bins.primary(), opts.LLVM.aggregateOptions())
+		agg.ShareMemory(jobs)
+		w := &worker{lbr: &lbrPath{agg: agg, leadingIP: opts.LLVM.LeadingIPOnly}}
+		workers[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				r := w.parse(j, in.name, opts, bins)
+				chunks.Recycle(j.chunk)
+				done <- r
+			}
+		}()
+	}
+	// At most 2 chunks per worker are read and not yet merged: memory
+	// stays bounded when a chunk takes long.
+	tokens := make(chan struct{}, 2*jobs)
+	readErr := make(chan error, 1)
+	go func() {
+		readErr <- feedChunks(chunks, in.name, table, work, tokens)
+		close(work)
+		wg.Wait()
+		close(done)
+	}()
+	m := newChunkMerger(bins, tokens)
+	for r := range done {
+		m.add(r)
+	}
+	if err := <-readErr; err != nil {
+		return nil, err
+	}
+	if m.err != nil {
+		return nil, m.err
+	}
+	return m.result(workers, table, opts), nil
+}
+
+// feedChunks cuts the input, keeps the table up to date chunk by chunk
+// and hands each chunk over with a copy of the table at its start.
+func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) error {
+	pidColumn := false
+	for {
+		c, err := ch.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		j := chunkJob{chunk: c, table: table.Clone(), pidColumn: pidColumn}
+		j.table.Stats = addrspace.Stats{}
+		pidColumn = c.Events(name, pidColumn, table.Update)
+		tokens <- struct{}{}
+		work <- j
+	}
+}
+
+// parse parses and aggregates one chunk.
+func (w *worker) parse(j chunkJob, name string, opts Options, bins *binaries) chunkResult {
+	r := chunkResult{index: j.chunk.Index, stacks: aggregate.NewStacks(bins.stackBinaries(), j.table)}
+	res := &result{events: eventFilter{want: opts.PerfEvent}}
+	w.lbr.table = j.table
+	s := perfscript.NewChunkScanner(j.chunk, name, j.pidColumn)
+	for s.Next() {
+		rec := s.Record()
+		if rec.Kind != perfscript.KindSample {
+			j.table.Update(rec)
+			continue
+		}
+		if len(rec.Sample.Frames) > 0 && len(rec.Sample.Branches) > 0 {
+			r.err = errSequentialOnly // hybrid: unwound in input order
+			break
+		}
+		if err := res.add(rec, w.lbr, r.stacks, bins); err != nil {
+			r.err = fmt.Errorf("%s:%d: %w", name, rec.Line, err)
+			break
+		}
+	}
+	if r.err == nil {
+		r.err = s.Err()
+	}
+	w.dropped += res.events.dropped
+	r.scan = s.Stats()
+	r.noPID, r.noMmap = j.table.Stats.NoPIDSamples, j.table.Stats.NoMmapDefaulted
+	return r
+}
+
+// chunkMerger adds the chunks' results in input order.
+type chunkMerger struct {
+	stacks  *aggregate.Stacks
+	pending map[int]chunkResult
+	next    int
+	scan    perfscript.Stats
+	noPID   uint64
+	noMmap  bool
+	err     error // of the earliest chunk that failed
+	errAt   int
+	tokens  <-chan struct{}
+}
+
+func newChunkMerger(bins *binaries, tokens <-chan struct{}) *chunkMerger {
+	return &chunkMerger{stacks: aggregate.NewStacks(bins.stackBinaries(), nil), pending: map[int]chunkResult{}, errAt: -1, tokens: tokens}
+}
+
+func (m *chunkMerger) add(r chunkResult) {
+	if r.err != nil && (m.errAt < 0 || r.index < m.errAt) {
+		m.err, m.errAt = r.err, r.index
+	}
+	m.pending[r.index] = r
+	for {
+		c, ok := m.pending[m.next]
+		if !ok {
+			return
+		}
+		delete(m.pending, m.next)
+		m.next++
+		<-m.tokens
+		m.stacks.Merge(c.stacks)
+		m.scan.Lines += c.scan.Lines
+		m.scan.SkippedLines += c.scan.SkippedLines
+		m.scan.SkippedRecords += c.scan.SkippedRecords
+		m.noPID += c.noPID
+		m.noMmap = m.noMmap || c.noMmap
+	}
+}
+
+// result sums the workers' LBR counts and puts the merged results together.
+func (m *chunkMerger) result(workers []*worker, table *addrspace.Table, opts Options) *result {
+	res := &result{events: eventFilter{want: opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(), table: table.Stats}
+	res.table.NoPIDSamples += m.noPID
+	res.table.NoMmapDefaulted = res.table.NoMmapDefaulted || m.noMmap
+	var sum lbrSummary
+	for i, w := range workers {
+		res.events.dropped += w.dropped
+		s := w.lbr.summary()
+		if i == 0 {
+			sum.Counters = s.Counters
+		} else {
+			sum.Counters.Add(s.Counters)
+		}
+		sum.Samples += s.Samples
+		sum.NoMapping += s.NoMapping
+		sum.Filtered += s.Filtered
+		sum.BadBranchLines += s.BadBranchLines
+		sum.BadLines = append(sum.BadLines, s.BadLines...)
+		sum.WithCallChain += s.WithCallChain
+		sum.Agg.Add(s.Agg)
+	}
+	slices.SortFunc(sum.BadLines, func(a, b badLine) int { return cmp.Compare(a.line, b.line) })
+	sum.BadLines = sum.BadLines[:min(len(sum.BadLines), maxBadLines)]
+	res.lbr = &sum
+	return res
+}

@@ -1,0 +1,202 @@
+package perfdata
+
+import (
+	"fmt"
+
+	"github.com/profgen/profgen/internal/perffile"
+	"github.com/profgen/profgen/internal/perfscript"
+)
+
+// What perf script prints of each record, with the fields of ScriptArgs:
+// for branch stacks `pid ip brstack` (the call chain, when there is one,
+// instead of the ip), else `pid time: period event: ip sym (dso)` or the
+// call chain, one `addr sym (dso)` frame a line.
+
+func (n *Native) sample(rec *perffile.Record) error {
+	s := &n.smp
+	if err := n.r.ParseSample(rec, s); err != nil {
+		return err
+	}
+	n.stats.Samples++
+	r := &n.rec
+	r.Kind = perfscript.KindSample
+	r.HasPID, r.PID, r.TID = true, s.PID, s.PID // only the pid field is printed
+	smp := &r.Sample
+	smp.Count = 1
+	lbr := n.content.BranchStack
+	if !lbr {
+		smp.Event = s.Attr.Name
+		smp.Period = s.Period
+		if s.HasTime {
+			smp.TimeNS = s.Time - s.Time%1000 // printed in microseconds
+		}
+	}
+	t := n.mc.findnew(s.PID, s.TID)
+	if s.HasChain {
+		n.callchain(t, s, !lbr)
+	} else {
+		smp.HasIP, smp.IP = true, s.IP
+		if !lbr {
+			smp.IPSymbol, smp.IPDSO = n.symbolAndDSO(n.mc.findMap(t, s.CPUMode, s.IP), s.IP)
+		}
+	}
+	if lbr && s.HasBranch {
+		for _, b := range s.Branches {
+			smp.Branches = append(smp.Branches, perfscript.Branch{From: b.From, To: b.To})
+		}
+	}
+	return nil
+}
+
+// callchain resolves the call chain as perf's
+// thread__resolve_callchain_sample does: context markers switch between
+// kernel and user lookups (user first), an unknown marker empties the
+// chain, at most maxStack addresses are kept; a frame in a user mapping
+// prints DSO-relative.
+func (n *Native) callchain(t *thread, s *perffile.Sample, symbols bool) {
+	smp := &n.rec.Sample
+	cpumode := uint16(cpumodeUser)
+	entries := 0
+	for _, ip := range s.Callchain {
+		if entries >= maxStack {
+			break
+		}
+		if ip >= perffile.ContextMax {
+			switch ip {
+			case perffile.ContextHV:
+				cpumode = perffile.MiscHypervisor
+			case perffile.ContextKernel:
+				cpumode = cpumodeKernel
+			case perffile.ContextUser:
+				cpumode = cpumodeUser
+			default: // a corrupted chain: perf drops it all
+				smp.Frames = smp.Frames[:0]
+				return
+			}
+			continue
+		}
+		entries++
+		m := n.mc.findMap(t, cpumode, ip)
+		f := perfscript.Frame{Addr: ip}
+		if m != nil && !m.kernel {
+			f.Addr = m.mapIP(ip)
+		}
+		if symbols {
+			f.Symbol, f.DSO = n.symbolAndDSO(m, ip)
+			f.Relative = f.DSO != "[unknown]" && !perfscript.IsKernelDSO(f.DSO)
+		}
+		smp.Frames = append(smp.Frames, f)
+	}
+}
+
+// symbolAndDSO is what perf prints for an address with -F sym,dso.
+func (n *Native) symbolAndDSO(m *pmap, ip uint64) (sym, dso string) {
+	if m == nil {
+		return "[unknown]", "[unknown]"
+	}
+	sym = ""
+	if n.names != nil {
+		if m.kernel {
+			sym = n.names.Name(m.path, true, ip)
+		} else {
+			sym = n.names.Name(m.path, false, m.mapIP(ip))
+		}
+	}
+	if sym == "" {
+		sym = "[unknown]"
+	}
+	return sym, m.dso
+}
+
+func (n *Native) mmap(rec *perffile.Record) error {
+	m, err := n.r.ParseMmap(rec)
+	if err != nil {
+		return err
+	}
+	prot := m.Prot
+	if !m.V2 && rec.Misc&perffile.MiscMmapData == 0 {
+		prot = protExec
+	}
+	if len(m.BuildID) > 0 {
+		ids := n.BuildIDs()
+		if _, ok := ids[m.Path]; !ok {
+			ids[m.Path] = fmt.Sprintf("%x", m.BuildID)
+		}
+	}
+	cpumode := rec.Misc & perffile.MiscCPUModeMask
+	if cpumode == cpumodeKernel {
+		n.mc.kernelMmap(m.Addr, m.Len, m.PgOff, m.Path)
+	} else {
+		n.mc.mmap(m.PID, m.TID, m.Addr, m.Len, m.PgOff, prot, m.Path)
+	}
+	n.prefetch(cpumode == cpumodeKernel, prot, m.Path)
+	r := &n.rec
+	r.Kind = perfscript.KindMmap
+	r.HasPID, r.PID, r.TID = true, m.PID, m.TID
+	r.Mmap = perfscript.Mmap{Addr: m.Addr, Len: m.Len, PgOff: m.PgOff, Path: m.Path, V2: m.V2}
+	if m.V2 {
+		r.Mmap.Prot = protString(m.Prot, m.Flags)
+	} else if rec.Misc&perffile.MiscMmapData != 0 {
+		r.Mmap.Prot = "r"
+	} else {
+		r.Mmap.Prot = "x"
+	}
+	return nil
+}
+
+// protString is how perf prints an MMAP2's protection: r w x, then s
+// (shared) or p.
+func protString(prot, flags uint32) string {
+	b := []byte("---p")
+	for i, c := range "rwx" {
+		if prot&(1<<i) != 0 {
+			b[i] = byte(c)
+		}
+	}
+	if flags&1 != 0 { // MAP_SHARED
+		b[3] = 's'
+	}
+	return string(b)
+}
+
+func (n *Native) comm(rec *perffile.Record) error {
+	c, err := n.r.ParseComm(rec)
+	if err != nil {
+		return err
+	}
+	n.mc.findnew(c.PID, c.TID)
+	r := &n.rec
+	r.Kind = perfscript.KindComm
+	r.HasPID, r.PID, r.TID = true, c.PID, c.TID
+	r.Exec, r.Comm = c.Exec, c.Comm
+	return nil
+}
+
+// miscForkExec marks a FORK that perf synthesized for a running task.
+const miscForkExec = 1 << 13
+
+func (n *Native) task(rec *perffile.Record) error {
+	t, err := n.r.ParseTask(rec)
+	if err != nil {
+		return err
+	}
+	r := &n.rec
+	r.Kind = perfscript.KindExit
+	if rec.Type == perffile.RecordFork {
+		r.Kind = perfscript.KindFork
+		n.mc.fork(t.PID, t.TID, t.PPID, t.PTID, rec.Misc&miscForkExec != 0)
+	}
+	r.HasPID, r.PID, r.TID = true, t.PID, t.TID
+	r.ParentPID, r.ParentTID = t.PPID, t.PTID
+	return nil
+}
+
+// prefetch starts loading the symbols of a code mapping when symbols are
+// printed (not for branch stacks), so that a second core reads them while
+// records are read.
+func (n *Native) prefetch(kernel bool, prot uint32, path string) {
+	if n.names == nil || n.content.BranchStack || (!kernel && prot&protExec == 0) {
+		return
+	}
+	n.names.Prefetch(path, kernel)
+}

@@ -1,0 +1,155 @@
+package perfdata
+
+import "slices"
+
+// perf script delivers records in time order, as perf's ordered-events
+// queue does (tools/perf/util/ordered-events.c): a record with a
+// timestamp is queued; PERF_RECORD_FINISHED_ROUND delivers, in time order
+// (records of equal time in queueing order), those not later than the
+// newest time queued before the previous round; the end of the input
+// delivers the rest. A record without a time (0 or none) is delivered at
+// once. The native reader orders records the same way, so that they come
+// in the order perf script prints them.
+
+// queued is one record waiting in the queue.
+type queued struct {
+	time uint64
+	data []byte
+	// where the record came from, for errors
+	offset       int64
+	inCompressed bool
+	inner        int64
+}
+
+type orderQueue struct {
+	q         []queued
+	head      int  // q[:head] is delivered
+	sorted    bool // q[head:] is in time order
+	maxTime   uint64
+	nextFlush uint64   // perf's next_flush: the limit of the next round
+	limit     uint64   // records up to this time may be delivered
+	now       []queued // records without a time, delivered first
+	arena     arena
+	copied    int // bytes copied into the arena and still queued
+}
+
+// maxCopied bounds the bytes of a stream (pipe mode) held in the queue:
+// past it, the older half is delivered, as perf does when its queue
+// reaches its size limit (OE_FLUSH__HALF), so that a stream without
+// FINISHED_ROUND records does not take memory without bound.
+var maxCopied = 512 << 20
+
+func newOrderQueue() *orderQueue { return &orderQueue{sorted: true} }
+
+func (o *orderQueue) empty() bool { return o.head == len(o.q) }
+
+// push queues a record; copyData says its bytes must be copied (the
+// reader reuses them once it moves on).
+func (o *orderQueue) push(e queued, copyData bool) {
+	if copyData {
+		e.data = o.arena.copy(e.data)
+		o.copied += len(e.data)
+	}
+	switch {
+	case o.empty():
+		o.q, o.head = o.q[:0], 0
+		o.maxTime = e.time
+	case e.time >= o.maxTime:
+		o.maxTime = e.time
+	default:
+		o.sorted = false
+	}
+	o.q = append(o.q, e)
+	if o.copied > maxCopied {
+		first, last := o.q[o.head].time, e.time
+		o.release(first + (last-first)/2)
+		o.copied = 0
+	}
+}
+
+// round handles a FINISHED_ROUND: the records up to the limit set at the
+// previous round become deliverable; the next limit is the newest time
+// queued so far.
+func (o *orderQueue) round() {
+	o.release(o.nextFlush)
+	o.nextFlush = o.maxTime
+}
+
+// final makes every record deliverable.
+func (o *orderQueue) final() { o.release(^uint64(0)) }
+
+func (o *orderQueue) release(limit uint64) {
+	if !o.sorted {
+		slices.SortStableFunc(o.q[o.head:], func(a, b queued) int {
+			switch {
+			case a.time < b.time:
+				return -1
+			case a.time > b.time:
+				return 1
+			}
+			return 0
+		})
+		o.sorted = true
+	}
+	o.limit = limit
+}
+
+// pushNow delivers a record without a time before any other.
+func (o *orderQueue) pushNow(e queued) { o.now = append(o.now, e) }
+
+// pop returns the next deliverable record. Once none is left, records
+// queued later wait for the next release, as in perf.
+func (o *orderQueue) pop() (queued, bool) {
+	if len(o.now) > 0 {
+		e := o.now[0]
+		o.now = o.now[:copy(o.now, o.now[1:])]
+		return e, true
+	}
+	if o.empty() || o.q[o.head].time > o.limit {
+		o.limit = 0
+		return queued{}, false
+	}
+	e := o.q[o.head]
+	o.q[o.head] = queued{} // let the arena chunk go
+	o.head++
+	if o.head > 4096 && o.head > len(o.q)/2 {
+		n := copy(o.q, o.q[o.head:])
+		clear(o.q[n:])
+		o.q, o.head = o.q[:n], 0
+	}
+	return e, true
+}
+
+// arena copies records into large chunks; a chunk is freed by the
+// garbage collector once no queued record points into it.
+type arena struct{ chunk []byte }
+
+func (a *arena) copy(b []byte) []byte {
+	if cap(a.chunk)-len(a.chunk) < len(b) {
+		a.chunk = make([]byte, 0, max(1<<20, len(b)))
+	}
+	start := len(a.chunk)
+	a.chunk = append(a.chunk, b...)
+	return a.chunk[start:len(a.chunk):len(a.chunk)]
+}
+
+// minOffset is the smallest file offset of a queued record read from the
+// file itself (not decompressed), or def when there is none; 0 when the
+// queue is too long to look through (a file without rounds, all queued).
+func (o *orderQueue) minOffset(def int64) int64 {
+	if len(o.q)-o.head > 1<<16 {
+		return 0
+	}
+	m := def
+	for _, e := range o.q[o.head:] {
+		if !e.inCompressed && e.offset < m {
+			m = e.offset
+		}
+	}
+	for _, e := range o.now {
+		if !e.inCompressed && e.offset < m {
+			m = e.offset
+		}
+	}
+	return m
+}

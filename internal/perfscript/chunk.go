@@ -1,0 +1,174 @@
+package perfscript
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// For parallel parsing the text is cut into chunks at record boundaries;
+// each chunk is parsed by its own Scanner (NewChunkScanner). A chunk's
+// side-band records (PERF_RECORD_*) can be read alone, in order, before its
+// samples are parsed (Chunk.Events), so that the per-process table is
+// known at the start of every chunk.
+
+// Chunk is a part of the input that starts and ends at record boundaries.
+type Chunk struct {
+	Data      []byte
+	FirstLine int // line number of its first line
+	Index     int // 0, 1, 2… in input order
+}
+
+// Chunker cuts a stream into chunks of about size bytes.
+type Chunker struct {
+	r     io.Reader
+	size  int
+	free  chan []byte // buffers of parsed chunks, for reuse
+	carry []byte      // the start of the next chunk
+	line  int
+	index int
+	eof   bool
+}
+
+// NewChunker reads r in chunks of about size bytes (more when a record
+// boundary is not found in size bytes).
+func NewChunker(r io.Reader, size int) *Chunker {
+	return &Chunker{r: r, size: size, line: 1, free: make(chan []byte, 16)}
+}
+
+// Recycle gives back the buffer of a chunk that is parsed (its records
+// are no longer used), so that the next chunks reuse it: memory stays
+// flat however long the input. It may be called from any goroutine.
+func (c *Chunker) Recycle(ch Chunk) {
+	select {
+	case c.free <- ch.Data[:0]:
+	default:
+	}
+}
+
+// buffer returns an empty buffer of at least n bytes.
+func (c *Chunker) buffer(n int) []byte {
+	select {
+	case b := <-c.free:
+		if cap(b) >= n {
+			return b
+		}
+	default:
+	}
+	return make([]byte, 0, n)
+}
+
+// Next returns the next chunk; io.EOF after the last. A chunk's data is
+// its own until it is given back with Recycle.
+func (c *Chunker) Next() (Chunk, error) {
+	if c.eof && len(c.carry) == 0 {
+		return Chunk{}, io.EOF
+	}
+	buf := append(c.buffer(max(c.size, 2*len(c.carry))), c.carry...)
+	c.carry = c.carry[:0]
+	for {
+		if !c.eof {
+			n, err := io.ReadFull(c.r, buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				c.eof = true
+			} else if err != nil {
+				return Chunk{}, err
+			}
+		}
+		if c.eof && len(buf) == 0 {
+			return Chunk{}, io.EOF
+		}
+		cut := len(buf)
+		if !c.eof {
+			cut = lastBoundary(buf)
+		}
+		if cut > 0 {
+			c.carry = append(c.carry, buf[cut:]...)
+			ch := Chunk{Data: buf[:cut], FirstLine: c.line, Index: c.index}
+			c.line += bytes.Count(ch.Data, []byte{'\n'})
+			c.index++
+			return ch, nil
+		}
+		if len(buf) > MaxLineBytes*4 { // no boundary in 64 MiB: not text perf prints
+			return Chunk{}, errors.New("no record boundary in 64 MiB of input: not perf script output?")
+		}
+		buf = append(buf, make([]byte, len(buf))...)[:len(buf)] // grow, read more
+	}
+}
+
+// lastBoundary returns the start of the last line of b that begins a
+// record after a complete one, or 0. Only whole lines count: the bytes
+// after the last newline wait for the next read.
+func lastBoundary(b []byte) int {
+	end := bytes.LastIndexByte(b, '\n')
+	for end > 0 {
+		start := bytes.LastIndexByte(b[:end], '\n') + 1 // start of the line ending at end
+		if start == 0 {
+			return 0
+		}
+		prevStart := bytes.LastIndexByte(b[:start-1], '\n') + 1
+		if isBoundary(b[prevStart:start-1], b[start:end]) {
+			return start
+		}
+		end = start - 1
+	}
+	return 0
+}
+
+// isBoundary reports whether a record surely ends with line prev and
+// another starts with line: prev is blank (perf ends a call-chain sample
+// with one), an event, or holds a branch stack (a one-line LBR sample, or
+// the branch stack that ends a hybrid sample); line is not a frame. (A
+// srcline only follows a frame, and a repeat count holds no branch.)
+func isBoundary(prev, line []byte) bool {
+	if len(line) > 0 && line[0] == '\t' {
+		return false
+	}
+	prev = trimNewline(prev)
+	if len(trimSpace(prev)) == 0 {
+		return true
+	}
+	return prev[0] != '\t' && (isEvent(prev) || bytes.Contains(prev, []byte("/0x")))
+}
+
+// NewChunkScanner parses one chunk; pidColumn is what the events of the
+// chunks before it said about the layout (Chunk.Events).
+func NewChunkScanner(c Chunk, name string, pidColumn bool) *Scanner {
+	s := NewScanner(bytes.NewReader(c.Data), name)
+	s.lineNo = c.FirstLine - 1
+	s.pidColumn = pidColumn
+	return s
+}
+
+// Events parses the side-band records of the chunk alone, in order, and
+// calls fn for each; pidColumn says whether the events so far (those of
+// earlier chunks: pidColumn in) print a leading pid column. A malformed
+// event is reported by the chunk's scanner, not here.
+func (c Chunk) Events(name string, pidColumn bool, fn func(*Record)) bool {
+	s := &Scanner{name: name, strs: map[string]string{}, pidColumn: pidColumn}
+	data := c.Data
+	for {
+		i := bytes.Index(data, []byte("PERF_RECORD_"))
+		if i < 0 {
+			return s.pidColumn
+		}
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
+		}
+		line := trimNewline(data[start:end])
+		data = data[end:]
+		if t := trimSpace(line); line[0] == '\t' || t[0] == '#' || t[0] == ';' || !isEvent(line) {
+			continue // a frame's symbol, a comment, or far into a line: not an event
+		}
+		s.resetRecord()
+		s.err = nil
+		if s.parseEvent(line) {
+			fn(&s.rec)
+		}
+	}
+}

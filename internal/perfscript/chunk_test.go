@@ -1,0 +1,98 @@
+package perfscript
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// dumpChunked dumps the records of the input parsed chunk by chunk, as the
+// parallel driver does, with the stats summed.
+func dumpChunked(t *testing.T, data []byte, size int) string {
+	var b strings.Builder
+	ch := NewChunker(strings.NewReader(string(data)), size)
+	pidColumn := false
+	var sum Stats
+	for {
+		c, err := ch.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := pidColumn
+		pidColumn = c.Events("in", pidColumn, func(*Record) {})
+		s := NewChunkScanner(c, "in", before)
+		var part strings.Builder
+		if err := dumpRecords(&part, s); err != nil {
+			fmt.Fprintf(&b, "%serror: %v\n", part.String(), err)
+			return b.String()
+		}
+		b.WriteString(part.String())
+		st := s.Stats()
+		sum.Lines += st.Lines
+		sum.SkippedLines += st.SkippedLines
+		sum.SkippedRecords += st.SkippedRecords
+	}
+	fmt.Fprintf(&b, "stats lines=%d skipped-lines=%d skipped-records=%d\n", sum.Lines, sum.SkippedLines, sum.SkippedRecords)
+	return b.String()
+}
+
+// TestChunkedEqualsSequential: parsed in chunks of any size, every input
+// gives the records (line numbers included) and stats of one pass.
+func TestChunkedEqualsSequential(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.script")
+	files = append(files, "../../testdata/callstack/forky.default.script", "../../testdata/callstack/forky.pid-ip-sym-dso-srcline.script")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		if err := dump(&want, NewScanner(strings.NewReader(string(data)), "in")); err != nil {
+			continue // the error inputs: sequential only
+		}
+		for _, size := range []int{1, 100, 4096, 1 << 20} {
+			if got := dumpChunked(t, data, size); got != want.String() {
+				t.Errorf("%s in chunks of %d differs:\n%s", f, size, firstDiffLine(want.String(), got))
+			}
+		}
+	}
+}
+
+func firstDiffLine(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n want %s\n got  %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(al), len(bl))
+}
+
+// TestChunkedBigScripts: the same on the large traces of make testdata.
+func TestChunkedBigScripts(t *testing.T) {
+	dir := testutil.DataDir(t)
+	for _, f := range []string{"lbr/sqlite/hybrid.script", "lbr/sqlite/fork-full.script", "lbr/wordfreq/hybrid-multi.script",
+		"callstack/big.script", "nonpie/nonpiego.script"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Log(err)
+			continue
+		}
+		var want strings.Builder
+		if err := dump(&want, NewScanner(strings.NewReader(string(data)), "in")); err != nil {
+			t.Fatal(err)
+		}
+		if got := dumpChunked(t, data, 256<<10); got != want.String() {
+			t.Errorf("%s in chunks differs:\n%s", f, firstDiffLine(want.String(), got))
+		}
+	}
+}

@@ -1,0 +1,394 @@
+package symbolize
+
+import (
+	"cmp"
+	"debug/dwarf"
+	"encoding/binary"
+	"io"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Lazy loading: the DWARF of a large binary is gigabytes, and a profile
+// touches a small part of its code. New then reads only the unit headers
+// and each compilation unit's address ranges; a unit's DIEs and line table
+// are read the first time an address in it is asked about (a unit without
+// ranges holds no code: it is never loaded). It applies when
+// the units' ranges (at or above the preferred base: below it lies code the
+// linker dropped) do not overlap, so that every address belongs to one
+// unit and a unit answers as the whole table would; else New loads all.
+//
+// A function is grouped by name across units (Function.Ranges); a name of
+// several functions (static functions of one name in several files) has
+// several ELF symbols of that name, so loading a unit also loads the units
+// of the other symbols of its functions' names (see MarkEntries), before
+// the entries are marked.
+
+// unitInfo is one compilation unit.
+type unitInfo struct {
+	entry  dwarf.Offset // offset of the unit's DIE
+	ranges [][2]uint64
+	loaded bool
+	decls  bool // its subprogram DIEs are in the loader's decls
+	segs   []segment
+	lines  []lineRow
+	funcs  funcTable
+}
+
+// unitRange maps an address range to its unit.
+type unitRange struct {
+	start, end uint64
+	unit       int
+}
+
+type lazyTables struct {
+	mu     sync.Mutex
+	d      *dwarf.Data
+	l      *loader
+	base   uint64
+	units  []unitInfo
+	byAddr []unitRange
+	byName map[string]*Function
+	// rangeUnits holds the unit of each of a function's ranges: they are
+	// kept in unit order, the order of a pass over all units.
+	rangeUnits map[*Function][]int
+	seen       map[uint64]bool
+	// syms are the ELF symbols MarkEntries was given; dups, the
+	// addresses of the symbols of each name that several symbols have.
+	syms []Symbol
+	dups map[string][]uint64
+}
+
+// newLazy indexes the units of d, or returns nil when lazy loading does
+// not apply (no section reader, unreadable ranges, overlapping units).
+func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
+	if info == nil {
+		return nil
+	}
+	offs, ok := unitEntryOffsets(info)
+	if !ok || len(offs) == 0 {
+		return nil
+	}
+	z := &lazyTables{d: d, l: newLoader(d), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}}
+	r := d.Reader()
+	for _, off := range offs {
+		r.Seek(off)
+		cu, err := r.Next()
+		if err != nil || cu == nil || cu.Offset != off {
+			return nil
+		}
+		if cu.Tag != dwarf.TagCompileUnit && cu.Tag != dwarf.TagPartialUnit {
+			continue
+		}
+		rs, err := d.Ranges(cu)
+		if err != nil {
+			return nil
+		}
+		// A unit without ranges holds no code (Go emits such units for
+		// packages without functions); it stays listed, for the DIEs
+		// other units refer to.
+		u := unitInfo{entry: off}
+		for _, rg := range rs {
+			if rg[0] >= base && rg[0] < rg[1] {
+				u.ranges = append(u.ranges, rg)
+				z.byAddr = append(z.byAddr, unitRange{rg[0], rg[1], len(z.units)})
+			}
+		}
+		z.units = append(z.units, u)
+	}
+	slices.SortFunc(z.byAddr, func(a, b unitRange) int { return cmp.Compare(a.start, b.start) })
+	for i := 1; i < len(z.byAddr); i++ {
+		if z.byAddr[i].start < z.byAddr[i-1].end && z.byAddr[i].unit != z.byAddr[i-1].unit {
+			return nil
+		}
+	}
+	return z
+}
+
+// unitEntryOffsets reads the unit headers of .debug_info (DWARF 2 to 5,
+// 32- and 64-bit) and returns the offset of each unit's first DIE.
+func unitEntryOffsets(info io.ReaderAt) ([]dwarf.Offset, bool) {
+	var out []dwarf.Offset
+	var h [24]byte
+	for off := int64(0); ; {
+		n, err := info.ReadAt(h[:], off)
+		if n == 0 && err == io.EOF {
+			return out, true
+		}
+		if n < 12 {
+			return nil, false
+		}
+		length, lenSize, offSize := uint64(binary.LittleEndian.Uint32(h[:])), int64(4), int64(4)
+		if length == 0xffffffff {
+			length, lenSize, offSize = binary.LittleEndian.Uint64(h[4:]), 12, 8
+		}
+		if n < 24 && offSize == 8 {
+			return nil, false
+		}
+		version := binary.LittleEndian.Uint16(h[lenSize:])
+		hdr := lenSize + 2 + offSize + 1 // DWARF 2-4: version, abbrev offset, address size
+		if version >= 5 {
+			hdr = lenSize + 2 + 1 + 1 + offSize // version, unit type, address size, abbrev offset
+			switch h[lenSize+2] {
+			case 1, 3: // compile, partial
+			case 4, 5: // skeleton, split compile: a DWO id follows
+				hdr += 8
+			default: // type units: not code
+				hdr = -1
+			}
+		}
+		if version < 2 || version > 5 || length == 0 {
+			return nil, false
+		}
+		if hdr > 0 {
+			out = append(out, dwarf.Offset(off+hdr))
+		}
+		off += lenSize + int64(length)
+	}
+}
+
+// unitAt returns the unit holding addr, loaded, or nil.
+func (z *lazyTables) unitAt(addr uint64) *unitInfo {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	i := z.find(addr)
+	if i < 0 {
+		return nil
+	}
+	if !z.units[i].loaded {
+		z.loadGroup(i)
+	}
+	return &z.units[i]
+}
+
+// allFuncs loads every unit and returns all their function ranges in
+// address order.
+func (z *lazyTables) allFuncs() funcTable {
+	var all funcTable
+	for _, r := range z.byAddr {
+		if u := z.unitAt(r.start); u != nil {
+			all = append(all, u.funcs...)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *FuncRange) int { return cmp.Compare(a.Start, b.Start) })
+	return slices.CompactFunc(all, func(a, b *FuncRange) bool { return a == b })
+}
+
+func (z *lazyTables) find(addr uint64) int {
+	i := sort.Search(len(z.byAddr), func(i int) bool { return z.byAddr[i].end > addr })
+	if i < len(z.byAddr) && z.byAddr[i].start <= addr {
+		return z.byAddr[i].unit
+	}
+	return -1
+}
+
+// loadGroup loads unit i and the units of the other functions of the
+// names it defines, then marks their entries.
+func (z *lazyTables) loadGroup(i int) {
+	queue := []int{i}
+	var group []int
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if z.units[u].loaded {
+			continue
+		}
+		names := z.load(u)
+		group = append(group, u)
+		for _, name := range names {
+			for _, a := range z.dups[name] {
+				if j := z.find(a); j >= 0 && !z.units[j].loaded {
+					queue = append(queue, j)
+				}
+			}
+		}
+	}
+	for _, u := range group {
+		z.markEntries(&z.units[u])
+	}
+}
+
+// load reads unit i's line table and DIEs; it returns the names of the
+// functions it defines.
+func (z *lazyTables) load(i int) []string {
+	u := &z.units[i]
+	u.loaded = true
+	l := z.l
+	l.lines, l.intervals, l.topLevel = nil, nil, nil
+	first := len(l.subs)
+	r := z.d.Reader()
+	r.Seek(u.entry)
+	cu, err := r.Next()
+	if err != nil || cu == nil {
+		return nil
+	}
+	if l.loadLines(cu) != nil {
+		return nil
+	}
+	u.decls = true
+	if cu.Children && l.loadUnitDIEs(r) != nil {
+		return nil
+	}
+	z.resolveNames(first)
+	u.segs = flatten(l.intervals)
+	sortLineRows(l.lines)
+	u.lines = l.lines
+	u.funcs = z.funcTable(i)
+	names := make([]string, 0, len(u.funcs))
+	for _, fr := range u.funcs {
+		names = append(names, fr.Func.Name)
+	}
+	l.lines, l.intervals = nil, nil
+	return names
+}
+
+// resolveNames resolves the subroutines from index first on, after
+// reading the subprogram DIEs of the other units that their abstract
+// origins or specifications refer to.
+func (z *lazyTables) resolveNames(first int) {
+	for {
+		missing := z.missingDeclUnits(first)
+		if len(missing) == 0 {
+			break
+		}
+		for _, u := range missing {
+			z.readDecls(u)
+		}
+	}
+	z.l.resolveNamesFrom(first)
+}
+
+// missingDeclUnits lists the units, not read yet, holding DIEs that the
+// subroutines from index first on refer to.
+func (z *lazyTables) missingDeclUnits(first int) []int {
+	var out []int
+	l := z.l
+	for _, off := range l.subOffs[first:] {
+		l.walkRefs(off, func(o dwarf.Offset) {
+			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+		})
+	}
+	return out
+}
+
+func (z *lazyTables) unitOfOffset(o dwarf.Offset) int {
+	i := sort.Search(len(z.units), func(i int) bool { return z.units[i].entry > o })
+	return i - 1
+}
+
+// readDecls records the subprogram DIEs of unit u (with its file table)
+// without loading its code.
+func (z *lazyTables) readDecls(u int) {
+	z.units[u].decls = true
+	l := z.l
+	r := z.d.Reader()
+	r.Seek(z.units[u].entry)
+	cu, err := r.Next()
+	if err != nil || cu == nil {
+		return
+	}
+	saved := l.files
+	l.files = nil
+	if lr, err := z.d.LineReader(cu); err == nil && lr != nil {
+		l.files = lr.Files()
+	}
+	for depth := 0; ; {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			break
+		}
+		if e.Tag == 0 {
+			if depth--; depth < 0 {
+				break
+			}
+			continue
+		}
+		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			if l.decls[e.Offset] == nil {
+				l.recordDecl(e)
+			}
+		}
+		if e.Children {
+			depth++
+		}
+	}
+	l.files = saved
+}
+
+// funcTable builds the function ranges of the subprograms just loaded,
+// adding to the functions of the same name in other units.
+func (z *lazyTables) funcTable(unit int) funcTable {
+	l := z.l
+	var t funcTable
+	for _, idx := range l.topLevel {
+		name := l.subs[idx].name
+		if name == "" {
+			continue
+		}
+		fn := z.byName[name]
+		if fn == nil {
+			fn = &Function{Name: name}
+			z.byName[name] = fn
+		}
+		for _, r := range l.ranges[idx] {
+			if r[1] <= r[0] || r[0] < z.base {
+				continue
+			}
+			z.addRange(fn, unit, r)
+			if !z.seen[r[0]] {
+				z.seen[r[0]] = true
+				t = append(t, &FuncRange{Func: fn, Start: r[0], End: r[1]})
+			}
+		}
+	}
+	sort.Slice(t, func(i, j int) bool { return t[i].Start < t[j].Start })
+	return t
+}
+
+// addRange adds a range of unit to fn, after those of earlier units and
+// of the same unit.
+func (z *lazyTables) addRange(fn *Function, unit int, r [2]uint64) {
+	us := z.rangeUnits[fn]
+	i := sort.Search(len(us), func(i int) bool { return us[i] > unit })
+	z.rangeUnits[fn] = slices.Insert(us, i, unit)
+	fn.Ranges = slices.Insert(fn.Ranges, i, r)
+}
+
+// setSymbols keeps the ELF symbols for marking entries as units load.
+func (z *lazyTables) setSymbols(syms []Symbol) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	z.syms = append(z.syms, syms...)
+	slices.SortStableFunc(z.syms, func(a, b Symbol) int { return cmp.Compare(a.Addr, b.Addr) })
+	count := map[string]int{}
+	for _, s := range z.syms {
+		count[s.Name]++
+	}
+	z.dups = map[string][]uint64{}
+	for _, s := range z.syms {
+		if count[s.Name] > 1 {
+			z.dups[s.Name] = append(z.dups[s.Name], s.Addr)
+		}
+	}
+	for i := range z.units {
+		if z.units[i].loaded {
+			z.markEntries(&z.units[i])
+		}
+	}
+}
+
+// markEntries is MarkEntries for the symbols in unit u's ranges.
+func (z *lazyTables) markEntries(u *unitInfo) {
+	for _, rg := range u.ranges {
+		i := sort.Search(len(z.syms), func(i int) bool { return z.syms[i].Addr >= rg[0] })
+		for ; i < len(z.syms) && z.syms[i].Addr < rg[1]; i++ {
+			s := z.syms[i]
+			if r := u.funcs.at(s.Addr); r != nil && (len(r.Func.Ranges) == 1 || r.Func.Name == CanonicalName(s.Name)) {
+				r.IsEntry = true
+			}
+		}
+	}
+}
