@@ -83,6 +83,7 @@ func (s *Stats) Add(o Stats) {
 	s.ExternalEnds += o.ExternalEnds
 	s.DroppedExtExt += o.DroppedExtExt
 	s.InvalidRanges += o.InvalidRanges
+	s.Pairs += o.Pairs
 }
 
 // ShareMemory divides the bound of the table of distinct samples kept

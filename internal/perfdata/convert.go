@@ -33,7 +33,7 @@ func (n *Native) sample(rec *perffile.Record) error {
 	}
 	t := n.mc.findnew(s.PID, s.TID)
 	if s.HasChain {
-		n.callchain(t, s, !lbr)
+		n.callchain(t, s, !lbr, lbr && n.content.Callchain)
 	} else {
 		smp.HasIP, smp.IP = true, s.IP
 		if !lbr {
@@ -53,7 +53,10 @@ func (n *Native) sample(rec *perffile.Record) error {
 // kernel and user lookups (user first), an unknown marker empties the
 // chain, at most maxStack addresses are kept; a frame in a user mapping
 // prints DSO-relative.
-func (n *Native) callchain(t *thread, s *perffile.Sample, symbols bool) {
+//
+// symbols is -F sym,dso (call-stack input); dso alone is -F dso (hybrid
+// input: perf script -F pid,ip,dso,brstack).
+func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 	smp := &n.rec.Sample
 	cpumode := uint16(cpumodeUser)
 	entries := 0
@@ -81,10 +84,15 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols bool) {
 		if m != nil && !m.kernel {
 			f.Addr = m.mapIP(ip)
 		}
-		if symbols {
+		switch {
+		case symbols:
 			f.Symbol, f.DSO = n.symbolAndDSO(m, ip)
-			f.Relative = f.DSO != "[unknown]" && !perfscript.IsKernelDSO(f.DSO)
+		case dso && m != nil:
+			f.DSO = m.dso
+		case dso:
+			f.DSO = "[unknown]"
 		}
+		f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !perfscript.IsKernelDSO(f.DSO)
 		smp.Frames = append(smp.Frames, f)
 	}
 }
