@@ -41,6 +41,13 @@ type Options struct {
 	HotCount, ColdCount uint64
 	// The pre-inliner's thresholds (-sample-profile-* options of LLVM).
 	Inline InlineOptions
+	// SafeRecursiveMerge makes the pre-inliner take a context out of the
+	// trie before merging it into its base profile. LLVM merges first: a
+	// recursive context ([f:1 @ f:1 @ f] under the base f) is then merged
+	// into itself and loses samples (llvm-profgen-19 even crashes on deep
+	// recursion with --compress-recursion=0). Off, profgen gives
+	// llvm-profgen's bytes; on, every sample is kept.
+	SafeRecursiveMerge bool
 }
 
 // InlineOptions are the pre-inliner's size and hotness thresholds.

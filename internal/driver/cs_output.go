@@ -29,8 +29,7 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 			return rawprof.WriteCS(w, rawContexts(ctxs), bins.primary().PreferredBase())
 		})
 	}
-	gopts := opts.CS.Profile
-	gopts.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
 	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, gopts)
 	return writeSampleProfile(opts, path, res.Profile)
 }

@@ -14,19 +14,25 @@ import (
 	"github.com/profgen/profgen/internal/testutil"
 )
 
-// hybridPrograms returns the lbr/<prog> test data directories holding
-// hybrid traces (hybrid.script: one process; hybrid-multi.script and
-// hybrid-multi.<pid>.script: four processes and each alone).
+// hybridPrograms returns the test data directories holding hybrid traces
+// (hybrid.script: one process; hybrid-multi.script and
+// hybrid-multi.<pid>.script: four processes and each alone): lbr/<prog>
+// (scripts/testdata.d/20-lbr.sh) and cs/<prog> (80-cs.sh; not the bench
+// trace, which has no multi-process part).
 func hybridPrograms(t *testing.T) []string {
 	t.Helper()
-	var dirs []string
-	for _, d := range lbrPrograms(t) {
-		if _, err := os.Stat(filepath.Join(d, "hybrid.script")); err == nil {
-			dirs = append(dirs, d)
-		}
+	root := os.Getenv("PROFGEN_TESTDATA")
+	if root == "" {
+		t.Skip("PROFGEN_TESTDATA not set; run make testdata")
 	}
+	a, _ := filepath.Glob(filepath.Join(root, "lbr", "*", "hybrid-multi.script"))
+	b, _ := filepath.Glob(filepath.Join(root, "cs", "*", "hybrid-multi.script"))
+	dirs := append(a, b...)
 	if len(dirs) == 0 {
-		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr")
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr or cs")
+	}
+	for i, d := range dirs {
+		dirs[i] = filepath.Dir(d)
 	}
 	return dirs
 }
@@ -302,5 +308,45 @@ func TestCSUnsymbolizedInputMatchesLLVM(t *testing.T) {
 				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back")
 			}
 		})
+	}
+}
+
+// TestCSPreInlinerKeepsSamples: llvm-profgen-19 crashes with the
+// pre-inliner and --compress-recursion=0 on deep recursion, and its
+// pre-inliner loses the samples of recursive contexts it merges into
+// themselves. profgen's pre-inliner (in that mode by default, otherwise
+// with --safe-recursive-merge) only moves samples: its profile, flattened
+// by llvm-profdata-19 to one profile per function, equals the flattened
+// profile llvm-profgen-19 makes of the same contexts without the
+// pre-inliner.
+func TestCSPreInlinerKeepsSamples(t *testing.T) {
+	profdata := testutil.Tool(t, "llvm-profdata-19")
+	flatten := func(t *testing.T, prof []byte) []byte {
+		in := filepath.Join(t.TempDir(), "in.txt")
+		if err := os.WriteFile(in, prof, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(profdata, "merge", "--sample", "--text", "--convert-sample-profile-layout=flat", in, "-o", "-").Output()
+		if err != nil {
+			t.Fatalf("llvm-profdata-19 merge: %v", err)
+		}
+		return out
+	}
+	for _, dir := range hybridPrograms(t) {
+		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, compress := range []int{0, -1} {
+			t.Run(fmt.Sprintf("%s/compress-recursion=%d", filepath.Base(dir), compress), func(t *testing.T) {
+				want := flatten(t, llvmProfgenArgs(t, "--perfscript", script, "--binary", binPath, "--format=text",
+					fmt.Sprintf("--compress-recursion=%d", compress), "--csspgo-preinliner=0", "--csprof-merge-cold-context=0", "--gen-cs-nested-profile=0"))
+				cs := DefaultCSOptions()
+				cs.CompressRecursion, cs.Profile.Nested = compress, false
+				safe := true
+				cs.SafeRecursiveMerge = &safe
+				got := flatten(t, convert(t, Options{PerfScript: script, Binaries: []string{binPath}, Format: "text", CS: &cs}))
+				if !bytes.Equal(got, want) {
+					t.Errorf("the pre-inlined profile, flattened, differs from the flattened profile without pre-inliner (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
 	}
 }
