@@ -9,6 +9,8 @@ import (
 	"github.com/profgen/profgen/internal/unwind"
 )
 
+var _ unwind.Keyer = (*FrameContexts)(nil)
+
 // ContextOptions say how address contexts become frame contexts.
 type ContextOptions struct {
 	// CompressRecursion is the longest repeated frame sequence removed from
@@ -37,32 +39,54 @@ type Context struct {
 	Counters       *aggregate.Counters
 }
 
-// SymbolizeContexts turns the unwinder's address contexts into frame
-// contexts: each address expands to its inline frames, discriminators are
-// reduced to base ones, recursion is compressed and the context trimmed
-// (the leaf frame is kept whole), and counters of address contexts that
-// expand to the same frames are summed. The result is sorted by
-// ContextString, the order of llvm-profgen's unsymbolized output.
-func SymbolizeContexts(ctxs []unwind.Context, sym *Symbols, opts ContextOptions) []Context {
-	byKey := map[string]*Context{}
-	var keys []string
-	for _, c := range ctxs {
-		frames, inlined := expand(c.Addrs, sym, opts)
-		key := sampleprof.ContextString(frames)
-		if m := byKey[key]; m != nil {
-			m.Counters.Add(c.Counters)
-			m.WasLeafInlined = m.WasLeafInlined || inlined
-			continue
-		}
-		counters := aggregate.NewCounters()
-		counters.Add(c.Counters)
-		byKey[key] = &Context{Frames: frames, WasLeafInlined: inlined, Counters: counters}
-		keys = append(keys, key)
+// FrameContexts names the unwinder's contexts by their frames (an
+// unwind.Keyer): each address of a context expands to its inline frames,
+// discriminators are reduced to base ones, recursion is compressed and the
+// context trimmed (the leaf frame is kept whole); address contexts that
+// expand to the same frames share an id, and so their counters.
+type FrameContexts struct {
+	sym  *Symbols
+	opts ContextOptions
+	ids  map[string]int
+	ctxs []Context // by id, without counters
+	keys []string  // by id: ContextString of the frames
+}
+
+// NewFrameContexts returns a Keyer symbolizing with sym.
+func NewFrameContexts(sym *Symbols, opts ContextOptions) *FrameContexts {
+	return &FrameContexts{sym: sym, opts: opts, ids: map[string]int{}}
+}
+
+// Key returns the id of the frame context of addrs.
+func (f *FrameContexts) Key(addrs []uint64) int {
+	frames, inlined := expand(addrs, f.sym, f.opts)
+	key := sampleprof.ContextString(frames)
+	if id, ok := f.ids[key]; ok {
+		f.ctxs[id].WasLeafInlined = f.ctxs[id].WasLeafInlined || inlined
+		return id
 	}
-	sort.Strings(keys)
-	out := make([]Context, len(keys))
-	for i, k := range keys {
-		out[i] = *byKey[k]
+	id := len(f.ctxs)
+	f.ids[key] = id
+	f.ctxs = append(f.ctxs, Context{Frames: frames, WasLeafInlined: inlined})
+	f.keys = append(f.keys, key)
+	return id
+}
+
+// Contexts pairs the contexts with their counters (by id, as
+// unwind.Unwinder.Counters gives them), sorted by ContextString, the order
+// of llvm-profgen's unsymbolized output.
+func (f *FrameContexts) Contexts(counters []*aggregate.Counters) []Context {
+	var ids []int
+	for id, c := range counters {
+		if c != nil {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return f.keys[ids[i]] < f.keys[ids[j]] })
+	out := make([]Context, len(ids))
+	for i, id := range ids {
+		out[i] = f.ctxs[id]
+		out[i].Counters = counters[id]
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package csprofile
 
 import (
-	"sync"
-
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -13,17 +11,18 @@ type Symbolizer interface {
 	Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
 	FuncRangeAt(addr uint64) *symbolize.FuncRange
 	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
+	SubroutineAt(addr uint64) (start, end uint64, sub int32)
 }
 
 // Symbols caches the inline frames of each address, as llvm-profgen's
-// symbolizer cache, and answers the unwinder's questions. Safe for
+// symbolizer cache, and answers the unwinder's questions. Not safe for
 // concurrent use.
 type Symbols struct {
 	sym Symbolizer
 
-	mu     sync.RWMutex
 	frames map[uint64]*addrFrames
 	ctxIDs map[string]uint32 // inline context (all frames but the leaf's line) -> id
+	subCtx map[int32]uint32  // the inline context id of each subroutine
 	buf    []symbolize.Frame
 }
 
@@ -36,24 +35,16 @@ type addrFrames struct {
 
 // NewSymbols returns a cache over sym.
 func NewSymbols(sym Symbolizer) *Symbols {
-	return &Symbols{sym: sym, frames: map[uint64]*addrFrames{}, ctxIDs: map[string]uint32{}}
+	return &Symbols{sym: sym, frames: map[uint64]*addrFrames{}, ctxIDs: map[string]uint32{}, subCtx: map[int32]uint32{}}
 }
 
 // at returns the frames of addr.
 func (s *Symbols) at(addr uint64) *addrFrames {
-	s.mu.RLock()
 	f := s.frames[addr]
-	s.mu.RUnlock()
-	if f != nil {
-		return f
+	if f == nil {
+		f = s.symbolize(addr)
+		s.frames[addr] = f
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := s.frames[addr]; f != nil {
-		return f
-	}
-	f = s.symbolize(addr)
-	s.frames[addr] = f
 	return f
 }
 
@@ -74,7 +65,7 @@ func (s *Symbols) symbolize(addr uint64) *addrFrames {
 // and their number.
 func (s *Symbols) contextID(frames []sampleprof.ContextFrame) uint32 {
 	key := make([]byte, 0, 64)
-	key = append(key, byte(len(frames)))
+	key = append(key, byte(len(frames)), byte(len(frames)>>8), byte(len(frames)>>16))
 	for _, f := range frames[:len(frames)-1] {
 		key = append(key, f.Func...)
 		key = append(key, 0)
@@ -93,12 +84,20 @@ func appendLoc(b []byte, l sampleprof.LineLocation) []byte {
 		byte(l.Discriminator), byte(l.Discriminator>>8), byte(l.Discriminator>>16), byte(l.Discriminator>>24))
 }
 
-// SameInlineContext reports whether a and b have the same inline frames
-// but for the leaf frame (llvm-profgen's inlineContextEqual: the leaf's
-// function is not compared either).
-func (s *Symbols) SameInlineContext(a, b uint64) bool {
-	fa, fb := s.at(a), s.at(b)
-	return fa.ctx != 0 && fa.ctx == fb.ctx
+// InlineRun returns the inline context id of addr (0: no debug info) and
+// the start of the address segment, owned by one subroutine, holding it:
+// the context is the same all along a segment.
+func (s *Symbols) InlineRun(addr uint64) (uint64, uint32) {
+	start, _, sub := s.sym.SubroutineAt(addr)
+	if sub < 0 {
+		return addr, 0
+	}
+	id, ok := s.subCtx[sub]
+	if !ok {
+		id = s.symbolize(addr).ctx
+		s.subCtx[sub] = id
+	}
+	return start, id
 }
 
 // IsFuncStart reports whether a DWARF function range starts at addr.

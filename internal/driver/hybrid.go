@@ -35,8 +35,8 @@ type hybridPath struct {
 	mode  branchMode
 
 	syms     *csprofile.Symbols
+	keys     *csprofile.FrameContexts
 	unwinder *unwind.Unwinder
-	trie     *unwind.Trie
 	frames   []uint64
 	lbr      []aggregate.Branch
 	stack    []uint64
@@ -112,7 +112,13 @@ func (h *hybridPath) decide(hybrid bool) error {
 	}
 	h.syms = csprofile.NewSymbols(sym)
 	if h.mode == modeCS {
-		h.unwinder = unwind.New(h.bins.primary(), h.syms, unwind.Options{})
+		copts := csprofile.ContextOptions{
+			CompressRecursion: h.opts.CompressRecursion,
+			MaxContextDepth:   h.opts.MaxContextDepth,
+			FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
+		}
+		h.keys = csprofile.NewFrameContexts(h.syms, copts)
+		h.unwinder = unwind.New(h.bins.primary(), h.syms, h.keys, unwind.Options{})
 	}
 	return nil
 }
@@ -154,22 +160,16 @@ func (h *hybridPath) canonicalFrames(frames []perfscript.Frame, delta uint64) {
 // cs reports whether the input made a context-sensitive profile.
 func (h *hybridPath) cs() bool { return h.mode == modeCS }
 
-// finish unwinds what is pending.
+// finish collects the unwinding's statistics.
 func (h *hybridPath) finish() {
 	if h.unwinder != nil {
-		h.trie = h.unwinder.Trie()
 		h.sum.Unwind = h.unwinder.Stats
 	}
 }
 
 // contexts returns the frame contexts of the unwound samples.
 func (h *hybridPath) contexts() []csprofile.Context {
-	copts := csprofile.ContextOptions{
-		CompressRecursion: h.opts.CompressRecursion,
-		MaxContextDepth:   h.opts.MaxContextDepth,
-		FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
-	}
-	return csprofile.SymbolizeContexts(h.trie.Contexts(), h.syms, copts)
+	return h.keys.Contexts(h.unwinder.Counters())
 }
 
 func (h *hybridPath) print(w io.Writer, name string) {
@@ -191,7 +191,7 @@ func (h *hybridPath) print(w io.Writer, name string) {
 	}
 	u := s.Unwind
 	fmt.Fprintf(w, "profgen: %d samples unwound (%d frames); %d branches: %d ranges from outside the binary back to it, %d ranges that cannot have run and %d with one end outside stopped the unwinding\n",
-		u.Unwound, h.trie.Nodes(), u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
+		u.Unwound, h.unwinder.Frames(), u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
 	if u.CutStacks > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d call stacks cut at a return address that follows no call (code without frame pointers?)\n", u.CutStacks)
 	}
