@@ -50,15 +50,42 @@ type FrameContexts struct {
 	ids  map[string]int
 	ctxs []Context // by id, without counters
 	keys []string  // by id: ContextString of the frames
+	// known caches ids by what determines a frame context: the callers'
+	// addresses and the leaf's inline context and function.
+	known map[leafKey]int
+}
+
+type leafKey struct {
+	callers int
+	ctx     uint32
+	fn      string
 }
 
 // NewFrameContexts returns a Keyer symbolizing with sym.
 func NewFrameContexts(sym *Symbols, opts ContextOptions) *FrameContexts {
-	return &FrameContexts{sym: sym, opts: opts, ids: map[string]int{}}
+	return &FrameContexts{sym: sym, opts: opts, ids: map[string]int{}, known: map[leafKey]int{}}
 }
 
 // Key returns the id of the frame context of addrs.
-func (f *FrameContexts) Key(addrs []uint64) int {
+func (f *FrameContexts) Key(callers int, addrs []uint64) int {
+	var lk leafKey
+	if len(addrs) > 0 {
+		if leaf := f.sym.Frames(addrs[len(addrs)-1]); len(leaf) > 0 {
+			lk = leafKey{callers: callers, ctx: f.sym.at(addrs[len(addrs)-1]).ctx, fn: leaf[len(leaf)-1].Func}
+			if id, ok := f.known[lk]; ok {
+				f.ctxs[id].WasLeafInlined = f.ctxs[id].WasLeafInlined || len(leaf) > 1
+				return id
+			}
+		}
+	}
+	id := f.key(addrs)
+	if lk.fn != "" {
+		f.known[lk] = id
+	}
+	return id
+}
+
+func (f *FrameContexts) key(addrs []uint64) int {
 	frames, inlined := expand(addrs, f.sym, f.opts)
 	key := sampleprof.ContextString(frames)
 	if id, ok := f.ids[key]; ok {

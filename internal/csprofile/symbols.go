@@ -12,6 +12,7 @@ type Symbolizer interface {
 	FuncRangeAt(addr uint64) *symbolize.FuncRange
 	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
 	SubroutineAt(addr uint64) (start, end uint64, sub int32)
+	Span() (start, end uint64)
 }
 
 // Symbols caches the inline frames of each address, as llvm-profgen's
@@ -20,7 +21,11 @@ type Symbolizer interface {
 type Symbols struct {
 	sym Symbolizer
 
-	frames map[uint64]*addrFrames
+	// pages cache the frames of the addresses of [lo, hi), 512 a page;
+	// addresses with the same frames share them (shared).
+	lo, hi uint64
+	pages  []*[pageSize]*addrFrames
+	shared map[frameKey]*addrFrames
 	ctxIDs map[string]uint32 // inline context (all frames but the leaf's line) -> id
 	subCtx map[int32]uint32  // the inline context id of each subroutine
 	buf    []symbolize.Frame
@@ -33,24 +38,62 @@ type addrFrames struct {
 	ctx    uint32
 }
 
+const pageSize = 512
+
+// frameKey identifies the frames of an address: its innermost subroutine
+// and its line-table line and discriminator.
+type frameKey struct {
+	sub        int32
+	line, disc uint32
+}
+
+// noFrames are the frames of addresses without debug info.
+var noFrames = &addrFrames{}
+
 // NewSymbols returns a cache over sym.
 func NewSymbols(sym Symbolizer) *Symbols {
-	return &Symbols{sym: sym, frames: map[uint64]*addrFrames{}, ctxIDs: map[string]uint32{}, subCtx: map[int32]uint32{}}
+	s := &Symbols{sym: sym, shared: map[frameKey]*addrFrames{}, ctxIDs: map[string]uint32{}, subCtx: map[int32]uint32{}}
+	s.lo, s.hi = sym.Span()
+	if s.hi > s.lo {
+		s.pages = make([]*[pageSize]*addrFrames, (s.hi-s.lo+pageSize-1)/pageSize)
+	}
+	return s
 }
 
 // at returns the frames of addr.
 func (s *Symbols) at(addr uint64) *addrFrames {
-	f := s.frames[addr]
+	if addr < s.lo || addr >= s.hi {
+		return noFrames
+	}
+	i := addr - s.lo
+	pg := s.pages[i/pageSize]
+	if pg == nil {
+		pg = new([pageSize]*addrFrames)
+		s.pages[i/pageSize] = pg
+	}
+	f := pg[i%pageSize]
 	if f == nil {
 		f = s.symbolize(addr)
-		s.frames[addr] = f
+		pg[i%pageSize] = f
 	}
 	return f
 }
 
+// symbolize returns the frames of addr, shared with the addresses that
+// have the same.
 func (s *Symbols) symbolize(addr uint64) *addrFrames {
 	s.buf = s.sym.Frames(addr, s.buf)
+	if len(s.buf) == 0 {
+		return noFrames
+	}
+	_, _, sub := s.sym.SubroutineAt(addr)
+	leaf := s.buf[len(s.buf)-1]
+	k := frameKey{sub: sub, line: leaf.Line, disc: leaf.Discriminator}
+	if f := s.shared[k]; f != nil {
+		return f
+	}
 	f := &addrFrames{frames: make([]sampleprof.ContextFrame, len(s.buf))}
+	s.shared[k] = f
 	for i, fr := range s.buf {
 		f.frames[i] = sampleprof.ContextFrame{Func: fr.Func,
 			Loc: sampleprof.LineLocation{LineOffset: fr.LineOffset(), Discriminator: fr.Discriminator}}

@@ -16,3 +16,12 @@ func (t *Table) SubroutineAt(addr uint64) (start, end uint64, sub int32) {
 	}
 	return 0, 0, -1
 }
+
+// Span returns the addresses [start, end) that subroutines cover, from
+// the lowest to the highest; Frames is empty outside.
+func (t *Table) Span() (start, end uint64) {
+	if len(t.segs) == 0 {
+		return 0, 0
+	}
+	return t.segs[0].start, t.segs[len(t.segs)-1].end
+}

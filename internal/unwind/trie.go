@@ -37,9 +37,11 @@ type Keyer interface {
 	// Key returns the id of a context: its addresses, outermost first
 	// (the call sites of the callers, then the address in the leaf
 	// frame); empty for the root context (branches from outside the
-	// binary, and what ran in external frames). Ids are small and dense
-	// from 0; addrs is only valid during the call.
-	Key(addrs []uint64) int
+	// binary, and what ran in external frames). callers identifies the
+	// context's addresses but the last (one value per distinct prefix),
+	// for keyers that cache by it. Ids are small and dense from 0; addrs
+	// is only valid during the call.
+	Key(callers int, addrs []uint64) int
 }
 
 // trie is llvm-profgen's frame trie, one for all samples: each node is a
@@ -48,25 +50,47 @@ type Keyer interface {
 // context id (Keyer).
 type trie struct {
 	nodes    []node
-	children map[childKey]nodeID
+	children map[uint64]nodeID   // packed parent and address (see packChild)
+	wide     map[childKey]nodeID // the others
 	keyer    Keyer
 	counters []*aggregate.Counters // by context id
 	addrs    []uint64              // scratch for context addresses
 }
 
 func newTrie(k Keyer) *trie {
-	return &trie{nodes: []node{{parent: -1, key: noKey}}, children: map[childKey]nodeID{}, keyer: k}
+	return &trie{nodes: []node{{parent: -1, key: noKey}}, children: map[uint64]nodeID{}, wide: map[childKey]nodeID{}, keyer: k}
+}
+
+// packChild packs a parent and an address into one map key when they fit
+// (addresses below 2^40, the first 2^24 parents): a map of uint64 keys is
+// the fastest Go has.
+func packChild(parent nodeID, addr uint64) (uint64, bool) {
+	if addr >= 1<<40 || parent >= 1<<24 {
+		return 0, false
+	}
+	return uint64(parent)<<40 | addr, true
 }
 
 // child returns the node for addr under parent, creating it.
 func (t *trie) child(parent nodeID, addr uint64) nodeID {
-	k := childKey{parent, addr}
-	if id, ok := t.children[k]; ok {
+	packed, ok := packChild(parent, addr)
+	var id nodeID
+	var found bool
+	if ok {
+		id, found = t.children[packed]
+	} else {
+		id, found = t.wide[childKey{parent, addr}]
+	}
+	if found {
 		return id
 	}
-	id := nodeID(len(t.nodes))
+	id = nodeID(len(t.nodes))
 	t.nodes = append(t.nodes, node{addr: addr, parent: parent, key: noKey})
-	t.children[k] = id
+	if ok {
+		t.children[packed] = id
+	} else {
+		t.wide[childKey{parent, addr}] = id
+	}
 	return id
 }
 
@@ -74,7 +98,11 @@ func (t *trie) child(parent nodeID, addr uint64) nodeID {
 func (t *trie) countersOf(n nodeID) *aggregate.Counters {
 	nd := &t.nodes[n]
 	if nd.key == noKey {
-		nd.key = int32(t.keyer.Key(t.context(n)))
+		callers := int(nd.parent)
+		if nd.addr == ExternalAddr {
+			callers = -1 // the empty context
+		}
+		nd.key = int32(t.keyer.Key(callers, t.context(n)))
 	}
 	for int(nd.key) >= len(t.counters) {
 		t.counters = append(t.counters, nil)
@@ -132,7 +160,7 @@ type AddressContexts struct {
 func NewAddressContexts() *AddressContexts { return &AddressContexts{ids: map[string]int{}} }
 
 // Key interns the context.
-func (a *AddressContexts) Key(addrs []uint64) int {
+func (a *AddressContexts) Key(_ int, addrs []uint64) int {
 	a.key = a.key[:0]
 	for _, x := range addrs {
 		a.key = binary.BigEndian.AppendUint64(a.key, x)
