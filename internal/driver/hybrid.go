@@ -37,6 +37,7 @@ type hybridPath struct {
 	syms     *csprofile.Symbols
 	keys     *csprofile.FrameContexts
 	unwinder *unwind.Unwinder
+	queue    *unwindQueue
 	frames   []uint64
 	lbr      []aggregate.Branch
 	stack    []uint64
@@ -91,7 +92,7 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 	for _, b := range rec.Sample.Branches {
 		h.lbr = append(h.lbr, aggregate.Branch{Source: b.From + delta, Target: b.To + delta})
 	}
-	h.unwinder.Add(h.frames, h.lbr, rec.Sample.Count)
+	h.queue.add(h.frames, h.lbr, rec.Sample.Count)
 	return false, nil
 }
 
@@ -119,6 +120,7 @@ func (h *hybridPath) decide(hybrid bool) error {
 		}
 		h.keys = csprofile.NewFrameContexts(h.syms, copts)
 		h.unwinder = unwind.New(h.bins.primary(), h.syms, h.keys, unwind.Options{})
+		h.queue = newUnwindQueue(h.unwinder)
 	}
 	return nil
 }
@@ -160,9 +162,11 @@ func (h *hybridPath) canonicalFrames(frames []perfscript.Frame, delta uint64) {
 // cs reports whether the input made a context-sensitive profile.
 func (h *hybridPath) cs() bool { return h.mode == modeCS }
 
-// finish collects the unwinding's statistics.
+// finish waits for the unwinding to end and collects its statistics; it
+// may be called more than once.
 func (h *hybridPath) finish() {
 	if h.unwinder != nil {
+		h.queue.finish()
 		h.sum.Unwind = h.unwinder.Stats
 	}
 }
