@@ -177,7 +177,7 @@ func (g *generator) inferCallerSamples(nd *node) {
 		return
 	}
 	callee := nd.prof.fs
-	n := headSamplesEstimate(callee, true)
+	n := callee.HeadSamplesEstimate(true)
 	if n == 0 && len(callee.Body) == 0 {
 		n = 1
 	}
@@ -201,30 +201,6 @@ func (g *generator) duplicationFactor(d uint32) uint32 {
 		return 1
 	}
 	return symbolize.DuplicationFactor(d)
-}
-
-// headSamplesEstimate is FunctionSamples::getHeadSamplesEstimate: the head
-// samples of a CS profile when it has some, else the count of its first
-// location (body or inlinees), else 1 when it has any sample.
-func headSamplesEstimate(fs *sampleprof.FunctionSamples, cs bool) uint64 {
-	if cs && fs.HeadSamples != 0 {
-		return fs.HeadSamples
-	}
-	var n uint64
-	body := sampleprof.SortedLocations(fs.Body)
-	sites := sampleprof.SortedLocations(fs.Callsites)
-	switch {
-	case len(body) > 0 && (len(sites) == 0 || body[0].Less(sites[0])):
-		n = fs.Body[body[0]].Samples
-	case len(sites) > 0:
-		for _, c := range fs.Callsites[sites[0]] {
-			n += headSamplesEstimate(c, cs)
-		}
-	}
-	if n == 0 && fs.TotalSamples > 0 {
-		return 1
-	}
-	return n
 }
 
 // updateTotalSamples sets totals to the sum of body samples and inlinees'

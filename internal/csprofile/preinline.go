@@ -73,7 +73,7 @@ func (p *preInliner) addCandidates(q *candidateQueue, caller *profile) {
 		if nd.prof == nil {
 			continue
 		}
-		count := max(callTargetCount(caller, nd), headSamplesEstimate(nd.prof.fs, true))
+		count := max(callTargetCount(caller, nd), nd.prof.fs.HeadSamplesEstimate(true))
 		q.push(candidate{prof: nd.prof, count: count, size: uint64(p.size(nd)), guid: p.t.names.md5(nd.fn)})
 	}
 }

@@ -41,7 +41,7 @@ func writeHotFunctions(w io.Writer, p *sampleprof.Profile, topN int) {
 			break
 		}
 		fmt.Fprintln(w, columns(fmt.Sprintf("%d (%.2f%%)", f.TotalSamples, share(f.TotalSamples, total)),
-			fmt.Sprint(maxCount(f)), fmt.Sprint(headEstimate(f)), f.Name))
+			fmt.Sprint(maxCount(f)), fmt.Sprint(f.HeadSamplesEstimate(p.CS)), profileName(f)))
 	}
 }
 
@@ -62,24 +62,4 @@ func columns(cells ...string) string {
 		b.WriteString(c)
 	}
 	return b.String()
-}
-
-// headEstimate is LLVM's getHeadSamplesEstimate: the samples of the first
-// body line, or the estimates of the callees inlined at the first call
-// site when that comes first; at least 1 when the function has samples.
-func headEstimate(f *sampleprof.FunctionSamples) uint64 {
-	var n uint64
-	body, calls := sampleprof.SortedLocations(f.Body), sampleprof.SortedLocations(f.Callsites)
-	switch {
-	case len(body) > 0 && (len(calls) == 0 || body[0].Less(calls[0])):
-		n = f.Body[body[0]].Samples
-	case len(calls) > 0:
-		for _, c := range f.Callsites[calls[0]] {
-			n += headEstimate(c)
-		}
-	}
-	if n == 0 && f.TotalSamples > 0 {
-		return 1
-	}
-	return n
 }
