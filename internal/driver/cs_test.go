@@ -350,3 +350,37 @@ func TestCSPreInlinerKeepsSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestCSProfileCompilesWithClang: clang-19 -fprofile-sample-use takes the
+// CS profiles (nested and flat, extbinary) of the tail-call program's
+// hybrid trace, and the counts reach the IR.
+func TestCSProfileCompilesWithClang(t *testing.T) {
+	clang := testutil.Tool(t, "clang-19")
+	dir := testutil.DataDir(t, "cs", "tailcall")
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(root, "testdata", "programs", "tailcall.c")
+	for _, nested := range []bool{true, false} {
+		t.Run(fmt.Sprintf("nested=%v", nested), func(t *testing.T) {
+			cs := DefaultCSOptions()
+			cs.Profile.Nested = nested
+			prof := filepath.Join(t.TempDir(), "tailcall.prof")
+			data := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid.script"), Binaries: []string{filepath.Join(dir, "binary")}, CS: &cs})
+			if err := os.WriteFile(prof, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(clang, "-O2", "-g", "-fprofile-sample-use="+prof, "-S", "-emit-llvm", "-o", "-", src)
+			ir, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v: %v", cmd.Args, err)
+			}
+			for _, want := range []string{`!"ProfileFormat", !"SampleProfile"`, `!"function_entry_count"`} {
+				if !bytes.Contains(ir, []byte(want)) {
+					t.Errorf("IR lacks %s", want)
+				}
+			}
+		})
+	}
+}
