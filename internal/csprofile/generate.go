@@ -119,20 +119,36 @@ func (g *generator) addBody(fs *sampleprof.FunctionSamples, ranges map[generate.
 		if r.Count == 0 {
 			continue
 		}
+		// Consecutive instructions mostly share their frames: one update
+		// per run of them.
+		var run *addrFrames
+		var n uint64
 		for addr := range g.bin.Code.Insts(r.Start, r.End) {
-			frames := g.bin.Syms.Frames(addr)
-			if len(frames) == 0 {
-				continue
+			f := g.bin.Syms.at(addr)
+			if f != run {
+				g.addLine(fs, run, r.Count, n)
+				run, n = f, 0
 			}
-			leaf := frames[len(frames)-1].Loc
-			n := r.Count * uint64(g.duplicationFactor(leaf.Discriminator))
-			rec := fs.Record(g.baseLocation(leaf))
-			if rec.Samples <= n {
-				rec.Samples = n
-			}
-			fs.TotalSamples += r.Count
+			n++
 		}
+		g.addLine(fs, run, r.Count, n)
 	}
+}
+
+// addLine counts n instructions run count times with frames f: the
+// leaf's line keeps the largest count (times the duplication factor), the
+// total grows by count per instruction.
+func (g *generator) addLine(fs *sampleprof.FunctionSamples, f *addrFrames, count, n uint64) {
+	if f == nil || len(f.frames) == 0 {
+		return
+	}
+	leaf := f.frames[len(f.frames)-1].Loc
+	c := count * uint64(g.duplicationFactor(leaf.Discriminator))
+	rec := fs.Record(g.baseLocation(leaf))
+	if rec.Samples <= c {
+		rec.Samples = c
+	}
+	fs.TotalSamples += count * n
 }
 
 // addBoundary counts the context's branches that enter a function: a call
