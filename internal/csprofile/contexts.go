@@ -1,6 +1,7 @@
 package csprofile
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/profgen/profgen/internal/aggregate"
@@ -50,51 +51,51 @@ type FrameContexts struct {
 	ids  map[string]int
 	ctxs []Context // by id, without counters
 	keys []string  // by id: ContextString of the frames
-	// known caches ids by what determines a frame context: the callers'
-	// addresses and the leaf's inline context and function.
-	known map[leafKey]int
-}
 
-type leafKey struct {
-	callers int
-	ctx     uint32
-	fn      string
+	scratch []sampleprof.ContextFrame
+	text    []byte
+	// known caches ids by what determines a frame context: the callers'
+	// addresses and the leaf's inline context and function (packed: the
+	// callers above, the leaf id below).
+	known map[uint64]int
 }
 
 // NewFrameContexts returns a Keyer symbolizing with sym.
 func NewFrameContexts(sym *Symbols, opts ContextOptions) *FrameContexts {
-	return &FrameContexts{sym: sym, opts: opts, ids: map[string]int{}, known: map[leafKey]int{}}
+	return &FrameContexts{sym: sym, opts: opts, ids: map[string]int{}, known: map[uint64]int{}}
 }
 
 // Key returns the id of the frame context of addrs.
 func (f *FrameContexts) Key(callers int, addrs []uint64) int {
-	var lk leafKey
+	var lk uint64
 	if len(addrs) > 0 {
-		if leaf := f.sym.Frames(addrs[len(addrs)-1]); len(leaf) > 0 {
-			lk = leafKey{callers: callers, ctx: f.sym.at(addrs[len(addrs)-1]).ctx, fn: leaf[len(leaf)-1].Func}
+		if leaf := f.sym.at(addrs[len(addrs)-1]); leaf.leaf != 0 {
+			lk = uint64(callers+1)<<32 | uint64(leaf.leaf)
 			if id, ok := f.known[lk]; ok {
-				f.ctxs[id].WasLeafInlined = f.ctxs[id].WasLeafInlined || len(leaf) > 1
+				f.ctxs[id].WasLeafInlined = f.ctxs[id].WasLeafInlined || len(leaf.frames) > 1
 				return id
 			}
 		}
 	}
 	id := f.key(addrs)
-	if lk.fn != "" {
+	if lk != 0 {
 		f.known[lk] = id
 	}
 	return id
 }
 
 func (f *FrameContexts) key(addrs []uint64) int {
-	frames, inlined := expand(addrs, f.sym, f.opts)
-	key := sampleprof.ContextString(frames)
-	if id, ok := f.ids[key]; ok {
+	frames, inlined := expand(f.scratch[:0], addrs, f.sym, f.opts)
+	f.scratch = frames[:0]
+	f.text = sampleprof.AppendContextString(f.text[:0], frames)
+	if id, ok := f.ids[string(f.text)]; ok {
 		f.ctxs[id].WasLeafInlined = f.ctxs[id].WasLeafInlined || inlined
 		return id
 	}
 	id := len(f.ctxs)
+	key := string(f.text)
 	f.ids[key] = id
-	f.ctxs = append(f.ctxs, Context{Frames: frames, WasLeafInlined: inlined})
+	f.ctxs = append(f.ctxs, Context{Frames: slices.Clone(frames), WasLeafInlined: inlined})
 	f.keys = append(f.keys, key)
 	return id
 }
@@ -121,7 +122,7 @@ func (f *FrameContexts) Contexts(counters []*aggregate.Counters) []Context {
 // expand returns the frame context of an address context
 // (ProfiledBinary::getExpandedContext). An address without debug info
 // makes the whole context empty.
-func expand(addrs []uint64, sym *Symbols, opts ContextOptions) (ctx []sampleprof.ContextFrame, leafInlined bool) {
+func expand(ctx []sampleprof.ContextFrame, addrs []uint64, sym *Symbols, opts ContextOptions) (_ []sampleprof.ContextFrame, leafInlined bool) {
 	for _, a := range addrs {
 		fs := sym.Frames(a)
 		if len(fs) == 0 {
@@ -141,5 +142,5 @@ func expand(addrs []uint64, sym *Symbols, opts ContextOptions) (ctx []sampleprof
 	leaf := sampleprof.ContextFrame{Func: ctx[len(ctx)-1].Func}
 	callers := unwind.CompressRecursion(ctx[:len(ctx)-1], opts.CompressRecursion)
 	callers = unwind.TrimContext(callers, opts.MaxContextDepth)
-	return append(callers[:len(callers):len(callers)], leaf), leafInlined
+	return append(callers, leaf), leafInlined // callers lies within ctx: room for the leaf
 }

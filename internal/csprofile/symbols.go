@@ -28,6 +28,7 @@ type Symbols struct {
 	shared map[frameKey]*addrFrames
 	ctxIDs map[string]uint32 // inline context (all frames but the leaf's line) -> id
 	subCtx map[int32]uint32  // the inline context id of each subroutine
+	leaves map[leafSig]uint32
 	buf    []symbolize.Frame
 }
 
@@ -36,9 +37,16 @@ type Symbols struct {
 type addrFrames struct {
 	frames []sampleprof.ContextFrame
 	ctx    uint32
+	leaf   uint32 // id of (ctx, leaf function): what a context takes from its leaf address
 }
 
 const pageSize = 512
+
+// leafSig is an inline context and the function of its leaf frame.
+type leafSig struct {
+	ctx uint32
+	fn  string
+}
 
 // frameKey identifies the frames of an address: its innermost subroutine
 // and its line-table line and discriminator.
@@ -52,7 +60,7 @@ var noFrames = &addrFrames{}
 
 // NewSymbols returns a cache over sym.
 func NewSymbols(sym Symbolizer) *Symbols {
-	s := &Symbols{sym: sym, shared: map[frameKey]*addrFrames{}, ctxIDs: map[string]uint32{}, subCtx: map[int32]uint32{}}
+	s := &Symbols{sym: sym, shared: map[frameKey]*addrFrames{}, ctxIDs: map[string]uint32{}, subCtx: map[int32]uint32{}, leaves: map[leafSig]uint32{}}
 	s.lo, s.hi = sym.Span()
 	if s.hi > s.lo {
 		s.pages = make([]*[pageSize]*addrFrames, (s.hi-s.lo+pageSize-1)/pageSize)
@@ -100,6 +108,11 @@ func (s *Symbols) symbolize(addr uint64) *addrFrames {
 	}
 	if len(f.frames) > 0 {
 		f.ctx = s.contextID(f.frames)
+		sig := leafSig{f.ctx, f.frames[len(f.frames)-1].Func}
+		if f.leaf = s.leaves[sig]; f.leaf == 0 {
+			f.leaf = uint32(len(s.leaves) + 1)
+			s.leaves[sig] = f.leaf
+		}
 	}
 	return f
 }

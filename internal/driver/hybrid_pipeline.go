@@ -21,7 +21,11 @@ type hybridBatch struct {
 	samples  []hybridSample
 }
 
-func (b *hybridBatch) full() bool { return len(b.samples) >= batchSamples }
+// hybridBatchSamples is smaller than batchSamples: a hybrid sample is a
+// kilobyte (a call stack and 16-32 branches).
+const hybridBatchSamples = 1024
+
+func (b *hybridBatch) full() bool { return len(b.samples) >= hybridBatchSamples }
 
 // unwindQueue feeds an Unwinder from another goroutine.
 type unwindQueue struct {

@@ -18,23 +18,27 @@ type ContextFrame struct {
 // ContextString writes a context as LLVM prints it between brackets:
 // `main:3 @ foo:2.1 @ bar`, the leaf without its location.
 func ContextString(ctx []ContextFrame) string {
-	var b strings.Builder
+	return string(AppendContextString(nil, ctx))
+}
+
+// AppendContextString appends ContextString(ctx) to b.
+func AppendContextString(b []byte, ctx []ContextFrame) []byte {
 	for i, f := range ctx {
 		if i > 0 {
-			b.WriteString(" @ ")
+			b = append(b, " @ "...)
 		}
-		b.WriteString(f.Func)
+		b = append(b, f.Func...)
 		if i == len(ctx)-1 {
 			break
 		}
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatUint(uint64(f.Loc.LineOffset), 10))
+		b = append(b, ':')
+		b = strconv.AppendUint(b, uint64(f.Loc.LineOffset), 10)
 		if f.Loc.Discriminator != 0 {
-			b.WriteByte('.')
-			b.WriteString(strconv.FormatUint(uint64(f.Loc.Discriminator), 10))
+			b = append(b, '.')
+			b = strconv.AppendUint(b, uint64(f.Loc.Discriminator), 10)
 		}
 	}
-	return b.String()
+	return b
 }
 
 // contextLess orders contexts as LLVM's SampleContext: frame by frame,
