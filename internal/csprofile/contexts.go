@@ -144,3 +144,37 @@ func expand(ctx []sampleprof.ContextFrame, addrs []uint64, sym *Symbols, opts Co
 	callers = unwind.TrimContext(callers, opts.MaxContextDepth)
 	return append(callers, leaf), leafInlined // callers lies within ctx: room for the leaf
 }
+
+// MergeContexts pairs the contexts of several unwindings (each its keyer
+// and its counters by id) with their counters, summing those of the same
+// frames, sorted as Contexts sorts them.
+func MergeContexts(keys []*FrameContexts, counters [][]*aggregate.Counters) []Context {
+	if len(keys) == 1 {
+		return keys[0].Contexts(counters[0])
+	}
+	byKey := map[string]*Context{}
+	var order []string
+	for i, f := range keys {
+		for id, c := range counters[i] {
+			if c == nil {
+				continue
+			}
+			k := f.keys[id]
+			if m := byKey[k]; m != nil {
+				m.Counters.Add(c)
+				m.WasLeafInlined = m.WasLeafInlined || f.ctxs[id].WasLeafInlined
+				continue
+			}
+			ctx := f.ctxs[id]
+			ctx.Counters = c
+			byKey[k] = &ctx
+			order = append(order, k)
+		}
+	}
+	sort.Strings(order)
+	out := make([]Context, len(order))
+	for i, k := range order {
+		out[i] = *byKey[k]
+	}
+	return out
+}

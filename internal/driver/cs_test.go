@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	bin "github.com/profgen/profgen/internal/binary"
@@ -380,6 +381,24 @@ func TestCSProfileCompilesWithClang(t *testing.T) {
 				if !bytes.Contains(ir, []byte(want)) {
 					t.Errorf("IR lacks %s", want)
 				}
+			}
+		})
+	}
+}
+
+// TestCSUnwindersAgree: the unwinding spreads over goroutines by
+// GOMAXPROCS; the outputs are the same for one and for four.
+func TestCSUnwindersAgree(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			opts := Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
+			prev := runtime.GOMAXPROCS(1)
+			one := convert(t, opts)
+			runtime.GOMAXPROCS(5)
+			four := convert(t, opts)
+			runtime.GOMAXPROCS(prev)
+			if !bytes.Equal(one, four) {
+				t.Errorf("one unwinder and four give different profiles (%d vs %d bytes)", len(one), len(four))
 			}
 		})
 	}

@@ -34,14 +34,13 @@ type hybridPath struct {
 	opts  *CSOptions
 	mode  branchMode
 
-	syms     *csprofile.Symbols
-	keys     *csprofile.FrameContexts
-	unwinder *unwind.Unwinder
-	queue    *unwindQueue
-	frames   []uint64
-	lbr      []aggregate.Branch
-	stack    []uint64
-	sum      hybridSummary
+	syms   *csprofile.Symbols
+	queue  *unwindQueue
+	frameN int // frames in the unwinders' tries
+	frames []uint64
+	lbr    []aggregate.Branch
+	stack  []uint64
+	sum    hybridSummary
 }
 
 // hybridSummary is what happened to the samples of a hybrid input.
@@ -118,9 +117,16 @@ func (h *hybridPath) decide(hybrid bool) error {
 			MaxContextDepth:   h.opts.MaxContextDepth,
 			FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
 		}
-		h.keys = csprofile.NewFrameContexts(h.syms, copts)
-		h.unwinder = unwind.New(h.bins.primary(), h.syms, h.keys, unwind.Options{})
-		h.queue = newUnwindQueue(h.unwinder)
+		first := true
+		h.queue = newUnwindQueue(func() *unwinder {
+			syms := h.syms // the first unwinder's symbol cache serves generation afterwards
+			if !first {
+				syms = csprofile.NewSymbols(sym)
+			}
+			first = false
+			keys := csprofile.NewFrameContexts(syms, copts)
+			return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
+		})
 	}
 	return nil
 }
@@ -165,15 +171,15 @@ func (h *hybridPath) cs() bool { return h.mode == modeCS }
 // finish waits for the unwinding to end and collects its statistics; it
 // may be called more than once.
 func (h *hybridPath) finish() {
-	if h.unwinder != nil {
+	if h.queue != nil {
 		h.queue.finish()
-		h.sum.Unwind = h.unwinder.Stats
+		h.sum.Unwind, h.frameN = h.queue.stats()
 	}
 }
 
 // contexts returns the frame contexts of the unwound samples.
 func (h *hybridPath) contexts() []csprofile.Context {
-	return h.keys.Contexts(h.unwinder.Counters())
+	return h.queue.contexts()
 }
 
 func (h *hybridPath) print(w io.Writer, name string) {
@@ -195,7 +201,7 @@ func (h *hybridPath) print(w io.Writer, name string) {
 	}
 	u := s.Unwind
 	fmt.Fprintf(w, "profgen: %d samples unwound (%d frames); %d branches: %d ranges from outside the binary back to it, %d ranges that cannot have run and %d with one end outside stopped the unwinding\n",
-		u.Unwound, h.unwinder.Frames(), u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
+		u.Unwound, h.frameN, u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
 	if u.CutStacks > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d call stacks cut at a return address that follows no call (code without frame pointers?)\n", u.CutStacks)
 	}

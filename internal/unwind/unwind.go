@@ -94,6 +94,23 @@ type Stats struct {
 	ReturnsToNoCall    uint64 // returns to an address not after a call: unwinding of the sample stopped
 }
 
+// Add adds o's counts to s.
+func (s *Stats) Add(o Stats) {
+	s.Samples += o.Samples
+	s.Unwound += o.Unwound
+	s.NoBranches += o.NoBranches
+	s.PrologEpilog += o.PrologEpilog
+	s.LeafExternal += o.LeafExternal
+	s.CutStacks += o.CutStacks
+	s.Branches += o.Branches
+	s.PairedExternal += o.PairedExternal
+	s.UnpairedExternal += o.UnpairedExternal
+	s.InvalidRanges += o.InvalidRanges
+	s.MismatchedCalls += o.MismatchedCalls
+	s.MismatchedExtCalls += o.MismatchedExtCalls
+	s.ReturnsToNoCall += o.ReturnsToNoCall
+}
+
 // Unwinder replays hybrid samples into counters per calling context.
 type Unwinder struct {
 	code  Code
