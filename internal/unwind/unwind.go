@@ -25,6 +25,9 @@
 // context: what runs above them starts a new context. Samples whose leaf is
 // in a function's prolog or epilog (first two, last two instructions) are
 // dropped, their stack being unreliable.
+//
+// MissingFrames infers the frames tail calls leave out of a context, as
+// llvm-profgen does for pseudo-probe contexts.
 package unwind
 
 import (
