@@ -33,6 +33,8 @@ func addCSFlags(fs *pflag.FlagSet, o *driver.CSOptions) {
 	fs.IntVar(&in.LimitMax, "sample-profile-inline-limit-max", in.LimitMax, "pre-inliner: upper bound of a function's size limit")
 	fs.IntVar(&in.PrevInliningFactor, "csspgo-preinliner-multiplier-for-previous-inlining", in.PrevInliningFactor, "pre-inliner: threshold factor for calls the binary inlined")
 	fs.BoolVar(&in.Replay, "csspgo-replay-preinline", false, "pre-inliner: inline what the profiled binary inlined")
+	fs.Var(optionalBool{&o.SafeRecursiveMerge}, "safe-recursive-merge", "pre-inliner: keep the samples of recursive contexts that llvm-profgen merges into themselves (default: on with --compress-recursion=0, where llvm-profgen crashes)")
+	fs.Lookup("safe-recursive-merge").NoOptDefVal = "true"
 	fs.BoolVar(&in.SortSCC, "sort-profiled-scc-member", true, "pre-inliner: order the functions of a recursion by call weights")
 	for _, name := range []string{"use-context-cost-for-preinliner", "mark-all-context-preinlined", "sample-profile-hot-inline-threshold",
 		"sample-profile-cold-inline-threshold", "sample-profile-inline-growth-limit", "sample-profile-inline-limit-min",

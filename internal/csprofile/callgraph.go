@@ -56,7 +56,7 @@ func callWeight(caller, callee *node) uint64 {
 	if caller.prof == nil || callee.prof == nil {
 		return 0
 	}
-	return max(callTargetCount(caller.prof, callee), headSamplesEstimate(callee.prof.fs, true))
+	return max(callTargetCount(caller.prof, callee), callee.prof.fs.HeadSamplesEstimate(true))
 }
 
 // callTargetCount is the count of calls to callee's function at its call

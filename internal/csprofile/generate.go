@@ -41,6 +41,13 @@ type Options struct {
 	HotCount, ColdCount uint64
 	// The pre-inliner's thresholds (-sample-profile-* options of LLVM).
 	Inline InlineOptions
+	// SafeRecursiveMerge makes the pre-inliner take a context out of the
+	// trie before merging it into its base profile. LLVM merges first: a
+	// recursive context ([f:1 @ f:1 @ f] under the base f) is then merged
+	// into itself and loses samples (llvm-profgen-19 even crashes on deep
+	// recursion with --compress-recursion=0). Off, profgen gives
+	// llvm-profgen's bytes; on, every sample is kept.
+	SafeRecursiveMerge bool
 }
 
 // InlineOptions are the pre-inliner's size and hotness thresholds.
@@ -112,20 +119,36 @@ func (g *generator) addBody(fs *sampleprof.FunctionSamples, ranges map[generate.
 		if r.Count == 0 {
 			continue
 		}
+		// Consecutive instructions mostly share their frames: one update
+		// per run of them.
+		var run *addrFrames
+		var n uint64
 		for addr := range g.bin.Code.Insts(r.Start, r.End) {
-			frames := g.bin.Syms.Frames(addr)
-			if len(frames) == 0 {
-				continue
+			f := g.bin.Syms.at(addr)
+			if f != run {
+				g.addLine(fs, run, r.Count, n)
+				run, n = f, 0
 			}
-			leaf := frames[len(frames)-1].Loc
-			n := r.Count * uint64(g.duplicationFactor(leaf.Discriminator))
-			rec := fs.Record(g.baseLocation(leaf))
-			if rec.Samples <= n {
-				rec.Samples = n
-			}
-			fs.TotalSamples += r.Count
+			n++
 		}
+		g.addLine(fs, run, r.Count, n)
 	}
+}
+
+// addLine counts n instructions run count times with frames f: the
+// leaf's line keeps the largest count (times the duplication factor), the
+// total grows by count per instruction.
+func (g *generator) addLine(fs *sampleprof.FunctionSamples, f *addrFrames, count, n uint64) {
+	if f == nil || len(f.frames) == 0 {
+		return
+	}
+	leaf := f.frames[len(f.frames)-1].Loc
+	c := count * uint64(g.duplicationFactor(leaf.Discriminator))
+	rec := fs.Record(g.baseLocation(leaf))
+	if rec.Samples <= c {
+		rec.Samples = c
+	}
+	fs.TotalSamples += count * n
 }
 
 // addBoundary counts the context's branches that enter a function: a call
@@ -170,7 +193,7 @@ func (g *generator) inferCallerSamples(nd *node) {
 		return
 	}
 	callee := nd.prof.fs
-	n := headSamplesEstimate(callee, true)
+	n := callee.HeadSamplesEstimate(true)
 	if n == 0 && len(callee.Body) == 0 {
 		n = 1
 	}
@@ -194,30 +217,6 @@ func (g *generator) duplicationFactor(d uint32) uint32 {
 		return 1
 	}
 	return symbolize.DuplicationFactor(d)
-}
-
-// headSamplesEstimate is FunctionSamples::getHeadSamplesEstimate: the head
-// samples of a CS profile when it has some, else the count of its first
-// location (body or inlinees), else 1 when it has any sample.
-func headSamplesEstimate(fs *sampleprof.FunctionSamples, cs bool) uint64 {
-	if cs && fs.HeadSamples != 0 {
-		return fs.HeadSamples
-	}
-	var n uint64
-	body := sampleprof.SortedLocations(fs.Body)
-	sites := sampleprof.SortedLocations(fs.Callsites)
-	switch {
-	case len(body) > 0 && (len(sites) == 0 || body[0].Less(sites[0])):
-		n = fs.Body[body[0]].Samples
-	case len(sites) > 0:
-		for _, c := range fs.Callsites[sites[0]] {
-			n += headSamplesEstimate(c, cs)
-		}
-	}
-	if n == 0 && fs.TotalSamples > 0 {
-		return 1
-	}
-	return n
 }
 
 // updateTotalSamples sets totals to the sum of body samples and inlinees'

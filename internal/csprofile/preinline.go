@@ -14,6 +14,9 @@ type preInliner struct {
 	summary *sampleprof.Summary
 	cold    uint64 // cold count threshold
 	size    func(*node) uint32
+	// detachFirst takes a context out of its parent before promoting it
+	// (see Options.SafeRecursiveMerge).
+	detachFirst bool
 
 	byFunc map[string][]*profile // context profiles of each function, BFS order
 }
@@ -70,7 +73,7 @@ func (p *preInliner) addCandidates(q *candidateQueue, caller *profile) {
 		if nd.prof == nil {
 			continue
 		}
-		count := max(callTargetCount(caller, nd), headSamplesEstimate(nd.prof.fs, true))
+		count := max(callTargetCount(caller, nd), nd.prof.fs.HeadSamplesEstimate(true))
 		q.push(candidate{prof: nd.prof, count: count, size: uint64(p.size(nd)), guid: p.t.names.md5(nd.fn)})
 	}
 }
@@ -130,11 +133,14 @@ func (p *preInliner) baseProfile(fn string) *profile {
 // promote moves the subtree of from under to (to the root: as a base
 // profile), merging it into what is there (promoteMergeContextSamplesTree).
 func (p *preInliner) promote(from, to *node) *node {
-	oldSite, oldParent := from.callsite, from.parent
-	site := oldSite
+	site := from.callsite
 	if to == p.t.root {
 		site = sampleprof.LineLocation{}
+		if p.detachFirst {
+			from.parent.remove(p.t.names.callSiteHash(from.fn, from.callsite))
+		}
 	}
+	oldSite, oldParent := from.callsite, from.parent
 	dst := p.t.lookup(to, site, from.fn)
 	if dst == nil {
 		dst = p.move(from, to, site)
@@ -145,7 +151,7 @@ func (p *preInliner) promote(from, to *node) *node {
 		}
 		from.keys, from.children = nil, nil
 	}
-	if to == p.t.root {
+	if to == p.t.root && !p.detachFirst {
 		oldParent.remove(p.t.names.callSiteHash(from.fn, oldSite))
 	}
 	return dst

@@ -45,7 +45,7 @@ func Generate(ctxs []Context, bin Binary, opts Options) *Result {
 		if sz != nil {
 			size = sz.sizeOf
 		}
-		p := &preInliner{t: g.t, opts: opts.Inline, summary: summary, cold: res.ColdThreshold, size: size}
+		p := &preInliner{t: g.t, opts: opts.Inline, summary: summary, cold: res.ColdThreshold, size: size, detachFirst: opts.SafeRecursiveMerge}
 		p.run()
 	}
 	if opts.MergeColdContext != nil {

@@ -63,8 +63,19 @@ func (s *sizes) addFunction(fn *symbolize.Function, code generate.Code, syms *Sy
 		if r[1] <= r[0] {
 			continue
 		}
-		for addr, size := range code.Insts(r[0], r[1]-1) {
-			s.add(syms.Frames(addr), uint32(size))
+		var run *addrFrames // consecutive instructions mostly share frames
+		var size uint32
+		for addr, n := range code.Insts(r[0], r[1]-1) {
+			if f := syms.at(addr); f != run {
+				if run != nil {
+					s.add(run.frames, size)
+				}
+				run, size = f, 0
+			}
+			size += uint32(n)
+		}
+		if run != nil {
+			s.add(run.frames, size)
 		}
 	}
 }

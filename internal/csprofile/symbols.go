@@ -1,8 +1,6 @@
 package csprofile
 
 import (
-	"sync"
-
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -13,17 +11,24 @@ type Symbolizer interface {
 	Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame
 	FuncRangeAt(addr uint64) *symbolize.FuncRange
 	FuncRangeStartingAt(addr uint64) *symbolize.FuncRange
+	SubroutineAt(addr uint64) (start, end uint64, sub int32)
+	Span() (start, end uint64)
 }
 
 // Symbols caches the inline frames of each address, as llvm-profgen's
-// symbolizer cache, and answers the unwinder's questions. Safe for
+// symbolizer cache, and answers the unwinder's questions. Not safe for
 // concurrent use.
 type Symbols struct {
 	sym Symbolizer
 
-	mu     sync.RWMutex
-	frames map[uint64]*addrFrames
+	// pages cache the frames of the addresses of [lo, hi), 512 a page;
+	// addresses with the same frames share them (shared).
+	lo, hi uint64
+	pages  []*[pageSize]*addrFrames
+	shared map[frameKey]*addrFrames
 	ctxIDs map[string]uint32 // inline context (all frames but the leaf's line) -> id
+	subCtx map[int32]uint32  // the inline context id of each subroutine
+	leaves map[leafSig]uint32
 	buf    []symbolize.Frame
 }
 
@@ -32,40 +37,82 @@ type Symbols struct {
 type addrFrames struct {
 	frames []sampleprof.ContextFrame
 	ctx    uint32
+	leaf   uint32 // id of (ctx, leaf function): what a context takes from its leaf address
 }
+
+const pageSize = 512
+
+// leafSig is an inline context and the function of its leaf frame.
+type leafSig struct {
+	ctx uint32
+	fn  string
+}
+
+// frameKey identifies the frames of an address: its innermost subroutine
+// and its line-table line and discriminator.
+type frameKey struct {
+	sub        int32
+	line, disc uint32
+}
+
+// noFrames are the frames of addresses without debug info.
+var noFrames = &addrFrames{}
 
 // NewSymbols returns a cache over sym.
 func NewSymbols(sym Symbolizer) *Symbols {
-	return &Symbols{sym: sym, frames: map[uint64]*addrFrames{}, ctxIDs: map[string]uint32{}}
+	s := &Symbols{sym: sym, shared: map[frameKey]*addrFrames{}, ctxIDs: map[string]uint32{}, subCtx: map[int32]uint32{}, leaves: map[leafSig]uint32{}}
+	s.lo, s.hi = sym.Span()
+	if s.hi > s.lo {
+		s.pages = make([]*[pageSize]*addrFrames, (s.hi-s.lo+pageSize-1)/pageSize)
+	}
+	return s
 }
 
 // at returns the frames of addr.
 func (s *Symbols) at(addr uint64) *addrFrames {
-	s.mu.RLock()
-	f := s.frames[addr]
-	s.mu.RUnlock()
-	if f != nil {
-		return f
+	if addr < s.lo || addr >= s.hi {
+		return noFrames
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := s.frames[addr]; f != nil {
-		return f
+	i := addr - s.lo
+	pg := s.pages[i/pageSize]
+	if pg == nil {
+		pg = new([pageSize]*addrFrames)
+		s.pages[i/pageSize] = pg
 	}
-	f = s.symbolize(addr)
-	s.frames[addr] = f
+	f := pg[i%pageSize]
+	if f == nil {
+		f = s.symbolize(addr)
+		pg[i%pageSize] = f
+	}
 	return f
 }
 
+// symbolize returns the frames of addr, shared with the addresses that
+// have the same.
 func (s *Symbols) symbolize(addr uint64) *addrFrames {
 	s.buf = s.sym.Frames(addr, s.buf)
+	if len(s.buf) == 0 {
+		return noFrames
+	}
+	_, _, sub := s.sym.SubroutineAt(addr)
+	leaf := s.buf[len(s.buf)-1]
+	k := frameKey{sub: sub, line: leaf.Line, disc: leaf.Discriminator}
+	if f := s.shared[k]; f != nil {
+		return f
+	}
 	f := &addrFrames{frames: make([]sampleprof.ContextFrame, len(s.buf))}
+	s.shared[k] = f
 	for i, fr := range s.buf {
 		f.frames[i] = sampleprof.ContextFrame{Func: fr.Func,
 			Loc: sampleprof.LineLocation{LineOffset: fr.LineOffset(), Discriminator: fr.Discriminator}}
 	}
 	if len(f.frames) > 0 {
 		f.ctx = s.contextID(f.frames)
+		sig := leafSig{f.ctx, f.frames[len(f.frames)-1].Func}
+		if f.leaf = s.leaves[sig]; f.leaf == 0 {
+			f.leaf = uint32(len(s.leaves) + 1)
+			s.leaves[sig] = f.leaf
+		}
 	}
 	return f
 }
@@ -74,7 +121,7 @@ func (s *Symbols) symbolize(addr uint64) *addrFrames {
 // and their number.
 func (s *Symbols) contextID(frames []sampleprof.ContextFrame) uint32 {
 	key := make([]byte, 0, 64)
-	key = append(key, byte(len(frames)))
+	key = append(key, byte(len(frames)), byte(len(frames)>>8), byte(len(frames)>>16))
 	for _, f := range frames[:len(frames)-1] {
 		key = append(key, f.Func...)
 		key = append(key, 0)
@@ -93,12 +140,20 @@ func appendLoc(b []byte, l sampleprof.LineLocation) []byte {
 		byte(l.Discriminator), byte(l.Discriminator>>8), byte(l.Discriminator>>16), byte(l.Discriminator>>24))
 }
 
-// SameInlineContext reports whether a and b have the same inline frames
-// but for the leaf frame (llvm-profgen's inlineContextEqual: the leaf's
-// function is not compared either).
-func (s *Symbols) SameInlineContext(a, b uint64) bool {
-	fa, fb := s.at(a), s.at(b)
-	return fa.ctx != 0 && fa.ctx == fb.ctx
+// InlineRun returns the inline context id of addr (0: no debug info) and
+// the start of the address segment, owned by one subroutine, holding it:
+// the context is the same all along a segment.
+func (s *Symbols) InlineRun(addr uint64) (uint64, uint32) {
+	start, _, sub := s.sym.SubroutineAt(addr)
+	if sub < 0 {
+		return addr, 0
+	}
+	id, ok := s.subCtx[sub]
+	if !ok {
+		id = s.symbolize(addr).ctx
+		s.subCtx[sub] = id
+	}
+	return start, id
 }
 
 // IsFuncStart reports whether a DWARF function range starts at addr.

@@ -29,8 +29,7 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 			return rawprof.WriteCS(w, rawContexts(ctxs), opts.LLVM.unsymbolizedBase(bins.primary()))
 		})
 	}
-	gopts := opts.CS.Profile
-	gopts.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
+	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
 	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
 	if c := opts.LLVM.SummaryHotCount; c != nil {
 		gopts.HotCount = *c

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	bin "github.com/profgen/profgen/internal/binary"
@@ -14,19 +15,25 @@ import (
 	"github.com/profgen/profgen/internal/testutil"
 )
 
-// hybridPrograms returns the lbr/<prog> test data directories holding
-// hybrid traces (hybrid.script: one process; hybrid-multi.script and
-// hybrid-multi.<pid>.script: four processes and each alone).
+// hybridPrograms returns the test data directories holding hybrid traces
+// (hybrid.script: one process; hybrid-multi.script and
+// hybrid-multi.<pid>.script: four processes and each alone): lbr/<prog>
+// (scripts/testdata.d/20-lbr.sh) and cs/<prog> (80-cs.sh; not the bench
+// trace, which has no multi-process part).
 func hybridPrograms(t *testing.T) []string {
 	t.Helper()
-	var dirs []string
-	for _, d := range lbrPrograms(t) {
-		if _, err := os.Stat(filepath.Join(d, "hybrid.script")); err == nil {
-			dirs = append(dirs, d)
-		}
+	root := os.Getenv("PROFGEN_TESTDATA")
+	if root == "" {
+		t.Skip("PROFGEN_TESTDATA not set; run make testdata")
 	}
+	a, _ := filepath.Glob(filepath.Join(root, "lbr", "*", "hybrid-multi.script"))
+	b, _ := filepath.Glob(filepath.Join(root, "cs", "*", "hybrid-multi.script"))
+	dirs := append(a, b...)
 	if len(dirs) == 0 {
-		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr")
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr or cs")
+	}
+	for i, d := range dirs {
+		dirs[i] = filepath.Dir(d)
 	}
 	return dirs
 }
@@ -297,6 +304,98 @@ func TestCSUnsymbolizedInputMatchesLLVM(t *testing.T) {
 			again := convert(t, Options{UnsymbolizedProfile: raw, Binaries: []string{binPath}, SkipSymbolization: true})
 			if rawIn, _ := os.ReadFile(raw); !bytes.Equal(again, rawIn) {
 				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back")
+			}
+		})
+	}
+}
+
+// TestCSPreInlinerKeepsSamples: llvm-profgen-19 crashes with the
+// pre-inliner and --compress-recursion=0 on deep recursion, and its
+// pre-inliner loses the samples of recursive contexts it merges into
+// themselves. profgen's pre-inliner (in that mode by default, otherwise
+// with --safe-recursive-merge) only moves samples: its profile, flattened
+// by llvm-profdata-19 to one profile per function, equals the flattened
+// profile llvm-profgen-19 makes of the same contexts without the
+// pre-inliner.
+func TestCSPreInlinerKeepsSamples(t *testing.T) {
+	profdata := testutil.Tool(t, "llvm-profdata-19")
+	flatten := func(t *testing.T, prof []byte) []byte {
+		in := filepath.Join(t.TempDir(), "in.txt")
+		if err := os.WriteFile(in, prof, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(profdata, "merge", "--sample", "--text", "--convert-sample-profile-layout=flat", in, "-o", "-").Output()
+		if err != nil {
+			t.Fatalf("llvm-profdata-19 merge: %v", err)
+		}
+		return out
+	}
+	for _, dir := range hybridPrograms(t) {
+		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		for _, compress := range []int{0, -1} {
+			t.Run(fmt.Sprintf("%s/compress-recursion=%d", filepath.Base(dir), compress), func(t *testing.T) {
+				want := flatten(t, llvmProfgenArgs(t, "--perfscript", script, "--binary", binPath, "--format=text",
+					fmt.Sprintf("--compress-recursion=%d", compress), "--csspgo-preinliner=0", "--csprof-merge-cold-context=0", "--gen-cs-nested-profile=0"))
+				cs := DefaultCSOptions()
+				cs.CompressRecursion, cs.Profile.Nested = compress, false
+				safe := true
+				cs.SafeRecursiveMerge = &safe
+				got := flatten(t, convert(t, Options{PerfScript: script, Binaries: []string{binPath}, Format: "text", CS: &cs}))
+				if !bytes.Equal(got, want) {
+					t.Errorf("the pre-inlined profile, flattened, differs from the flattened profile without pre-inliner (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestCSProfileCompilesWithClang: clang-19 -fprofile-sample-use takes the
+// CS profiles (nested and flat, extbinary) of the tail-call program's
+// hybrid trace, and the counts reach the IR.
+func TestCSProfileCompilesWithClang(t *testing.T) {
+	clang := testutil.Tool(t, "clang-19")
+	dir := testutil.DataDir(t, "cs", "tailcall")
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(root, "testdata", "programs", "tailcall.c")
+	for _, nested := range []bool{true, false} {
+		t.Run(fmt.Sprintf("nested=%v", nested), func(t *testing.T) {
+			cs := DefaultCSOptions()
+			cs.Profile.Nested = nested
+			prof := filepath.Join(t.TempDir(), "tailcall.prof")
+			data := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid.script"), Binaries: []string{filepath.Join(dir, "binary")}, CS: &cs})
+			if err := os.WriteFile(prof, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(clang, "-O2", "-g", "-fprofile-sample-use="+prof, "-S", "-emit-llvm", "-o", "-", src)
+			ir, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v: %v", cmd.Args, err)
+			}
+			for _, want := range []string{`!"ProfileFormat", !"SampleProfile"`, `!"function_entry_count"`} {
+				if !bytes.Contains(ir, []byte(want)) {
+					t.Errorf("IR lacks %s", want)
+				}
+			}
+		})
+	}
+}
+
+// TestCSUnwindersAgree: the unwinding spreads over goroutines by
+// GOMAXPROCS; the outputs are the same for one and for four.
+func TestCSUnwindersAgree(t *testing.T) {
+	for _, dir := range hybridPrograms(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			opts := Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
+			prev := runtime.GOMAXPROCS(1)
+			one := convert(t, opts)
+			runtime.GOMAXPROCS(5)
+			four := convert(t, opts)
+			runtime.GOMAXPROCS(prev)
+			if !bytes.Equal(one, four) {
+				t.Errorf("one unwinder and four give different profiles (%d vs %d bytes)", len(one), len(four))
 			}
 		})
 	}

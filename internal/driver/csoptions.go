@@ -19,6 +19,11 @@ type CSOptions struct {
 	// (--infer-missing-frames). llvm-profgen applies it to pseudo-probe
 	// contexts only: line-number profiles do not change.
 	InferMissingFrames bool
+	// SafeRecursiveMerge keeps the samples llvm-profgen's pre-inliner
+	// loses on recursive contexts (csprofile.Options.SafeRecursiveMerge);
+	// nil: on only without recursion compression, where llvm-profgen-19
+	// crashes and there are no bytes to match.
+	SafeRecursiveMerge *bool
 	// Profile tunes the profile made of the contexts: pre-inliner,
 	// cold contexts, nesting.
 	Profile csprofile.Options
@@ -27,6 +32,17 @@ type CSOptions struct {
 // DefaultCSOptions returns llvm-profgen 19's defaults.
 func DefaultCSOptions() CSOptions {
 	return CSOptions{CompressRecursion: -1, MaxContextDepth: -1, InferMissingFrames: true, Profile: csprofile.DefaultOptions()}
+}
+
+// profileOptions are the options of CS profile generation for a binary.
+func (cs *CSOptions) profileOptions(fs bool) csprofile.Options {
+	o := cs.Profile
+	o.FSDiscriminators = fs
+	o.SafeRecursiveMerge = cs.CompressRecursion == 0
+	if cs.SafeRecursiveMerge != nil {
+		o.SafeRecursiveMerge = *cs.SafeRecursiveMerge
+	}
+	return o
 }
 
 func validateCS(cs *CSOptions) error {

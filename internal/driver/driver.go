@@ -233,6 +233,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 		}
 		if err := res.add(rec, lbr, stacks, bins); err != nil {
 			lbr.finish()
+			res.hybrid.finish()
 			return nil, fmt.Errorf("%s:%d: %w", in.name, rec.Line, err)
 		}
 	}

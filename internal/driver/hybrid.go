@@ -34,13 +34,13 @@ type hybridPath struct {
 	opts  *CSOptions
 	mode  branchMode
 
-	syms     *csprofile.Symbols
-	unwinder *unwind.Unwinder
-	trie     *unwind.Trie
-	frames   []uint64
-	lbr      []aggregate.Branch
-	stack    []uint64
-	sum      hybridSummary
+	syms   *csprofile.Symbols
+	queue  *unwindQueue
+	frameN int // frames in the unwinders' tries
+	frames []uint64
+	lbr    []aggregate.Branch
+	stack  []uint64
+	sum    hybridSummary
 }
 
 // hybridSummary is what happened to the samples of a hybrid input.
@@ -91,7 +91,7 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 	for _, b := range rec.Sample.Branches {
 		h.lbr = append(h.lbr, aggregate.Branch{Source: b.From + delta, Target: b.To + delta})
 	}
-	h.unwinder.Add(h.frames, h.lbr, rec.Sample.Count)
+	h.queue.add(h.frames, h.lbr, rec.Sample.Count)
 	return false, nil
 }
 
@@ -112,7 +112,21 @@ func (h *hybridPath) decide(hybrid bool) error {
 	}
 	h.syms = csprofile.NewSymbols(sym)
 	if h.mode == modeCS {
-		h.unwinder = unwind.New(h.bins.primary(), h.syms, unwind.Options{})
+		copts := csprofile.ContextOptions{
+			CompressRecursion: h.opts.CompressRecursion,
+			MaxContextDepth:   h.opts.MaxContextDepth,
+			FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
+		}
+		first := true
+		h.queue = newUnwindQueue(func() *unwinder {
+			syms := h.syms // the first unwinder's symbol cache serves generation afterwards
+			if !first {
+				syms = csprofile.NewSymbols(sym)
+			}
+			first = false
+			keys := csprofile.NewFrameContexts(syms, copts)
+			return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
+		})
 	}
 	return nil
 }
@@ -154,22 +168,18 @@ func (h *hybridPath) canonicalFrames(frames []perfscript.Frame, delta uint64) {
 // cs reports whether the input made a context-sensitive profile.
 func (h *hybridPath) cs() bool { return h.mode == modeCS }
 
-// finish unwinds what is pending.
+// finish waits for the unwinding to end and collects its statistics; it
+// may be called more than once.
 func (h *hybridPath) finish() {
-	if h.unwinder != nil {
-		h.trie = h.unwinder.Trie()
-		h.sum.Unwind = h.unwinder.Stats
+	if h.queue != nil {
+		h.queue.finish()
+		h.sum.Unwind, h.frameN = h.queue.stats()
 	}
 }
 
 // contexts returns the frame contexts of the unwound samples.
 func (h *hybridPath) contexts() []csprofile.Context {
-	copts := csprofile.ContextOptions{
-		CompressRecursion: h.opts.CompressRecursion,
-		MaxContextDepth:   h.opts.MaxContextDepth,
-		FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
-	}
-	return csprofile.SymbolizeContexts(h.trie.Contexts(), h.syms, copts)
+	return h.queue.contexts()
 }
 
 func (h *hybridPath) print(w io.Writer, name string) {
@@ -191,7 +201,7 @@ func (h *hybridPath) print(w io.Writer, name string) {
 	}
 	u := s.Unwind
 	fmt.Fprintf(w, "profgen: %d samples unwound (%d frames); %d branches: %d ranges from outside the binary back to it, %d ranges that cannot have run and %d with one end outside stopped the unwinding\n",
-		u.Unwound, h.trie.Nodes(), u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
+		u.Unwound, h.frameN, u.Branches, u.PairedExternal, u.InvalidRanges, u.UnpairedExternal)
 	if u.CutStacks > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d call stacks cut at a return address that follows no call (code without frame pointers?)\n", u.CutStacks)
 	}

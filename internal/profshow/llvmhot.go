@@ -41,7 +41,7 @@ func writeHotFunctions(w io.Writer, p *sampleprof.Profile, topN int) {
 			break
 		}
 		fmt.Fprintln(w, columns(fmt.Sprintf("%d (%.2f%%)", f.TotalSamples, share(f.TotalSamples, total)),
-			fmt.Sprint(maxCount(f)), fmt.Sprint(sampleprof.HeadSamplesEstimate(f)), f.Name))
+			fmt.Sprint(maxCount(f)), fmt.Sprint(f.HeadSamplesEstimate(p.CS)), profileName(f)))
 	}
 }
 

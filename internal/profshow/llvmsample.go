@@ -21,7 +21,7 @@ func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 		}
 	} else {
 		f := p.Functions[opts.Function]
-		if f == nil {
+		if f == nil || p.CS { // a CS profile is keyed by contexts: llvm finds no function by name
 			f = sampleprof.NewFunctionSamples("") // llvm's map inserts an empty, unnamed one
 		}
 		printFunction(w, f)
@@ -42,8 +42,17 @@ func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 }
 
 func printFunction(w io.Writer, f *sampleprof.FunctionSamples) {
-	fmt.Fprintf(w, "Function: %s: ", f.Name)
+	fmt.Fprintf(w, "Function: %s: ", profileName(f))
 	printSamples(w, f, 0)
+}
+
+// profileName names a top-level profile as LLVM prints it: its function,
+// or in a CS profile its context.
+func profileName(f *sampleprof.FunctionSamples) string {
+	if f.Context != nil {
+		return sampleprof.ContextString(f.Context)
+	}
+	return f.Name
 }
 
 // printSamples is LLVM's FunctionSamples::print at indent.

@@ -114,8 +114,9 @@ func (d *decoder) summary() {
 // profileDecoder reads function profiles, resolving names by index.
 type profileDecoder struct {
 	*decoder
-	p     *Profile
-	names []string
+	p        *Profile
+	names    []string
+	contexts [][]ContextFrame // the CS name table of a context-sensitive extbinary profile
 }
 
 func (d *profileDecoder) name() string {
@@ -145,13 +146,29 @@ func (d *profileDecoder) stringNames() {
 // A function seen before is added to.
 func (d *profileDecoder) function() {
 	head := d.uleb()
-	name := d.name()
+	f := d.topLevel()
 	if d.err != nil {
 		return
 	}
-	f := d.p.insertFunction(name)
 	f.HeadSamples = addSat(f.HeadSamples, head)
 	d.body(f, 0)
+}
+
+// topLevel reads what names a top-level profile, its name, or in a CS
+// profile its context, and returns the profile.
+func (d *profileDecoder) topLevel() *FunctionSamples {
+	if !d.p.CS {
+		name := d.name()
+		if d.err != nil {
+			return nil
+		}
+		return d.p.insertFunction(name)
+	}
+	ctx := d.context()
+	if d.err != nil {
+		return nil
+	}
+	return d.p.ContextProfile(ctx)
 }
 
 func (d *profileDecoder) body(f *FunctionSamples, depth int) {

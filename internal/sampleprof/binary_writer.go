@@ -38,6 +38,9 @@ func WriteBinary(w io.Writer, p *Profile) error {
 	if p.ProbeBased {
 		return errors.New("pseudo-probe profiles need the extbinary or text format")
 	}
+	if p.CS {
+		return errors.New("context-sensitive profiles need the extbinary or text format")
+	}
 	names, err := newNameTable(p)
 	if err != nil {
 		return err

@@ -18,23 +18,27 @@ type ContextFrame struct {
 // ContextString writes a context as LLVM prints it between brackets:
 // `main:3 @ foo:2.1 @ bar`, the leaf without its location.
 func ContextString(ctx []ContextFrame) string {
-	var b strings.Builder
+	return string(AppendContextString(nil, ctx))
+}
+
+// AppendContextString appends ContextString(ctx) to b.
+func AppendContextString(b []byte, ctx []ContextFrame) []byte {
 	for i, f := range ctx {
 		if i > 0 {
-			b.WriteString(" @ ")
+			b = append(b, " @ "...)
 		}
-		b.WriteString(f.Func)
+		b = append(b, f.Func...)
 		if i == len(ctx)-1 {
 			break
 		}
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatUint(uint64(f.Loc.LineOffset), 10))
+		b = append(b, ':')
+		b = strconv.AppendUint(b, uint64(f.Loc.LineOffset), 10)
 		if f.Loc.Discriminator != 0 {
-			b.WriteByte('.')
-			b.WriteString(strconv.FormatUint(uint64(f.Loc.Discriminator), 10))
+			b = append(b, '.')
+			b = strconv.AppendUint(b, uint64(f.Loc.Discriminator), 10)
 		}
 	}
-	return b.String()
+	return b
 }
 
 // contextLess orders contexts as LLVM's SampleContext: frame by frame,
@@ -96,4 +100,42 @@ func (p *Profile) ContextLess() *Profile {
 		m.MergeFrom(f)
 	}
 	return out
+}
+
+// ContextProfile returns the profile of a context in a CS profile,
+// creating it.
+func (p *Profile) ContextProfile(ctx []ContextFrame) *FunctionSamples {
+	key := ContextString(ctx)
+	f := p.Functions[key]
+	if f == nil {
+		f = NewFunctionSamples(ctx[len(ctx)-1].Func)
+		f.Context = ctx
+		p.Functions[key] = f
+	}
+	return f
+}
+
+// HeadSamplesEstimate is LLVM's FunctionSamples::getHeadSamplesEstimate:
+// the head samples of a context-sensitive profile (cs) when it has some,
+// else the count of its first location (a body line, or the estimates of
+// the callees inlined at the first call site when that comes first), and
+// at least 1 when it has any sample.
+func (f *FunctionSamples) HeadSamplesEstimate(cs bool) uint64 {
+	if cs && f.HeadSamples != 0 {
+		return f.HeadSamples
+	}
+	var n uint64
+	body, sites := SortedLocations(f.Body), SortedLocations(f.Callsites)
+	switch {
+	case len(body) > 0 && (len(sites) == 0 || body[0].Less(sites[0])):
+		n = f.Body[body[0]].Samples
+	case len(sites) > 0:
+		for _, c := range f.Callsites[sites[0]] {
+			n += c.HeadSamplesEstimate(cs)
+		}
+	}
+	if n == 0 && f.TotalSamples > 0 {
+		return 1
+	}
+	return n
 }

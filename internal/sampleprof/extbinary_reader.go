@@ -86,9 +86,7 @@ func sectionDecoder(data []byte, h secHeader) (*decoder, error) {
 func (d *profileDecoder) section(h secHeader) {
 	switch h.typ {
 	case secProfSummary:
-		if h.flags&secFlagFullContext != 0 {
-			d.failf("%w: context-sensitive profile", ErrUnsupported)
-		}
+		d.p.CS = h.flags&secFlagFullContext != 0
 		d.p.FSDiscriminators = h.flags&secFlagFSDiscriminator != 0
 		d.p.PreInlined = h.flags&secFlagIsPreInlined != 0
 		d.summary()
@@ -99,9 +97,7 @@ func (d *profileDecoder) section(h secHeader) {
 			d.stringNames()
 		}
 	case secCSNameTable:
-		if n := d.uleb(); n != 0 {
-			d.failf("%w: context-sensitive profile (%d contexts)", ErrUnsupported, n)
-		}
+		d.csNameTable()
 	case secFuncOffsetTable:
 		d.funcOffsetTable()
 	case secLBRProfile:
@@ -112,6 +108,10 @@ func (d *profileDecoder) section(h secHeader) {
 		d.symbolList()
 	case secFuncMetadata:
 		for !d.done() {
+			if d.p.CS {
+				d.csMetadata(h.flags)
+				continue
+			}
 			d.metadata(d.p.Functions[d.name()], h.flags, 0)
 		}
 	default:
@@ -123,7 +123,11 @@ func (d *profileDecoder) section(h secHeader) {
 func (d *profileDecoder) funcOffsetTable() {
 	n := d.count()
 	for i := 0; i < n && d.err == nil; i++ {
-		d.name()
+		if d.p.CS {
+			d.context()
+		} else {
+			d.name()
+		}
 		d.uleb()
 	}
 }
@@ -163,5 +167,59 @@ func (d *profileDecoder) metadata(f *FunctionSamples, flags uint64, depth int) {
 			callee = f.Callsites[loc][name]
 		}
 		d.metadata(callee, flags, depth+1)
+	}
+}
+
+// csNameTable reads the contexts of a CS profile: for each, its frames,
+// each a name index and a call-site location.
+func (d *profileDecoder) csNameTable() {
+	n := d.count()
+	if n > 0 && !d.p.CS {
+		d.failf("%d contexts in a profile not flagged context-sensitive", n)
+		return
+	}
+	d.contexts = make([][]ContextFrame, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		m := d.count()
+		ctx := make([]ContextFrame, 0, m)
+		for j := 0; j < m && d.err == nil; j++ {
+			ctx = append(ctx, ContextFrame{Func: d.name(), Loc: d.location()})
+		}
+		if m == 0 {
+			d.failf("empty context")
+		}
+		d.contexts = append(d.contexts, ctx)
+	}
+}
+
+// context reads a CS name table index.
+func (d *profileDecoder) context() []ContextFrame {
+	start := d.pos
+	i := d.uleb()
+	if d.err == nil && i >= uint64(len(d.contexts)) {
+		d.pos = start
+		d.failf("context index %d out of range (CS name table has %d)", i, len(d.contexts))
+	}
+	if d.err != nil {
+		return nil
+	}
+	return d.contexts[i]
+}
+
+// csMetadata reads a CS profile's metadata: context, checksum, attributes.
+func (d *profileDecoder) csMetadata(flags uint64) {
+	ctx := d.context()
+	f := d.p.Functions[ContextString(ctx)]
+	if flags&secFlagIsProbeBased != 0 {
+		sum := d.uleb()
+		if f != nil {
+			f.Checksum = sum
+		}
+	}
+	if flags&secFlagHasAttribute != 0 {
+		a := d.uleb32()
+		if f != nil {
+			f.Attributes = a
+		}
 	}
 }

@@ -52,7 +52,7 @@ func checkStable(t *testing.T, p *Profile, format Format) {
 }
 
 func FuzzReadText(f *testing.F) {
-	addSeeds(f, "testdata/*.txt", "testdata/golden/*.txt")
+	addSeeds(f, "testdata/cs/*", "testdata/*.txt", "testdata/golden/*.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ReadText(bytes.NewReader(data))
 		if err != nil {
@@ -74,7 +74,7 @@ func FuzzReadBinary(f *testing.F) {
 }
 
 func FuzzReadExtBinary(f *testing.F) {
-	addSeeds(f, "testdata/*.extbinary", "testdata/golden/*.extbinary")
+	addSeeds(f, "testdata/*.extbinary", "testdata/cs/*.extbinary", "testdata/golden/*.extbinary")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ReadBinary(data)
 		if err != nil {

@@ -59,6 +59,10 @@ func Merge(dst, src *Profile, weight uint64) error {
 	}
 	if len(dst.Functions) == 0 {
 		dst.ProbeBased = src.ProbeBased
+		dst.CS = src.CS
+	}
+	if dst.CS != src.CS && len(src.Functions) > 0 {
+		return errors.New("cannot merge a context-sensitive profile with a context-less one")
 	}
 	if dst.ProbeBased != src.ProbeBased && len(src.Functions) > 0 {
 		return errors.New("cannot merge a pseudo-probe profile with a line-based one")
@@ -76,7 +80,11 @@ func Merge(dst, src *Profile, weight uint64) error {
 	for _, name := range sortedKeys(src.Functions) {
 		f, ok := dst.Functions[name]
 		if !ok {
-			f = dst.Function(name)
+			if src.CS {
+				f = dst.ContextProfile(src.Functions[name].Context)
+			} else {
+				f = dst.Function(name)
+			}
 			f.Attributes = src.Functions[name].Attributes
 		}
 		over := false

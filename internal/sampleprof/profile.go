@@ -24,8 +24,13 @@
 //   - a text header of digits without colons is an error (LLVM reads a
 //     function named by the digits).
 //
-// Context-sensitive flat profiles ("[main:1 @ foo]" contexts, the CS name
-// table) are not supported: readers return ErrUnsupported.
+// Context-sensitive (CSSPGO) profiles: nested ones are plain profiles with
+// context attributes; flat ones (Profile.CS) key each profile by its
+// calling context ("[main:1 @ foo]" in text, the CS name table in
+// extbinary; the binary format has no room for them, as in LLVM), each
+// FunctionSamples carrying its Context. Where profgen differs from LLVM
+// for these: the function metadata section of a CS extbinary lists the
+// contexts in context order, LLVM in its hash map's order.
 package sampleprof
 
 import (

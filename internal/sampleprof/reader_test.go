@@ -58,7 +58,8 @@ func TestReadTextErrors(t *testing.T) {
 		{"f:1:1\n !Attributes: x\n", "<input>:2: expected '!CFGChecksum: NUM'"},
 		{"f:1:1\n !Foo: 2\n", "<input>:2: expected '!CFGChecksum: NUM'"},
 		{"f:1:1\n !CFGChecksum: 2\n 1: 1\n", "<input>:3: found non-metadata after metadata"},
-		{"[main:1 @ f]:1:1\n", "<input>:1: unsupported sample profile feature"},
+		{"[main:1 @ f]:1:1\nmain:2:2\n", "<input>:2: context-sensitive and context-less profiles mixed"},
+		{"[main:x @ f]:1:1\n", "<input>:1: context frame \"main:x\": bad call site location"},
 	}
 	for _, tt := range tests {
 		_, err := ReadText(strings.NewReader(tt.in))

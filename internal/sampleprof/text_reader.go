@@ -135,10 +135,27 @@ func (t *textReader) parseHead(line string) error {
 	if !ok {
 		return fmt.Errorf("expected 'mangled_name:NUM:NUM', found %s", excerpt(line))
 	}
-	if strings.HasPrefix(name, "[") {
-		return fmt.Errorf("%w: context-sensitive profile: %s", ErrUnsupported, excerpt(line))
+	cs := strings.HasPrefix(name, "[")
+	if len(t.p.Functions) > 0 && cs != t.p.CS {
+		return fmt.Errorf("context-sensitive and context-less profiles mixed: %s", excerpt(line))
 	}
-	f := t.p.insertFunction(t.intern(name))
+	var f *FunctionSamples
+	if cs {
+		if len(name) < 3 || name[len(name)-1] != ']' {
+			return fmt.Errorf("expected '[context]:NUM:NUM', found %s", excerpt(line))
+		}
+		ctx, err := ParseContext(name[1 : len(name)-1])
+		if err != nil {
+			return err
+		}
+		for i := range ctx {
+			ctx[i].Func = t.intern(ctx[i].Func)
+		}
+		t.p.CS = true
+		f = t.p.ContextProfile(ctx)
+	} else {
+		f = t.p.insertFunction(t.intern(name))
+	}
 	f.TotalSamples = addSat(f.TotalSamples, total)
 	f.HeadSamples = addSat(f.HeadSamples, head)
 	t.stack = append(t.stack[:0], f)

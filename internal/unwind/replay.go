@@ -8,7 +8,7 @@ import (
 // state is the unwinding of one sample: the frame the replay is in (a trie
 // node), the address it has reached, and whether the replay broke.
 type state struct {
-	leaf    NodeID
+	leaf    nodeID
 	ip      uint64
 	invalid bool
 }
@@ -81,22 +81,46 @@ func (u *Unwinder) unwindLinear(st *state, target, n uint64) {
 		st.ip = target
 		return
 	}
-	ip := end
-	for ip > target {
-		prev := ip
-		ip = 0
-		if in, ok := u.code.PrevInst(prev); ok {
-			ip = in.Addr
-		}
-		if !u.sym.SameInlineContext(prev, ip) {
-			u.switchTo(st, prev)
-			u.trie.addRange(st.leaf, prev, end, n)
-			end = ip
-		}
-	}
+	ip, end := u.splitByInlining(st, target, end, n)
 	u.switchTo(st, ip)
 	u.trie.addRange(st.leaf, ip, end, n)
 	st.ip = ip
+}
+
+// splitByInlining walks back from end to target as llvm-profgen does,
+// instruction by instruction, recording under its own frame each part
+// that starts where the inline context differs from the instruction
+// before; it returns the last part, [target, end'], left to record.
+// Instead of comparing every instruction with the one before, it jumps
+// over runs of one inline context.
+func (u *Unwinder) splitByInlining(st *state, target, end, n uint64) (uint64, uint64) {
+	ip := end
+	for ip > target {
+		start, ctx := u.sym.InlineRun(ip)
+		first := ip
+		if ctx != 0 {
+			if start <= target {
+				return target, end // one context down to target
+			}
+			if f, ok := u.code.NextInst(start - 1); ok && f < ip {
+				first = f
+			}
+		}
+		prev := uint64(0)
+		if in, ok := u.code.PrevInst(first); ok {
+			prev = in.Addr
+		}
+		if ctx != 0 {
+			if _, pctx := u.sym.InlineRun(prev); pctx == ctx {
+				ip = prev // the context goes on across the run boundary
+				continue
+			}
+		}
+		u.switchTo(st, first)
+		u.trie.addRange(st.leaf, first, end, n)
+		end, ip = prev, prev
+	}
+	return ip, end
 }
 
 // unwindCall undoes a call: the replay returns to the caller's frame. When

@@ -7,138 +7,182 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 )
 
-// NodeID names a node of a Trie.
-type NodeID int32
+// nodeID names a node of the frame trie.
+type nodeID int32
 
 // root is the trie's root: no frame. Counters on it belong to the empty
 // context (branches entering the binary from outside).
-const root NodeID = 0
+const root nodeID = 0
+
+// noKey marks a node whose context has not been named yet.
+const noKey = -1
 
 type node struct {
 	addr   uint64
-	parent NodeID
+	parent nodeID
+	key    int32 // the Keyer's id of the node's context, or noKey
 }
 
 type childKey struct {
-	parent NodeID
+	parent nodeID
 	addr   uint64
 }
 
-type rangeKey struct {
-	node       NodeID
-	start, end uint64
+// Keyer names calling contexts. The unwinder asks it once for each frame
+// that gets counts, giving the frame's context; frames whose contexts get
+// the same id share counters. This is where a line-number profile
+// symbolizes contexts (package csprofile) and where a pseudo-probe one
+// would keep addresses (AddressContexts).
+type Keyer interface {
+	// Key returns the id of a context: its addresses, outermost first
+	// (the call sites of the callers, then the address in the leaf
+	// frame); empty for the root context (branches from outside the
+	// binary, and what ran in external frames). callers identifies the
+	// context's addresses but the last (one value per distinct prefix),
+	// for keyers that cache by it. Ids are small and dense from 0; addrs
+	// is only valid during the call.
+	Key(callers int, addrs []uint64) int
 }
 
-type branchKey struct {
-	node     NodeID
-	src, dst uint64
-}
-
-// Trie holds the unwound counters: each node is a frame, its address the
-// call site in that frame (the instruction that ran, for the leaf), under
-// its caller's node. The counters of a node ran in the context of the path
-// from the root to it.
-type Trie struct {
+// trie is llvm-profgen's frame trie, one for all samples: each node is a
+// frame, its address the call site in that frame (the instruction that
+// ran, for the leaf), under its caller's node. Counters are kept per
+// context id (Keyer).
+type trie struct {
 	nodes    []node
-	children map[childKey]NodeID
-	ranges   map[rangeKey]uint64
-	branches map[branchKey]uint64
+	children map[uint64]nodeID   // packed parent and address (see packChild)
+	wide     map[childKey]nodeID // the others
+	keyer    Keyer
+	counters []*aggregate.Counters // by context id
+	addrs    []uint64              // scratch for context addresses
 }
 
-func newTrie() *Trie {
-	return &Trie{
-		nodes:    []node{{parent: -1}},
-		children: map[childKey]NodeID{},
-		ranges:   map[rangeKey]uint64{},
-		branches: map[branchKey]uint64{},
+func newTrie(k Keyer) *trie {
+	return &trie{nodes: []node{{parent: -1, key: noKey}}, children: map[uint64]nodeID{}, wide: map[childKey]nodeID{}, keyer: k}
+}
+
+// packChild packs a parent and an address into one map key when they fit
+// (addresses below 2^40, the first 2^24 parents): a map of uint64 keys is
+// the fastest Go has.
+func packChild(parent nodeID, addr uint64) (uint64, bool) {
+	if addr >= 1<<40 || parent >= 1<<24 {
+		return 0, false
 	}
+	return uint64(parent)<<40 | addr, true
 }
 
 // child returns the node for addr under parent, creating it.
-func (t *Trie) child(parent NodeID, addr uint64) NodeID {
-	k := childKey{parent, addr}
-	if id, ok := t.children[k]; ok {
+func (t *trie) child(parent nodeID, addr uint64) nodeID {
+	packed, ok := packChild(parent, addr)
+	var id nodeID
+	var found bool
+	if ok {
+		id, found = t.children[packed]
+	} else {
+		id, found = t.wide[childKey{parent, addr}]
+	}
+	if found {
 		return id
 	}
-	id := NodeID(len(t.nodes))
-	t.nodes = append(t.nodes, node{addr: addr, parent: parent})
-	t.children[k] = id
+	id = nodeID(len(t.nodes))
+	t.nodes = append(t.nodes, node{addr: addr, parent: parent, key: noKey})
+	if ok {
+		t.children[packed] = id
+	} else {
+		t.wide[childKey{parent, addr}] = id
+	}
 	return id
 }
 
-func (t *Trie) addRange(n NodeID, start, end, count uint64) {
+// countersOf returns the counters of n's context, naming it first.
+func (t *trie) countersOf(n nodeID) *aggregate.Counters {
+	nd := &t.nodes[n]
+	if nd.key == noKey {
+		callers := int(nd.parent)
+		if nd.addr == ExternalAddr {
+			callers = -1 // the empty context
+		}
+		nd.key = int32(t.keyer.Key(callers, t.context(n)))
+	}
+	for int(nd.key) >= len(t.counters) {
+		t.counters = append(t.counters, nil)
+	}
+	c := t.counters[nd.key]
+	if c == nil {
+		c = aggregate.NewCounters()
+		t.counters[nd.key] = c
+	}
+	return c
+}
+
+func (t *trie) addRange(n nodeID, start, end, count uint64) {
 	if start > end {
 		return
 	}
-	t.ranges[rangeKey{n, start, end}] += count
+	t.countersOf(n).Ranges[aggregate.Range{Start: start, End: end}] += count
 }
 
-func (t *Trie) addBranch(n NodeID, src, dst, count uint64) {
-	t.branches[branchKey{n, src, dst}] += count
-}
-
-// Context is the counters of one calling context.
-type Context struct {
-	// Addrs is the context, outermost frame first: the call sites of the
-	// callers, then the address of the leaf frame (llvm-profgen's frame
-	// trie path). Empty for the root context (branches from outside the
-	// binary, and what ran in external frames).
-	Addrs    []uint64
-	Counters *aggregate.Counters
-}
-
-// Contexts returns the counters grouped by context, in the order of their
-// addresses. Contexts are cut at external frames: what ran above one has
-// the context of the frames above it only, and what ran in an external
-// frame has the empty context.
-func (t *Trie) Contexts() []Context {
-	byNode := map[NodeID]*aggregate.Counters{}
-	counters := func(n NodeID) *aggregate.Counters {
-		c := byNode[n]
-		if c == nil {
-			c = aggregate.NewCounters()
-			byNode[n] = c
-		}
-		return c
-	}
-	for k, v := range t.ranges {
-		counters(k.node).Ranges[aggregate.Range{Start: k.start, End: k.end}] += v
-	}
-	for k, v := range t.branches {
-		counters(k.node).Branches[aggregate.Branch{Source: k.src, Target: k.dst}] += v
-	}
-	merged := map[string]*Context{}
-	var key []byte
-	for n, c := range byNode {
-		addrs := t.context(n)
-		key = key[:0]
-		for _, a := range addrs {
-			key = binary.BigEndian.AppendUint64(key, a)
-		}
-		if m := merged[string(key)]; m != nil {
-			m.Counters.Add(c)
-			continue
-		}
-		merged[string(key)] = &Context{Addrs: addrs, Counters: c}
-	}
-	out := make([]Context, 0, len(merged))
-	for _, c := range merged {
-		out = append(out, *c)
-	}
-	slices.SortFunc(out, func(a, b Context) int { return slices.Compare(a.Addrs, b.Addrs) })
-	return out
+func (t *trie) addBranch(n nodeID, src, dst, count uint64) {
+	t.countersOf(n).Branches[aggregate.Branch{Source: src, Target: dst}] += count
 }
 
 // context returns the addresses from the root (or the innermost external
-// frame above n) down to n.
-func (t *Trie) context(n NodeID) []uint64 {
-	var addrs []uint64
+// frame above n) down to n; empty for the root and external frames. The
+// result is valid until the next call.
+func (t *trie) context(n nodeID) []uint64 {
+	addrs := t.addrs[:0]
 	for ; n != root && t.nodes[n].addr != ExternalAddr; n = t.nodes[n].parent {
 		addrs = append(addrs, t.nodes[n].addr)
 	}
 	slices.Reverse(addrs)
+	t.addrs = addrs
 	return addrs
 }
 
-// Nodes returns the number of frames in the trie.
-func (t *Trie) Nodes() int { return len(t.nodes) - 1 }
+// Context is the counters of one calling context of addresses.
+type Context struct {
+	// Addrs is the context, outermost frame first: the call sites of the
+	// callers, then the address of the leaf frame (llvm-profgen's frame
+	// trie path). Empty for the root context.
+	Addrs    []uint64
+	Counters *aggregate.Counters
+}
+
+// AddressContexts is a Keyer that keeps contexts as addresses, as
+// llvm-profgen keys the contexts of pseudo-probe profiles.
+type AddressContexts struct {
+	ids   map[string]int
+	addrs [][]uint64
+	key   []byte
+}
+
+// NewAddressContexts returns an empty AddressContexts.
+func NewAddressContexts() *AddressContexts { return &AddressContexts{ids: map[string]int{}} }
+
+// Key interns the context.
+func (a *AddressContexts) Key(_ int, addrs []uint64) int {
+	a.key = a.key[:0]
+	for _, x := range addrs {
+		a.key = binary.BigEndian.AppendUint64(a.key, x)
+	}
+	if id, ok := a.ids[string(a.key)]; ok {
+		return id
+	}
+	id := len(a.addrs)
+	a.ids[string(a.key)] = id
+	a.addrs = append(a.addrs, slices.Clone(addrs))
+	return id
+}
+
+// Contexts pairs the contexts with their counters (Unwinder.Counters), in
+// the order of their addresses.
+func (a *AddressContexts) Contexts(counters []*aggregate.Counters) []Context {
+	var out []Context
+	for id, c := range counters {
+		if c != nil {
+			out = append(out, Context{Addrs: a.addrs[id], Counters: c})
+		}
+	}
+	slices.SortFunc(out, func(x, y Context) int { return slices.Compare(x.Addrs, y.Addrs) })
+	return out
+}

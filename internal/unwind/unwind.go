@@ -7,11 +7,11 @@
 // process-to-binary mapping): the call stack, leaf first, as perf printed it
 // (return addresses for the callers), and the branch stack, newest branch
 // first; the binary's decoded code (Code) and its inline frames (Symbols).
-// Out: a Trie of calling contexts, each node a frame address under its
-// caller's node, holding the fall-through ranges and taken branches that
-// ran in that context (Trie.Contexts). Contexts are addresses, never
-// names: a line-number profile symbolizes them later (package csprofile),
-// a pseudo-probe profile maps them to probes.
+// Out: the fall-through ranges and taken branches that ran in each calling
+// context (Unwinder.Counters). A context is the address path of a frame
+// in the trie of frames the samples unwind into; a Keyer names it: a
+// line-number profile symbolizes it (package csprofile), a pseudo-probe
+// profile keeps the addresses (AddressContexts).
 //
 // The replay, per sample: the stack's leaf is replaced by the newest branch
 // target (skid); then, newest branch first, the range between a branch's
@@ -25,11 +25,12 @@
 // context: what runs above them starts a new context. Samples whose leaf is
 // in a function's prolog or epilog (first two, last two instructions) are
 // dropped, their stack being unreliable.
+//
+// MissingFrames infers the frames tail calls leave out of a context, as
+// llvm-profgen does for pseudo-probe contexts.
 package unwind
 
 import (
-	"encoding/binary"
-
 	"github.com/profgen/profgen/internal/aggregate"
 	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
@@ -56,11 +57,13 @@ type Code interface {
 
 // Symbols answers what the unwinding needs from the binary's debug info.
 type Symbols interface {
-	// SameInlineContext reports whether the instructions at a and b have
-	// the same inline frames but for the innermost frame's function and
-	// line (llvm-profgen's inlineContextEqual). Instructions without
-	// debug info have no context: the answer is then false.
-	SameInlineContext(a, b uint64) bool
+	// InlineRun returns the inline context of the instruction at addr, as
+	// an id, and the start of a run of addresses up to addr with that
+	// context. Two instructions have the same context when they have the
+	// same inline frames but for the innermost frame's function and line
+	// (llvm-profgen's inlineContextEqual). Instructions without debug
+	// info have id 0, which matches no context, not even itself.
+	InlineRun(addr uint64) (start uint64, ctx uint32)
 	// IsFuncStart reports whether a function's address range (a DWARF
 	// subprogram range) starts at addr.
 	IsFuncStart(addr uint64) bool
@@ -71,8 +74,8 @@ type Options struct {
 	// CallerContexts records ranges and branches under the caller's
 	// context, without the leaf frame and without splitting ranges by
 	// inline context, as llvm-profgen does for binaries with pseudo probes
-	// (the probes carry the inline context). Symbols.SameInlineContext is
-	// then not used.
+	// (the probes carry the inline context). Symbols.InlineRun is then
+	// not used.
 	CallerContexts bool
 }
 
@@ -94,35 +97,47 @@ type Stats struct {
 	ReturnsToNoCall    uint64 // returns to an address not after a call: unwinding of the sample stopped
 }
 
-// maxPendingBytes bounds the table of distinct samples kept before they are
-// unwound: identical samples are unwound once.
-const maxPendingBytes = 8 << 20
+// Add adds o's counts to s.
+func (s *Stats) Add(o Stats) {
+	s.Samples += o.Samples
+	s.Unwound += o.Unwound
+	s.NoBranches += o.NoBranches
+	s.PrologEpilog += o.PrologEpilog
+	s.LeafExternal += o.LeafExternal
+	s.CutStacks += o.CutStacks
+	s.Branches += o.Branches
+	s.PairedExternal += o.PairedExternal
+	s.UnpairedExternal += o.UnpairedExternal
+	s.InvalidRanges += o.InvalidRanges
+	s.MismatchedCalls += o.MismatchedCalls
+	s.MismatchedExtCalls += o.MismatchedExtCalls
+	s.ReturnsToNoCall += o.ReturnsToNoCall
+}
 
-// Unwinder accumulates hybrid samples into a Trie.
+// Unwinder replays hybrid samples into counters per calling context.
 type Unwinder struct {
 	code  Code
 	sym   Symbols
 	opts  Options
-	trie  *Trie
+	trie  *trie
 	Stats Stats
-
-	pending map[string]uint64 // distinct samples (key: see sampleKey) -> count
-	bytes   int
 
 	stack []uint64
 	lbr   []aggregate.Branch
-	key   []byte
 }
 
-// New returns an Unwinder over the binary's code and symbols.
-func New(code Code, sym Symbols, opts Options) *Unwinder {
-	return &Unwinder{code: code, sym: sym, opts: opts, trie: newTrie(), pending: map[string]uint64{}}
+// New returns an Unwinder over the binary's code and symbols; keyer names
+// the contexts.
+func New(code Code, sym Symbols, keyer Keyer, opts Options) *Unwinder {
+	return &Unwinder{code: code, sym: sym, opts: opts, trie: newTrie(keyer)}
 }
 
-// Add records one hybrid sample seen count times: frames is the call
+// Add unwinds one hybrid sample seen count times: frames is the call
 // stack, leaf first (the sampled address, then return addresses), and lbr
 // the branch stack, newest first; both in canonical addresses, anything
 // outside the binary in any form (it is recognized as not being code).
+// Identical samples are not merged first, as llvm-profgen does: with call
+// stacks and branch stacks, nearly every sample is unique.
 func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 	u.Stats.Samples += count
 	var cut bool
@@ -144,71 +159,16 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 		u.Stats.LeafExternal += count
 	}
 	u.stack[0] = u.lbr[0].Target // skid: the newest branch target is where the sample ran
-	u.queue(count)
+	u.unwind(u.stack, u.lbr, count)
+	u.Stats.Unwound += count
 }
 
-// queue keeps the sample in the table of distinct samples.
-func (u *Unwinder) queue(count uint64) {
-	u.key = sampleKey(u.key[:0], u.stack, u.lbr)
-	if _, ok := u.pending[string(u.key)]; ok {
-		u.pending[string(u.key)] += count
-		return
-	}
-	if u.bytes+len(u.key) > maxPendingBytes {
-		u.flush()
-	}
-	u.bytes += len(u.key)
-	u.pending[string(u.key)] = count
-}
+// Counters returns the counters of each context by the Keyer's id (nil
+// for ids that got none). Frames share the counters of their context.
+func (u *Unwinder) Counters() []*aggregate.Counters { return u.trie.counters }
 
-func (u *Unwinder) flush() {
-	for k, n := range u.pending {
-		u.stack, u.lbr = decodeKey(k, u.stack[:0], u.lbr[:0])
-		u.unwind(u.stack, u.lbr, n)
-		u.Stats.Unwound += n
-	}
-	clear(u.pending)
-	u.bytes = 0
-}
-
-// Trie unwinds the pending samples and returns the contexts.
-func (u *Unwinder) Trie() *Trie {
-	u.flush()
-	return u.trie
-}
-
-// sampleKey encodes a sample: the stack length, the stack, the branches.
-func sampleKey(b []byte, stack []uint64, lbr []aggregate.Branch) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(stack)))
-	for _, a := range stack {
-		b = binary.LittleEndian.AppendUint64(b, a)
-	}
-	for _, br := range lbr {
-		b = binary.LittleEndian.AppendUint64(b, br.Source)
-		b = binary.LittleEndian.AppendUint64(b, br.Target)
-	}
-	return b
-}
-
-func decodeKey(k string, stack []uint64, lbr []aggregate.Branch) ([]uint64, []aggregate.Branch) {
-	n := int(binary.LittleEndian.Uint32([]byte(k[:4])))
-	k = k[4:]
-	for i := 0; i < n; i++ {
-		stack = append(stack, le64(k))
-		k = k[8:]
-	}
-	for len(k) >= 16 {
-		lbr = append(lbr, aggregate.Branch{Source: le64(k), Target: le64(k[8:])})
-		k = k[16:]
-	}
-	return stack, lbr
-}
-
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
+// Frames returns the number of frames in the trie.
+func (u *Unwinder) Frames() int { return len(u.trie.nodes) - 1 }
 
 // kindAt returns the kind of the instruction at addr, and false when addr
 // is not code.

@@ -81,8 +81,13 @@ func inlineContext(a uint64) int {
 	return 0
 }
 
-func (fakeSyms) SameInlineContext(a, b uint64) bool {
-	return inlineContext(a) != 0 && inlineContext(a) == inlineContext(b)
+func (fakeSyms) InlineRun(a uint64) (uint64, uint32) {
+	for _, start := range []uint64{0x218, 0x210, 0x200, 0x100} {
+		if a >= start && inlineContext(a) != 0 {
+			return start, uint32(inlineContext(a))
+		}
+	}
+	return a, 0
 }
 
 func (fakeSyms) IsFuncStart(a uint64) bool { return a == 0x100 || a == 0x200 }
@@ -181,10 +186,11 @@ func TestUnwind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u := New(code, fakeSyms{}, Options{})
+			keys := NewAddressContexts()
+			u := New(code, fakeSyms{}, keys, Options{})
 			u.Add(tt.frames, tt.lbr, 1)
 			u.Add(tt.frames, tt.lbr, 1)
-			if got := dump(u.Trie().Contexts()); got != tt.want {
+			if got := dump(keys.Contexts(u.Counters())); got != tt.want {
 				t.Errorf("contexts:\n%s\nwant:\n%s", got, tt.want)
 			}
 			if u.Stats != tt.stats {
@@ -197,10 +203,11 @@ func TestUnwind(t *testing.T) {
 // TestCallerContexts: for pseudo-probe binaries, counters go to the
 // caller's context, unsplit.
 func TestCallerContexts(t *testing.T) {
-	u := New(code, fakeSyms{}, Options{CallerContexts: true})
+	keys := NewAddressContexts()
+	u := New(code, fakeSyms{}, keys, Options{CallerContexts: true})
 	u.Add([]uint64{0x110}, br(0x21c, 0x10c, 0x20c, 0x210), 1)
 	want := "[108] 210-21c:1 20c->210:1 21c->10c:1\n"
-	if got := dump(u.Trie().Contexts()); got != want {
+	if got := dump(keys.Contexts(u.Counters())); got != want {
 		t.Errorf("contexts:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -1,0 +1,140 @@
+package driver
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/csprofile"
+	"github.com/profgen/profgen/internal/unwind"
+)
+
+// The unwinding runs beside the parsing, as the LBR counting does (see
+// pipeline.go), on several goroutines: the parser's goroutine places
+// hybrid samples in the binary's addresses and hands them over in
+// batches, in turn to each unwinder; each has its own frame trie, symbol
+// cache and contexts, merged at the end (sums, so the result does not
+// depend on how many there are). Batches are recycled, so memory stays
+// bounded.
+
+type hybridSample struct {
+	frames, branches int
+	count            uint64
+}
+
+type hybridBatch struct {
+	frames   []uint64
+	branches []aggregate.Branch
+	samples  []hybridSample
+}
+
+// hybridBatchSamples is smaller than batchSamples: a hybrid sample is a
+// kilobyte (a call stack and 16-32 branches).
+const hybridBatchSamples = 1024
+
+// maxUnwinders bounds the unwinding goroutines: each keeps its own copy
+// of the counters of the contexts it sees.
+const maxUnwinders = 4
+
+func (b *hybridBatch) full() bool { return len(b.samples) >= hybridBatchSamples }
+
+// unwinder is one unwinding goroutine's state.
+type unwinder struct {
+	u    *unwind.Unwinder
+	syms *csprofile.Symbols
+	keys *csprofile.FrameContexts
+	work chan *hybridBatch
+}
+
+// unwindQueue feeds the unwinders.
+type unwindQueue struct {
+	ws   []*unwinder
+	free chan *hybridBatch
+	wg   sync.WaitGroup
+	next int
+	cur  *hybridBatch
+}
+
+// newUnwindQueue starts the unwinders; newUnwinder makes the state of one.
+func newUnwindQueue(newUnwinder func() *unwinder) *unwindQueue {
+	n := max(1, min(runtime.GOMAXPROCS(0)-1, maxUnwinders)) // a core left for the parsing
+	q := &unwindQueue{free: make(chan *hybridBatch, 2*n+2)}
+	for range 2*n + 2 {
+		q.free <- &hybridBatch{}
+	}
+	for range n {
+		w := newUnwinder()
+		w.work = make(chan *hybridBatch, 2)
+		q.ws = append(q.ws, w)
+		q.wg.Add(1)
+		go q.run(w)
+	}
+	q.cur = <-q.free
+	return q
+}
+
+func (q *unwindQueue) run(w *unwinder) {
+	defer q.wg.Done()
+	for b := range w.work {
+		f, br := 0, 0
+		for _, s := range b.samples {
+			w.u.Add(b.frames[f:f+s.frames], b.branches[br:br+s.branches], s.count)
+			f += s.frames
+			br += s.branches
+		}
+		b.frames, b.branches, b.samples = b.frames[:0], b.branches[:0], b.samples[:0]
+		q.free <- b
+	}
+}
+
+// add queues a sample; frames and branches are copied.
+func (q *unwindQueue) add(frames []uint64, branches []aggregate.Branch, count uint64) {
+	b := q.cur
+	b.frames = append(b.frames, frames...)
+	b.branches = append(b.branches, branches...)
+	b.samples = append(b.samples, hybridSample{len(frames), len(branches), count})
+	if b.full() {
+		q.send(b)
+		q.cur = <-q.free
+	}
+}
+
+func (q *unwindQueue) send(b *hybridBatch) {
+	q.ws[q.next].work <- b
+	q.next = (q.next + 1) % len(q.ws)
+}
+
+// finish unwinds what is queued and waits for the unwinding to end; it
+// may be called more than once.
+func (q *unwindQueue) finish() {
+	if q.cur == nil {
+		return
+	}
+	if len(q.cur.samples) > 0 {
+		q.send(q.cur)
+	}
+	q.cur = nil
+	for _, w := range q.ws {
+		close(w.work)
+	}
+	q.wg.Wait()
+}
+
+// stats sums the unwinders' statistics.
+func (q *unwindQueue) stats() (s unwind.Stats, frames int) {
+	for _, w := range q.ws {
+		s.Add(w.u.Stats)
+		frames += w.u.Frames()
+	}
+	return s, frames
+}
+
+// contexts merges the unwinders' contexts.
+func (q *unwindQueue) contexts() []csprofile.Context {
+	keys := make([]*csprofile.FrameContexts, len(q.ws))
+	counters := make([][]*aggregate.Counters, len(q.ws))
+	for i, w := range q.ws {
+		keys[i], counters[i] = w.keys, w.u.Counters()
+	}
+	return csprofile.MergeContexts(keys, counters)
+}
