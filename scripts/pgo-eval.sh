@@ -60,12 +60,15 @@ have() {
 record() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
 
 # ir BIN ARGS...: the instructions the run executes (callgrind Ir), on a
-# copy without DWARF (valgrind 3.19 cannot read clang-19's DWARF 5).
+# copy without DWARF (valgrind 3.19 cannot read clang-19's DWARF 5), with
+# the environment ir_env adds (Go: no preemption signals, on which
+# callgrind 3.19 asserts).
+ir_env=()
 ir() {
 	local bin=$1
 	shift
 	objcopy --strip-debug "$bin" "$bin.nodebug"
-	traced_env valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin.nodebug" "$@" 2>&1 >/dev/null |
+	traced_env "${ir_env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin.nodebug" "$@" 2>&1 >/dev/null |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
@@ -179,9 +182,10 @@ c_workload() {
 }
 
 go_workload() {
-	local w=go d=$out/go train=(1 3500 6,2,1,1)
-	measure_args=(2 700 5,2,2,1)
-	time_args=(2 2500 5,2,2,1)
+	local w=go d=$out/go train=(1 3500 8,1,1,1)
+	measure_args=(2 700 7,1,1,1)
+	time_args=(2 2500 7,1,1,1)
+	ir_env=(GODEBUG=asyncpreemptoff=1)
 	bin_of() { echo "$out/go.$1"; }
 	mkdir -p "$d"
 	go build -C "$src/goeval" -pgo=off -o "$out/go.base" .
