@@ -122,7 +122,7 @@ setup_sqlite() {
 	train_args=(600)
 	measure_args=(2500)
 	time_args=(40000)
-	train_repeat=100
+	train_repeat=400
 }
 
 setup_interp() {
@@ -132,7 +132,7 @@ setup_interp() {
 	train_args=("$src/train.mini" 4000)
 	measure_args=("$src/measure.mini" 40000)
 	time_args=("$src/measure.mini" 300000)
-	train_repeat=300
+	train_repeat=600
 }
 
 c_build() { # WORKLOAD BUILD FLAGS...
@@ -221,7 +221,8 @@ table() {
 				printf "%-7s %-8s", k[1], k[2]
 				for (j = 1; j <= m; j++) {
 					b = bs[j]; x = v[rows[i], b]; base = v[rows[i], "base"]
-					if (k[2] == "overlap") printf "  %s %.3f", b, x
+					if (x == "" || base == "") printf "  %s n/a", b
+					else if (k[2] == "overlap") printf "  %s %.3f", b, x
 					else if (b == "base") printf "  base %s", x
 					else printf "  %s %+.1f%%", b, 100 * (1 - x / base)
 				}
