@@ -221,8 +221,9 @@ table() {
 				printf "%-7s %-8s", k[1], k[2]
 				for (j = 1; j <= m; j++) {
 					b = bs[j]; x = v[rows[i], b]; base = v[rows[i], "base"]
-					if (x == "" || base == "") printf "  %s n/a", b
+					if (x == "") printf "  %s n/a", b
 					else if (k[2] == "overlap") printf "  %s %.3f", b, x
+					else if (base == "") printf "  %s n/a", b
 					else if (b == "base") printf "  base %s", x
 					else printf "  %s %+.1f%%", b, 100 * (1 - x / base)
 				}
