@@ -36,6 +36,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.PerfEvent, "perf-event", "", "keep only samples of this perf event (default: all)")
 	fs.BoolVarP(&o.Quiet, "quiet", "q", false, "no summary on stderr")
 	fs.StringVar(&o.CallCounts, "call-counts", "estimate", "call stacks to LLVM profiles: head samples and call targets as estimated calls (estimate), samples below each call (inclusive), or none")
+	fs.StringVar(&o.BodyCounts, "body-counts", "hits", "call stacks to LLVM profiles: a line's body samples as its hits (hits) or its hits per instruction (per-instruction)")
 	fs.BoolVar(&o.NoFoldWrappers, "no-fold-wrappers", false, "pprof: keep the frames of Go's generated wrappers (method values' -fm, promoted methods), which Go's profiler leaves out")
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")
 	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")

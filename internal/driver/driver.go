@@ -45,6 +45,7 @@ type Options struct {
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
+	BodyCounts        string // call stacks to LLVM profiles: hits (default) or per-instruction
 	Quiet             bool   // no summary
 	Jobs              int    // workers parsing and aggregating (-j); 0: one per CPU
 	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
@@ -173,6 +174,9 @@ func validate(opts Options) error {
 		return usagef("--binary: several binaries are supported for call-stack input only")
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
+	}
+	if opts.BodyCounts != "" && opts.BodyCounts != "hits" && opts.BodyCounts != "per-instruction" {
+		return usagef("--body-counts: %q is neither hits nor per-instruction", opts.BodyCounts)
 	}
 	if _, ok := callCounts[opts.CallCounts]; !ok {
 		return usagef("--call-counts: %q is none of estimate, inclusive, none", opts.CallCounts)

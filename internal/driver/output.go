@@ -141,7 +141,8 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 		if err != nil {
 			return err
 		}
-		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts]}
+		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts],
+			BodyPerInstruction: opts.BodyCounts == "per-instruction"}
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)
 	for i, f := range bins.files {

@@ -115,17 +115,7 @@ func endsBlock(k insn.Kind) bool {
 // bodyAt returns the body count of the line of inline stack fs, without
 // adding anything to the profile.
 func (g *stackGenerator) bodyAt(bi int, fs []symbolize.Frame) uint64 {
-	if len(fs) == 0 {
-		return 0
-	}
-	f := g.profiles[bi].Functions[fs[0].Func]
-	for i := 1; i < len(fs) && f != nil; i++ {
-		f = f.Callsites[g.location(bi, fs[i-1])][fs[i].Func]
-	}
-	if f == nil {
-		return 0
-	}
-	if r := f.Body[g.location(bi, fs[len(fs)-1])]; r != nil {
+	if r := g.recordAt(bi, fs); r != nil {
 		return r.Samples
 	}
 	return 0

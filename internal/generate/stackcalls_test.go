@@ -116,3 +116,45 @@ func TestStackCallCounts(t *testing.T) {
 		}
 	}
 }
+
+// twoInstLine is a function A [0x100, 0x110) whose first line has two
+// instructions (0x100, 0x104), its second and third one each.
+type twoInstLine struct{ fakeCode }
+
+func (twoInstLine) Frames(addr uint64, dst []symbolize.Frame) []symbolize.Frame {
+	line := map[uint64]uint32{0x100: 11, 0x104: 11, 0x108: 12, 0x10c: 13}[addr]
+	if line == 0 {
+		return dst[:0]
+	}
+	return append(dst[:0], symbolize.Frame{Func: "A", Line: line, StartLine: 10})
+}
+
+func (twoInstLine) FuncRangeAt(addr uint64) *symbolize.FuncRange {
+	fn := &symbolize.Function{Name: "A", Ranges: [][2]uint64{{0x100, 0x110}}}
+	return &symbolize.FuncRange{Func: fn, Start: 0x100, End: 0x110, IsEntry: true}
+}
+
+// TestBodyPerInstruction: hits per instruction of the line, scaled to the
+// same total: 4 hits on a two-instruction line weigh as 2 on a one-
+// instruction line.
+func TestBodyPerInstruction(t *testing.T) {
+	counts := &aggregate.StackCounts{
+		Objects: []aggregate.Object{{Path: "prog", Binary: 0}},
+		Stacks: []*aggregate.Stack{
+			{Locs: []aggregate.Loc{{Obj: 0, Addr: 0x100}}, Count: 4},
+			{Locs: []aggregate.Loc{{Obj: 0, Addr: 0x108}}, Count: 2},
+		},
+	}
+	for _, tt := range []struct {
+		perInst bool
+		want    [2]uint64
+	}{{false, [2]uint64{4, 2}}, {true, [2]uint64{3, 3}}} {
+		p := StackProfiles(counts, []StackBinary{{Sym: twoInstLine{}, Code: fakeCode{}, CallCounts: CallCountsNone,
+			BodyPerInstruction: tt.perInst}})[0]
+		a := p.Functions["A"]
+		got := [2]uint64{a.Body[sampleprof.LineLocation{LineOffset: 1}].Samples, a.Body[sampleprof.LineLocation{LineOffset: 2}].Samples}
+		if got != tt.want {
+			t.Errorf("per instruction %v: lines 1 and 2 have %v samples, want %v", tt.perInst, got, tt.want)
+		}
+	}
+}

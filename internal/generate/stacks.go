@@ -23,6 +23,9 @@ type StackBinary struct {
 	}
 	Opts       Options
 	CallCounts CallCounts
+	// BodyPerInstruction counts a line's body samples per instruction of
+	// the line (see perInstruction), not as the line's hits.
+	BodyPerInstruction bool
 }
 
 // CallCounts says how call-target and head counts are made from stacks.
@@ -69,10 +72,17 @@ func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*samplep
 		g.profiles[i].FSDiscriminators = bins[i].Opts.FSDiscriminators
 		g.calls[i] = newCallGraph()
 	}
+	g.sampled = make([]map[uint64]*symbolize.Function, len(bins))
+	for i := range g.sampled {
+		g.sampled[i] = map[uint64]*symbolize.Function{}
+	}
 	for _, s := range counts.Stacks {
 		g.addStack(s)
 	}
 	for i := range bins {
+		if bins[i].BodyPerInstruction {
+			g.perInstruction(i, g.sampled[i])
+		}
 		g.addCalls(i)
 	}
 	return g.profiles
@@ -84,6 +94,7 @@ type stackGenerator struct {
 	profiles []*sampleprof.Profile
 	calls    []*callGraph
 	cache    map[aggregate.Loc][]symbolize.Frame
+	sampled  []map[uint64]*symbolize.Function // functions with body samples, by first range start
 }
 
 func (g *stackGenerator) binary(loc aggregate.Loc) int { return g.counts.Objects[loc.Obj].Binary }
@@ -106,6 +117,9 @@ func (g *stackGenerator) addStack(s *aggregate.Stack) {
 	leaf := s.Locs[0]
 	if fs := g.frames(leaf); len(fs) > 0 {
 		g.addBody(g.binary(leaf), fs, s.Count)
+		if r := g.bins[g.binary(leaf)].Sym.FuncRangeAt(leaf.Addr); r != nil && len(r.Func.Ranges) > 0 {
+			g.sampled[g.binary(leaf)][r.Func.Ranges[0][0]] = r.Func
+		}
 		g.calls[g.binary(leaf)].noteEntry(g.bins[g.binary(leaf)].Sym, fs[0].Func, leaf.Addr)
 	}
 	for i := 1; i <= len(s.Locs); i++ {
