@@ -70,9 +70,9 @@ func Merge(dst, src *Profile, weight uint64) error {
 	dst.FSDiscriminators = dst.FSDiscriminators || src.FSDiscriminators
 	dst.PreInlined = dst.PreInlined || src.PreInlined
 	// New functions enter dst in the order of src's reader's map, as into
-	// llvm-profdata's.
+	// llvm-profdata's (context profiles enter below, by context).
 	for _, name := range src.insertionOrder() {
-		if dst.Functions[name] == nil {
+		if !src.CS && dst.Functions[name] == nil && src.Functions[name] != nil {
 			dst.insertFunction(name).Attributes = src.Functions[name].Attributes
 		}
 	}

@@ -175,6 +175,18 @@ func (z *lazyTables) allFuncs() funcTable {
 	return slices.CompactFunc(all, func(a, b *FuncRange) bool { return a == b })
 }
 
+// span is the addresses [start, end) the units cover, lowest to highest.
+func (z *lazyTables) span() (start, end uint64) {
+	if len(z.byAddr) == 0 {
+		return 0, 0
+	}
+	start = z.byAddr[0].start
+	for _, r := range z.byAddr {
+		end = max(end, r.end)
+	}
+	return start, end
+}
+
 func (z *lazyTables) find(addr uint64) int {
 	i := sort.Search(len(z.byAddr), func(i int) bool { return z.byAddr[i].end > addr })
 	if i < len(z.byAddr) && z.byAddr[i].start <= addr {
