@@ -49,6 +49,7 @@ type declInfo struct {
 // loader reads the DIEs and line tables of all compilation units.
 type loader struct {
 	d         *dwarf.Data
+	wrappers  map[string]bool // names of the trampoline subprograms seen
 	decls     map[dwarf.Offset]*declInfo
 	subs      []subroutine
 	subOffs   []dwarf.Offset // DIE offset of each subroutine
@@ -270,25 +271,29 @@ func (l *loader) resolveNamesFrom(first int) {
 			return d.hasDeclLine
 		})
 	}
-	l.markWrappers()
+	l.markWrappers(first)
 }
 
 // markWrappers marks the subroutines of the functions that some
 // subprogram marks as a trampoline: Go's wrappers (method values' -fm,
 // promoted and pointer-receiver methods), which Go's own profiler leaves
-// out of stacks.
-func (l *loader) markWrappers() {
-	wrappers := map[string]bool{}
-	for _, s := range l.subs {
+// out of stacks. It looks at the subroutines from index first on (those a
+// lazily loaded unit added) against the trampoline names of every unit
+// loaded so far, so that loading units one by one stays linear.
+func (l *loader) markWrappers(first int) {
+	for _, s := range l.subs[first:] {
 		if s.trampoline {
-			wrappers[s.name] = true
+			if l.wrappers == nil {
+				l.wrappers = map[string]bool{}
+			}
+			l.wrappers[s.name] = true
 		}
 	}
-	if len(wrappers) == 0 {
+	if len(l.wrappers) == 0 {
 		return
 	}
-	for i := range l.subs {
-		l.subs[i].wrapper = wrappers[l.subs[i].name]
+	for i := first; i < len(l.subs); i++ {
+		l.subs[i].wrapper = l.wrappers[l.subs[i].name]
 	}
 }
 
