@@ -45,7 +45,7 @@ func (n *Namer) loadKernel(id string) *table {
 func parseKallsym(line string) (sym, bool) {
 	addrText, rest, ok1 := strings.Cut(line, " ")
 	typ, name, ok2 := strings.Cut(rest, " ")
-	if !ok1 || !ok2 || len(typ) != 1 || strings.ContainsAny(name, " \t") {
+	if !ok1 || !ok2 || len(typ) != 1 || name == "" || strings.ContainsAny(name, " \t") {
 		return sym{}, false
 	}
 	addr, err := strconv.ParseUint(addrText, 16, 64)
