@@ -150,3 +150,15 @@ func CanonicalName(name string) string {
 	}
 	return name
 }
+
+// Prefetch loads, when t loads lazily, the units holding addrs, so that
+// the work can overlap other work before the lookups. No other method of
+// t may run meanwhile.
+func (t *Table) Prefetch(addrs []uint64) {
+	if t.lazy == nil {
+		return
+	}
+	for _, a := range addrs {
+		t.lazy.unitAt(a)
+	}
+}
