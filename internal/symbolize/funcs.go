@@ -152,8 +152,9 @@ func CanonicalName(name string) string {
 }
 
 // Prefetch loads, when t loads lazily, the units holding addrs, so that
-// the work can overlap other work before the lookups. No other method of
-// t may run meanwhile.
+// the work can overlap other work before the lookups. Lookups may run
+// meanwhile (a unit loads under the lazy tables' lock); methods that add
+// to t (MarkEntries, AddSymbols) may not.
 func (t *Table) Prefetch(addrs []uint64) {
 	if t.lazy == nil {
 		return
