@@ -325,4 +325,3 @@ func slice(b []byte, c contribution) []byte {
 	}
 	return b[c.off:end:end]
 }
-
