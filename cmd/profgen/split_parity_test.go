@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,8 @@ type splitLayout struct {
 	binary  string
 	dwos    []string // of a.dwo and b.dwo, those laid out beside the binary
 	dwp     string
+	dwpFrom string   // the file copied as dwp: prog.dwp unless set
+	debug   string   // a copy of the binary given as --debug-binary
 	args    []string // more arguments, for profgen and llvm-profgen alike
 	missing bool     // a split unit is missing: the profile is not the plain build's
 }
@@ -39,6 +42,12 @@ var splitLayouts = []splitLayout{
 	{name: "missing dwo", binary: "prog", dwos: []string{"a.dwo"}, missing: true},
 	{name: "missing dwo, detailed", binary: "prog", dwos: []string{"a.dwo"}, missing: true, args: []string{"--show-detailed-warning"}},
 	{name: "no split unit at all", binary: "prog", missing: true},
+	// Any ELF file opens as a package, as in LLVM: the .dwo files beside
+	// are then not read.
+	{name: "dwp without units", binary: "prog", dwos: []string{"a.dwo", "b.dwo"}, dwp: "prog.dwp", dwpFrom: "prog", missing: true},
+	// The default package is the DWARF file's path with ".dwp".
+	{name: "--debug-binary, its dwp", binary: "prog", debug: "dbg/prog.debug", dwp: "dbg/prog.debug.dwp"},
+	{name: "--debug-binary, the binary's dwp", binary: "prog", debug: "dbg/prog.debug", dwp: "prog.dwp", missing: true},
 }
 
 // splitFixture is the absolute path of a file of testdata/split.
@@ -75,7 +84,10 @@ func (l splitLayout) layOut(t *testing.T, dir string) {
 		copyTo(d, d)
 	}
 	if l.dwp != "" {
-		copyTo("prog.dwp", l.dwp)
+		copyTo(cmp.Or(l.dwpFrom, "prog.dwp"), l.dwp)
+	}
+	if l.debug != "" {
+		copyTo("prog", l.debug)
 	}
 	t.Chdir(work)
 }
@@ -106,6 +118,9 @@ func TestSplitDWARFParity(t *testing.T) {
 				t.Run(dir+"/"+l.name+"/"+input.script+"/"+input.format, func(t *testing.T) {
 					l.layOut(t, dir)
 					args := append([]string{"--binary=" + l.binary, "--perfscript=" + script, "--format=" + input.format}, l.args...)
+					if l.debug != "" {
+						args = append(args, "--debug-binary="+l.debug)
+					}
 					ours, theirs := filepath.Join(t.TempDir(), "ours"), filepath.Join(t.TempDir(), "theirs")
 					_, oErr, err := runInProcess(append(args, "-o", ours))
 					_, lErr, lerr := runRef("llvm-profgen-19", append(args, "-o", theirs))

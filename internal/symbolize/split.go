@@ -228,7 +228,9 @@ type dwoFile struct {
 	abbrev, info, str, strOffsets, rnglists []byte
 }
 
-// openDWO opens a .dwo file, or a package (whose index is then read).
+// openDWO opens a .dwo file, or a package. As in LLVM, any ELF file
+// opens as a package: one without .debug_info.dwo holds no unit, and one
+// whose index cannot be read is searched unit by unit like a .dwo file.
 func openDWO(path string, pkg bool) (*dwoFile, error) {
 	secs, err := elfbin.OpenSections(path)
 	if err != nil {
@@ -247,18 +249,13 @@ func openDWO(path string, pkg bool) (*dwoFile, error) {
 			return nil, err
 		}
 	}
-	if f.info == nil {
+	if f.info == nil && !pkg {
 		secs.Close()
 		return nil, fmt.Errorf("%s: no .debug_info.dwo section", path)
 	}
 	if pkg {
-		idx, err := secs.Section(".debug_cu_index")
-		if err == nil && idx != nil {
-			f.index, err = parseUnitIndex(idx)
-		}
-		if err != nil {
-			secs.Close()
-			return nil, fmt.Errorf("%s: %w", path, err)
+		if idx, err := secs.Section(".debug_cu_index"); err == nil && idx != nil {
+			f.index, _ = parseUnitIndex(idx)
 		}
 	}
 	return f, nil
