@@ -46,7 +46,7 @@ func parseUnitIndex(b []byte) (*unitIndex, error) {
 	}
 	columns, units, slots := uint64(le.Uint32(b[4:])), uint64(le.Uint32(b[8:])), uint64(le.Uint32(b[12:]))
 	need := 16 + slots*12 + columns*4 + 2*units*columns*4
-	if columns > 64 || need > uint64(len(b)) {
+	if columns > 64 || units > slots || need > uint64(len(b)) {
 		return nil, fmt.Errorf(".debug_cu_index: %d columns, %d units and %d slots do not fit in %d bytes", columns, units, slots, len(b))
 	}
 	ids, rows := b[16:], b[16+slots*8:]
