@@ -1,7 +1,9 @@
 // Package symbolize maps code addresses of one binary to source frames, the
 // way llvm-profgen sees them through LLVM's symbolizer.
 //
-// In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc). Out: for an
+// In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc; with
+// -gsplit-dwarf, the split units of its .dwo files or .dwp package: split.go).
+// Out: for an
 // address, the stack of inlined frames, outermost first, each with the
 // function's linkage name, its start line (DW_AT_decl_line), the line, the
 // discriminator and whether the function is a generated wrapper; and the table of functions (DWARF subprogram ranges) that
