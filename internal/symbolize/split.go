@@ -314,8 +314,8 @@ func gnuDwoID(d *dwarf.Data, off dwarf.Offset) uint64 {
 // errNoContribution: the index gives a unit no part of a section it needs.
 var errNoContribution = errors.New("the package index gives no .debug_info.dwo or .debug_abbrev.dwo contribution")
 
-// slice is b's part c, nil when c lies outside b.
-func slice(b []byte, c contribution) []byte {
+// partOf is the part c of section b, nil when c lies outside b.
+func partOf(b []byte, c contribution) []byte {
 	end := uint64(c.off) + uint64(c.size)
 	if end > uint64(len(b)) {
 		return nil

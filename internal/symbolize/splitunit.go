@@ -20,25 +20,35 @@ type splitUnit struct {
 	rnglists []byte // DWARF 5: the unit's .debug_rnglists.dwo past its header
 }
 
+// unitSections returns the parts of the file's sections that hold ref's
+// unit: its contributions in a package, the whole sections in a .dwo file.
+func (f *dwoFile) unitSections(ref *splitRef) (abbrev, info, strOffsets, rnglists []byte, err error) {
+	c := ref.contribs
+	if c == nil {
+		return f.abbrev, f.info, f.strOffsets, f.rnglists, nil
+	}
+	ci, okInfo := c[sectInfo]
+	ca, okAbbrev := c[sectAbbrev]
+	if !okInfo || !okAbbrev {
+		return nil, nil, nil, nil, errNoContribution
+	}
+	info, abbrev = partOf(f.info, ci), partOf(f.abbrev, ca)
+	if info == nil || abbrev == nil {
+		return nil, nil, nil, nil, errors.New("the package index places the unit outside its sections")
+	}
+	strOffsets = contributionOf(f.strOffsets, c, sectStrOffsets)
+	if f.index.version == 5 {
+		rnglists = contributionOf(f.rnglists, c, sectRnglists)
+	}
+	return abbrev, info, strOffsets, rnglists, nil
+}
+
 // unit builds the split unit ref names, with the binary's .debug_addr and
 // .debug_ranges (either may be nil while only DWO ids are read).
 func (f *dwoFile) unit(ref *splitRef, addr, ranges []byte) (*splitUnit, error) {
-	abbrev, info, strOffsets, rnglists := f.abbrev, f.info, f.strOffsets, f.rnglists
-	if c := ref.contribs; c != nil {
-		ci, okInfo := c[sectInfo]
-		ca, okAbbrev := c[sectAbbrev]
-		if !okInfo || !okAbbrev {
-			return nil, errNoContribution
-		}
-		info, abbrev = slice(f.info, ci), slice(f.abbrev, ca)
-		strOffsets = contributionOf(f.strOffsets, c, sectStrOffsets)
-		rnglists = nil
-		if f.index.version == 5 {
-			rnglists = contributionOf(f.rnglists, c, sectRnglists)
-		}
-		if info == nil || abbrev == nil {
-			return nil, fmt.Errorf("the package index places the unit outside its sections")
-		}
+	abbrev, info, strOffsets, rnglists, err := f.unitSections(ref)
+	if err != nil {
+		return nil, err
 	}
 	hs, ok := readUnitHeaders(bytes.NewReader(info))
 	if !ok || len(hs) == 0 {
@@ -76,7 +86,6 @@ func (f *dwoFile) unit(ref *splitRef, addr, ranges []byte) (*splitUnit, error) {
 		}
 	}
 	su.d = d
-	su.asize = 8
 	r := d.Reader()
 	r.Seek(su.entry)
 	su.asize = r.AddressSize()
@@ -87,7 +96,7 @@ func (f *dwoFile) unit(ref *splitRef, addr, ranges []byte) (*splitUnit, error) {
 // nil.
 func contributionOf(b []byte, c map[uint32]contribution, kind uint32) []byte {
 	if cc, ok := c[kind]; ok {
-		return slice(b, cc)
+		return partOf(b, cc)
 	}
 	return nil
 }
