@@ -37,11 +37,11 @@ type hybridPath struct {
 	syms     *csprofile.Symbols
 	queue    *unwindQueue
 	prefetch chan struct{} // closed when the first sample's units are loaded
-	frameN int // frames in the unwinders' tries
-	frames []uint64
-	lbr    []aggregate.Branch
-	stack  []uint64
-	sum    hybridSummary
+	frameN   int           // frames in the unwinders' tries
+	frames   []uint64
+	lbr      []aggregate.Branch
+	stack    []uint64
+	sum      hybridSummary
 }
 
 // hybridSummary is what happened to the samples of a hybrid input.
