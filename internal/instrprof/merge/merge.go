@@ -199,6 +199,10 @@ type worker struct {
 	staged  []staged
 	counts  []uint64
 	bitmaps []byte
+	// near holds, per record position, the record of prof the previous
+	// raw's record there merged into: raws of one binary list their
+	// functions in the same order, and the lookup is then skipped.
+	near []*instrprof.Func
 }
 
 func (w *worker) run(inputs []Input, jobs <-chan int) {
@@ -276,11 +280,12 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
 		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + ", not the binary's " + hex.EncodeToString(w.opts.MatchID), Kind: SkipOtherBinary}, nil
 	}
+	if len(w.near) < len(w.staged) {
+		w.near = append(w.near, make([]*instrprof.Func, len(w.staged)-len(w.near))...)
+	}
 	for i := range w.staged {
 		s := &w.staged[i]
-		if err := w.add(&s.rec, s.ref, in, s.off, o); err != nil {
-			return nil, err
-		}
+		w.near[i] = w.add(&s.rec, s.ref, in, s.off, w.near[i])
 	}
 	w.note(info.Kind, info.BinaryIDs)
 	if info.Trace != nil {
@@ -293,7 +298,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 }
 
 // stage keeps a copy of rec: counters and bitmap bytes go to arenas reused
-// from file to file (value sites are freshly allocated by the reader).
+// from file to file (value sites stay the reader's until its next file).
 func (w *worker) stage(rec *instrprof.Record, ref uint64, off int64) error {
 	c := len(w.counts)
 	w.counts = append(w.counts, rec.Counts...)
@@ -318,9 +323,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 	}
 	for i := range w.staged {
 		s := &w.staged[i]
-		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
-			return err
-		}
+		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, info.BinaryIDs)
 	o.traces = info.Traces
@@ -340,9 +343,7 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 	}
 	for i := range w.staged {
 		s := &w.staged[i]
-		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
-			return err
-		}
+		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, nil)
 	o.traces = info.Traces
@@ -350,13 +351,16 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 	return nil
 }
 
-func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
+// add merges rec into the worker's profile; near is what add returned for
+// the record at the same position of the previous raw (see
+// Profile.AddNear), and the result is kept for the next.
+func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, near *instrprof.Func) *instrprof.Func {
 	if w.opts.Rename != nil {
 		if name := w.opts.Rename(rec.Name); name != rec.Name {
 			rec.Name, ref = name, 0
 		}
 	}
-	return w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off})
+	return w.prof.AddNear(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off}, near)
 }
 
 func (w *worker) note(kind instrprof.Kind, ids [][]byte) {

@@ -53,10 +53,13 @@ type Reader struct {
 	stamps []stamp
 	addrs  []addrRef
 	vtabs  []vtable
+	values instrprof.ValueArena
 }
 
 // Func is called for every record read, with the record's name reference
-// and the file offset of its data record.
+// and the file offset of its data record. The record's slices belong to the
+// Reader: the counters and bitmap bytes are reused for the next record, the
+// value sites live until the next Read.
 type Func func(rec *instrprof.Record, ref uint64, off int64) error
 
 // ReadFile reads a whole raw profile of size bytes from ra.
@@ -76,6 +79,7 @@ func (r *Reader) Read(file string, buf []byte, fn Func) (Info, error) {
 	var info Info
 	d := &instrprof.Decoder{File: file, Buf: buf}
 	r.stamps = r.stamps[:0]
+	r.values.Reset()
 	for {
 		if err := r.readOne(d, &info, fn); err != nil {
 			return info, err
@@ -106,6 +110,7 @@ type profile struct {
 	dataFileOff int64
 	names       map[uint64]string
 	correlated  bool
+	recSize     int // bytes of one data record
 }
 
 func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
@@ -115,6 +120,7 @@ func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
 		return err
 	}
 	p.h = h
+	p.recSize = h.recordSize()
 	if err := r.checkHeader(d, p, info); err != nil {
 		return err
 	}
@@ -210,10 +216,21 @@ type dataRecord struct {
 	numSites                                          [instrprof.NumValueKinds]uint16
 }
 
-// decodeData decodes the data record at the start of b, laid out as h
-// says; kinds value kinds have site counts.
-func decodeData(b []byte, h *Header, kinds int) dataRecord {
-	l, o := h.dataLayout(), h.order()
+// recordDecoder decodes the data records of one header: their layout,
+// byte order and number of value kinds, worked out once.
+type recordDecoder struct {
+	l     dataLayout
+	o     binary.ByteOrder
+	kinds int
+}
+
+func newRecordDecoder(h *Header) recordDecoder {
+	return recordDecoder{l: h.dataLayout(), o: h.order(), kinds: int(h.ValueKindLast) + 1}
+}
+
+// decode decodes the data record at the start of b.
+func (rd *recordDecoder) decode(b []byte) dataRecord {
+	l, o := &rd.l, rd.o
 	ptr := func(off int) uint64 {
 		if off < 0 {
 			return 0
@@ -228,7 +245,7 @@ func decodeData(b []byte, h *Header, kinds int) dataRecord {
 	if l.numBitmap >= 0 {
 		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
 	}
-	for k := 0; k < kinds; k++ {
+	for k := 0; k < rd.kinds; k++ {
 		r.numSites[k] = o.Uint16(b[l.sites+2*k:])
 	}
 	return r
@@ -236,16 +253,16 @@ func decodeData(b []byte, h *Header, kinds int) dataRecord {
 
 // decodeAll appends the n data records in b.
 func decodeAll(out []dataRecord, b []byte, n int, h *Header) []dataRecord {
-	size := h.recordSize()
+	rd := newRecordDecoder(h)
 	for i := 0; i < n; i++ {
-		out = append(out, decodeData(b[i*size:], h, int(h.ValueKindLast)+1))
+		out = append(out, rd.decode(b[i*rd.l.size:]))
 	}
 	return out
 }
 
 func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Func) error {
 	h := p.h
-	size := h.recordSize()
+	size := p.recSize
 	kinds := int(h.ValueKindLast) + 1
 	if !p.correlated {
 		r.buildAddrMap(p)
@@ -295,7 +312,7 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	cntOff := dr.counterPtr
 	bmOff := dr.bitmapPtr
 	if !p.correlated {
-		delta := uint64(i * h.recordSize())
+		delta := uint64(i * p.recSize)
 		cntOff = (dr.counterPtr - (h.CountersDelta - delta)) & h.ptrMask()
 		bmOff = (dr.bitmapPtr - (h.BitmapDelta - delta)) & h.ptrMask()
 	}
@@ -403,7 +420,7 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 		vd.Failf("truncated: value profile data of function %s is missing (continuous mode without -mllvm -disable-vp?)", quote.String(rec.Name))
 		return vd.Err()
 	}
-	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap)
+	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap, &r.values)
 	for s, vs := range rec.Sites[instrprof.ValueIndirectCall] {
 		rec.Sites[instrprof.ValueIndirectCall][s] = instrprof.CollapseSite(vs)
 	}
