@@ -573,12 +573,7 @@ func scaleRecord(r *Record, w uint64) bool {
 
 // mergeInto adds src*w to dst and reports a counter overflow.
 func mergeInto(dst, src *Record, w uint64) bool {
-	over := false
-	for i, c := range src.Counts {
-		var o bool
-		dst.Counts[i], o = clampedMulAdd(c, w, dst.Counts[i])
-		over = over || o
-	}
+	over := addCounts(dst.Counts, src.Counts, w)
 	for i, b := range src.Bitmap {
 		dst.Bitmap[i] |= b
 	}
@@ -586,6 +581,29 @@ func mergeInto(dst, src *Record, w uint64) bool {
 		for s, vs := range src.Sites[k] {
 			dst.Sites[k][s] = mergeSite(dst.Sites[k][s], vs, w)
 		}
+	}
+	return over
+}
+
+// addCounts adds src*w to dst, clamping at MaxCount, and reports a
+// clamp.
+func addCounts(dst, src []uint64, w uint64) bool {
+	dst = dst[:len(src)]
+	over := false
+	if w == 1 { // the common case: no multiplication
+		for i, c := range src {
+			v, carry := bits.Add64(dst[i], c, 0)
+			if carry != 0 || v > MaxCount {
+				v, over = MaxCount, true
+			}
+			dst[i] = v
+		}
+		return over
+	}
+	for i, c := range src {
+		var o bool
+		dst[i], o = clampedMulAdd(c, w, dst[i])
+		over = over || o
 	}
 	return over
 }

@@ -196,9 +196,7 @@ type worker struct {
 	// files are then left alone.
 	failed *atomic.Bool
 
-	staged  []staged
-	counts  []uint64
-	bitmaps []byte
+	staged []staged
 	// near holds, per record position, the record of prof the previous
 	// raw's record there merged into: raws of one binary list their
 	// functions in the same order, and the lookup is then skipped.
@@ -272,7 +270,7 @@ type staged struct {
 func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, error) {
 	// The file's records are staged and merged only once the whole file has
 	// read cleanly, so a damaged file adds nothing.
-	w.staged, w.counts, w.bitmaps = w.staged[:0], w.counts[:0], w.bitmaps[:0]
+	w.staged = w.staged[:0]
 	info, err := w.reader.ReadFile(in.Path, f, size, w.stage)
 	if err != nil {
 		return nil, err
@@ -297,17 +295,9 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 	return nil, nil
 }
 
-// stage keeps a copy of rec: counters and bitmap bytes go to arenas reused
-// from file to file (value sites stay the reader's until its next file).
+// stage keeps rec, whose slices stay the reader's until its next file.
 func (w *worker) stage(rec *instrprof.Record, ref uint64, off int64) error {
-	c := len(w.counts)
-	w.counts = append(w.counts, rec.Counts...)
-	b := len(w.bitmaps)
-	w.bitmaps = append(w.bitmaps, rec.Bitmap...)
-	s := staged{rec: *rec, ref: ref, off: off}
-	s.rec.Counts = w.counts[c:len(w.counts):len(w.counts)]
-	s.rec.Bitmap = w.bitmaps[b:len(w.bitmaps):len(w.bitmaps)]
-	w.staged = append(w.staged, s)
+	w.staged = append(w.staged, staged{rec: *rec, ref: ref, off: off})
 	return nil
 }
 

@@ -19,7 +19,7 @@ type Correlation struct {
 	covdata            []byte
 	covdataOff         int64 // file offset of __llvm_covdata
 	cntsAddr, cntsSize uint64
-	names              map[uint64]string
+	names              *nameTable
 
 	mu      sync.Mutex
 	version int

@@ -54,12 +54,16 @@ type Reader struct {
 	addrs  []addrRef
 	vtabs  []vtable
 	values instrprof.ValueArena
+	// The names of the last profile's records by position, and their table.
+	posTable *nameTable
+	posRefs  []uint64
+	posNames []string
 }
 
 // Func is called for every record read, with the record's name reference
-// and the file offset of its data record. The record's slices belong to the
-// Reader: the counters and bitmap bytes are reused for the next record, the
-// value sites live until the next Read.
+// and the file offset of its data record. The record's slices are the
+// Reader's (bitmap bytes: the buffer read) and stay valid until the next
+// Read, so that a caller can keep the records of a file without copying.
 type Func func(rec *instrprof.Record, ref uint64, off int64) error
 
 // ReadFile reads a whole raw profile of size bytes from ra.
@@ -79,6 +83,7 @@ func (r *Reader) Read(file string, buf []byte, fn Func) (Info, error) {
 	var info Info
 	d := &instrprof.Decoder{File: file, Buf: buf}
 	r.stamps = r.stamps[:0]
+	r.counts = r.counts[:0]
 	r.values.Reset()
 	for {
 		if err := r.readOne(d, &info, fn); err != nil {
@@ -108,7 +113,7 @@ type profile struct {
 	// recs are the data records (from the file or the binary).
 	recs        []dataRecord
 	dataFileOff int64
-	names       map[uint64]string
+	names       *nameTable
 	correlated  bool
 	recSize     int // bytes of one data record
 }
@@ -230,6 +235,9 @@ func newRecordDecoder(h *Header) recordDecoder {
 
 // decode decodes the data record at the start of b.
 func (rd *recordDecoder) decode(b []byte) dataRecord {
+	if rd.o == binary.LittleEndian && rd.l.ptr == 8 {
+		return rd.decodeLE64(b)
+	}
 	l, o := &rd.l, rd.o
 	ptr := func(off int) uint64 {
 		if off < 0 {
@@ -242,6 +250,24 @@ func (rd *recordDecoder) decode(b []byte) dataRecord {
 	}
 	r := dataRecord{nameRef: o.Uint64(b), funcHash: o.Uint64(b[8:]), counterPtr: ptr(l.counterPtr),
 		bitmapPtr: ptr(l.bitmapPtr), funcPtr: ptr(l.funcPtr), numCounters: o.Uint32(b[l.numCounters:])}
+	if l.numBitmap >= 0 {
+		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
+	}
+	for k := 0; k < rd.kinds; k++ {
+		r.numSites[k] = o.Uint16(b[l.sites+2*k:])
+	}
+	return r
+}
+
+// decodeLE64 is decode for little-endian 64-bit programs (most raws),
+// without an interface call a field.
+func (rd *recordDecoder) decodeLE64(b []byte) dataRecord {
+	l, o := &rd.l, binary.LittleEndian
+	r := dataRecord{nameRef: o.Uint64(b), funcHash: o.Uint64(b[8:]), counterPtr: o.Uint64(b[l.counterPtr:]),
+		funcPtr: o.Uint64(b[l.funcPtr:]), numCounters: o.Uint32(b[l.numCounters:])}
+	if l.bitmapPtr >= 0 {
+		r.bitmapPtr = o.Uint64(b[l.bitmapPtr:])
+	}
 	if l.numBitmap >= 0 {
 		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
 	}
@@ -301,7 +327,7 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 		return &instrprof.FormatError{File: d.File, Offset: off, Msg: fmt.Sprintf(format, args...)}
 	}
 	rec := &r.rec
-	rec.Name = p.names[dr.nameRef]
+	rec.Name = r.nameAt(p, i, dr.nameRef)
 	rec.Hash = dr.funcHash
 	if dr.numCounters == 0 {
 		return fail("function %s has no counters", quote.String(rec.Name))
@@ -331,15 +357,37 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 		return &instrprof.FormatError{File: d.File, Offset: at,
 			Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
 	}
-	rec.Bitmap = rec.Bitmap[:0]
+	rec.Bitmap = nil
 	if dr.numBitmapBytes > 0 && !p.correlated {
 		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
 			return fail("function %s: bitmap bytes lie outside the bitmap section", quote.String(rec.Name))
 		}
 		start := p.base + int(p.l.bitmap) + int(bmOff)
-		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
+		end := start + int(dr.numBitmapBytes)
+		rec.Bitmap = d.Buf[start:end:end]
 	}
 	return nil
+}
+
+// nameAt is the name of the record at position i with reference ref.
+// Raws of one binary list their records in the same order: the name found
+// for the record at i of the previous profile is taken again when the
+// reference and the names table are the same, without a lookup.
+func (r *Reader) nameAt(p *profile, i int, ref uint64) string {
+	if r.posTable != p.names {
+		r.posTable, r.posRefs, r.posNames = p.names, r.posRefs[:0], r.posNames[:0]
+	}
+	if i < len(r.posRefs) && r.posRefs[i] == ref {
+		return r.posNames[i]
+	}
+	name := p.names.byRef[ref]
+	switch {
+	case i < len(r.posRefs):
+		r.posRefs[i], r.posNames[i] = ref, name
+	case i == len(r.posRefs):
+		r.posRefs, r.posNames = append(r.posRefs, ref), append(r.posNames, name)
+	}
+	return name
 }
 
 // timestamp takes the first counter of a temporal profile's record off:
@@ -384,19 +432,26 @@ func largeCounter(c []uint64) int {
 	return -1
 }
 
+// readCounts decodes the n counters in b into the record, appending them to
+// the counts of the file read so far.
 func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrder) {
-	if cap(r.counts) < n {
-		r.counts = make([]uint64, n)
-	}
-	c := r.counts[:n]
-	if csize == 1 {
+	start := len(r.counts)
+	r.counts = slices.Grow(r.counts, n)[:start+n]
+	c := r.counts[start : start+n : start+n]
+	switch {
+	case csize == 1:
 		for i := range c {
 			c[i] = 0
 			if b[i] == 0 { // single-byte coverage: 0 means covered
 				c[i] = 1
 			}
 		}
-	} else {
+	case order == binary.LittleEndian: // the common case, without an interface call a counter
+		b = b[:8*n]
+		for i := range c {
+			c[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+	default:
 		for i := range c {
 			c[i] = order.Uint64(b[8*i:])
 		}
