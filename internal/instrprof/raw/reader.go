@@ -235,9 +235,6 @@ func newRecordDecoder(h *Header) recordDecoder {
 
 // decode decodes the data record at the start of b.
 func (rd *recordDecoder) decode(b []byte) dataRecord {
-	if rd.o == binary.LittleEndian && rd.l.ptr == 8 {
-		return rd.decodeLE64(b)
-	}
 	l, o := &rd.l, rd.o
 	ptr := func(off int) uint64 {
 		if off < 0 {
@@ -260,28 +257,39 @@ func (rd *recordDecoder) decode(b []byte) dataRecord {
 }
 
 // decodeLE64 is decode for little-endian 64-bit programs (most raws),
-// without an interface call a field.
-func (rd *recordDecoder) decodeLE64(b []byte) dataRecord {
+// without an interface call a field, into r.
+func (rd *recordDecoder) decodeLE64(r *dataRecord, b []byte) {
 	l, o := &rd.l, binary.LittleEndian
-	r := dataRecord{nameRef: o.Uint64(b), funcHash: o.Uint64(b[8:]), counterPtr: o.Uint64(b[l.counterPtr:]),
-		funcPtr: o.Uint64(b[l.funcPtr:]), numCounters: o.Uint32(b[l.numCounters:])}
+	r.nameRef, r.funcHash = o.Uint64(b), o.Uint64(b[8:])
+	r.counterPtr, r.funcPtr = o.Uint64(b[l.counterPtr:]), o.Uint64(b[l.funcPtr:])
+	r.numCounters = o.Uint32(b[l.numCounters:])
+	r.bitmapPtr, r.numBitmapBytes = 0, 0
 	if l.bitmapPtr >= 0 {
 		r.bitmapPtr = o.Uint64(b[l.bitmapPtr:])
 	}
 	if l.numBitmap >= 0 {
 		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
 	}
+	r.numSites = [instrprof.NumValueKinds]uint16{}
 	for k := 0; k < rd.kinds; k++ {
 		r.numSites[k] = o.Uint16(b[l.sites+2*k:])
 	}
-	return r
 }
 
 // decodeAll appends the n data records in b.
 func decodeAll(out []dataRecord, b []byte, n int, h *Header) []dataRecord {
 	rd := newRecordDecoder(h)
-	for i := 0; i < n; i++ {
-		out = append(out, rd.decode(b[i*rd.l.size:]))
+	start := len(out)
+	out = slices.Grow(out, n)[:start+n]
+	recs := out[start:]
+	if rd.o == binary.LittleEndian && rd.l.ptr == 8 {
+		for i := range recs {
+			rd.decodeLE64(&recs[i], b[i*rd.l.size:])
+		}
+		return out
+	}
+	for i := range recs {
+		recs[i] = rd.decode(b[i*rd.l.size:])
 	}
 	return out
 }
@@ -298,7 +306,8 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 		}
 	}
 	vd := sub(d, p.base+int(p.l.values), len(d.Buf)-p.base-int(p.l.values))
-	for i, dr := range p.recs {
+	for i := range p.recs {
+		dr := &p.recs[i]
 		off := p.dataFileOff + int64(i*size)
 		if p.correlated {
 			off = d.Base + int64(p.base)
@@ -321,7 +330,7 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 	return nil
 }
 
-func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataRecord, off int64) error {
+func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRecord, off int64) error {
 	h := p.h
 	fail := func(format string, args ...any) error {
 		return &instrprof.FormatError{File: d.File, Offset: off, Msg: fmt.Sprintf(format, args...)}
@@ -347,15 +356,17 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
 		return fail("function %s: counters [%d, +%d) lie outside the counters section (%d counters)", quote.String(rec.Name), int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
-	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
+	bits := r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
 	if h.Kind()&instrprof.KindTemporal != 0 {
 		r.timestamp(rec, dr.nameRef)
 		cntOff += csize
 	}
-	if j := largeCounter(rec.Counts); j >= 0 {
-		at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
-		return &instrprof.FormatError{File: d.File, Offset: at,
-			Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
+	if bits > maxCounter {
+		if j := largeCounter(rec.Counts); j >= 0 {
+			at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
+			return &instrprof.FormatError{File: d.File, Offset: at,
+				Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
+		}
 	}
 	rec.Bitmap = nil
 	if dr.numBitmapBytes > 0 && !p.correlated {
@@ -433,8 +444,9 @@ func largeCounter(c []uint64) int {
 }
 
 // readCounts decodes the n counters in b into the record, appending them to
-// the counts of the file read so far.
-func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrder) {
+// the counts of the file read so far, and returns their bitwise or: when
+// it is at most maxCounter, so is every counter.
+func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrder) (bits uint64) {
 	start := len(r.counts)
 	r.counts = slices.Grow(r.counts, n)[:start+n]
 	c := r.counts[start : start+n : start+n]
@@ -450,19 +462,24 @@ func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrde
 		b = b[:8*n]
 		for i := range c {
 			c[i] = binary.LittleEndian.Uint64(b[8*i:])
+			bits |= c[i]
 		}
 	default:
 		for i := range c {
 			c[i] = order.Uint64(b[8*i:])
+			bits |= c[i]
 		}
 	}
 	r.rec.Counts = c
+	return bits
 }
 
-func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, kinds int) error {
+func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr *dataRecord, kinds int) error {
 	rec := &r.rec
 	for k := range rec.Sites {
-		rec.Sites[k] = nil
+		if rec.Sites[k] != nil {
+			rec.Sites[k] = nil
+		}
 	}
 	has := false
 	for k := 0; k < kinds; k++ {
