@@ -226,14 +226,16 @@ func (p *Profile) AddNear(rec *Record, ref uint64, weight uint64, at Origin, nea
 	if f == nil || f.ref != ref || f.Hash != rec.Hash {
 		f = p.lookup(ref, rec.Hash)
 	}
-	g := f
+	var g *Func
+	if f != nil {
+		g = f.sameShape(rec)
+	}
 	switch {
 	case f == nil:
 		g = newFunc(rec, ref, weight, at)
 		p.insert(ref, g)
 		f = g
-	case f.sameShape(rec) != nil:
-		g = f.sameShape(rec)
+	case g != nil:
 		g.absorb(rec, weight, at)
 	default:
 		g = newFunc(rec, ref, weight, at)
