@@ -80,6 +80,13 @@ func withLLVMArgs(cmd *cobra.Command) *cobra.Command {
 			_, err := fmt.Fprintln(c.OutOrStdout(), versionText())
 			return err
 		}
+		// The root's persistent hook (--cpuprofile) ran before the flags
+		// were parsed; it runs again now that they are.
+		if pre := c.Root().PersistentPreRunE; pre != nil {
+			if err := pre(c, fs.Args()); err != nil {
+				return err
+			}
+		}
 		return run(c, fs.Args())
 	}
 	return cmd

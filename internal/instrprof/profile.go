@@ -92,6 +92,7 @@ type Func struct {
 	// Overflowed is set when a count was clamped while merging (weights
 	// or sums beyond MaxCount): llvm-profdata's "counter overflow".
 	Overflowed bool
+	ref        uint64  // NameRef(Name), the key the profile files it under
 	records    int     // how many input records were merged into this one
 	others     []*Func // records of this name and hash of another shape
 	first      map[valueKey]firstValue
@@ -208,30 +209,46 @@ func (e *MismatchError) Error() string {
 // Resolve keeps the shape read first. Add never fails today; the error
 // result stays for readers' callbacks.
 func (p *Profile) Add(rec *Record, ref uint64, weight uint64, at Origin) error {
+	p.AddNear(rec, ref, weight, at, nil)
+	return nil
+}
+
+// AddNear is Add for a reader of file after file of one layout (raws of
+// one binary), who keeps, per record position, the record AddNear returned
+// for the previous file: given as near, it saves the lookup when its name
+// reference and hash are rec's. It returns the record of p that rec's name
+// and hash are filed under (nil near is a plain Add).
+func (p *Profile) AddNear(rec *Record, ref uint64, weight uint64, at Origin, near *Func) *Func {
 	if ref == 0 {
 		ref = NameRef(rec.Name)
 	}
-	f := p.lookup(ref, rec.Hash)
-	g := f
+	f := near
+	if f == nil || f.ref != ref || f.Hash != rec.Hash {
+		f = p.lookup(ref, rec.Hash)
+	}
+	var g *Func
+	if f != nil {
+		g = f.sameShape(rec)
+	}
 	switch {
 	case f == nil:
-		g = newFunc(rec, weight, at)
+		g = newFunc(rec, ref, weight, at)
 		p.insert(ref, g)
-	case f.sameShape(rec) != nil:
-		g = f.sameShape(rec)
+		f = g
+	case g != nil:
 		g.absorb(rec, weight, at)
 	default:
-		g = newFunc(rec, weight, at)
+		g = newFunc(rec, ref, weight, at)
 		f.others = append(f.others, g)
 	}
 	if p.TrackFirstValues && rec.HasValues() {
 		g.noteValues(rec, weight, at)
 	}
-	return nil
+	return f
 }
 
-func newFunc(rec *Record, weight uint64, at Origin) *Func {
-	f := &Func{Record: cloneRecord(rec), Origin: at, records: 1}
+func newFunc(rec *Record, ref, weight uint64, at Origin) *Func {
+	f := &Func{Record: cloneRecord(rec), Origin: at, ref: ref, records: 1}
 	if weight > 1 {
 		f.Overflowed = scaleRecord(&f.Record, weight)
 	}
@@ -558,12 +575,7 @@ func scaleRecord(r *Record, w uint64) bool {
 
 // mergeInto adds src*w to dst and reports a counter overflow.
 func mergeInto(dst, src *Record, w uint64) bool {
-	over := false
-	for i, c := range src.Counts {
-		var o bool
-		dst.Counts[i], o = clampedMulAdd(c, w, dst.Counts[i])
-		over = over || o
-	}
+	over := addCounts(dst.Counts, src.Counts, w)
 	for i, b := range src.Bitmap {
 		dst.Bitmap[i] |= b
 	}
@@ -571,6 +583,29 @@ func mergeInto(dst, src *Record, w uint64) bool {
 		for s, vs := range src.Sites[k] {
 			dst.Sites[k][s] = mergeSite(dst.Sites[k][s], vs, w)
 		}
+	}
+	return over
+}
+
+// addCounts adds src*w to dst, clamping at MaxCount, and reports a
+// clamp.
+func addCounts(dst, src []uint64, w uint64) bool {
+	dst = dst[:len(src)]
+	over := false
+	if w == 1 { // the common case: no multiplication
+		for i, c := range src {
+			v, carry := bits.Add64(dst[i], c, 0)
+			if carry != 0 || v > MaxCount {
+				v, over = MaxCount, true
+			}
+			dst[i] = v
+		}
+		return over
+	}
+	for i, c := range src {
+		var o bool
+		dst[i], o = clampedMulAdd(c, w, dst[i])
+		over = over || o
 	}
 	return over
 }

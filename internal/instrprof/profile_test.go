@@ -44,32 +44,46 @@ func TestAdd(t *testing.T) {
 			adds: []*Record{rec("f", 1, []uint64{1}, []Value{{Value: 9, Count: 1}, {Value: 5, Count: 1}}), rec("f", 1, []uint64{1}, []Value{{Value: 7, Count: 4}})},
 			want: []*Record{rec("f", 1, []uint64{2}, []Value{{Value: 7, Count: 4}, {Value: 5, Count: 1}, {Value: 9, Count: 1}})}},
 	}
+	// Each case runs with Add, and with AddNear given what the add before
+	// returned: the right record or another name's and hash's.
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := NewProfile()
-			for i, r := range tt.adds {
-				w, in := uint64(1), i
-				if tt.weights != nil {
-					w = tt.weights[i]
+		for _, mode := range []string{"Add", "AddNear"} {
+			t.Run(tt.name+"/"+mode, func(t *testing.T) {
+				p := NewProfile()
+				var near *Func
+				for i, r := range tt.adds {
+					w, in := uint64(1), i
+					if tt.weights != nil {
+						w = tt.weights[i]
+					}
+					if tt.inputs != nil {
+						in = tt.inputs[i]
+					}
+					if mode == "Add" {
+						p.Add(r, 0, w, Origin{File: "in", Input: in})
+					} else {
+						near = p.AddNear(r, 0, w, Origin{File: "in", Input: in}, near)
+					}
 				}
-				if tt.inputs != nil {
-					in = tt.inputs[i]
-				}
-				p.Add(r, 0, w, Origin{File: "in", Input: in})
-			}
-			if dropped := p.Resolve(); len(dropped) != tt.wantDropped {
-				t.Errorf("%d records dropped, want %d", len(dropped), tt.wantDropped)
-			}
-			got := p.Funcs()
-			if len(got) != len(tt.want) {
-				t.Fatalf("%d records, want %d", len(got), len(tt.want))
-			}
-			for i, w := range tt.want {
-				if !reflect.DeepEqual(got[i].Record, *w) {
-					t.Errorf("record %d = %+v, want %+v", i, got[i].Record, *w)
-				}
-			}
-		})
+				checkAdded(t, p, tt.want, tt.wantDropped)
+			})
+		}
+	}
+}
+
+func checkAdded(t *testing.T, p *Profile, want []*Record, wantDropped int) {
+	t.Helper()
+	if dropped := p.Resolve(); len(dropped) != wantDropped {
+		t.Errorf("%d records dropped, want %d", len(dropped), wantDropped)
+	}
+	got := p.Funcs()
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if !reflect.DeepEqual(got[i].Record, *w) {
+			t.Errorf("record %d = %+v, want %+v", i, got[i].Record, *w)
+		}
 	}
 }
 

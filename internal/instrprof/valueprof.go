@@ -5,8 +5,9 @@ import "encoding/binary"
 // DecodeValueData decodes one ValueProfData block (u32 TotalSize, u32
 // NumValueKinds, then per kind a record {u32 Kind, u32 NumValueSites,
 // u8 SiteCount[n] padded to 8, {u64 Value, u64 Count}...}) into rec.Sites,
-// mapping values through remap (may be nil). It returns the block size.
-func DecodeValueData(d *Decoder, rec *Record, maxKind int, remap func(kind int, v uint64) uint64) int {
+// mapping values through remap (may be nil), the slices taken from arena
+// (nil: allocated). It returns the block size.
+func DecodeValueData(d *Decoder, rec *Record, maxKind int, remap func(kind int, v uint64) uint64, arena *ValueArena) int {
 	start := d.Off
 	total := d.U32("value data size")
 	kinds := d.U32("value kind count")
@@ -23,7 +24,7 @@ func DecodeValueData(d *Decoder, rec *Record, maxKind int, remap func(kind int, 
 	}
 	end := start + int(total)
 	for i := uint32(0); i < kinds && d.Err() == nil; i++ {
-		decodeValueRecord(d, rec, maxKind, remap)
+		decodeValueRecord(d, rec, maxKind, remap, arena)
 	}
 	if d.Err() == nil && d.Off > end {
 		d.FailAt(d.Base+int64(start), "value records overrun their size %d", total)
@@ -32,7 +33,7 @@ func DecodeValueData(d *Decoder, rec *Record, maxKind int, remap func(kind int, 
 	return int(total)
 }
 
-func decodeValueRecord(d *Decoder, rec *Record, maxKind int, remap func(int, uint64) uint64) {
+func decodeValueRecord(d *Decoder, rec *Record, maxKind int, remap func(int, uint64) uint64, arena *ValueArena) {
 	at := d.Pos()
 	kind := d.U32("value kind")
 	nsites := d.U32("value site count")
@@ -49,7 +50,7 @@ func decodeValueRecord(d *Decoder, rec *Record, maxKind int, remap func(int, uin
 		d.FailAt(at, "value kind %d given twice", kind)
 		return
 	}
-	sites := make([][]Value, nsites)
+	sites := arena.sites(int(nsites))
 	for s, n := range counts {
 		if n == 0 {
 			continue
@@ -58,7 +59,7 @@ func decodeValueRecord(d *Decoder, rec *Record, maxKind int, remap func(int, uin
 		if raw == nil {
 			return
 		}
-		vs := make([]Value, n)
+		vs := arena.values(int(n))
 		order := d.order()
 		for i := range vs {
 			v := order.Uint64(raw[16*i:])
@@ -70,6 +71,61 @@ func decodeValueRecord(d *Decoder, rec *Record, maxKind int, remap func(int, uin
 		sites[s] = vs
 	}
 	rec.Sites[kind] = sites
+}
+
+// ValueArena hands out the slices DecodeValueData fills from blocks it
+// keeps; Reset makes them all reusable at once, so that a reader decoding
+// file after file allocates nothing once warm. A nil arena allocates.
+type ValueArena struct {
+	valueBlock []Value
+	siteBlock  [][]Value
+}
+
+// Reset makes every slice handed out reusable: they must no longer be used.
+func (a *ValueArena) Reset() {
+	if a != nil {
+		a.valueBlock, a.siteBlock = a.valueBlock[:0], a.siteBlock[:0]
+	}
+}
+
+// arenaBlock is the least number of elements an arena block holds.
+const arenaBlock = 1024
+
+// values returns n values (to be overwritten).
+func (a *ValueArena) values(n int) []Value {
+	if a == nil {
+		return make([]Value, n)
+	}
+	a.valueBlock = grow(a.valueBlock, n)
+	return take(&a.valueBlock, n)
+}
+
+// sites returns n empty sites.
+func (a *ValueArena) sites(n int) [][]Value {
+	if a == nil {
+		return make([][]Value, n)
+	}
+	a.siteBlock = grow(a.siteBlock, n)
+	s := take(&a.siteBlock, n)
+	clear(s)
+	return s
+}
+
+// grow returns b, or a new empty block when b has no room for n more.
+// Slices handed out of the old block stay valid.
+func grow[T any](b []T, n int) []T {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	return make([]T, 0, max(2*cap(b), n, arenaBlock))
+}
+
+// take returns the next n elements of *b, capped so that appending to
+// them cannot reach the next ones.
+func take[T any](b *[]T, n int) []T {
+	i := len(*b)
+	*b = (*b)[:i+n]
+	return (*b)[i : i+n : i+n]
 }
 
 func pad8(n int) int { return (8 - n%8) % 8 }

@@ -2,7 +2,7 @@
 # Builds the instrumentation-profile test data into DIR/instr/ (never committed):
 #   sqlite/      the SQLite amalgamation (npm package better-sqlite3) built with
 #                clang-19 -O1 -fprofile-generate (>1 MB of code) and run as
-#                $INSTR_RUNS (default 1000) tiny processes, LLVM_PROFILE_FILE=%p
+#                $INSTR_RUNS (default 1000) tiny processes, one raw each, named by run
 #                -> sqlite/raw/*.profraw
 #   bench/       2,000 raws of the same binary for `make bench`
 #                (only with INSTR_BENCH=1)
@@ -30,13 +30,15 @@ runs=${INSTR_RUNS:-1000}
 
 fresh() { [ -e "$1/.done" ] && [ "$1/.done" -nt "$0" ]; }
 
-# runmany DIR N PROG ARGS...: runs PROG N times with LLVM_PROFILE_FILE=DIR/%p.profraw,
-# two at a time.
+# runmany DIR N PROG ARGS...: runs PROG ARGS... I for I = 0001..N, two at
+# a time, each writing DIR/I.profraw. Named by run, not by process id (%p):
+# the same N files every time, listed in run order, and none lost to a
+# process id reused within the run (pid_max may be 32768).
 runmany() {
 	local dir=$1 n=$2
 	shift 2
 	mkdir -p "$dir"
-	seq 1 "$n" | traced_env LLVM_PROFILE_FILE="$dir/%p.profraw" xargs -P 2 -I{} "$@" {} >/dev/null
+	seq -f %04g 1 "$n" | traced_env xargs -P 2 -I{} env LLVM_PROFILE_FILE="$dir/{}.profraw" "$@" {} >/dev/null
 }
 
 # The SQLite amalgamation, pinned in scripts/versions.sh.

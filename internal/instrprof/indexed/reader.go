@@ -216,7 +216,7 @@ func readEntry(d *instrprof.Decoder, name string, version int, rec *instrprof.Re
 			}
 		}
 		if version >= 3 {
-			instrprof.DecodeValueData(d, rec, instrprof.NumValueKinds-1, nil)
+			instrprof.DecodeValueData(d, rec, instrprof.NumValueKinds-1, nil, nil)
 		}
 		if d.Err() != nil {
 			break

@@ -196,9 +196,11 @@ type worker struct {
 	// files are then left alone.
 	failed *atomic.Bool
 
-	staged  []staged
-	counts  []uint64
-	bitmaps []byte
+	staged []staged
+	// near holds, per record position, the record of prof the previous
+	// raw's record there merged into: raws of one binary list their
+	// functions in the same order, and the lookup is then skipped.
+	near []*instrprof.Func
 }
 
 func (w *worker) run(inputs []Input, jobs <-chan int) {
@@ -268,7 +270,7 @@ type staged struct {
 func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, error) {
 	// The file's records are staged and merged only once the whole file has
 	// read cleanly, so a damaged file adds nothing.
-	w.staged, w.counts, w.bitmaps = w.staged[:0], w.counts[:0], w.bitmaps[:0]
+	w.staged = w.staged[:0]
 	info, err := w.reader.ReadFile(in.Path, f, size, w.stage)
 	if err != nil {
 		return nil, err
@@ -276,11 +278,12 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
 		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + ", not the binary's " + hex.EncodeToString(w.opts.MatchID), Kind: SkipOtherBinary}, nil
 	}
+	if len(w.near) < len(w.staged) {
+		w.near = append(w.near, make([]*instrprof.Func, len(w.staged)-len(w.near))...)
+	}
 	for i := range w.staged {
 		s := &w.staged[i]
-		if err := w.add(&s.rec, s.ref, in, s.off, o); err != nil {
-			return nil, err
-		}
+		w.near[i] = w.add(&s.rec, s.ref, in, s.off, w.near[i])
 	}
 	w.note(info.Kind, info.BinaryIDs)
 	if info.Trace != nil {
@@ -292,17 +295,9 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 	return nil, nil
 }
 
-// stage keeps a copy of rec: counters and bitmap bytes go to arenas reused
-// from file to file (value sites are freshly allocated by the reader).
+// stage keeps rec, whose slices stay the reader's until its next file.
 func (w *worker) stage(rec *instrprof.Record, ref uint64, off int64) error {
-	c := len(w.counts)
-	w.counts = append(w.counts, rec.Counts...)
-	b := len(w.bitmaps)
-	w.bitmaps = append(w.bitmaps, rec.Bitmap...)
-	s := staged{rec: *rec, ref: ref, off: off}
-	s.rec.Counts = w.counts[c:len(w.counts):len(w.counts)]
-	s.rec.Bitmap = w.bitmaps[b:len(w.bitmaps):len(w.bitmaps)]
-	w.staged = append(w.staged, s)
+	w.staged = append(w.staged, staged{rec: *rec, ref: ref, off: off})
 	return nil
 }
 
@@ -318,9 +313,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 	}
 	for i := range w.staged {
 		s := &w.staged[i]
-		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
-			return err
-		}
+		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, info.BinaryIDs)
 	o.traces = info.Traces
@@ -340,9 +333,7 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 	}
 	for i := range w.staged {
 		s := &w.staged[i]
-		if err := w.add(&s.rec, 0, in, s.off, o); err != nil {
-			return err
-		}
+		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, nil)
 	o.traces = info.Traces
@@ -350,13 +341,16 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 	return nil
 }
 
-func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, o *outcome) error {
+// add merges rec into the worker's profile; near is what add returned for
+// the record at the same position of the previous raw (see
+// Profile.AddNear), and the result is kept for the next.
+func (w *worker) add(rec *instrprof.Record, ref uint64, in Input, off int64, near *instrprof.Func) *instrprof.Func {
 	if w.opts.Rename != nil {
 		if name := w.opts.Rename(rec.Name); name != rec.Name {
 			rec.Name, ref = name, 0
 		}
 	}
-	return w.prof.Add(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off})
+	return w.prof.AddNear(rec, ref, max(in.Weight, 1), instrprof.Origin{File: in.Path, Input: in.index, Offset: off}, near)
 }
 
 func (w *worker) note(kind instrprof.Kind, ids [][]byte) {

@@ -19,7 +19,7 @@ type Correlation struct {
 	covdata            []byte
 	covdataOff         int64 // file offset of __llvm_covdata
 	cntsAddr, cntsSize uint64
-	names              map[uint64]string
+	names              *nameTable
 
 	mu      sync.Mutex
 	version int
@@ -77,10 +77,11 @@ func (c *Correlation) check(h *Header) error {
 // llvm-profdata ("CounterPtr out of range"); merge --failure-mode=all
 // then skips the raws of this binary, listing why.
 func (c *Correlation) decode(h *Header) ([]dataRecord, error) {
-	size := h.recordSize()
+	rd := newRecordDecoder(h)
+	size := rd.l.size
 	recs := []dataRecord{}
 	for off := 0; off+size <= len(c.covdata); off += size {
-		dr := decodeData(c.covdata[off:], h, int(h.ValueKindLast)+1)
+		dr := rd.decode(c.covdata[off:])
 		if dr.counterPtr < c.cntsAddr || dr.counterPtr-c.cntsAddr >= c.cntsSize {
 			return nil, &instrprof.FormatError{File: c.Path, Offset: c.covdataOff + int64(off),
 				Msg: fmt.Sprintf("__llvm_covdata record %d (function hash %#x): CounterPtr %#x out of range [%#x, %#x) of __llvm_prf_cnts",

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,4 +156,38 @@ func TestCorrelationNamesBomb(t *testing.T) {
 		t.Errorf("error %v, want the binary, section, offset and a compression bomb", err)
 	}
 	t.Log(err)
+}
+
+// TestLargeCounter: a counter above 2^56 fails the file at its offset, as
+// llvm's reader refuses it; 2^56 itself is a count.
+func TestLargeCounter(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "ir19-1.profraw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readHeader(&instrprof.Decoder{File: "ir19-1", Buf: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := h.sections()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := int(l.counters) + 8*int(h.NumCounters-1)
+	for _, tt := range []struct {
+		count uint64
+		want  string
+	}{
+		{maxCounter, ""},
+		{maxCounter + 1, fmt.Sprintf("ir19-1: offset %#x: excessively large counter value suggests corrupted profile data: %d", last, uint64(maxCounter+1))},
+		{^uint64(0), "excessively large counter value"},
+	} {
+		buf := bytes.Clone(b)
+		binary.LittleEndian.PutUint64(buf[last:], tt.count)
+		var r Reader
+		_, err := r.Read("ir19-1", buf, func(*instrprof.Record, uint64, int64) error { return nil })
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("counter %d: error %v, want %q", tt.count, err, tt.want)
+		}
+	}
 }

@@ -12,12 +12,17 @@ import (
 // every time).
 type NameCache struct {
 	mu sync.Mutex
-	m  map[string]map[uint64]string
+	m  map[string]*nameTable
+}
+
+// nameTable maps name references (MD5) to the names of one names section.
+type nameTable struct {
+	byRef map[uint64]string
 }
 
 const maxCachedSections = 64
 
-func (c *NameCache) get(d *instrprof.Decoder) (map[uint64]string, error) {
+func (c *NameCache) get(d *instrprof.Decoder) (*nameTable, error) {
 	if c == nil {
 		return decodeNameMap(d)
 	}
@@ -34,7 +39,7 @@ func (c *NameCache) get(d *instrprof.Decoder) (map[uint64]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]map[uint64]string{}
+		c.m = map[string]*nameTable{}
 	}
 	if len(c.m) < maxCachedSections {
 		c.m[string(d.Buf)] = m
@@ -43,8 +48,8 @@ func (c *NameCache) get(d *instrprof.Decoder) (map[uint64]string, error) {
 }
 
 // decodeNameMap maps each name's reference (MD5) to the name.
-func decodeNameMap(d *instrprof.Decoder) (map[uint64]string, error) {
+func decodeNameMap(d *instrprof.Decoder) (*nameTable, error) {
 	m := map[uint64]string{}
 	err := instrprof.DecodeNames(d, func(name string) { m[instrprof.NameRef(name)] = name })
-	return m, err
+	return &nameTable{m}, err
 }

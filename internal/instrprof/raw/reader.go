@@ -53,10 +53,17 @@ type Reader struct {
 	stamps []stamp
 	addrs  []addrRef
 	vtabs  []vtable
+	values instrprof.ValueArena
+	// The names of the last profile's records by position, and their table.
+	posTable *nameTable
+	posRefs  []uint64
+	posNames []string
 }
 
 // Func is called for every record read, with the record's name reference
-// and the file offset of its data record.
+// and the file offset of its data record. The record's slices are the
+// Reader's (bitmap bytes: the buffer read) and stay valid until the next
+// Read, so that a caller can keep the records of a file without copying.
 type Func func(rec *instrprof.Record, ref uint64, off int64) error
 
 // ReadFile reads a whole raw profile of size bytes from ra.
@@ -76,6 +83,8 @@ func (r *Reader) Read(file string, buf []byte, fn Func) (Info, error) {
 	var info Info
 	d := &instrprof.Decoder{File: file, Buf: buf}
 	r.stamps = r.stamps[:0]
+	r.counts = r.counts[:0]
+	r.values.Reset()
 	for {
 		if err := r.readOne(d, &info, fn); err != nil {
 			return info, err
@@ -104,8 +113,9 @@ type profile struct {
 	// recs are the data records (from the file or the binary).
 	recs        []dataRecord
 	dataFileOff int64
-	names       map[uint64]string
+	names       *nameTable
 	correlated  bool
+	recSize     int // bytes of one data record
 }
 
 func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
@@ -115,6 +125,7 @@ func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
 		return err
 	}
 	p.h = h
+	p.recSize = h.recordSize()
 	if err := r.checkHeader(d, p, info); err != nil {
 		return err
 	}
@@ -210,10 +221,21 @@ type dataRecord struct {
 	numSites                                          [instrprof.NumValueKinds]uint16
 }
 
-// decodeData decodes the data record at the start of b, laid out as h
-// says; kinds value kinds have site counts.
-func decodeData(b []byte, h *Header, kinds int) dataRecord {
-	l, o := h.dataLayout(), h.order()
+// recordDecoder decodes the data records of one header: their layout,
+// byte order and number of value kinds, worked out once.
+type recordDecoder struct {
+	l     dataLayout
+	o     binary.ByteOrder
+	kinds int
+}
+
+func newRecordDecoder(h *Header) recordDecoder {
+	return recordDecoder{l: h.dataLayout(), o: h.order(), kinds: int(h.ValueKindLast) + 1}
+}
+
+// decode decodes the data record at the start of b.
+func (rd *recordDecoder) decode(b []byte) dataRecord {
+	l, o := &rd.l, rd.o
 	ptr := func(off int) uint64 {
 		if off < 0 {
 			return 0
@@ -228,24 +250,53 @@ func decodeData(b []byte, h *Header, kinds int) dataRecord {
 	if l.numBitmap >= 0 {
 		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
 	}
-	for k := 0; k < kinds; k++ {
+	for k := 0; k < rd.kinds; k++ {
 		r.numSites[k] = o.Uint16(b[l.sites+2*k:])
 	}
 	return r
 }
 
+// decodeLE64 is decode for little-endian 64-bit programs (most raws),
+// without an interface call a field, into r.
+func (rd *recordDecoder) decodeLE64(r *dataRecord, b []byte) {
+	l, o := &rd.l, binary.LittleEndian
+	r.nameRef, r.funcHash = o.Uint64(b), o.Uint64(b[8:])
+	r.counterPtr, r.funcPtr = o.Uint64(b[l.counterPtr:]), o.Uint64(b[l.funcPtr:])
+	r.numCounters = o.Uint32(b[l.numCounters:])
+	r.bitmapPtr, r.numBitmapBytes = 0, 0
+	if l.bitmapPtr >= 0 {
+		r.bitmapPtr = o.Uint64(b[l.bitmapPtr:])
+	}
+	if l.numBitmap >= 0 {
+		r.numBitmapBytes = o.Uint32(b[l.numBitmap:])
+	}
+	r.numSites = [instrprof.NumValueKinds]uint16{}
+	for k := 0; k < rd.kinds; k++ {
+		r.numSites[k] = o.Uint16(b[l.sites+2*k:])
+	}
+}
+
 // decodeAll appends the n data records in b.
 func decodeAll(out []dataRecord, b []byte, n int, h *Header) []dataRecord {
-	size := h.recordSize()
-	for i := 0; i < n; i++ {
-		out = append(out, decodeData(b[i*size:], h, int(h.ValueKindLast)+1))
+	rd := newRecordDecoder(h)
+	start := len(out)
+	out = slices.Grow(out, n)[:start+n]
+	recs := out[start:]
+	if rd.o == binary.LittleEndian && rd.l.ptr == 8 {
+		for i := range recs {
+			rd.decodeLE64(&recs[i], b[i*rd.l.size:])
+		}
+		return out
+	}
+	for i := range recs {
+		recs[i] = rd.decode(b[i*rd.l.size:])
 	}
 	return out
 }
 
 func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Func) error {
 	h := p.h
-	size := h.recordSize()
+	size := p.recSize
 	kinds := int(h.ValueKindLast) + 1
 	if !p.correlated {
 		r.buildAddrMap(p)
@@ -255,7 +306,8 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 		}
 	}
 	vd := sub(d, p.base+int(p.l.values), len(d.Buf)-p.base-int(p.l.values))
-	for i, dr := range p.recs {
+	for i := range p.recs {
+		dr := &p.recs[i]
 		off := p.dataFileOff + int64(i*size)
 		if p.correlated {
 			off = d.Base + int64(p.base)
@@ -278,13 +330,13 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 	return nil
 }
 
-func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataRecord, off int64) error {
+func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRecord, off int64) error {
 	h := p.h
 	fail := func(format string, args ...any) error {
 		return &instrprof.FormatError{File: d.File, Offset: off, Msg: fmt.Sprintf(format, args...)}
 	}
 	rec := &r.rec
-	rec.Name = p.names[dr.nameRef]
+	rec.Name = r.nameAt(p, i, dr.nameRef)
 	rec.Hash = dr.funcHash
 	if dr.numCounters == 0 {
 		return fail("function %s has no counters", quote.String(rec.Name))
@@ -295,7 +347,7 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	cntOff := dr.counterPtr
 	bmOff := dr.bitmapPtr
 	if !p.correlated {
-		delta := uint64(i * h.recordSize())
+		delta := uint64(i * p.recSize)
 		cntOff = (dr.counterPtr - (h.CountersDelta - delta)) & h.ptrMask()
 		bmOff = (dr.bitmapPtr - (h.BitmapDelta - delta)) & h.ptrMask()
 	}
@@ -304,25 +356,49 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr dataReco
 	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
 		return fail("function %s: counters [%d, +%d) lie outside the counters section (%d counters)", quote.String(rec.Name), int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
-	r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
+	bits := r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
 	if h.Kind()&instrprof.KindTemporal != 0 {
 		r.timestamp(rec, dr.nameRef)
 		cntOff += csize
 	}
-	if j := largeCounter(rec.Counts); j >= 0 {
-		at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
-		return &instrprof.FormatError{File: d.File, Offset: at,
-			Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
+	if bits > maxCounter {
+		if j := largeCounter(rec.Counts); j >= 0 {
+			at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
+			return &instrprof.FormatError{File: d.File, Offset: at,
+				Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
+		}
 	}
-	rec.Bitmap = rec.Bitmap[:0]
+	rec.Bitmap = nil
 	if dr.numBitmapBytes > 0 && !p.correlated {
 		if bmOff >= h.NumBitmapBytes || uint64(dr.numBitmapBytes) > h.NumBitmapBytes-bmOff {
 			return fail("function %s: bitmap bytes lie outside the bitmap section", quote.String(rec.Name))
 		}
 		start := p.base + int(p.l.bitmap) + int(bmOff)
-		rec.Bitmap = append(rec.Bitmap, d.Buf[start:start+int(dr.numBitmapBytes)]...)
+		end := start + int(dr.numBitmapBytes)
+		rec.Bitmap = d.Buf[start:end:end]
 	}
 	return nil
+}
+
+// nameAt is the name of the record at position i with reference ref.
+// Raws of one binary list their records in the same order: the name found
+// for the record at i of the previous profile is taken again when the
+// reference and the names table are the same, without a lookup.
+func (r *Reader) nameAt(p *profile, i int, ref uint64) string {
+	if r.posTable != p.names {
+		r.posTable, r.posRefs, r.posNames = p.names, r.posRefs[:0], r.posNames[:0]
+	}
+	if i < len(r.posRefs) && r.posRefs[i] == ref {
+		return r.posNames[i]
+	}
+	name := p.names.byRef[ref]
+	switch {
+	case i < len(r.posRefs):
+		r.posRefs[i], r.posNames[i] = ref, name
+	case i == len(r.posRefs):
+		r.posRefs, r.posNames = append(r.posRefs, ref), append(r.posNames, name)
+	}
+	return name
 }
 
 // timestamp takes the first counter of a temporal profile's record off:
@@ -367,30 +443,43 @@ func largeCounter(c []uint64) int {
 	return -1
 }
 
-func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrder) {
-	if cap(r.counts) < n {
-		r.counts = make([]uint64, n)
-	}
-	c := r.counts[:n]
-	if csize == 1 {
+// readCounts decodes the n counters in b into the record, appending them to
+// the counts of the file read so far, and returns their bitwise or: when
+// it is at most maxCounter, so is every counter.
+func (r *Reader) readCounts(b []byte, n int, csize uint64, order binary.ByteOrder) (bits uint64) {
+	start := len(r.counts)
+	r.counts = slices.Grow(r.counts, n)[:start+n]
+	c := r.counts[start : start+n : start+n]
+	switch {
+	case csize == 1:
 		for i := range c {
 			c[i] = 0
 			if b[i] == 0 { // single-byte coverage: 0 means covered
 				c[i] = 1
 			}
 		}
-	} else {
+	case order == binary.LittleEndian: // the common case, without an interface call a counter
+		b = b[:8*n]
+		for i := range c {
+			c[i] = binary.LittleEndian.Uint64(b[8*i:])
+			bits |= c[i]
+		}
+	default:
 		for i := range c {
 			c[i] = order.Uint64(b[8*i:])
+			bits |= c[i]
 		}
 	}
 	r.rec.Counts = c
+	return bits
 }
 
-func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, kinds int) error {
+func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr *dataRecord, kinds int) error {
 	rec := &r.rec
 	for k := range rec.Sites {
-		rec.Sites[k] = nil
+		if rec.Sites[k] != nil {
+			rec.Sites[k] = nil
+		}
 	}
 	has := false
 	for k := 0; k < kinds; k++ {
@@ -403,7 +492,7 @@ func (r *Reader) readValues(vd *instrprof.Decoder, p *profile, dr dataRecord, ki
 		vd.Failf("truncated: value profile data of function %s is missing (continuous mode without -mllvm -disable-vp?)", quote.String(rec.Name))
 		return vd.Err()
 	}
-	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap)
+	instrprof.DecodeValueData(vd, rec, kinds-1, r.remap, &r.values)
 	for s, vs := range rec.Sites[instrprof.ValueIndirectCall] {
 		rec.Sites[instrprof.ValueIndirectCall][s] = instrprof.CollapseSite(vs)
 	}
