@@ -2,7 +2,9 @@
 # Builds the pseudo-probe test traces into DIR/probe/<prog>/ (issue 12):
 # the programs of the LBR traces (testdata/programs wordfreq.c and
 # recurse.c, and sqlbench on the SQLite amalgamation of the npm package
-# better-sqlite3 pinned in scripts/versions.sh), compiled here with
+# better-sqlite3 pinned in scripts/versions.sh) and tailcall.c of the CS
+# traces (tail calls, for the missing-frame inference of CS probe
+# profiles), compiled here with
 # clang-19 -O2 -g -fpseudo-probe-for-profiling, and traced with
 # tools/lbrgen under valgrind lackey as scripts/testdata.d/20-lbr.sh does:
 #
@@ -10,7 +12,8 @@
 #   params          workload arguments, seed, flag layout, period
 #   single.script   LBR samples of one process, llvm-profgen-19's layout
 #   single.perf.data
-#   hybrid.script   the same run's samples with call chains (perf -b -g)
+#   hybrid.script   the same run's samples with call chains (perf -b -g),
+#                   for context-sensitive probe profiles
 #   hybrid.perf.data
 #
 # clang-19 orders the records of .pseudo_probe by heap address, so the
@@ -102,4 +105,5 @@ sqlite() {
 
 small wordfreq 11 plain 20000
 small recurse 15 typed 8
+small tailcall 9 typed 2500
 sqlite
