@@ -15,6 +15,9 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	if opts.Format == "pprof" {
 		return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
 	}
+	if h.probes {
+		return writeAddressContexts(opts, bins, h.syms, h.addressContexts())
+	}
 	return writeContexts(opts, bins, h.syms, h.contexts())
 }
 
@@ -47,6 +50,9 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 func convertUnsymbolizedCS(opts Options, bins *binaries, name string, raw []rawprof.Context) error {
 	if opts.Format == "pprof" {
 		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
+	}
+	if usePseudoProbes(opts, bins) {
+		return convertUnsymbolizedProbeCS(opts, bins, name, raw)
 	}
 	ctxs := make([]csprofile.Context, 0, len(raw))
 	for _, r := range raw {

@@ -22,20 +22,56 @@ import (
 // trace, which has no multi-process part).
 func hybridPrograms(t *testing.T) []string {
 	t.Helper()
+	dirs := dataDirsWith(t, "hybrid-multi.script", "lbr", "cs")
+	if len(dirs) == 0 {
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr or cs")
+	}
+	return dirs
+}
+
+// csPrograms returns the test data directories holding a hybrid trace of
+// one process (hybrid.script): those of hybridPrograms, and probe/<prog>
+// (25-probe.sh: the programs built with -fpseudo-probe-for-profiling,
+// whose contexts are call-site addresses and profiles probe-based).
+func csPrograms(t *testing.T) []string {
+	t.Helper()
+	dirs := dataDirsWith(t, "hybrid-multi.script", "lbr", "cs")
+	dirs = append(dirs, dataDirsWith(t, "hybrid.script", "probe")...)
+	if len(dirs) == 0 {
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr, cs or probe")
+	}
+	return dirs
+}
+
+// dataDirsWith returns the directories $PROFGEN_TESTDATA/<top>/<prog>
+// holding file.
+func dataDirsWith(t *testing.T, file string, tops ...string) []string {
+	t.Helper()
 	root := os.Getenv("PROFGEN_TESTDATA")
 	if root == "" {
 		t.Skip("PROFGEN_TESTDATA not set; run make testdata")
 	}
-	a, _ := filepath.Glob(filepath.Join(root, "lbr", "*", "hybrid-multi.script"))
-	b, _ := filepath.Glob(filepath.Join(root, "cs", "*", "hybrid-multi.script"))
-	dirs := append(a, b...)
-	if len(dirs) == 0 {
-		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr or cs")
-	}
-	for i, d := range dirs {
-		dirs[i] = filepath.Dir(d)
+	var dirs []string
+	for _, top := range tops {
+		found, _ := filepath.Glob(filepath.Join(root, top, "*", file))
+		for _, f := range found {
+			dirs = append(dirs, filepath.Dir(f))
+		}
 	}
 	return dirs
+}
+
+// hasProbes tells whether a test data directory's binary was built with
+// pseudo probes.
+func hasProbes(dir string) bool { return filepath.Base(filepath.Dir(dir)) == "probe" }
+
+// testName names a subtest after a test data directory: probe/<prog> for
+// the pseudo-probe builds, <prog> for the others.
+func testName(dir string) string {
+	if hasProbes(dir) {
+		return "probe/" + filepath.Base(dir)
+	}
+	return filepath.Base(dir)
 }
 
 // llvmProfgenArgs runs llvm-profgen-19 and returns its output file.
@@ -71,10 +107,10 @@ var csVariants = []struct {
 // into contexts, give llvm-profgen-19 --skip-symbolization's bytes, with
 // each option set.
 func TestCSUnsymbolizedMatchesLLVM(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, v := range csVariants {
-			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+			t.Run(testName(dir)+"/"+v.name, func(t *testing.T) {
 				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--skip-symbolization"}, v.flags...)...)
 				cs := v.cs
 				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, SkipSymbolization: true, CS: &cs})
@@ -133,9 +169,9 @@ func sumLLVMCS(t *testing.T, binPath string, scripts []string) []byte {
 // context-insensitive profile of hybrid samples, dropping those whose
 // stack leaf is in a prolog or epilog, as llvm-profgen-19.
 func TestIgnoreStackSamplesMatchesLLVM(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
-		t.Run(filepath.Base(dir), func(t *testing.T) {
+		t.Run(testName(dir), func(t *testing.T) {
 			cs := DefaultCSOptions()
 			cs.IgnoreStackSamples = true
 			for _, skip := range []bool{true, false} {
@@ -396,6 +432,28 @@ func TestCSUnwindersAgree(t *testing.T) {
 			runtime.GOMAXPROCS(prev)
 			if !bytes.Equal(one, four) {
 				t.Errorf("one unwinder and four give different profiles (%d vs %d bytes)", len(one), len(four))
+			}
+		})
+	}
+}
+
+// TestCSProbeUnsymbolizedInput: a CS unsymbolized profile of a binary
+// with pseudo probes (contexts of call-site addresses) read back with
+// --unsymbolized-profile gives itself with --skip-symbolization.
+// llvm-profgen-19 crashes on such input (it parses the addresses as
+// frames), so there is no reference output to compare with.
+func TestCSProbeUnsymbolizedInput(t *testing.T) {
+	for _, dir := range dataDirsWith(t, "hybrid.script", "probe") {
+		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		t.Run(testName(dir), func(t *testing.T) {
+			raw := convert(t, Options{PerfScript: script, Binaries: []string{binPath}, SkipSymbolization: true})
+			in := filepath.Join(t.TempDir(), "cs.raw")
+			if err := os.WriteFile(in, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			again := convert(t, Options{UnsymbolizedProfile: in, Binaries: []string{binPath}, SkipSymbolization: true})
+			if !bytes.Equal(again, raw) {
+				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back (%d vs %d bytes)", len(again), len(raw))
 			}
 		})
 	}

@@ -1,0 +1,50 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/csprofile"
+	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/unwind"
+)
+
+// writeAddressContexts writes the address contexts of a binary with
+// pseudo probes: unsymbolized (contexts as call-site addresses), or as a
+// CS probe profile.
+func writeAddressContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs []unwind.Context) error {
+	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+	if err != nil {
+		return err
+	}
+	base := opts.LLVM.unsymbolizedBase(bins.primary())
+	if opts.SkipSymbolization {
+		raw := make([]rawprof.Context, len(ctxs))
+		for i, c := range ctxs {
+			raw[i] = rawprof.Context{Name: rawprof.AddressContextName(c.Addrs, base), Counters: c.Counters}
+		}
+		return writeFile(path, func(w io.Writer) error { return rawprof.WriteCS(w, raw, base) })
+	}
+	return fmt.Errorf("CS probe profiles: not yet")
+}
+
+// convertUnsymbolizedProbeCS makes the CS profile of a context-sensitive
+// unsymbolized profile of a binary with pseudo probes: its contexts are
+// call-site addresses. (llvm-profgen 19 crashes on such input: it reads
+// every context as frames.)
+func convertUnsymbolizedProbeCS(opts Options, bins *binaries, name string, raw []rawprof.Context) error {
+	base := opts.LLVM.unsymbolizedBase(bins.primary())
+	ctxs := make([]unwind.Context, 0, len(raw))
+	for _, r := range raw {
+		addrs, err := rawprof.ParseAddressContext(r.Name, base)
+		if err != nil {
+			return fmt.Errorf("%s:%d: context [%s]: %w", name, r.Line, r.Name, err)
+		}
+		ctxs = append(ctxs, unwind.Context{Addrs: addrs, Counters: r.Counters})
+	}
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	return writeAddressContexts(opts, bins, csprofile.NewSymbols(sym), ctxs)
+}
