@@ -32,6 +32,13 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 			return rawprof.WriteCS(w, rawContexts(ctxs), opts.LLVM.unsymbolizedBase(bins.primary()))
 		})
 	}
+	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, csProfileOptions(opts, bins))
+	return writeSampleProfile(opts, path, res.Profile)
+}
+
+// csProfileOptions are the options of CS profile generation: the CS
+// flags with those of llvm-profgen that concern it.
+func csProfileOptions(opts Options, bins *binaries) csprofile.Options {
 	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
 	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
 	if c := opts.LLVM.SummaryHotCount; c != nil {
@@ -40,8 +47,7 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 	if c := opts.LLVM.SummaryColdCount; c != nil {
 		gopts.ColdCount = *c
 	}
-	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, gopts)
-	return writeSampleProfile(opts, path, res.Profile)
+	return gopts
 }
 
 // convertUnsymbolizedCS makes the CS profile of a context-sensitive

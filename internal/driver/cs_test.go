@@ -220,12 +220,14 @@ var csProfileVariants = []struct {
 
 // TestCSProfileMatchesLLVM: the text CS profile of hybrid samples (nested
 // or flat, with or without the pre-inliner, cold contexts merged or
-// trimmed) is byte-identical to llvm-profgen-19's.
+// trimmed) is byte-identical to llvm-profgen-19's, line-based or, for the
+// binaries built with pseudo probes, probe-based (with the tail calls'
+// frames inferred).
 func TestCSProfileMatchesLLVM(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, v := range csProfileVariants {
-			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+			t.Run(testName(dir)+"/"+v.name, func(t *testing.T) {
 				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--format=text"}, v.flags...)...)
 				cs := DefaultCSOptions()
 				v.set(&cs)
@@ -239,31 +241,38 @@ func TestCSProfileMatchesLLVM(t *testing.T) {
 }
 
 // TestCSExtBinaryReadByLLVM: the extbinary CS profiles (nested and flat)
-// read by llvm-profdata-19 give, as text, profgen's own text output, and
-// the sections other than the function metadata (which LLVM writes in
-// its hash table's order) are llvm-profgen-19's bytes.
+// read by llvm-profdata-19 give, as text, profgen's own text output and
+// what llvm-profdata-19 makes of llvm-profgen-19's extbinary, and the
+// sections other than the function metadata (which LLVM writes in its
+// hash table's order) are llvm-profgen-19's bytes.
 func TestCSExtBinaryReadByLLVM(t *testing.T) {
 	profdata := testutil.Tool(t, "llvm-profdata-19")
-	for _, dir := range hybridPrograms(t) {
+	toText := func(t *testing.T, ext []byte) []byte {
+		in := filepath.Join(t.TempDir(), "in.prof")
+		if err := os.WriteFile(in, ext, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(profdata, "merge", "--sample", "--text", in, "-o", "-").Output()
+		if err != nil {
+			t.Fatalf("llvm-profdata-19 merge: %v", err)
+		}
+		return out
+	}
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, nested := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/nested=%v", filepath.Base(dir), nested), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/nested=%v", testName(dir), nested), func(t *testing.T) {
 				cs := DefaultCSOptions()
 				cs.Profile.Nested = nested
 				ext := convert(t, Options{PerfScript: script, Binaries: []string{bin}, CS: &cs})
 				text := convert(t, Options{PerfScript: script, Binaries: []string{bin}, Format: "text", CS: &cs})
-				in := filepath.Join(t.TempDir(), "in.prof")
-				if err := os.WriteFile(in, ext, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				out, err := exec.Command(profdata, "merge", "--sample", "--text", in, "-o", "-").Output()
-				if err != nil {
-					t.Fatalf("llvm-profdata-19 merge: %v", err)
-				}
-				if !bytes.Equal(out, text) {
+				if out := toText(t, ext); !bytes.Equal(out, text) {
 					t.Errorf("llvm-profdata-19's text of the extbinary differs from profgen's text (%d vs %d bytes)", len(out), len(text))
 				}
 				want := llvmProfgenArgs(t, "--perfscript", script, "--binary", bin, fmt.Sprintf("--gen-cs-nested-profile=%v", nested))
+				if out := toText(t, want); !bytes.Equal(out, text) {
+					t.Errorf("llvm-profdata-19's text of llvm-profgen-19's extbinary differs from profgen's text (%d vs %d bytes)", len(out), len(text))
+				}
 				if !sameSectionsButMetadata(ext, want) {
 					t.Errorf("extbinary sections differ from llvm-profgen-19's")
 				}
@@ -366,10 +375,10 @@ func TestCSPreInlinerKeepsSamples(t *testing.T) {
 		}
 		return out
 	}
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, compress := range []int{0, -1} {
-			t.Run(fmt.Sprintf("%s/compress-recursion=%d", filepath.Base(dir), compress), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/compress-recursion=%d", testName(dir), compress), func(t *testing.T) {
 				want := flatten(t, llvmProfgenArgs(t, "--perfscript", script, "--binary", binPath, "--format=text",
 					fmt.Sprintf("--compress-recursion=%d", compress), "--csspgo-preinliner=0", "--csprof-merge-cold-context=0", "--gen-cs-nested-profile=0"))
 				cs := DefaultCSOptions()
@@ -422,9 +431,13 @@ func TestCSProfileCompilesWithClang(t *testing.T) {
 // TestCSUnwindersAgree: the unwinding spreads over goroutines by
 // GOMAXPROCS; the outputs are the same for one and for four.
 func TestCSUnwindersAgree(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			opts := Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
+	for _, dir := range csPrograms(t) {
+		t.Run(testName(dir), func(t *testing.T) {
+			script := filepath.Join(dir, "hybrid-multi.script")
+			if hasProbes(dir) {
+				script = filepath.Join(dir, "hybrid.script") // one process only
+			}
+			opts := Options{PerfScript: script, Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
 			prev := runtime.GOMAXPROCS(1)
 			one := convert(t, opts)
 			runtime.GOMAXPROCS(5)
@@ -439,9 +452,11 @@ func TestCSUnwindersAgree(t *testing.T) {
 
 // TestCSProbeUnsymbolizedInput: a CS unsymbolized profile of a binary
 // with pseudo probes (contexts of call-site addresses) read back with
-// --unsymbolized-profile gives itself with --skip-symbolization.
-// llvm-profgen-19 crashes on such input (it parses the addresses as
-// frames), so there is no reference output to compare with.
+// --unsymbolized-profile gives itself with --skip-symbolization, and the
+// profile made from the perf script (which matches llvm-profgen-19's,
+// TestCSProfileMatchesLLVM) otherwise. llvm-profgen-19 crashes on such
+// input (it parses the addresses as frames), so there is no output of
+// its own to compare with.
 func TestCSProbeUnsymbolizedInput(t *testing.T) {
 	for _, dir := range dataDirsWith(t, "hybrid.script", "probe") {
 		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
@@ -454,6 +469,19 @@ func TestCSProbeUnsymbolizedInput(t *testing.T) {
 			again := convert(t, Options{UnsymbolizedProfile: in, Binaries: []string{binPath}, SkipSymbolization: true})
 			if !bytes.Equal(again, raw) {
 				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back (%d vs %d bytes)", len(again), len(raw))
+			}
+			for _, v := range csProfileVariants {
+				cs := DefaultCSOptions()
+				v.set(&cs)
+				raw := convert(t, Options{PerfScript: script, Binaries: []string{binPath}, SkipSymbolization: true, CS: &cs})
+				if err := os.WriteFile(in, raw, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				got := convert(t, Options{UnsymbolizedProfile: in, Binaries: []string{binPath}, Format: "text", CS: &cs})
+				want := convert(t, Options{PerfScript: script, Binaries: []string{binPath}, Format: "text", CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: the profile of the unsymbolized profile differs from that of the perf script (%d vs %d bytes)", v.name, len(got), len(want))
+				}
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/profgen/profgen/internal/csprofile"
 	"github.com/profgen/profgen/internal/rawprof"
+	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/unwind"
 )
 
@@ -25,7 +26,34 @@ func writeAddressContexts(opts Options, bins *binaries, syms *csprofile.Symbols,
 		}
 		return writeFile(path, func(w io.Writer) error { return rawprof.WriteCS(w, raw, base) })
 	}
-	return fmt.Errorf("CS probe profiles: not yet")
+	prof, err := csProbeProfile(opts, bins, syms, ctxs)
+	if err != nil {
+		return err
+	}
+	return writeSampleProfile(opts, path, prof)
+}
+
+// csProbeProfile makes the CS probe profile of address contexts.
+func csProbeProfile(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs []unwind.Context) (*sampleprof.Profile, error) {
+	f := bins.primary()
+	pb, err := probeBinary(bins)
+	if err != nil {
+		return nil, err
+	}
+	copts := csprofile.ContextOptions{
+		CompressRecursion:  opts.CS.CompressRecursion,
+		MaxContextDepth:    opts.CS.MaxContextDepth,
+		InferMissingFrames: opts.CS.InferMissingFrames,
+	}
+	bin := csprofile.ProbeBinary{Binary: csprofile.Binary{Code: instSizes{f}, Syms: syms}, Inst: f, Probes: pb}
+	res, descs, err := csprofile.GenerateProbe(ctxs, bin, copts, csProfileOptions(opts, bins))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path(), err)
+	}
+	if err := showPseudoProbes(opts, descs); err != nil {
+		return nil, err
+	}
+	return res.Profile, nil
 }
 
 // convertUnsymbolizedProbeCS makes the CS profile of a context-sensitive
