@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -124,14 +125,15 @@ func TestCSUnsymbolizedMatchesLLVM(t *testing.T) {
 
 // TestCSProcessesEqualSum: the hybrid samples of four processes, each at
 // its own base, give the sum of llvm-profgen-19's unsymbolized outputs on
-// each process alone.
+// each process alone (frame contexts, or call-site addresses for the
+// probe build).
 func TestCSProcessesEqualSum(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range dataDirsWith(t, "hybrid-multi.script", "lbr", "cs", "probe") {
 		each, _ := filepath.Glob(filepath.Join(dir, "hybrid-multi.*.script"))
 		if len(each) == 0 {
 			continue
 		}
-		t.Run(filepath.Base(dir), func(t *testing.T) {
+		t.Run(testName(dir), func(t *testing.T) {
 			bin := filepath.Join(dir, "binary")
 			got := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{bin}, SkipSymbolization: true})
 			want := sumLLVMCS(t, bin, each)
@@ -434,8 +436,8 @@ func TestCSUnwindersAgree(t *testing.T) {
 	for _, dir := range csPrograms(t) {
 		t.Run(testName(dir), func(t *testing.T) {
 			script := filepath.Join(dir, "hybrid-multi.script")
-			if hasProbes(dir) {
-				script = filepath.Join(dir, "hybrid.script") // one process only
+			if _, err := os.Stat(script); err != nil {
+				script = filepath.Join(dir, "hybrid.script") // probe builds but tailcall: one process
 			}
 			opts := Options{PerfScript: script, Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
 			prev := runtime.GOMAXPROCS(1)
@@ -484,5 +486,59 @@ func TestCSProbeUnsymbolizedInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCSProbeProfileCompilesWithClang: clang-19 -fpseudo-probe-for-profiling
+// -fprofile-sample-use takes the CS probe profiles (nested and flat,
+// extbinary) of the small probe programs' hybrid traces: the counts reach
+// the IR and, asked to report staleness, it finds no function whose CFG
+// checksum mismatches.
+func TestCSProbeProfileCompilesWithClang(t *testing.T) {
+	clang := testutil.Tool(t, "clang-19")
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashes := regexp.MustCompile(`\((\d+)/(\d+)\) of functions' profile are invalid`)
+	for _, dir := range dataDirsWith(t, "hybrid.script", "probe") {
+		prog := filepath.Base(dir)
+		if prog == "sqlite" {
+			continue // a minute of CPU; the small programs say the same
+		}
+		for _, nested := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/nested=%v", testName(dir), nested), func(t *testing.T) {
+				cs := DefaultCSOptions()
+				cs.Profile.Nested = nested
+				prof := filepath.Join(t.TempDir(), prog+".prof")
+				data := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid.script"), Binaries: []string{filepath.Join(dir, "binary")}, CS: &cs})
+				if err := os.WriteFile(prof, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				// From the source's directory by its base name, as 25-probe.sh
+				// compiled it: .__uniq. suffixes hash that name.
+				cmd := exec.Command(clang, "-O2", "-g", "-fpseudo-probe-for-profiling", "-fprofile-sample-use="+prof,
+					"-mllvm", "-report-profile-staleness", "-S", "-emit-llvm", "-o", "-", prog+".c")
+				cmd.Dir = filepath.Join(root, "testdata", "programs")
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				ir, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%v: %v\n%s", cmd.Args, err, stderr.Bytes())
+				}
+				for _, want := range []string{`!"ProfileFormat", !"SampleProfile"`, `!"function_entry_count"`, `@llvm.pseudoprobe`} {
+					if !bytes.Contains(ir, []byte(want)) {
+						t.Errorf("IR lacks %s", want)
+					}
+				}
+				m := hashes.FindSubmatch(stderr.Bytes())
+				if m == nil {
+					t.Fatalf("no staleness report from clang-19:\n%s", stderr.Bytes())
+				}
+				if string(m[1]) != "0" || (nested && string(m[2]) == "0") {
+					t.Errorf("clang-19: %s", m[0])
+				}
+			})
+		}
 	}
 }

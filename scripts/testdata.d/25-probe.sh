@@ -15,6 +15,9 @@
 #   hybrid.script   the same run's samples with call chains (perf -b -g),
 #                   for context-sensitive probe profiles
 #   hybrid.perf.data
+#   hybrid-multi.script, hybrid-multi.<pid>.script
+#                   tailcall only: the hybrid samples of 4 processes, and
+#                   of each alone
 #
 # clang-19 orders the records of .pseudo_probe by heap address, so the
 # compilers run without address space randomization (setarch -R): the same
@@ -57,13 +60,15 @@ cc() {
 }
 
 # trace PROG SEED LAYOUT PERIOD ARGS...: DIR/probe/PROG/binary must exist.
+# With hybrid_multi=yes, the hybrid samples of 4 processes too.
 trace() {
 	local prog=$1 seed=$2 layout=$3 period=$4
 	shift 4
-	local dir=$probe/$prog start=$SECONDS
+	local dir=$probe/$prog start=$SECONDS outs=()
+	[ "${hybrid_multi:-}" = yes ] && outs=(-hybrid-multi "$dir/hybrid-multi" -procs 4)
 	rm -f "$dir"/*.script "$dir"/*.perf.data "$dir/.done"
 	traced_env "$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" -perfdata \
-		-single "$dir/single.script" -hybrid-single "$dir/hybrid.script" -- "$@"
+		-single "$dir/single.script" -hybrid-single "$dir/hybrid.script" "${outs[@]}" -- "$@"
 	printf 'args=%s\nseed=%s\nlayout=%s\nperiod=%s\ndepth=16\n' "$*" "$seed" "$layout" "$period" >"$dir/params"
 	touch "$dir/.done"
 	echo "25-probe: $prog: $((SECONDS - start))s, $(du -sh "$dir" | cut -f1)"
@@ -105,5 +110,5 @@ sqlite() {
 
 small wordfreq 11 plain 20000
 small recurse 15 typed 8
-small tailcall 9 typed 2500
+hybrid_multi=yes small tailcall 9 typed 2500
 sqlite
