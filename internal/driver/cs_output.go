@@ -63,6 +63,9 @@ func convertUnsymbolizedCS(opts Options, bins *binaries, name string, raw []rawp
 	ctxs := make([]csprofile.Context, 0, len(raw))
 	for _, r := range raw {
 		var frames []sampleprof.ContextFrame
+		if _, err := rawprof.ParseAddressContext(r.Name, 0); r.Name != "" && err == nil {
+			return fmt.Errorf("%s:%d: context [%s] is of call-site addresses, made for a binary with pseudo probes; %s has none", name, r.Line, r.Name, bins.primary().Path())
+		}
 		if r.Name != "" {
 			var err error
 			if frames, err = sampleprof.ParseContext(r.Name); err != nil {

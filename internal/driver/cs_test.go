@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 
 	bin "github.com/profgen/profgen/internal/binary"
@@ -539,6 +541,31 @@ func TestCSProbeProfileCompilesWithClang(t *testing.T) {
 					t.Errorf("clang-19: %s", m[0])
 				}
 			})
+		}
+	}
+}
+
+// TestCSUnsymbolizedOfOtherKind: a CS unsymbolized profile read with a
+// binary of the other kind (address contexts of a probe build with a
+// binary without probes, frame contexts with a probe build) fails naming
+// the context and its line, rather than giving a profile of nonsense
+// frames.
+func TestCSUnsymbolizedOfOtherKind(t *testing.T) {
+	probeDir := testutil.DataDir(t, "probe", "tailcall")
+	lineDir := testutil.DataDir(t, "cs", "tailcall")
+	for _, tt := range []struct{ from, with, want string }{
+		{probeDir, lineDir, "is of call-site addresses"},
+		{lineDir, probeDir, "is not a hex address"},
+	} {
+		raw := convert(t, Options{PerfScript: filepath.Join(tt.from, "hybrid.script"), Binaries: []string{filepath.Join(tt.from, "binary")}, SkipSymbolization: true})
+		in := filepath.Join(t.TempDir(), "cs.raw")
+		if err := os.WriteFile(in, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := Run(context.Background(), Options{UnsymbolizedProfile: in, Binaries: []string{filepath.Join(tt.with, "binary")}, Format: "text",
+			Output: filepath.Join(t.TempDir(), "out"), Quiet: true})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), in+":") {
+			t.Errorf("profile of %s with the binary of %s: %v, want an error with %q at a line of %s", testName(tt.from), testName(tt.with), err, tt.want, in)
 		}
 	}
 }
