@@ -23,6 +23,10 @@ type ContextOptions struct {
 	// FSDiscriminators keeps discriminators whole (flow-sensitive ones);
 	// otherwise contexts hold base discriminators.
 	FSDiscriminators bool
+	// InferMissingFrames puts back the frames of tail calls between call
+	// sites (--infer-missing-frames); pseudo-probe contexts only, as in
+	// llvm-profgen 19.
+	InferMissingFrames bool
 }
 
 // DefaultContextOptions are llvm-profgen 19's defaults.

@@ -31,6 +31,16 @@ func Generate(ctxs []Context, bin Binary, opts Options) *Result {
 			sz.addFunction(fn, bin.Code, bin.Syms)
 		}
 	}
+	return g.finish(sz)
+}
+
+// finish runs what follows the building of the trie
+// (CSProfileGenerator::postProcessProfiles): the summary and thresholds
+// of the context-less profile, the pre-inliner (sizes from sz, or the
+// number of body samples without), cold-context merging and trimming,
+// nesting.
+func (g *generator) finish(sz *sizes) *Result {
+	opts := g.opts
 	summary := contextLessSummary(g.t)
 	res := &Result{HotThreshold: summary.HotThreshold(), ColdThreshold: summary.ColdThreshold()}
 	if opts.HotCount != 0 {

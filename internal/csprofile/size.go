@@ -1,6 +1,7 @@
 package csprofile
 
 import (
+	"github.com/profgen/profgen/internal/binary/pseudoprobe"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
@@ -22,10 +23,15 @@ type sizes struct {
 	root  *sizeNode
 	names names
 	all   map[*node]*sizeNode
+	// probeLocs keys call sites by the probe index in their DWARF
+	// discriminator, as the contexts of a probe profile are keyed
+	// (llvm-profgen symbolizes with UseProbeDiscriminator there).
+	probeLocs bool
+	converted map[*addrFrames][]sampleprof.ContextFrame
 }
 
 func newSizes(n names) *sizes {
-	s := &sizes{root: &sizeNode{}, names: n, all: map[*node]*sizeNode{}}
+	s := &sizes{root: &sizeNode{}, names: n, all: map[*node]*sizeNode{}, converted: map[*addrFrames][]sampleprof.ContextFrame{}}
 	s.all[&s.root.node] = s.root
 	return s
 }
@@ -68,16 +74,57 @@ func (s *sizes) addFunction(fn *symbolize.Function, code generate.Code, syms *Sy
 		for addr, n := range code.Insts(r[0], r[1]-1) {
 			if f := syms.at(addr); f != run {
 				if run != nil {
-					s.add(run.frames, size)
+					s.add(s.frames(run), size)
 				}
 				run, size = f, 0
 			}
 			size += uint32(n)
 		}
 		if run != nil {
-			s.add(run.frames, size)
+			s.add(s.frames(run), size)
 		}
 	}
+}
+
+// frames returns the inline frames of f as the size trie keys them.
+func (s *sizes) frames(f *addrFrames) []sampleprof.ContextFrame {
+	if !s.probeLocs {
+		return f.frames
+	}
+	if c, ok := s.converted[f]; ok {
+		return c
+	}
+	c := make([]sampleprof.ContextFrame, len(f.frames))
+	for i, fr := range f.frames {
+		c[i] = sampleprof.ContextFrame{Func: fr.Func, Loc: sampleprof.LineLocation{LineOffset: pseudoprobe.IndexFromDiscriminator(fr.Loc.Discriminator)}}
+	}
+	s.converted[f] = c
+	return c
+}
+
+// addOptimizedAway makes the size of every inline context of the probe
+// inline tree under top that has probes known, as 0 unless its code
+// counted (trackInlineesOptimizedAway): an inlinee whose code was
+// optimized away still left its probes.
+func (s *sizes) addOptimizedAway(top *pseudoprobe.Node, descs *pseudoprobe.Descs) {
+	var ctx []sampleprof.ContextFrame
+	var walk func(n *pseudoprobe.Node)
+	walk = func(n *pseudoprobe.Node) {
+		name := ""
+		if d := descs.Lookup(n.GUID); d != nil {
+			name = d.Name
+		}
+		ctx = append(ctx, sampleprof.ContextFrame{Func: name})
+		if len(n.Probes) > 0 {
+			s.add(ctx, 0)
+		}
+		for _, c := range n.Children() {
+			ctx[len(ctx)-1].Loc = sampleprof.LineLocation{LineOffset: c.Site}
+			walk(c)
+		}
+		ctx = ctx[:len(ctx)-1]
+	}
+	walk(top)
 }
 
 // sizeOf returns the size of a context profile's function: the size known

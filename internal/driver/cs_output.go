@@ -15,6 +15,9 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	if opts.Format == "pprof" {
 		return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
 	}
+	if h.probes {
+		return writeAddressContexts(opts, bins, h.syms, h.addressContexts())
+	}
 	return writeContexts(opts, bins, h.syms, h.contexts())
 }
 
@@ -29,6 +32,13 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 			return rawprof.WriteCS(w, rawContexts(ctxs), opts.LLVM.unsymbolizedBase(bins.primary()))
 		})
 	}
+	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, csProfileOptions(opts, bins))
+	return writeSampleProfile(opts, path, res.Profile)
+}
+
+// csProfileOptions are the options of CS profile generation: the CS
+// flags with those of llvm-profgen that concern it.
+func csProfileOptions(opts Options, bins *binaries) csprofile.Options {
 	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
 	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
 	if c := opts.LLVM.SummaryHotCount; c != nil {
@@ -37,8 +47,7 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 	if c := opts.LLVM.SummaryColdCount; c != nil {
 		gopts.ColdCount = *c
 	}
-	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, gopts)
-	return writeSampleProfile(opts, path, res.Profile)
+	return gopts
 }
 
 // convertUnsymbolizedCS makes the CS profile of a context-sensitive
@@ -48,9 +57,15 @@ func convertUnsymbolizedCS(opts Options, bins *binaries, name string, raw []rawp
 	if opts.Format == "pprof" {
 		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
 	}
+	if usePseudoProbes(opts, bins) {
+		return convertUnsymbolizedProbeCS(opts, bins, name, raw)
+	}
 	ctxs := make([]csprofile.Context, 0, len(raw))
 	for _, r := range raw {
 		var frames []sampleprof.ContextFrame
+		if _, err := rawprof.ParseAddressContext(r.Name, 0); r.Name != "" && err == nil {
+			return fmt.Errorf("%s:%d: context [%s] is of call-site addresses, made for a binary with pseudo probes; %s has none", name, r.Line, r.Name, bins.primary().Path())
+		}
 		if r.Name != "" {
 			var err error
 			if frames, err = sampleprof.ParseContext(r.Name); err != nil {

@@ -2,12 +2,15 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 
 	bin "github.com/profgen/profgen/internal/binary"
@@ -22,20 +25,56 @@ import (
 // trace, which has no multi-process part).
 func hybridPrograms(t *testing.T) []string {
 	t.Helper()
+	dirs := dataDirsWith(t, "hybrid-multi.script", "lbr", "cs")
+	if len(dirs) == 0 {
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr or cs")
+	}
+	return dirs
+}
+
+// csPrograms returns the test data directories holding a hybrid trace of
+// one process (hybrid.script): those of hybridPrograms, and probe/<prog>
+// (25-probe.sh: the programs built with -fpseudo-probe-for-profiling,
+// whose contexts are call-site addresses and profiles probe-based).
+func csPrograms(t *testing.T) []string {
+	t.Helper()
+	dirs := dataDirsWith(t, "hybrid-multi.script", "lbr", "cs")
+	dirs = append(dirs, dataDirsWith(t, "hybrid.script", "probe")...)
+	if len(dirs) == 0 {
+		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr, cs or probe")
+	}
+	return dirs
+}
+
+// dataDirsWith returns the directories $PROFGEN_TESTDATA/<top>/<prog>
+// holding file.
+func dataDirsWith(t *testing.T, file string, tops ...string) []string {
+	t.Helper()
 	root := os.Getenv("PROFGEN_TESTDATA")
 	if root == "" {
 		t.Skip("PROFGEN_TESTDATA not set; run make testdata")
 	}
-	a, _ := filepath.Glob(filepath.Join(root, "lbr", "*", "hybrid-multi.script"))
-	b, _ := filepath.Glob(filepath.Join(root, "cs", "*", "hybrid-multi.script"))
-	dirs := append(a, b...)
-	if len(dirs) == 0 {
-		t.Skip("no hybrid traces under $PROFGEN_TESTDATA/lbr or cs")
-	}
-	for i, d := range dirs {
-		dirs[i] = filepath.Dir(d)
+	var dirs []string
+	for _, top := range tops {
+		found, _ := filepath.Glob(filepath.Join(root, top, "*", file))
+		for _, f := range found {
+			dirs = append(dirs, filepath.Dir(f))
+		}
 	}
 	return dirs
+}
+
+// hasProbes tells whether a test data directory's binary was built with
+// pseudo probes.
+func hasProbes(dir string) bool { return filepath.Base(filepath.Dir(dir)) == "probe" }
+
+// testName names a subtest after a test data directory: probe/<prog> for
+// the pseudo-probe builds, <prog> for the others.
+func testName(dir string) string {
+	if hasProbes(dir) {
+		return "probe/" + filepath.Base(dir)
+	}
+	return filepath.Base(dir)
 }
 
 // llvmProfgenArgs runs llvm-profgen-19 and returns its output file.
@@ -71,10 +110,10 @@ var csVariants = []struct {
 // into contexts, give llvm-profgen-19 --skip-symbolization's bytes, with
 // each option set.
 func TestCSUnsymbolizedMatchesLLVM(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, v := range csVariants {
-			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+			t.Run(testName(dir)+"/"+v.name, func(t *testing.T) {
 				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--skip-symbolization"}, v.flags...)...)
 				cs := v.cs
 				got := convert(t, Options{PerfScript: script, Binaries: []string{bin}, SkipSymbolization: true, CS: &cs})
@@ -88,14 +127,15 @@ func TestCSUnsymbolizedMatchesLLVM(t *testing.T) {
 
 // TestCSProcessesEqualSum: the hybrid samples of four processes, each at
 // its own base, give the sum of llvm-profgen-19's unsymbolized outputs on
-// each process alone.
+// each process alone (frame contexts, or call-site addresses for the
+// probe build).
 func TestCSProcessesEqualSum(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range dataDirsWith(t, "hybrid-multi.script", "lbr", "cs", "probe") {
 		each, _ := filepath.Glob(filepath.Join(dir, "hybrid-multi.*.script"))
 		if len(each) == 0 {
 			continue
 		}
-		t.Run(filepath.Base(dir), func(t *testing.T) {
+		t.Run(testName(dir), func(t *testing.T) {
 			bin := filepath.Join(dir, "binary")
 			got := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{bin}, SkipSymbolization: true})
 			want := sumLLVMCS(t, bin, each)
@@ -133,9 +173,9 @@ func sumLLVMCS(t *testing.T, binPath string, scripts []string) []byte {
 // context-insensitive profile of hybrid samples, dropping those whose
 // stack leaf is in a prolog or epilog, as llvm-profgen-19.
 func TestIgnoreStackSamplesMatchesLLVM(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
-		t.Run(filepath.Base(dir), func(t *testing.T) {
+		t.Run(testName(dir), func(t *testing.T) {
 			cs := DefaultCSOptions()
 			cs.IgnoreStackSamples = true
 			for _, skip := range []bool{true, false} {
@@ -184,12 +224,14 @@ var csProfileVariants = []struct {
 
 // TestCSProfileMatchesLLVM: the text CS profile of hybrid samples (nested
 // or flat, with or without the pre-inliner, cold contexts merged or
-// trimmed) is byte-identical to llvm-profgen-19's.
+// trimmed) is byte-identical to llvm-profgen-19's, line-based or, for the
+// binaries built with pseudo probes, probe-based (with the tail calls'
+// frames inferred).
 func TestCSProfileMatchesLLVM(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, v := range csProfileVariants {
-			t.Run(filepath.Base(dir)+"/"+v.name, func(t *testing.T) {
+			t.Run(testName(dir)+"/"+v.name, func(t *testing.T) {
 				want := llvmProfgenArgs(t, append([]string{"--perfscript", script, "--binary", bin, "--format=text"}, v.flags...)...)
 				cs := DefaultCSOptions()
 				v.set(&cs)
@@ -203,31 +245,38 @@ func TestCSProfileMatchesLLVM(t *testing.T) {
 }
 
 // TestCSExtBinaryReadByLLVM: the extbinary CS profiles (nested and flat)
-// read by llvm-profdata-19 give, as text, profgen's own text output, and
-// the sections other than the function metadata (which LLVM writes in
-// its hash table's order) are llvm-profgen-19's bytes.
+// read by llvm-profdata-19 give, as text, profgen's own text output and
+// what llvm-profdata-19 makes of llvm-profgen-19's extbinary, and the
+// sections other than the function metadata (which LLVM writes in its
+// hash table's order) are llvm-profgen-19's bytes.
 func TestCSExtBinaryReadByLLVM(t *testing.T) {
 	profdata := testutil.Tool(t, "llvm-profdata-19")
-	for _, dir := range hybridPrograms(t) {
+	toText := func(t *testing.T, ext []byte) []byte {
+		in := filepath.Join(t.TempDir(), "in.prof")
+		if err := os.WriteFile(in, ext, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(profdata, "merge", "--sample", "--text", in, "-o", "-").Output()
+		if err != nil {
+			t.Fatalf("llvm-profdata-19 merge: %v", err)
+		}
+		return out
+	}
+	for _, dir := range csPrograms(t) {
 		bin, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, nested := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/nested=%v", filepath.Base(dir), nested), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/nested=%v", testName(dir), nested), func(t *testing.T) {
 				cs := DefaultCSOptions()
 				cs.Profile.Nested = nested
 				ext := convert(t, Options{PerfScript: script, Binaries: []string{bin}, CS: &cs})
 				text := convert(t, Options{PerfScript: script, Binaries: []string{bin}, Format: "text", CS: &cs})
-				in := filepath.Join(t.TempDir(), "in.prof")
-				if err := os.WriteFile(in, ext, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				out, err := exec.Command(profdata, "merge", "--sample", "--text", in, "-o", "-").Output()
-				if err != nil {
-					t.Fatalf("llvm-profdata-19 merge: %v", err)
-				}
-				if !bytes.Equal(out, text) {
+				if out := toText(t, ext); !bytes.Equal(out, text) {
 					t.Errorf("llvm-profdata-19's text of the extbinary differs from profgen's text (%d vs %d bytes)", len(out), len(text))
 				}
 				want := llvmProfgenArgs(t, "--perfscript", script, "--binary", bin, fmt.Sprintf("--gen-cs-nested-profile=%v", nested))
+				if out := toText(t, want); !bytes.Equal(out, text) {
+					t.Errorf("llvm-profdata-19's text of llvm-profgen-19's extbinary differs from profgen's text (%d vs %d bytes)", len(out), len(text))
+				}
 				if !sameSectionsButMetadata(ext, want) {
 					t.Errorf("extbinary sections differ from llvm-profgen-19's")
 				}
@@ -330,10 +379,10 @@ func TestCSPreInlinerKeepsSamples(t *testing.T) {
 		}
 		return out
 	}
-	for _, dir := range hybridPrograms(t) {
+	for _, dir := range csPrograms(t) {
 		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
 		for _, compress := range []int{0, -1} {
-			t.Run(fmt.Sprintf("%s/compress-recursion=%d", filepath.Base(dir), compress), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/compress-recursion=%d", testName(dir), compress), func(t *testing.T) {
 				want := flatten(t, llvmProfgenArgs(t, "--perfscript", script, "--binary", binPath, "--format=text",
 					fmt.Sprintf("--compress-recursion=%d", compress), "--csspgo-preinliner=0", "--csprof-merge-cold-context=0", "--gen-cs-nested-profile=0"))
 				cs := DefaultCSOptions()
@@ -386,9 +435,13 @@ func TestCSProfileCompilesWithClang(t *testing.T) {
 // TestCSUnwindersAgree: the unwinding spreads over goroutines by
 // GOMAXPROCS; the outputs are the same for one and for four.
 func TestCSUnwindersAgree(t *testing.T) {
-	for _, dir := range hybridPrograms(t) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			opts := Options{PerfScript: filepath.Join(dir, "hybrid-multi.script"), Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
+	for _, dir := range csPrograms(t) {
+		t.Run(testName(dir), func(t *testing.T) {
+			script := filepath.Join(dir, "hybrid-multi.script")
+			if _, err := os.Stat(script); err != nil {
+				script = filepath.Join(dir, "hybrid.script") // probe builds but tailcall: one process
+			}
+			opts := Options{PerfScript: script, Binaries: []string{filepath.Join(dir, "binary")}, Format: "text"}
 			prev := runtime.GOMAXPROCS(1)
 			one := convert(t, opts)
 			runtime.GOMAXPROCS(5)
@@ -398,5 +451,121 @@ func TestCSUnwindersAgree(t *testing.T) {
 				t.Errorf("one unwinder and four give different profiles (%d vs %d bytes)", len(one), len(four))
 			}
 		})
+	}
+}
+
+// TestCSProbeUnsymbolizedInput: a CS unsymbolized profile of a binary
+// with pseudo probes (contexts of call-site addresses) read back with
+// --unsymbolized-profile gives itself with --skip-symbolization, and the
+// profile made from the perf script (which matches llvm-profgen-19's,
+// TestCSProfileMatchesLLVM) otherwise. llvm-profgen-19 crashes on such
+// input (it parses the addresses as frames), so there is no output of
+// its own to compare with.
+func TestCSProbeUnsymbolizedInput(t *testing.T) {
+	for _, dir := range dataDirsWith(t, "hybrid.script", "probe") {
+		binPath, script := filepath.Join(dir, "binary"), filepath.Join(dir, "hybrid.script")
+		t.Run(testName(dir), func(t *testing.T) {
+			raw := convert(t, Options{PerfScript: script, Binaries: []string{binPath}, SkipSymbolization: true})
+			in := filepath.Join(t.TempDir(), "cs.raw")
+			if err := os.WriteFile(in, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			again := convert(t, Options{UnsymbolizedProfile: in, Binaries: []string{binPath}, SkipSymbolization: true})
+			if !bytes.Equal(again, raw) {
+				t.Errorf("--unsymbolized-profile --skip-symbolization does not give its input back (%d vs %d bytes)", len(again), len(raw))
+			}
+			for _, v := range csProfileVariants {
+				cs := DefaultCSOptions()
+				v.set(&cs)
+				raw := convert(t, Options{PerfScript: script, Binaries: []string{binPath}, SkipSymbolization: true, CS: &cs})
+				if err := os.WriteFile(in, raw, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				got := convert(t, Options{UnsymbolizedProfile: in, Binaries: []string{binPath}, Format: "text", CS: &cs})
+				want := convert(t, Options{PerfScript: script, Binaries: []string{binPath}, Format: "text", CS: &cs})
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: the profile of the unsymbolized profile differs from that of the perf script (%d vs %d bytes)", v.name, len(got), len(want))
+				}
+			}
+		})
+	}
+}
+
+// TestCSProbeProfileCompilesWithClang: clang-19 -fpseudo-probe-for-profiling
+// -fprofile-sample-use takes the CS probe profiles (nested and flat,
+// extbinary) of the small probe programs' hybrid traces: the counts reach
+// the IR and, asked to report staleness, it finds no function whose CFG
+// checksum mismatches.
+func TestCSProbeProfileCompilesWithClang(t *testing.T) {
+	clang := testutil.Tool(t, "clang-19")
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashes := regexp.MustCompile(`\((\d+)/(\d+)\) of functions' profile are invalid`)
+	for _, dir := range dataDirsWith(t, "hybrid.script", "probe") {
+		prog := filepath.Base(dir)
+		if prog == "sqlite" {
+			continue // a minute of CPU; the small programs say the same
+		}
+		for _, nested := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/nested=%v", testName(dir), nested), func(t *testing.T) {
+				cs := DefaultCSOptions()
+				cs.Profile.Nested = nested
+				prof := filepath.Join(t.TempDir(), prog+".prof")
+				data := convert(t, Options{PerfScript: filepath.Join(dir, "hybrid.script"), Binaries: []string{filepath.Join(dir, "binary")}, CS: &cs})
+				if err := os.WriteFile(prof, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				// From the source's directory by its base name, as 25-probe.sh
+				// compiled it: .__uniq. suffixes hash that name.
+				cmd := exec.Command(clang, "-O2", "-g", "-fpseudo-probe-for-profiling", "-fprofile-sample-use="+prof,
+					"-mllvm", "-report-profile-staleness", "-S", "-emit-llvm", "-o", "-", prog+".c")
+				cmd.Dir = filepath.Join(root, "testdata", "programs")
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				ir, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%v: %v\n%s", cmd.Args, err, stderr.Bytes())
+				}
+				for _, want := range []string{`!"ProfileFormat", !"SampleProfile"`, `!"function_entry_count"`, `@llvm.pseudoprobe`} {
+					if !bytes.Contains(ir, []byte(want)) {
+						t.Errorf("IR lacks %s", want)
+					}
+				}
+				m := hashes.FindSubmatch(stderr.Bytes())
+				if m == nil {
+					t.Fatalf("no staleness report from clang-19:\n%s", stderr.Bytes())
+				}
+				if string(m[1]) != "0" || (nested && string(m[2]) == "0") {
+					t.Errorf("clang-19: %s", m[0])
+				}
+			})
+		}
+	}
+}
+
+// TestCSUnsymbolizedOfOtherKind: a CS unsymbolized profile read with a
+// binary of the other kind (address contexts of a probe build with a
+// binary without probes, frame contexts with a probe build) fails naming
+// the context and its line, rather than giving a profile of nonsense
+// frames.
+func TestCSUnsymbolizedOfOtherKind(t *testing.T) {
+	probeDir := testutil.DataDir(t, "probe", "tailcall")
+	lineDir := testutil.DataDir(t, "cs", "tailcall")
+	for _, tt := range []struct{ from, with, want string }{
+		{probeDir, lineDir, "is of call-site addresses"},
+		{lineDir, probeDir, "is not a hex address"},
+	} {
+		raw := convert(t, Options{PerfScript: filepath.Join(tt.from, "hybrid.script"), Binaries: []string{filepath.Join(tt.from, "binary")}, SkipSymbolization: true})
+		in := filepath.Join(t.TempDir(), "cs.raw")
+		if err := os.WriteFile(in, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := Run(context.Background(), Options{UnsymbolizedProfile: in, Binaries: []string{filepath.Join(tt.with, "binary")}, Format: "text",
+			Output: filepath.Join(t.TempDir(), "out"), Quiet: true})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), in+":") {
+			t.Errorf("profile of %s with the binary of %s: %v, want an error with %q at a line of %s", testName(tt.from), testName(tt.with), err, tt.want, in)
+		}
 	}
 }

@@ -226,7 +226,7 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
 	lbr := newLBR(bins.primary(), table, opts.LLVM)
-	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS)}
+	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins))}
 	s := in.records()
 	for s.Next() {
 		rec := s.Record()

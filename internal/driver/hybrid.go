@@ -33,6 +33,9 @@ type hybridPath struct {
 	table *addrspace.Table
 	opts  *CSOptions
 	mode  branchMode
+	// probes: the binary has pseudo probes, so contexts are kept as call
+	// site addresses (llvm-profgen's AddressStack), not symbolized.
+	probes bool
 
 	syms     *csprofile.Symbols
 	queue    *unwindQueue
@@ -54,8 +57,8 @@ type hybridSummary struct {
 	Unwind       unwind.Stats
 }
 
-func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions) *hybridPath {
-	return &hybridPath{bins: bins, table: table, opts: opts}
+func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, probes bool) *hybridPath {
+	return &hybridPath{bins: bins, table: table, opts: opts, probes: probes}
 }
 
 // route takes a sample with a branch stack; it returns true when the
@@ -116,23 +119,35 @@ func (h *hybridPath) decide(hybrid bool) error {
 	}
 	h.syms = csprofile.NewSymbols(sym)
 	if h.mode == modeCS {
-		copts := csprofile.ContextOptions{
-			CompressRecursion: h.opts.CompressRecursion,
-			MaxContextDepth:   h.opts.MaxContextDepth,
-			FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
-		}
-		first := true
-		h.queue = newUnwindQueue(func() *unwinder {
-			syms := h.syms // the first unwinder's symbol cache serves generation afterwards
-			if !first {
-				syms = csprofile.NewSymbols(sym)
-			}
-			first = false
-			keys := csprofile.NewFrameContexts(syms, copts)
-			return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
-		})
+		h.queue = newUnwindQueue(h.newUnwinder(sym))
 	}
 	return nil
+}
+
+// newUnwinder returns the maker of each unwinding goroutine's state: for
+// a binary with pseudo probes, ranges and branches under the call-site
+// addresses of the caller frames; otherwise under symbolized frames,
+// split by inline context.
+func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
+	copts := csprofile.ContextOptions{
+		CompressRecursion: h.opts.CompressRecursion,
+		MaxContextDepth:   h.opts.MaxContextDepth,
+		FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
+	}
+	first := true
+	return func() *unwinder {
+		syms := h.syms // the first unwinder's symbol cache serves generation afterwards
+		if !first {
+			syms = csprofile.NewSymbols(sym)
+		}
+		first = false
+		if h.probes {
+			keys := unwind.NewAddressContexts(copts.CompressRecursion, copts.MaxContextDepth)
+			return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
+		}
+		keys := csprofile.NewFrameContexts(syms, copts)
+		return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
+	}
 }
 
 // keepFlat applies llvm-profgen's check of a hybrid sample whose stack is
@@ -199,9 +214,16 @@ func (h *hybridPath) finish() {
 	}
 }
 
-// contexts returns the frame contexts of the unwound samples.
+// contexts returns the frame contexts of the unwound samples (binaries
+// without pseudo probes).
 func (h *hybridPath) contexts() []csprofile.Context {
 	return h.queue.contexts()
+}
+
+// addressContexts returns the address contexts of the unwound samples
+// (binaries with pseudo probes).
+func (h *hybridPath) addressContexts() []unwind.Context {
+	return h.queue.addressContexts()
 }
 
 func (h *hybridPath) print(w io.Writer, name string) {

@@ -38,12 +38,15 @@ const maxUnwinders = 4
 
 func (b *hybridBatch) full() bool { return len(b.samples) >= hybridBatchSamples }
 
-// unwinder is one unwinding goroutine's state.
+// unwinder is one unwinding goroutine's state: its contexts are named by
+// keys (symbolized frames) or addrs (call-site addresses, for binaries
+// with pseudo probes).
 type unwinder struct {
-	u    *unwind.Unwinder
-	syms *csprofile.Symbols
-	keys *csprofile.FrameContexts
-	work chan *hybridBatch
+	u     *unwind.Unwinder
+	syms  *csprofile.Symbols
+	keys  *csprofile.FrameContexts
+	addrs *unwind.AddressContexts
+	work  chan *hybridBatch
 }
 
 // unwindQueue feeds the unwinders.
@@ -137,4 +140,14 @@ func (q *unwindQueue) contexts() []csprofile.Context {
 		keys[i], counters[i] = w.keys, w.u.Counters()
 	}
 	return csprofile.MergeContexts(keys, counters)
+}
+
+// addressContexts merges the unwinders' address contexts.
+func (q *unwindQueue) addressContexts() []unwind.Context {
+	keys := make([]*unwind.AddressContexts, len(q.ws))
+	counters := make([][]*aggregate.Counters, len(q.ws))
+	for i, w := range q.ws {
+		keys[i], counters[i] = w.addrs, w.u.Counters()
+	}
+	return unwind.MergeAddressContexts(keys, counters)
 }

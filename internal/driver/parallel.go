@@ -141,7 +141,7 @@ func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, wor
 // parse parses and aggregates one chunk.
 func (w *worker) parse(j chunkJob, name string, opts Options, bins *binaries) chunkResult {
 	r := chunkResult{index: j.chunk.Index, stacks: aggregate.NewStacks(bins.stackBinaries(), j.table)}
-	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, j.table, opts.CS)}
+	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, j.table, opts.CS, usePseudoProbes(opts, bins))}
 	w.lbr.table = j.table
 	s := perfscript.NewChunkScanner(j.chunk, name, j.pidColumn)
 	for s.Next() {
@@ -210,7 +210,7 @@ func (m *chunkMerger) add(r chunkResult) {
 // result sums the workers' LBR counts and puts the merged results together.
 func (m *chunkMerger) result(workers []*worker, table *addrspace.Table, opts Options, bins *binaries) *result {
 	res := &result{events: eventFilter{want: opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(), table: table.Stats}
-	res.hybrid = newHybridPath(bins, table, opts.CS) // no hybrid sample: they stop the parallel scan
+	res.hybrid = newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins)) // no hybrid sample: they stop the parallel scan
 	res.table.NoPIDSamples += m.noPID
 	res.table.NoMmapDefaulted = res.table.NoMmapDefaulted || m.noMmap
 	var sum lbrSummary

@@ -27,30 +27,48 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 	if err != nil {
 		return nil, err
 	}
-	desc, probes, err := pseudoprobe.Sections(f.ELF())
+	pb, err := probeBinary(bins)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path(), err)
-	}
-	syms, err := f.ELF().Symbols()
-	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return nil, fmt.Errorf("%s: symbols: %w", f.Path(), err)
-	}
-	pb := generate.ProbeBinary{Desc: desc, Probes: probes, Symbols: make([]symbolize.Symbol, len(syms))}
-	for i, s := range syms {
-		pb.Symbols[i] = symbolize.Symbol{Addr: s.Value, Name: s.Name, Size: s.Size}
+		return nil, err
 	}
 	prof, descs, err := generate.ProbeProfile(*c, instSizes{f}, sym, pb)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
-	if opts.ShowPseudoProbe {
-		if err := descs.Print(opts.Stdout); err != nil {
-			return nil, err
-		}
+	if err := showPseudoProbes(opts, descs); err != nil {
+		return nil, err
 	}
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
 	finishProfile(opts, sym, prof)
 	return prof, nil
+}
+
+// probeBinary reads the probe sections and the ELF symbols of the primary
+// binary.
+func probeBinary(bins *binaries) (generate.ProbeBinary, error) {
+	f := bins.primary()
+	desc, probes, err := pseudoprobe.Sections(f.ELF())
+	if err != nil {
+		return generate.ProbeBinary{}, fmt.Errorf("%s: %w", f.Path(), err)
+	}
+	syms, err := f.ELF().Symbols()
+	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
+		return generate.ProbeBinary{}, fmt.Errorf("%s: symbols: %w", f.Path(), err)
+	}
+	pb := generate.ProbeBinary{Desc: desc, Probes: probes, Symbols: make([]symbolize.Symbol, len(syms))}
+	for i, s := range syms {
+		pb.Symbols[i] = symbolize.Symbol{Addr: s.Value, Name: s.Name, Size: s.Size}
+	}
+	return pb, nil
+}
+
+// showPseudoProbes prints the probe descriptors on stdout with
+// --show-pseudo-probe, as llvm-profgen does when it decodes them.
+func showPseudoProbes(opts Options, descs *pseudoprobe.Descs) error {
+	if !opts.ShowPseudoProbe {
+		return nil
+	}
+	return descs.Print(opts.Stdout)
 }
 
 // warnLineBasedProbes warns, for each binary with pseudo probes, that the

@@ -33,11 +33,7 @@ type ProbeBinary struct {
 // the probes of the functions that have samples only, as llvm-profgen
 // does, and returns their descriptors too.
 func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary) (*sampleprof.Profile, *pseudoprobe.Descs, error) {
-	descs, err := pseudoprobe.DecodeDescs(bin.Desc)
-	if err != nil {
-		return nil, nil, err
-	}
-	table, err := pseudoprobe.Decode(bin.Probes, probeOptions(profiledFunctions(c, sym), bin.Symbols))
+	descs, table, err := DecodeProbes(bin, profiledFunctions(c, sym))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,6 +51,21 @@ func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary) (*samp
 	}
 	DropAmbiguous(g.prof)
 	return g.prof, descs, nil
+}
+
+// DecodeProbes decodes the probe descriptors, and the probes of the
+// profiled functions only, as llvm-profgen does (its GUID filter): the
+// probe records of other functions are read past.
+func DecodeProbes(bin ProbeBinary, profiled map[*symbolize.Function]bool) (*pseudoprobe.Descs, *pseudoprobe.Table, error) {
+	descs, err := pseudoprobe.DecodeDescs(bin.Desc)
+	if err != nil {
+		return nil, nil, err
+	}
+	table, err := pseudoprobe.Decode(bin.Probes, probeOptions(profiled, bin.Symbols))
+	if err != nil {
+		return nil, nil, err
+	}
+	return descs, table, nil
 }
 
 // profiledFunctions are the functions a range starts in or a branch

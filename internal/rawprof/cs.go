@@ -2,8 +2,10 @@ package rawprof
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/profgen/profgen/internal/aggregate"
@@ -18,6 +20,9 @@ type Context struct {
 	// for pseudo-probe ones; "" for the empty context.
 	Name     string
 	Counters *aggregate.Counters
+	// Line is where the context first appears (ReadCS), for errors about
+	// its name; 0 when not read from a file.
+	Line int
 }
 
 // WriteCS writes a context-sensitive unsymbolized profile: each context,
@@ -75,7 +80,7 @@ func ReadCS(r io.Reader, name string, base uint64) (ctxs []Context, cs bool, err
 		if !seen {
 			i = len(ctxs)
 			index[ctxName] = i
-			ctxs = append(ctxs, Context{Name: ctxName, Counters: aggregate.NewCounters()})
+			ctxs = append(ctxs, Context{Name: ctxName, Counters: aggregate.NewCounters(), Line: rd.line})
 		}
 		if err := rd.counters(ctxs[i].Counters, base); err != nil {
 			return nil, false, err
@@ -90,4 +95,39 @@ func contextName(l string) (string, bool) {
 		return "", false
 	}
 	return l[1 : len(l)-1], true
+}
+
+// AddressContextName is the text of a pseudo-probe context
+// (llvm-profgen's address-based context key): its call-site addresses,
+// outermost first, as hex offsets from base, joined by " @ ":
+// "0x7f4 @ 0x7bf".
+func AddressContextName(addrs []uint64, base uint64) string {
+	var b []byte
+	for i, a := range addrs {
+		if i > 0 {
+			b = append(b, " @ "...)
+		}
+		b = append(b, "0x"...)
+		b = strconv.AppendUint(b, a-base, 16)
+	}
+	return string(b)
+}
+
+// ParseAddressContext reads the text of a pseudo-probe context
+// (AddressContextName) back into canonical addresses.
+func ParseAddressContext(name string, base uint64) ([]uint64, error) {
+	if name == "" {
+		return nil, nil
+	}
+	parts := strings.Split(name, " @ ")
+	addrs := make([]uint64, len(parts))
+	for i, p := range parts {
+		hex, ok := strings.CutPrefix(p, "0x")
+		off, err := strconv.ParseUint(hex, 16, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("call site %s is not a hex address (0x...): the profile is not of a binary with pseudo probes", quote.String(p))
+		}
+		addrs[i] = off + base
+	}
+	return addrs, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,4 +198,32 @@ func FuzzReadCS(f *testing.F) {
 			t.Fatal("write-read-write not stable")
 		}
 	})
+}
+
+// TestAddressContextName: pseudo-probe contexts are written as
+// llvm-profgen writes them (hex offsets from the base, " @ " between) and
+// read back; a frame context is not an address context.
+func TestAddressContextName(t *testing.T) {
+	const base = 0x200000
+	for _, tt := range []struct {
+		addrs []uint64
+		name  string
+	}{
+		{nil, ""},
+		{[]uint64{0x2007f4}, "0x7f4"},
+		{[]uint64{0x2007f4, 0x2007bf, 0x200000}, "0x7f4 @ 0x7bf @ 0x0"},
+	} {
+		if got := AddressContextName(tt.addrs, base); got != tt.name {
+			t.Errorf("AddressContextName(%x) = %q, want %q", tt.addrs, got, tt.name)
+		}
+		back, err := ParseAddressContext(tt.name, base)
+		if err != nil || !slices.Equal(back, tt.addrs) {
+			t.Errorf("ParseAddressContext(%q) = %x, %v", tt.name, back, err)
+		}
+	}
+	for _, bad := range []string{"main:3 @ foo", "0x7f4 @ foo", "0x", "7f4", "0x7f4 @@ 0x1"} {
+		if _, err := ParseAddressContext(bad, base); err == nil {
+			t.Errorf("ParseAddressContext(%q) succeeded", bad)
+		}
+	}
 }

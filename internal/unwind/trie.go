@@ -149,38 +149,78 @@ type Context struct {
 }
 
 // AddressContexts is a Keyer that keeps contexts as addresses, as
-// llvm-profgen keys the contexts of pseudo-probe profiles.
+// llvm-profgen keys the contexts of pseudo-probe profiles (its
+// AddressStack): recursion compressed and the context trimmed, at the
+// address level, before contexts are told apart.
 type AddressContexts struct {
-	ids   map[string]int
-	addrs [][]uint64
-	key   []byte
+	compress, depth int
+	ids             map[string]int
+	addrs           [][]uint64
+	key             []byte
+	scratch         []uint64
 }
 
-// NewAddressContexts returns an empty AddressContexts.
-func NewAddressContexts() *AddressContexts { return &AddressContexts{ids: map[string]int{}} }
+// NewAddressContexts returns an empty AddressContexts that removes
+// repeated call-site sequences up to compress long (CompressRecursion) and
+// keeps the innermost depth call sites (TrimContext); -1: no limit.
+func NewAddressContexts(compress, depth int) *AddressContexts {
+	return &AddressContexts{compress: compress, depth: depth, ids: map[string]int{}}
+}
 
 // Key interns the context.
 func (a *AddressContexts) Key(_ int, addrs []uint64) int {
-	a.key = a.key[:0]
-	for _, x := range addrs {
-		a.key = binary.BigEndian.AppendUint64(a.key, x)
-	}
+	ctx := append(a.scratch[:0], addrs...)
+	ctx = CompressRecursion(ctx, a.compress)
+	ctx = TrimContext(ctx, a.depth)
+	a.scratch = ctx[:0]
+	a.key = appendAddrKey(a.key[:0], ctx)
 	if id, ok := a.ids[string(a.key)]; ok {
 		return id
 	}
 	id := len(a.addrs)
 	a.ids[string(a.key)] = id
-	a.addrs = append(a.addrs, slices.Clone(addrs))
+	a.addrs = append(a.addrs, slices.Clone(ctx))
 	return id
+}
+
+func appendAddrKey(b []byte, addrs []uint64) []byte {
+	for _, x := range addrs {
+		b = binary.BigEndian.AppendUint64(b, x)
+	}
+	return b
 }
 
 // Contexts pairs the contexts with their counters (Unwinder.Counters), in
 // the order of their addresses.
 func (a *AddressContexts) Contexts(counters []*aggregate.Counters) []Context {
+	return MergeAddressContexts([]*AddressContexts{a}, [][]*aggregate.Counters{counters})
+}
+
+// MergeAddressContexts pairs the contexts of several unwindings (each its
+// keyer and its counters by id) with their counters, summing those of the
+// same addresses, in the order of their addresses.
+func MergeAddressContexts(keys []*AddressContexts, counters [][]*aggregate.Counters) []Context {
+	byKey := map[string]int{}
 	var out []Context
-	for id, c := range counters {
-		if c != nil {
-			out = append(out, Context{Addrs: a.addrs[id], Counters: c})
+	var key []byte
+	for i, a := range keys {
+		for id, c := range counters[i] {
+			if c == nil {
+				continue
+			}
+			if len(keys) == 1 {
+				out = append(out, Context{Addrs: a.addrs[id], Counters: c})
+				continue
+			}
+			key = appendAddrKey(key[:0], a.addrs[id])
+			if j, ok := byKey[string(key)]; ok {
+				out[j].Counters.Add(c)
+				continue
+			}
+			byKey[string(key)] = len(out)
+			sum := aggregate.NewCounters()
+			sum.Add(c)
+			out = append(out, Context{Addrs: a.addrs[id], Counters: sum})
 		}
 	}
 	slices.SortFunc(out, func(x, y Context) int { return slices.Compare(x.Addrs, y.Addrs) })

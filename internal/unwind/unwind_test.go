@@ -186,7 +186,7 @@ func TestUnwind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			keys := NewAddressContexts()
+			keys := NewAddressContexts(-1, -1)
 			u := New(code, fakeSyms{}, keys, Options{})
 			u.Add(tt.frames, tt.lbr, 1)
 			u.Add(tt.frames, tt.lbr, 1)
@@ -203,11 +203,37 @@ func TestUnwind(t *testing.T) {
 // TestCallerContexts: for pseudo-probe binaries, counters go to the
 // caller's context, unsplit.
 func TestCallerContexts(t *testing.T) {
-	keys := NewAddressContexts()
+	keys := NewAddressContexts(-1, -1)
 	u := New(code, fakeSyms{}, keys, Options{CallerContexts: true})
 	u.Add([]uint64{0x110}, br(0x21c, 0x10c, 0x20c, 0x210), 1)
 	want := "[108] 210-21c:1 20c->210:1 21c->10c:1\n"
 	if got := dump(keys.Contexts(u.Counters())); got != want {
 		t.Errorf("contexts:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestAddressContextsCompress: address contexts are compressed and
+// trimmed before they are told apart, so that contexts differing only in
+// repeats share their counters (llvm-profgen's AddressStack).
+func TestAddressContextsCompress(t *testing.T) {
+	for _, tt := range []struct {
+		compress, depth int
+		a, b            []uint64
+		same            bool
+		want            []uint64
+	}{
+		{-1, -1, []uint64{1, 2, 2, 3}, []uint64{1, 2, 3}, true, []uint64{1, 2, 3}},
+		{0, -1, []uint64{1, 2, 2, 3}, []uint64{1, 2, 3}, false, []uint64{1, 2, 2, 3}},
+		{-1, 1, []uint64{4, 3}, []uint64{5, 3}, true, []uint64{3}},
+		{-1, 2, []uint64{4, 3}, []uint64{5, 3}, false, []uint64{4, 3}},
+	} {
+		k := NewAddressContexts(tt.compress, tt.depth)
+		ia, ib := k.Key(0, tt.a), k.Key(0, tt.b)
+		if (ia == ib) != tt.same {
+			t.Errorf("compress %d, depth %d: %x and %x share an id: %v, want %v", tt.compress, tt.depth, tt.a, tt.b, ia == ib, tt.same)
+		}
+		if !slices.Equal(k.addrs[ia], tt.want) {
+			t.Errorf("compress %d, depth %d: %x keyed as %x, want %x", tt.compress, tt.depth, tt.a, k.addrs[ia], tt.want)
+		}
 	}
 }

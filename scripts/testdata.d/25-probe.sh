@@ -2,7 +2,9 @@
 # Builds the pseudo-probe test traces into DIR/probe/<prog>/ (issue 12):
 # the programs of the LBR traces (testdata/programs wordfreq.c and
 # recurse.c, and sqlbench on the SQLite amalgamation of the npm package
-# better-sqlite3 pinned in scripts/versions.sh), compiled here with
+# better-sqlite3 pinned in scripts/versions.sh) and tailcall.c of the CS
+# traces (tail calls, for the missing-frame inference of CS probe
+# profiles), compiled here with
 # clang-19 -O2 -g -fpseudo-probe-for-profiling, and traced with
 # tools/lbrgen under valgrind lackey as scripts/testdata.d/20-lbr.sh does:
 #
@@ -10,8 +12,12 @@
 #   params          workload arguments, seed, flag layout, period
 #   single.script   LBR samples of one process, llvm-profgen-19's layout
 #   single.perf.data
-#   hybrid.script   the same run's samples with call chains (perf -b -g)
+#   hybrid.script   the same run's samples with call chains (perf -b -g),
+#                   for context-sensitive probe profiles
 #   hybrid.perf.data
+#   hybrid-multi.script, hybrid-multi.<pid>.script
+#                   tailcall only: the hybrid samples of 4 processes, and
+#                   of each alone
 #
 # clang-19 orders the records of .pseudo_probe by heap address, so the
 # compilers run without address space randomization (setarch -R): the same
@@ -54,13 +60,15 @@ cc() {
 }
 
 # trace PROG SEED LAYOUT PERIOD ARGS...: DIR/probe/PROG/binary must exist.
+# With hybrid_multi=yes, the hybrid samples of 4 processes too.
 trace() {
 	local prog=$1 seed=$2 layout=$3 period=$4
 	shift 4
-	local dir=$probe/$prog start=$SECONDS
+	local dir=$probe/$prog start=$SECONDS outs=()
+	[ "${hybrid_multi:-}" = yes ] && outs=(-hybrid-multi "$dir/hybrid-multi" -procs 4)
 	rm -f "$dir"/*.script "$dir"/*.perf.data "$dir/.done"
 	traced_env "$lbrgen" -binary "$dir/binary" -seed "$seed" -flags "$layout" -period "$period" -perfdata \
-		-single "$dir/single.script" -hybrid-single "$dir/hybrid.script" -- "$@"
+		-single "$dir/single.script" -hybrid-single "$dir/hybrid.script" "${outs[@]}" -- "$@"
 	printf 'args=%s\nseed=%s\nlayout=%s\nperiod=%s\ndepth=16\n' "$*" "$seed" "$layout" "$period" >"$dir/params"
 	touch "$dir/.done"
 	echo "25-probe: $prog: $((SECONDS - start))s, $(du -sh "$dir" | cut -f1)"
@@ -102,4 +110,5 @@ sqlite() {
 
 small wordfreq 11 plain 20000
 small recurse 15 typed 8
+hybrid_multi=yes small tailcall 9 typed 2500
 sqlite

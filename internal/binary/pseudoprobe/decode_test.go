@@ -212,3 +212,30 @@ func hex(v uint64) string  { return "0x" + strconvFormat(v, 16) }
 func itoa(v uint32) string { return strconvFormat(uint64(v), 10) }
 
 func strconvFormat(v uint64, base int) string { return strconv.FormatUint(v, base) }
+
+// TestIndexFromDiscriminator: the probe index clang packs into DWARF
+// discriminators (PseudoProbeDwarfDiscriminator::packProbeData: index
+// << 3, factor << 19, type << 26, 0x7; with bit 28 a base discriminator in
+// bits 16-18 and a 13-bit index).
+func TestIndexFromDiscriminator(t *testing.T) {
+	pack := func(index, factor, typ uint32, base int) uint32 {
+		v := index<<3 | factor<<19 | typ<<26 | 7
+		if base >= 0 {
+			v |= 1<<28 | uint32(base)<<16
+		}
+		return v
+	}
+	for _, tt := range []struct {
+		d    uint32
+		want uint32
+	}{
+		{pack(5, 100, 0, -1), 5},
+		{pack(5, 100, 2, 3), 5},
+		{pack(0x1fff, 50, 1, 7), 0x1fff},
+		{pack(0xfedc, 100, 0, -1), 0xfedc},
+	} {
+		if got := IndexFromDiscriminator(tt.d); got != tt.want {
+			t.Errorf("IndexFromDiscriminator(%#x) = %#x, want %#x", tt.d, got, tt.want)
+		}
+	}
+}

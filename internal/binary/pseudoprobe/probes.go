@@ -220,3 +220,14 @@ func (d *decoder) funcStart(guid uint64) (uint64, bool) {
 	a, ok := d.opts.FuncStart(guid)
 	return a, ok && a != 0
 }
+
+// IndexFromDiscriminator returns the probe index clang packs into the
+// DWARF discriminator of an instruction of a probe build
+// (PseudoProbeDwarfDiscriminator::extractProbeIndex): bits 3-18, or bits
+// 3-15 when bit 28 says a DWARF base discriminator takes bits 16-18.
+func IndexFromDiscriminator(d uint32) uint32 {
+	if d&(1<<28) != 0 {
+		return d >> 3 & 0x1fff
+	}
+	return d >> 3 & 0xffff
+}
