@@ -1,0 +1,163 @@
+package binary
+
+import (
+	"bufio"
+	"cmp"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// ListingOptions say what WriteListing prints beside the instructions.
+type ListingOptions struct {
+	// Functions, when not empty, are the only symbols whose code is
+	// printed, by the name printed (--disassemble-functions).
+	Functions []string
+	// Name is the name printed for a symbol (--show-canonical-fname
+	// canonicalizes it); nil: the symbol's name.
+	Name func(symbol string) string
+	// Before returns lines printed before the instruction at addr, each
+	// with its newline (--show-pseudo-probe: the probes there); nil: none.
+	Before func(addr uint64) string
+	// Location returns the text printed after the instruction at addr,
+	// from column 40 (--show-source-locations); nil: nothing.
+	Location func(addr uint64) string
+}
+
+// WriteListing prints the disassembly of the binary as llvm-profgen-19
+// --show-disassembly-only does (ProfiledBinary::disassemble): per
+// executable section a header, then per symbol of the section, in address
+// then name order, "<name>:" and the instructions from its address to the
+// next symbol's, each as "%8x:" and LLVM's text of it ("\t<unknown>" for
+// bytes that do not decode), a blank line after each symbol. The
+// instructions are those IsCode walks; the .plt section gets its header
+// only. Unlike llvm-profgen, nothing is decoded past the end of a section.
+func (f *File) WriteListing(w io.Writer, opts ListingOptions) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, "\nDisassembly of %s:\n", f.path)
+	syms, err := f.elf.Symbols()
+	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
+		return fmt.Errorf("%s: reading .symtab: %w", f.path, err)
+	}
+	bySec := sectionSymbols(f.elf, syms)
+	l := lister{f: f, w: bw, opts: opts, only: map[string]bool{}}
+	for _, name := range opts.Functions {
+		l.only[name] = true
+	}
+	for i, sec := range f.elf.Sections {
+		if sec.Flags&elf.SHF_EXECINSTR == 0 || sec.Size == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\nDisassembly of section %s [%#x, %#x]:\n\n", sec.Name, sec.Addr, sec.Addr+sec.Size)
+		if sec.Name == ".plt" {
+			continue
+		}
+		if err := l.section(sec, bySec[i]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// namedAddr is a symbol as llvm-profgen lists it: address and name.
+type namedAddr struct {
+	addr uint64
+	name string
+}
+
+// sectionSymbols groups the symbols by section index, each group sorted
+// by address, then name. A section symbol is named after its section, as
+// LLVM names it.
+func sectionSymbols(ef *elf.File, syms []elf.Symbol) map[int][]namedAddr {
+	out := map[int][]namedAddr{}
+	for _, s := range syms {
+		i := int(s.Section)
+		if i <= 0 || i >= len(ef.Sections) {
+			continue
+		}
+		name := s.Name
+		if elf.ST_TYPE(s.Info) == elf.STT_SECTION {
+			name = ef.Sections[i].Name
+		}
+		out[i] = append(out[i], namedAddr{s.Value, name})
+	}
+	for _, g := range out {
+		slices.SortStableFunc(g, func(a, b namedAddr) int {
+			return cmp.Or(cmp.Compare(a.addr, b.addr), strings.Compare(a.name, b.name))
+		})
+	}
+	return out
+}
+
+type lister struct {
+	f    *File
+	w    *bufio.Writer
+	opts ListingOptions
+	only map[string]bool
+	buf  []byte
+}
+
+// section lists the symbols of one section.
+func (l *lister) section(sec *elf.Section, syms []namedAddr) error {
+	end := sec.Addr + sec.Size
+	for j, s := range syms {
+		next := end
+		if j+1 < len(syms) {
+			next = syms[j+1].addr
+		}
+		name := s.name
+		if l.opts.Name != nil {
+			name = l.opts.Name(name)
+		}
+		if len(l.only) > 0 && !l.only[name] {
+			continue
+		}
+		fmt.Fprintf(l.w, "<%s>:\n", name)
+		if textSection(sec) && s.addr >= sec.Addr && s.addr < end {
+			if err := l.symbol(sec, s.addr, min(next, end)); err != nil {
+				return err
+			}
+		}
+		l.w.WriteByte('\n')
+	}
+	return nil
+}
+
+// symbol lists the instructions in [start, end), walking as decodeRange
+// does.
+func (l *lister) symbol(sec *elf.Section, start, end uint64) error {
+	a := l.f.code.arch
+	n := min(end+uint64(a.maxInstLen)-1, sec.Addr+sec.Size) - start
+	l.buf = slices.Grow(l.buf[:0], int(n))[:n]
+	if _, err := sec.ReadAt(l.buf, int64(start-sec.Addr)); err != nil {
+		return fmt.Errorf("%s: reading section %s: %w", l.f.path, sec.Name, err)
+	}
+	for off := uint64(0); off < end-start; {
+		size, _, _ := a.decode(l.buf[off:])
+		l.inst(start+off, a.text(l.buf[off:], start+off))
+		off += uint64(size)
+	}
+	return nil
+}
+
+// locationColumn is where llvm-profgen starts a source location, counted
+// from the instruction's text.
+const locationColumn = 40
+
+func (l *lister) inst(addr uint64, text string) {
+	if l.opts.Before != nil {
+		l.w.WriteString(l.opts.Before(addr))
+	}
+	fmt.Fprintf(l.w, "%8x:", addr)
+	l.w.WriteString(text)
+	if l.opts.Location != nil {
+		for i := len(text); i < locationColumn; i++ {
+			l.w.WriteByte(' ')
+		}
+		l.w.WriteString(l.opts.Location(addr))
+	}
+	l.w.WriteByte('\n')
+}
