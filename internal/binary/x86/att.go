@@ -65,8 +65,8 @@ func attText(inst *x86asm.Inst, b []byte, pc uint64) string {
 func prefixText(inst *x86asm.Inst) string {
 	var lock, rep, repne bool
 	for _, p := range inst.Prefix {
-		if p == 0 {
-			break
+		if p == 0 || p.IsVEX() || p.IsEVEX() {
+			break // the rest encode the VEX or EVEX prefix
 		}
 		if p&x86asm.PrefixImplicit != 0 && !isStringOp(inst.Op) {
 			continue
@@ -109,7 +109,7 @@ func isStringOp(op x86asm.Op) bool {
 // where LLVM writes one.
 func mnemonic(inst *x86asm.Inst) string {
 	op := inst.Op
-	name := strings.ToLower(op.String())
+	name := strings.TrimSuffix(strings.ToLower(op.String()), "_xmm")
 	if m, ok := llvmNames[op]; ok {
 		name = m
 	}
@@ -164,6 +164,9 @@ func mnemonic(inst *x86asm.Inst) string {
 		}
 		return name
 	}
+	if m, ok := comparePredicate(inst, name); ok {
+		return m
+	}
 	if sizedOps[op] || isCMOV(op) {
 		return name + suffix(argBytes(inst, inst.Args[0]))
 	}
@@ -201,6 +204,50 @@ func init() {
 	} {
 		sizedOps[op] = true
 	}
+}
+
+// ssePredicates and avxPredicates name the comparison predicates of
+// cmpps and its kind (an imm8), which LLVM writes into the mnemonic
+// (cmpltps); vpcmpPredicates those of the AVX-512 integer comparisons.
+var (
+	avxPredicates = [...]string{"eq", "lt", "le", "unord", "neq", "nlt", "nle", "ord",
+		"eq_uq", "nge", "ngt", "false", "neq_oq", "ge", "gt", "true",
+		"eq_os", "lt_oq", "le_oq", "unord_s", "neq_us", "nlt_uq", "nle_uq", "ord_s",
+		"eq_us", "nge_uq", "ngt_uq", "false_os", "neq_os", "ge_oq", "gt_oq", "true_us"}
+	vpcmpPredicates = [...]string{"eq", "lt", "le", "false", "neq", "nlt", "nle", "true"}
+)
+
+// comparePredicate names a comparison with its predicate immediate
+// (cmpps $1 is cmpltps), dropping the immediate; ok is false for other
+// instructions.
+func comparePredicate(inst *x86asm.Inst, name string) (string, bool) {
+	args := argList(inst)
+	if len(args) == 0 {
+		return "", false
+	}
+	imm, isImm := args[len(args)-1].(x86asm.Imm)
+	if !isImm {
+		return "", false
+	}
+	var preds []string
+	var head string
+	switch inst.Op {
+	case x86asm.CMPPS, x86asm.CMPPD, x86asm.CMPSS, x86asm.CMPSD_XMM:
+		preds, head = avxPredicates[:8], "cmp"
+	case x86asm.VCMPPS, x86asm.VCMPPD, x86asm.VCMPSS, x86asm.VCMPSD:
+		preds, head = avxPredicates[:], "vcmp"
+	case x86asm.VPCMPB, x86asm.VPCMPW, x86asm.VPCMPD, x86asm.VPCMPQ:
+		preds, head = vpcmpPredicates[:], "vpcmp"
+	case x86asm.VPCMPUB, x86asm.VPCMPUW, x86asm.VPCMPUD, x86asm.VPCMPUQ:
+		preds, head = vpcmpPredicates[:], "vpcmp"
+	default:
+		return "", false
+	}
+	if imm < 0 || int(imm) >= len(preds) {
+		return "", false
+	}
+	inst.Args[len(args)-1] = nil
+	return head + preds[imm] + name[len(head):], true
 }
 
 func isCMOV(op x86asm.Op) bool {
@@ -416,6 +463,9 @@ func memText(inst *x86asm.Inst, m x86asm.Mem) string {
 // segment is the segment register a memory operand names: its own, or
 // the last segment-override prefix.
 func segment(inst *x86asm.Inst, m x86asm.Mem) x86asm.Reg {
+	if m.Segment == x86asm.DS && isStringOp(inst.Op) && !hasPrefix(inst, 0x3e) {
+		return 0 // the string source's default segment, which LLVM does not print
+	}
 	if m.Segment != 0 {
 		return m.Segment
 	}
@@ -482,6 +532,9 @@ func regName(r x86asm.Reg) string {
 // immediate (imm16 or imm32, not a sign-extended imm8) of a 16- or 32-bit
 // operation, which LLVM's decoder leaves unsigned at the operand size.
 func immText(inst *x86asm.Inst, imm x86asm.Imm) string {
+	if sizedOps[inst.Op] && argBytes(inst, inst.Args[0]) == 1 {
+		return strconv.FormatInt(int64(int8(imm)), 10)
+	}
 	if fullSizeImm(inst.Opcode >> 24) {
 		switch inst.DataSize {
 		case 16:
