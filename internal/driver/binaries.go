@@ -38,8 +38,8 @@ func openBinaries(opts Options) (*binaries, error) {
 	b.syms = make([]*symbolize.Table, len(b.files))
 	b.separateDebug = opts.DebugBinary != ""
 	b.symbolsOnly = opts.Format == "pprof"
-	if opts.SkipSymbolization || b.symbolsOnly {
-		return b, nil // pprof names code without DWARF by its ELF symbols
+	if opts.SkipSymbolization || b.symbolsOnly || opts.LLVM.ShowDisassemblyOnly {
+		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
 	for _, f := range b.files {
 		if _, err := f.DWARF(); err != nil {

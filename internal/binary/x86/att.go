@@ -596,6 +596,9 @@ func quirkText(b []byte, n int) (string, bool) {
 	if t, ok := f3Text(b[:n]); ok {
 		return t, true
 	}
+	if t, ok := adcxText(b[:n]); ok {
+		return t, true
+	}
 	if prefixOnlyInst(b) == n {
 		switch b[n-1] {
 		case 0xf0:
@@ -676,4 +679,29 @@ func f3Text(b []byte) (string, bool) {
 		return "\tptwrite" + w + "\t" + reg(), true
 	}
 	return "", false
+}
+
+// adcxText prints adcx (66 0F 38 F6 /r) and adox (F3 0F 38 F6 /r), which
+// x86asm does not know: the operands are those of add r, r/m (03 /r)
+// with the same REX and ModRM.
+func adcxText(b []byte) (string, bool) {
+	if len(b) < 5 || b[0] != 0x66 && b[0] != 0xf3 {
+		return "", false
+	}
+	i := 1
+	var rex []byte
+	if b[i]&0xf0 == 0x40 {
+		rex, i = b[i:i+1], i+1
+	}
+	if i+3 > len(b) || b[i] != 0x0f || b[i+1] != 0x38 || b[i+2] != 0xf6 {
+		return "", false
+	}
+	add := append(append(append([]byte{}, rex...), 0x03), b[i+3:]...)
+	inst, err := x86asm.Decode(add, 64)
+	if err != nil || inst.Len != len(add) || inst.Op != x86asm.ADD {
+		return "", false
+	}
+	name := map[byte]string{0x66: "adcx", 0xf3: "adox"}[b[0]]
+	inst.Len = len(b)
+	return "\t" + name + suffix(argBytes(&inst, inst.Args[0])) + "\t" + strings.Join(operands(&inst, 0), ", "), true
 }
