@@ -3,8 +3,8 @@ package testutil
 import (
 	"bufio"
 	"io"
-	"regexp"
 	"strconv"
+	"strings"
 )
 
 // DisasmLine is one line of llvm-profgen --show-disassembly-only output
@@ -30,29 +30,75 @@ func (l DisasmLine) PastSection() bool {
 	return l.Inst && (l.Addr < l.Section[0] || l.Addr >= l.Section[1])
 }
 
-var (
-	disasmSection = regexp.MustCompile(`^Disassembly of section \S+ \[0x([0-9a-f]+), 0x([0-9a-f]+)\]:`)
-	disasmInst    = regexp.MustCompile(`^ *([0-9a-f]+):(.*)$`)
-)
+// DisasmScanner reads a --show-disassembly-only listing line by line
+// (listings of large binaries run to millions of lines).
+type DisasmScanner struct {
+	sc   *bufio.Scanner
+	sec  [2]uint64
+	line DisasmLine
+}
 
-// ParseDisassembly reads a --show-disassembly-only listing line by line.
-func ParseDisassembly(r io.Reader) ([]DisasmLine, error) {
-	var out []DisasmLine
-	var sec [2]uint64
+// NewDisasmScanner reads the listing r.
+func NewDisasmScanner(r io.Reader) *DisasmScanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		l := DisasmLine{Line: sc.Text()}
-		if m := disasmSection.FindStringSubmatch(l.Line); m != nil {
-			sec[0], _ = strconv.ParseUint(m[1], 16, 64)
-			sec[1], _ = strconv.ParseUint(m[2], 16, 64)
-		} else if m := disasmInst.FindStringSubmatch(l.Line); m != nil {
-			if a, err := strconv.ParseUint(m[1], 16, 64); err == nil {
-				l.Inst, l.Addr, l.Rest = true, a, m[2]
-			}
-		}
-		l.Section = sec
-		out = append(out, l)
+	return &DisasmScanner{sc: sc}
+}
+
+// Next reads the next line; false at the end or on an error (Err).
+func (s *DisasmScanner) Next() bool {
+	if !s.sc.Scan() {
+		return false
 	}
-	return out, sc.Err()
+	l := DisasmLine{Line: s.sc.Text()}
+	if rest, ok := strings.CutPrefix(l.Line, "Disassembly of section "); ok {
+		s.sec = sectionRange(rest)
+	} else if addr, rest, ok := instLine(l.Line); ok {
+		l.Inst, l.Addr, l.Rest = true, addr, rest
+	}
+	l.Section = s.sec
+	s.line = l
+	return true
+}
+
+// Line is the line Next read.
+func (s *DisasmScanner) Line() DisasmLine { return s.line }
+
+// Err is the first read error.
+func (s *DisasmScanner) Err() error { return s.sc.Err() }
+
+// sectionRange reads "NAME [0xSTART, 0xEND]:".
+func sectionRange(s string) [2]uint64 {
+	_, r, _ := strings.Cut(s, " [0x")
+	start, r, _ := strings.Cut(r, ", 0x")
+	end, _, _ := strings.Cut(r, "]")
+	a, _ := strconv.ParseUint(start, 16, 64)
+	b, _ := strconv.ParseUint(end, 16, 64)
+	return [2]uint64{a, b}
+}
+
+// instLine splits "%8x:rest".
+func instLine(line string) (uint64, string, bool) {
+	head, rest, ok := strings.Cut(line, ":")
+	head = strings.TrimLeft(head, " ")
+	if !ok || head == "" {
+		return 0, "", false
+	}
+	for i := 0; i < len(head); i++ {
+		if c := head[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return 0, "", false
+		}
+	}
+	addr, err := strconv.ParseUint(head, 16, 64)
+	return addr, rest, err == nil
+}
+
+// ParseDisassembly reads a whole --show-disassembly-only listing.
+func ParseDisassembly(r io.Reader) ([]DisasmLine, error) {
+	var out []DisasmLine
+	s := NewDisasmScanner(r)
+	for s.Next() {
+		out = append(out, s.Line())
+	}
+	return out, s.Err()
 }

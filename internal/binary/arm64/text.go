@@ -26,8 +26,13 @@ func Text(b []byte, pc uint64) string {
 		return "\t<unknown>"
 	}
 	w := binary.LittleEndian.Uint32(b)
-	if w>>16 == 0 {
+	switch {
+	case w>>16 == 0:
 		return "\tudf\t#" + strconv.Itoa(int(w))
+	case w == 0xd503477f:
+		return "\tsmstart" // msr svcrsmza, #1, which llvm-profgen-19 prints though SME is off
+	case w == 0xd503467f:
+		return "\tsmstop"
 	}
 	inst, err := arm64asm.Decode(b[:MaxInstLen])
 	if err != nil || needsExtension(inst.Op) {

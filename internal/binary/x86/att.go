@@ -64,10 +64,7 @@ func attText(inst *x86asm.Inst, b []byte, pc uint64) string {
 // for prefixes that are not part of the opcode.
 func prefixText(inst *x86asm.Inst) string {
 	var lock, rep, repne bool
-	for _, p := range inst.Prefix {
-		if p == 0 || p.IsVEX() || p.IsEVEX() {
-			break // the rest encode the VEX or EVEX prefix
-		}
+	for _, p := range legacyPrefixes(inst) {
 		if p&x86asm.PrefixImplicit != 0 && !isStringOp(inst.Op) {
 			continue
 		}
@@ -157,6 +154,9 @@ func mnemonic(inst *x86asm.Inst) string {
 	case x86asm.MOV:
 		if m := movabs(inst); m != "" {
 			return m
+		}
+		if opc := inst.Opcode >> 24; (opc == 0x8c || opc == 0x8e) && (isMem(inst.Args[0]) || isMem(inst.Args[1])) {
+			return "movw" // a segment register to or from memory is 16 bits
 		}
 	case x86asm.CVTSI2SD, x86asm.CVTSI2SS, x86asm.VCVTSI2SD, x86asm.VCVTSI2SS:
 		if isMem(inst.Args[len(argList(inst))-1]) {
@@ -267,11 +267,19 @@ func movabs(inst *x86asm.Inst) string {
 	return ""
 }
 
-func hasPrefix(inst *x86asm.Inst, b byte) bool {
-	for _, p := range inst.Prefix {
-		if p == 0 {
-			break
+// legacyPrefixes are the instruction's prefixes before a VEX or EVEX
+// prefix (x86asm lists the bytes of those too).
+func legacyPrefixes(inst *x86asm.Inst) []x86asm.Prefix {
+	for i, p := range inst.Prefix {
+		if p == 0 || p.IsVEX() || p.IsEVEX() {
+			return inst.Prefix[:i]
 		}
+	}
+	return inst.Prefix[:]
+}
+
+func hasPrefix(inst *x86asm.Inst, b byte) bool {
+	for _, p := range legacyPrefixes(inst) {
 		if byte(p) == b {
 			return true
 		}
@@ -280,10 +288,7 @@ func hasPrefix(inst *x86asm.Inst, b byte) bool {
 }
 
 func hasREXW(inst *x86asm.Inst) bool {
-	for _, p := range inst.Prefix {
-		if p == 0 {
-			break
-		}
+	for _, p := range legacyPrefixes(inst) {
 		if p.IsREX() && p&x86asm.PrefixREXW != 0 {
 			return true
 		}
@@ -378,13 +383,25 @@ func operands(inst *x86asm.Inst, pc uint64) []string {
 	if len(out) > 0 && mask != "" {
 		out[0] += mask
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
+	if !xchgRegs(inst) { // LLVM prints xchg r/m, reg in Intel order
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
 	}
 	if (inst.Op == x86asm.CALL || inst.Op == x86asm.JMP) && len(out) == 1 && !isRel(args[0]) {
 		out[0] = "*" + out[0]
 	}
 	return out
+}
+
+// xchgRegs reports xchg (86, 87) between two registers.
+func xchgRegs(inst *x86asm.Inst) bool {
+	if inst.Op != x86asm.XCHG || inst.Opcode>>24&^1 != 0x86 {
+		return false
+	}
+	_, r0 := inst.Args[0].(x86asm.Reg)
+	_, r1 := inst.Args[1].(x86asm.Reg)
+	return r0 && r1
 }
 
 func isRel(a x86asm.Arg) bool {
@@ -470,10 +487,7 @@ func segment(inst *x86asm.Inst, m x86asm.Mem) x86asm.Reg {
 		return m.Segment
 	}
 	var seg x86asm.Reg
-	for _, p := range inst.Prefix {
-		if p == 0 {
-			break
-		}
+	for _, p := range legacyPrefixes(inst) {
 		switch p & 0xff {
 		case 0x26:
 			seg = x86asm.ES
@@ -532,6 +546,9 @@ func regName(r x86asm.Reg) string {
 // immediate (imm16 or imm32, not a sign-extended imm8) of a 16- or 32-bit
 // operation, which LLVM's decoder leaves unsigned at the operand size.
 func immText(inst *x86asm.Inst, imm x86asm.Imm) string {
+	if inst.Op == x86asm.RET || inst.Op == x86asm.LRET {
+		return strconv.FormatInt(int64(int16(imm)), 10)
+	}
 	if sizedOps[inst.Op] && argBytes(inst, inst.Args[0]) == 1 {
 		return strconv.FormatInt(int64(int8(imm)), 10)
 	}
