@@ -27,6 +27,14 @@ type ListingOptions struct {
 	Location func(addr uint64) string
 }
 
+// ListingStats is what WriteListing found besides what it printed.
+type ListingStats struct {
+	// InvalidRanges counts the distinct runs of bytes that do not decode
+	// inside a symbol's range, over every symbol, printed or not
+	// (llvm-profgen warns "Found N invalid instructions").
+	InvalidRanges int
+}
+
 // WriteListing prints the disassembly of the binary as llvm-profgen-19
 // --show-disassembly-only does (ProfiledBinary::disassemble): per
 // executable section a header, then per symbol of the section, in address
@@ -35,15 +43,15 @@ type ListingOptions struct {
 // bytes that do not decode), a blank line after each symbol. The
 // instructions are those IsCode walks; the .plt section gets its header
 // only. Unlike llvm-profgen, nothing is decoded past the end of a section.
-func (f *File) WriteListing(w io.Writer, opts ListingOptions) error {
+func (f *File) WriteListing(w io.Writer, opts ListingOptions) (ListingStats, error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, "\nDisassembly of %s:\n", f.path)
 	syms, err := f.elf.Symbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return fmt.Errorf("%s: reading .symtab: %w", f.path, err)
+		return ListingStats{}, fmt.Errorf("%s: reading .symtab: %w", f.path, err)
 	}
 	bySec := sectionSymbols(f.elf, syms)
-	l := lister{f: f, w: bw, opts: opts, only: map[string]bool{}}
+	l := lister{f: f, w: bw, opts: opts, only: map[string]bool{}, invalid: map[[2]uint64]bool{}}
 	for _, name := range opts.Functions {
 		l.only[name] = true
 	}
@@ -56,10 +64,10 @@ func (f *File) WriteListing(w io.Writer, opts ListingOptions) error {
 			continue
 		}
 		if err := l.section(sec, bySec[i]); err != nil {
-			return err
+			return ListingStats{}, err
 		}
 	}
-	return bw.Flush()
+	return ListingStats{InvalidRanges: len(l.invalid)}, bw.Flush()
 }
 
 // namedAddr is a symbol as llvm-profgen lists it: address and name.
@@ -93,11 +101,12 @@ func sectionSymbols(ef *elf.File, syms []elf.Symbol) map[int][]namedAddr {
 }
 
 type lister struct {
-	f    *File
-	w    *bufio.Writer
-	opts ListingOptions
-	only map[string]bool
-	buf  []byte
+	f       *File
+	w       *bufio.Writer
+	opts    ListingOptions
+	only    map[string]bool
+	buf     []byte
+	invalid map[[2]uint64]bool // runs of bytes that do not decode, [first, last]
 }
 
 // section lists the symbols of one section.
@@ -112,36 +121,58 @@ func (l *lister) section(sec *elf.Section, syms []namedAddr) error {
 		if l.opts.Name != nil {
 			name = l.opts.Name(name)
 		}
-		if len(l.only) > 0 && !l.only[name] {
-			continue
+		show := len(l.only) == 0 || l.only[name]
+		if show {
+			fmt.Fprintf(l.w, "<%s>:\n", name)
 		}
-		fmt.Fprintf(l.w, "<%s>:\n", name)
 		if textSection(sec) && s.addr >= sec.Addr && s.addr < end {
-			if err := l.symbol(sec, s.addr, min(next, end)); err != nil {
+			if err := l.symbol(sec, s.addr, min(next, end), show); err != nil {
 				return err
 			}
 		}
-		l.w.WriteByte('\n')
+		if show {
+			l.w.WriteByte('\n')
+		}
 	}
 	return nil
 }
 
-// symbol lists the instructions in [start, end), walking as decodeRange
-// does.
-func (l *lister) symbol(sec *elf.Section, start, end uint64) error {
+// symbol walks the instructions in [start, end) as decodeRange does,
+// listing them when show is set, and notes the runs that do not decode.
+func (l *lister) symbol(sec *elf.Section, start, end uint64, show bool) error {
 	a := l.f.code.arch
 	n := min(end+uint64(a.maxInstLen)-1, sec.Addr+sec.Size) - start
 	l.buf = slices.Grow(l.buf[:0], int(n))[:n]
 	if _, err := sec.ReadAt(l.buf, int64(start-sec.Addr)); err != nil {
 		return fmt.Errorf("%s: reading section %s: %w", l.f.path, sec.Name, err)
 	}
-	for off := uint64(0); off < end-start; {
-		size, _, _ := a.decode(l.buf[off:])
-		l.inst(start+off, a.text(l.buf[off:], start+off))
+	var invalid uint64 // length of the run of invalid bytes before off
+	off := uint64(0)
+	for off < end-start {
+		size, _, ok := a.decode(l.buf[off:])
+		text := a.text(l.buf[off:], start+off)
+		if show {
+			l.inst(start+off, text)
+		}
+		// LLVM's notion of invalid: on AArch64, the words the decoder
+		// takes for instructions but llvm-profgen-19 does not decode.
+		ok = ok && text != unknownText
+		if ok && invalid > 0 {
+			l.invalid[[2]uint64{start + off - invalid, start + off - 1}] = true
+			invalid = 0
+		} else if !ok {
+			invalid += uint64(size)
+		}
 		off += uint64(size)
+	}
+	if invalid > 0 {
+		l.invalid[[2]uint64{start + off - invalid, start + off - 1}] = true
 	}
 	return nil
 }
+
+// unknownText is the text of bytes that do not decode.
+const unknownText = "\t<unknown>"
 
 // locationColumn is where llvm-profgen starts a source location, counted
 // from the instruction's text.

@@ -154,7 +154,10 @@ func compareWithProfgen(t *testing.T, tool string, f *File) *listingDiff {
 		t.Fatal(err)
 	}
 	got, w := io.Pipe()
-	go func() { w.CloseWithError(f.WriteListing(w, ListingOptions{})) }()
+	go func() {
+		_, err := f.WriteListing(w, ListingOptions{})
+		w.CloseWithError(err)
+	}()
 	d, err := compareListings(got, want, nil)
 	got.Close()
 	io.Copy(io.Discard, want)

@@ -37,8 +37,15 @@ func showListing(opts Options, bins *binaries) error {
 		if opts.LLVM.ShowSourceLocations {
 			lo.Location = sourceLocation(sym, opts.LLVM.ShowCanonicalFuncName, opts.ShowPseudoProbe)
 		}
-		if err := f.WriteListing(opts.Stdout, lo); err != nil {
+		if _, err := f.DWARF(); err != nil {
+			fmt.Fprintln(opts.Stderr, "warning: Loading of DWARF info completed, but no binary functions have been retrieved.")
+		}
+		stats, err := f.WriteListing(opts.Stdout, lo)
+		if err != nil {
 			return err
+		}
+		if stats.InvalidRanges > 0 {
+			fmt.Fprintf(opts.Stderr, "warning: Found %d invalid instructions\n", stats.InvalidRanges)
 		}
 	}
 	return nil
