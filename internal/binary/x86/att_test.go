@@ -18,7 +18,7 @@ func TestText(t *testing.T) {
 		{[]byte{0xc3}, 0, "\tretq"},
 		{[]byte{0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0}, 0, "\tnopw\t%cs:(%rax,%rax)"},
 		{[]byte{0x81, 0xff, 0x19, 0xfc, 0xff, 0xff}, 0, "\tcmpl\t$4294966297, %edi"}, // imm32 of a 32-bit operation: unsigned
-		{[]byte{0x83, 0xc7, 0xfd}, 0, "\taddl\t$-3, %edi"},                        // sign-extended imm8
+		{[]byte{0x83, 0xc7, 0xfd}, 0, "\taddl\t$-3, %edi"},                           // sign-extended imm8
 		{[]byte{0x48, 0x83, 0xe4, 0xf0}, 0, "\tandq\t$-16, %rsp"},
 		{[]byte{0x80, 0xe2, 0xdf}, 0, "\tandb\t$-33, %dl"},
 		{[]byte{0x48, 0x8d, 0x3d, 0x85, 0xff, 0xff, 0xff}, 0, "\tleaq\t-123(%rip), %rdi"},
