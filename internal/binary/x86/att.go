@@ -96,7 +96,8 @@ func isStringOp(op x86asm.Op) bool {
 		x86asm.STOSB, x86asm.STOSW, x86asm.STOSD, x86asm.STOSQ,
 		x86asm.LODSB, x86asm.LODSW, x86asm.LODSD, x86asm.LODSQ,
 		x86asm.SCASB, x86asm.SCASW, x86asm.SCASD, x86asm.SCASQ,
-		x86asm.CMPSB, x86asm.CMPSW, x86asm.CMPSD, x86asm.CMPSQ:
+		x86asm.CMPSB, x86asm.CMPSW, x86asm.CMPSD, x86asm.CMPSQ,
+		x86asm.INSB, x86asm.INSW, x86asm.INSD, x86asm.OUTSB, x86asm.OUTSW, x86asm.OUTSD:
 		return true
 	}
 	return false
@@ -133,7 +134,42 @@ func mnemonic(inst *x86asm.Inst) string {
 	case x86asm.MOVZX, x86asm.MOVSX:
 		return name[:4] + suffix(argBytes(inst, inst.Args[1])) + suffix(argBytes(inst, inst.Args[0]))
 	case x86asm.MOVSXD:
-		return "movs" + suffix(argBytes(inst, inst.Args[1])) + suffix(argBytes(inst, inst.Args[0]))
+		return name
+	case x86asm.IN:
+		return name + suffix(argBytes(inst, inst.Args[0]))
+	case x86asm.OUT:
+		return name + suffix(argBytes(inst, inst.Args[1]))
+	case x86asm.MOVHPS, x86asm.MOVHPD, x86asm.MOVLPS, x86asm.MOVLPD:
+		_, r0 := inst.Args[0].(x86asm.Reg)
+		_, r1 := inst.Args[1].(x86asm.Reg)
+		if r0 && r1 { // 0F 16 and 0F 12 between registers
+			if op == x86asm.MOVHPS || op == x86asm.MOVHPD {
+				return "movlhps"
+			}
+			return "movhlps"
+		}
+	case x86asm.XLATB:
+		inst.Args[0] = nil
+		return name
+	case x86asm.SYSRET, x86asm.SYSEXIT, x86asm.LCALL, x86asm.LJMP:
+		if hasREXW(inst) {
+			return name + "q"
+		}
+		return name + "l"
+	case x86asm.LGDT, x86asm.LIDT, x86asm.SGDT, x86asm.SIDT:
+		return name + "q"
+	case x86asm.STR, x86asm.SLDT, x86asm.SMSW:
+		return name + suffix(argBytes(inst, inst.Args[0]))
+	case x86asm.LAR, x86asm.LSL:
+		if r, ok := inst.Args[1].(x86asm.Reg); ok && gprBytes(r) > 2 {
+			inst.Args[1] = x86asm.AX + (r-x86asm.EAX)%16 // the source is 16 bits
+		}
+		return name + suffix(argBytes(inst, inst.Args[0]))
+	case x86asm.FSUB, x86asm.FSUBR, x86asm.FDIV, x86asm.FDIVR, x86asm.FSUBP, x86asm.FSUBRP, x86asm.FDIVP, x86asm.FDIVRP:
+		if opc := inst.Opcode >> 24; (opc == 0xdc || opc == 0xde) && !hasMemArg(inst) {
+			// AT&T's historic swap of the reversed forms, which LLVM keeps.
+			return swappedX87[op]
+		}
 	case x86asm.NOP:
 		if inst.Args[0] != nil {
 			return name + suffix(inst.DataSize/8)
@@ -158,6 +194,9 @@ func mnemonic(inst *x86asm.Inst) string {
 		if opc := inst.Opcode >> 24; (opc == 0x8c || opc == 0x8e) && (isMem(inst.Args[0]) || isMem(inst.Args[1])) {
 			return "movw" // a segment register to or from memory is 16 bits
 		}
+		if isControlReg(inst.Args[0]) || isControlReg(inst.Args[1]) {
+			return "movq"
+		}
 	case x86asm.CVTSI2SD, x86asm.CVTSI2SS, x86asm.VCVTSI2SD, x86asm.VCVTSI2SS:
 		if isMem(inst.Args[len(argList(inst))-1]) {
 			return name + suffix(inst.MemBytes)
@@ -165,6 +204,9 @@ func mnemonic(inst *x86asm.Inst) string {
 		return name
 	}
 	if m, ok := comparePredicate(inst, name); ok {
+		return m
+	}
+	if m, ok := x87Name(inst, name); ok {
 		return m
 	}
 	if sizedOps[op] || isCMOV(op) {
@@ -175,6 +217,20 @@ func mnemonic(inst *x86asm.Inst) string {
 
 // llvmNames are LLVM's names where they are not x86asm's in lower case.
 var llvmNames = map[x86asm.Op]string{
+	x86asm.INSD:   "insl",
+	x86asm.OUTSD:  "outsl",
+	x86asm.CMPSD:  "cmpsl",
+	x86asm.LODSD:  "lodsl",
+	x86asm.STOSD:  "stosl",
+	x86asm.SCASD:  "scasl",
+	x86asm.MOVSD:  "movsl",
+	x86asm.FWAIT:  "wait",
+	x86asm.LLDT:   "lldtw",
+	x86asm.LTR:    "ltrw",
+	x86asm.MOVSXD: "movslq",
+	x86asm.FCOMIP:  "fcompi",
+	x86asm.FUCOMIP: "fucompi",
+	x86asm.LMSW:    "lmsww",
 	x86asm.CBW:   "cbtw",
 	x86asm.CWDE:  "cwtl",
 	x86asm.CDQE:  "cltq",
@@ -200,7 +256,8 @@ func init() {
 		x86asm.XADD, x86asm.XCHG, x86asm.XOR, x86asm.LZCNT, x86asm.TZCNT, x86asm.POPCNT,
 		x86asm.ANDN, x86asm.BEXTR, x86asm.BLSI, x86asm.BLSMSK, x86asm.BLSR, x86asm.BZHI,
 		x86asm.MULX, x86asm.PDEP, x86asm.PEXT, x86asm.RORX, x86asm.SARX, x86asm.SHLX, x86asm.SHRX,
-		x86asm.MOVBE, x86asm.MOVNTI,
+		x86asm.MOVBE, x86asm.MOVNTI, x86asm.LFS, x86asm.LGS, x86asm.LSS, x86asm.UD1,
+		x86asm.RDRAND,
 	} {
 		sizedOps[op] = true
 	}
@@ -248,6 +305,49 @@ func comparePredicate(inst *x86asm.Inst, name string) (string, bool) {
 	}
 	inst.Args[len(args)-1] = nil
 	return head + preds[imm] + name[len(head):], true
+}
+
+var swappedX87 = map[x86asm.Op]string{
+	x86asm.FSUB: "fsubr", x86asm.FSUBR: "fsub", x86asm.FDIV: "fdivr", x86asm.FDIVR: "fdiv",
+	x86asm.FSUBP: "fsubrp", x86asm.FSUBRP: "fsubp", x86asm.FDIVP: "fdivrp", x86asm.FDIVRP: "fdivp",
+}
+
+// x87Name suffixes an x87 instruction with a memory operand by its size,
+// as LLVM does: s, l, t for 32-, 64- and 80-bit reals; s, l, ll for
+// 16-, 32- and 64-bit integers (fi*).
+func x87Name(inst *x86asm.Inst, name string) (string, bool) {
+	if !strings.HasPrefix(name, "f") || !hasMemArg(inst) {
+		return "", false
+	}
+	switch inst.Op {
+	case x86asm.FADD, x86asm.FSUB, x86asm.FSUBR, x86asm.FMUL, x86asm.FDIV, x86asm.FDIVR,
+		x86asm.FCOM, x86asm.FCOMP, x86asm.FLD, x86asm.FST, x86asm.FSTP:
+		switch inst.MemBytes {
+		case 4:
+			return name + "s", true
+		case 8:
+			return name + "l", true
+		}
+		return name + "t", true // the 80-bit forms of fld and fstp
+	case x86asm.FIADD, x86asm.FISUB, x86asm.FISUBR, x86asm.FIMUL, x86asm.FIDIV, x86asm.FIDIVR,
+		x86asm.FICOM, x86asm.FICOMP, x86asm.FILD, x86asm.FIST, x86asm.FISTP, x86asm.FISTTP:
+		return name + map[int]string{2: "s", 4: "l", 8: "ll"}[inst.MemBytes], true
+	}
+	return "", false
+}
+
+func hasMemArg(inst *x86asm.Inst) bool {
+	for _, a := range argList(inst) {
+		if isMem(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func isControlReg(a x86asm.Arg) bool {
+	r, ok := a.(x86asm.Reg)
+	return ok && (r >= x86asm.CR0 && r <= x86asm.CR15 || r >= x86asm.DR0 && r <= x86asm.DR15)
 }
 
 func isCMOV(op x86asm.Op) bool {
@@ -362,6 +462,10 @@ func operands(inst *x86asm.Inst, pc uint64) []string {
 	if (inst.Opcode>>24)&^1 == 0xd0 && len(args) == 2 && args[1] == x86asm.Imm(1) {
 		args = args[:1] // shift by one: LLVM writes no count
 	}
+	if inst.Op == x86asm.ENTER && len(args) == 2 {
+		// LLVM keeps Intel's order and signs both: imm16, imm8.
+		return []string{"$" + strconv.Itoa(int(int16(args[0].(x86asm.Imm)))), "$" + strconv.Itoa(int(int8(args[1].(x86asm.Imm))))}
+	}
 	var out []string
 	var mask string
 	for i, a := range args {
@@ -383,25 +487,49 @@ func operands(inst *x86asm.Inst, pc uint64) []string {
 	if len(out) > 0 && mask != "" {
 		out[0] += mask
 	}
-	if !xchgRegs(inst) { // LLVM prints xchg r/m, reg in Intel order
+	if !xchgRegs(inst) { // LLVM prints xchg between registers in Intel order
 		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 			out[i], out[j] = out[j], out[i]
 		}
 	}
-	if (inst.Op == x86asm.CALL || inst.Op == x86asm.JMP) && len(out) == 1 && !isRel(args[0]) {
+	x87RegNames(inst, args, out)
+	if (inst.Op == x86asm.CALL || inst.Op == x86asm.JMP || inst.Op == x86asm.LCALL || inst.Op == x86asm.LJMP) && len(out) == 1 && !isRel(args[0]) {
 		out[0] = "*" + out[0]
 	}
 	return out
 }
 
-// xchgRegs reports xchg (86, 87) between two registers.
+// xchgRegs reports xchg between two registers.
 func xchgRegs(inst *x86asm.Inst) bool {
-	if inst.Op != x86asm.XCHG || inst.Opcode>>24&^1 != 0x86 {
+	if inst.Op != x86asm.XCHG {
 		return false
 	}
 	_, r0 := inst.Args[0].(x86asm.Reg)
 	_, r1 := inst.Args[1].(x86asm.Reg)
 	return r0 && r1
+}
+
+// x87RegNames writes the stack register the ModRM byte encodes as
+// %st(i), %st(0) included, as LLVM does; the implicit top stays %st. out
+// is in AT&T order.
+func x87RegNames(inst *x86asm.Inst, args []x86asm.Arg, out []string) {
+	opc := inst.Opcode >> 24
+	if opc < 0xd8 || opc > 0xdf || hasMemArg(inst) {
+		return
+	}
+	encoded := -1 // Intel index of the encoded operand
+	switch {
+	case len(args) == 1:
+		encoded = 0
+	case len(args) == 2 && (opc == 0xdc || opc == 0xde):
+		encoded = 0
+	case len(args) == 2:
+		encoded = 1
+	}
+	if encoded < 0 || args[encoded] != x86asm.F0 {
+		return
+	}
+	out[len(out)-1-encoded] = "%st(0)"
 }
 
 func isRel(a x86asm.Arg) bool {
@@ -454,27 +582,45 @@ func memText(inst *x86asm.Inst, m x86asm.Mem) string {
 		s.WriteString("%" + regName(seg) + ":")
 	}
 	disp := m.Disp
-	if op := inst.Opcode >> 24; inst.AddrSize == 64 && (op < 0xa0 || op > 0xa3) {
+	if op := inst.Opcode >> 24; inst.AddrSize != 16 && (op < 0xa0 || op > 0xa3) {
 		disp = int64(int32(disp)) // x86asm keeps a disp32 unsigned; the CPU sign-extends it
 	}
-	if disp != 0 || m.Base == 0 && m.Index == 0 {
+	if disp != 0 || m.Base == 0 && (m.Index == 0 && (m.Scale == 0 || m.Scale == 1)) {
 		s.WriteString(strconv.FormatInt(disp, 10))
 	}
-	if m.Base == 0 && m.Index == 0 {
+	index := m.Index
+	if index == 0 && m.Scale != 0 && (m.Scale != 1 || m.Base != 0 && !sibOnlyBase(m.Base)) {
+		// A SIB byte without an index where ModRM alone would do: LLVM
+		// names the zero index.
+		index = x86asm.RIP // stands for %riz below
+	}
+	if m.Base == 0 && index == 0 {
 		return s.String()
 	}
 	s.WriteByte('(')
 	if m.Base != 0 {
 		s.WriteString("%" + regName(m.Base))
 	}
-	if m.Index != 0 {
-		s.WriteString(",%" + regName(m.Index))
+	if index != 0 {
+		name := regName(index)
+		if index == x86asm.RIP {
+			name = "riz"
+			if inst.AddrSize == 32 {
+				name = "eiz"
+			}
+		}
+		s.WriteString(",%" + name)
 		if m.Scale > 1 {
 			s.WriteString("," + strconv.Itoa(int(m.Scale)))
 		}
 	}
 	s.WriteByte(')')
 	return s.String()
+}
+
+// sibOnlyBase reports the base registers that need a SIB byte.
+func sibOnlyBase(r x86asm.Reg) bool {
+	return r == x86asm.RSP || r == x86asm.R12 || r == x86asm.ESP || r == x86asm.R12L
 }
 
 // segment is the segment register a memory operand names: its own, or
@@ -546,8 +692,11 @@ func regName(r x86asm.Reg) string {
 // immediate (imm16 or imm32, not a sign-extended imm8) of a 16- or 32-bit
 // operation, which LLVM's decoder leaves unsigned at the operand size.
 func immText(inst *x86asm.Inst, imm x86asm.Imm) string {
-	if inst.Op == x86asm.RET || inst.Op == x86asm.LRET {
+	switch inst.Op {
+	case x86asm.RET, x86asm.LRET:
 		return strconv.FormatInt(int64(int16(imm)), 10)
+	case x86asm.SHL, x86asm.SHR, x86asm.SAR, x86asm.ROL, x86asm.ROR, x86asm.RCL, x86asm.RCR:
+		return strconv.FormatUint(uint64(uint8(imm)), 10) // a shift count is unsigned
 	}
 	if sizedOps[inst.Op] && argBytes(inst, inst.Args[0]) == 1 {
 		return strconv.FormatInt(int64(int8(imm)), 10)
@@ -567,7 +716,7 @@ func immText(inst *x86asm.Inst, imm x86asm.Imm) string {
 // the operand size (Intel's iz and iv).
 func fullSizeImm(op uint32) bool {
 	switch {
-	case op < 0x40 && op&7 == 5, op == 0x68, op == 0x69, op == 0x81, op == 0xa9,
+	case op < 0x40 && op&7 == 5, op == 0x69, op == 0x81, op == 0xa9,
 		op >= 0xb8 && op <= 0xbf, op == 0xc7, op == 0xf7:
 		return true
 	}
