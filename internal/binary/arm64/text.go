@@ -35,7 +35,7 @@ func Text(b []byte, pc uint64) string {
 		return "\tsmstop"
 	}
 	inst, err := arm64asm.Decode(b[:MaxInstLen])
-	if err != nil || needsExtension(inst.Op) {
+	if err != nil || needsExtension(inst.Op) || badExtendShift(&inst) {
 		return "\t<unknown>"
 	}
 	name, args := mnemonic(&inst)
@@ -59,6 +59,25 @@ func Text(b []byte, pc uint64) string {
 		return "\t" + name
 	}
 	return "\t" + name + "\t" + strings.Join(ops, ", ")
+}
+
+// badExtendShift reports an extended-register operand shifted by more
+// than 4, which arm64asm accepts and LLVM does not decode.
+func badExtendShift(inst *arm64asm.Inst) bool {
+	for _, a := range inst.Args {
+		r, ok := a.(arm64asm.RegExtshiftAmount)
+		if !ok {
+			continue
+		}
+		_, ext, _ := strings.Cut(r.String(), ", ")
+		kind, amount, ok := strings.Cut(ext, " #")
+		if ok && kind != "LSL" && kind != "LSR" && kind != "ASR" && kind != "ROR" {
+			if n, err := strconv.Atoi(amount); err == nil && n > 4 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needsExtension reports the Armv8.0 instructions of optional extensions
@@ -94,12 +113,38 @@ func mnemonic(inst *arm64asm.Inst) (string, []arm64asm.Arg) {
 		if o, ok := args[0].(arm64asm.Imm_option); ok && o == 15 {
 			return "isb", nil
 		}
+	case arm64asm.BFM:
+		return bfmAlias(inst)
 	}
 	return name, args
 }
 
+// bfmAlias names a bfm by its bfi or bfxil alias, as LLVM prints it
+// (arm64asm keeps bfm where the source is the zero register).
+func bfmAlias(inst *arm64asm.Inst) (string, []arm64asm.Arg) {
+	immr, ok1 := inst.Args[2].(arm64asm.Imm)
+	imms, ok2 := inst.Args[3].(arm64asm.Imm)
+	if !ok1 || !ok2 {
+		return "bfm", inst.Args[:]
+	}
+	size := uint32(64)
+	if isWReg(inst.Args[0]) {
+		size = 32
+	}
+	args := inst.Args
+	if imms.Imm < immr.Imm {
+		args[2], args[3] = arm64asm.Imm{Imm: size - immr.Imm, Decimal: true}, arm64asm.Imm{Imm: imms.Imm + 1, Decimal: true}
+		return "bfi", args[:]
+	}
+	args[2], args[3] = arm64asm.Imm{Imm: immr.Imm, Decimal: true}, arm64asm.Imm{Imm: imms.Imm - immr.Imm + 1, Decimal: true}
+	return "bfxil", args[:]
+}
+
 // condName is LLVM's name of a condition: hs and lo for cs and cc.
 func condName(c arm64asm.Cond) string {
+	if c.Value == 15 {
+		return "nv" // arm64asm calls both 14 and 15 al
+	}
 	s := strings.ToLower(c.String())
 	switch s {
 	case "cs":
@@ -132,6 +177,8 @@ func operand(inst *arm64asm.Inst, a arm64asm.Arg, pc uint64) string {
 		return immText(inst, a.Imm, a.Decimal)
 	case arm64asm.Imm_hint:
 		return "#" + strconv.Itoa(int(a))
+	case arm64asm.Imm_dcps:
+		return "#" + hex(uint64(a))
 	case arm64asm.MemImmediate, arm64asm.MemExtend:
 		return memText(a.String())
 	case arm64asm.Imm_fp:
