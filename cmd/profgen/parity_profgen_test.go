@@ -88,6 +88,9 @@ var profgenParityTable = []profgenRow{
 	listing("{drv:t.bin}"),
 	listing("{drv:t.bin}", "--show-source-locations", "--show-canonical-fname"),
 	listing("{drv:t.bin}", "--disassemble-functions=main,bar", "--show-source-locations"),
+	listing("../../internal/binary/pseudoprobe/testdata/probe.elf", "--show-pseudo-probe", "--show-source-locations"),
+	listing("../../internal/binary/testdata/arm64-pie.elf", "--show-source-locations"),
+	listing("../../internal/binary/testdata/tricky.elf"), // llvm's warnings: no DWARF, invalid instructions
 	{name: "--show-disassembly-only reads no input", args: with(tb, "--show-disassembly-only"), noOutput: true},
 	{name: "--show-disassembly-only without --output", args: []string{"--binary={drv:t.bin}", "--show-disassembly-only"}, bothFail: true},
 	listing("{data:lbr/sqlite/binary}", "--show-source-locations", "--show-canonical-fname"),
