@@ -18,6 +18,7 @@ package aggregate
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/profgen/profgen/internal/perfscript"
 )
@@ -99,16 +100,18 @@ type Options struct {
 
 // maxPendingBytes bounds the table of distinct samples kept before they
 // are counted, so memory stays independent of the input size.
-const maxPendingBytes = 8 << 20
+const maxPendingBytes = 2 << 20
 
 // Aggregator accumulates samples. Identical samples (same canonical branch
 // stack) are counted once with their repeat count summed.
 type Aggregator struct {
 	code    Code
 	c       *Counters
-	pending map[string]int // distinct sample -> index in counts
+	pending map[string]int // distinct sample -> index in counts; keys point into arena
 	counts  []uint64
-	bytes   int // size of the pending keys
+	// arena holds the bytes of the pending keys, reused after each flush:
+	// the table makes no garbage, and its memory is the fixed limit.
+	arena   []byte
 	limit   int // flush when the pending keys would exceed it
 	key     []byte
 	entries []entry
@@ -137,21 +140,16 @@ func (a *Aggregator) Add(branches []perfscript.Branch, delta, count uint64) {
 	if a.opts.SamplePeriod > 0 {
 		count = a.scaled(branches, delta, count)
 	}
-	key := a.key[:0]
-	for _, b := range branches {
-		key = binary.LittleEndian.AppendUint64(key, b.From+delta)
-		key = binary.LittleEndian.AppendUint64(key, b.To+delta)
-	}
+	key := appendBranchKey(a.key[:0], branches, delta)
 	a.key = key
 	if i, ok := a.pending[string(key)]; ok {
 		a.counts[i] += count
 		return
 	}
-	if a.bytes+len(key) > a.limit {
+	if len(a.arena)+len(key) > a.limit {
 		a.flush()
 	}
-	a.bytes += len(key)
-	a.pending[string(key)] = len(a.counts)
+	a.pending[a.keep(key)] = len(a.counts)
 	a.counts = append(a.counts, count)
 }
 
@@ -159,9 +157,25 @@ func (a *Aggregator) flush() {
 	for k, i := range a.pending {
 		a.count(k, a.counts[i])
 	}
-	clear(a.pending)
+	clear(a.pending) // before the arena is overwritten: no key points into it
 	a.counts = a.counts[:0]
-	a.bytes = 0
+	a.arena = a.arena[:0]
+}
+
+// keep copies key into the arena and returns it as a string there.
+func (a *Aggregator) keep(key []byte) string {
+	if a.arena == nil {
+		a.arena = make([]byte, 0, a.limit)
+	}
+	if len(key) == 0 {
+		return ""
+	}
+	start := len(a.arena)
+	a.arena = append(a.arena, key...)
+	// Bytes a key points to are never overwritten before flush clears
+	// the table (should append move the arena, the old array stays alive
+	// as long as keys point into it).
+	return unsafe.String(&a.arena[start], len(key))
 }
 
 // Counters counts the pending samples and returns the counters.
@@ -244,9 +258,12 @@ func (a *Aggregator) countRange(start, end, n uint64) {
 // code replaced by ExternalAddr and external-to-external entries dropped.
 func (a *Aggregator) canonicalEntries(key string, n uint64) []entry {
 	es := a.entries[:0]
-	for len(key) >= 16 {
-		src, dst := le64(key), le64(key[8:])
-		key = key[16:]
+	var prev uint64
+	for len(key) > 0 {
+		var src, dst uint64
+		src, key = nextKeyAddr(key, prev)
+		dst, key = nextKeyAddr(key, src)
+		prev = dst
 		srcCode, dstCode := a.code.IsCode(src), a.code.IsCode(dst)
 		if !srcCode && !dstCode {
 			a.Stats.DroppedExtExt += n
@@ -267,9 +284,34 @@ func (a *Aggregator) canonicalEntries(key string, n uint64) []entry {
 	return es
 }
 
-// le64 reads a little-endian uint64 from the start of s.
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+// appendBranchKey appends the key of a branch stack in canonical
+// addresses: each address as the zigzag varint of its difference from the
+// one before (the first from 0). Addresses of one stack lie close
+// together, so a key is a third of its fixed-width size: more distinct
+// samples fit the pending table, and hashing reads fewer bytes.
+func appendBranchKey(key []byte, branches []perfscript.Branch, delta uint64) []byte {
+	var prev uint64
+	for _, b := range branches {
+		from, to := b.From+delta, b.To+delta
+		key = binary.AppendVarint(key, int64(from-prev))
+		key = binary.AppendVarint(key, int64(to-from))
+		prev = to
+	}
+	return key
+}
+
+// nextKeyAddr decodes the next address of a key made by appendBranchKey,
+// prev being the address before it.
+func nextKeyAddr(key string, prev uint64) (uint64, string) {
+	var d uint64
+	var shift uint
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		d |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return prev + uint64(int64(d>>1)^-int64(d&1)), key[i+1:]
+		}
+		shift += 7
+	}
+	return prev, "" // not reached: keys are made by appendBranchKey
 }

@@ -26,6 +26,7 @@ type File struct {
 	path      string
 	debugPath string
 	elf       *elf.File
+	closeMu   sync.Mutex
 	closers   []io.Closer
 
 	layout  layout
@@ -37,6 +38,10 @@ type File struct {
 	dwarfOnce sync.Once
 	dwarf     *dwarf.Data
 	dwarfErr  error
+
+	sectionsOnce sync.Once
+	sections     *Sections // the file holding the DWARF, for DWARFSection
+	sectionsErr  error
 }
 
 // ErrNoExecSegment is returned by Open for an ELF file without an
@@ -128,8 +133,17 @@ func (f *File) load(fileSize int64) error {
 	return nil
 }
 
+// addCloser registers c for Close.
+func (f *File) addCloser(c io.Closer) {
+	f.closeMu.Lock()
+	defer f.closeMu.Unlock()
+	f.closers = append(f.closers, c)
+}
+
 // Close closes the files Open opened.
 func (f *File) Close() error {
+	f.closeMu.Lock()
+	defer f.closeMu.Unlock()
 	var first error
 	for _, c := range f.closers {
 		if err := c.Close(); err != nil && first == nil {
@@ -168,10 +182,36 @@ func (f *File) DWARF() (*dwarf.Data, error) {
 	return f.dwarf, f.dwarfErr
 }
 
+// DWARFPath is the path of the file holding the DWARF: Options.DebugPath
+// when given, else the binary's.
+func (f *File) DWARFPath() string {
+	if f.debugPath != "" {
+		return f.debugPath
+	}
+	return f.path
+}
+
+// DWARFSection returns the named section of the file holding the DWARF,
+// uncompressed, or nil when it has none: split DWARF reads the skeleton
+// units' .debug_info, .debug_addr and .debug_ranges directly. The slice
+// must not be modified, nor used after Close.
+func (f *File) DWARFSection(name string) ([]byte, error) {
+	f.sectionsOnce.Do(func() {
+		f.sections, f.sectionsErr = OpenSections(f.DWARFPath())
+		if f.sectionsErr == nil {
+			f.addCloser(f.sections)
+		}
+	})
+	if f.sectionsErr != nil {
+		return nil, f.sectionsErr
+	}
+	return f.sections.Section(name)
+}
+
 func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if f.debugPath == "" {
 		if d, mapping := mappedDWARF(f.elf, f.path); d != nil {
-			f.closers = append(f.closers, unmapper(mapping))
+			f.addCloser(unmapper(mapping))
 			return d, nil
 		}
 		d, err := f.elf.DWARF()
@@ -192,7 +232,7 @@ func (f *File) loadDWARF() (*dwarf.Data, error) {
 		osf.Close()
 		return nil, fmt.Errorf("%s: %w", f.debugPath, err)
 	}
-	f.closers = append(f.closers, osf)
+	f.addCloser(osf)
 	d, err := ef.DWARF()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.debugPath, err)

@@ -21,6 +21,9 @@ type binaries struct {
 	syms          []*symbolize.Table // built on first use
 	symbolsOnly   bool               // a binary without DWARF is symbolized by its ELF symbols
 	separateDebug bool               // --debug-binary: the DWARF is in another file
+	dwp           string             // --dwp: the DWARF package of the primary binary
+	warn          io.Writer          // llvm-profgen's warnings about loading the DWARF
+	detailed      bool               // --show-detailed-warning
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one) and
@@ -37,6 +40,7 @@ func openBinaries(opts Options) (*binaries, error) {
 	}
 	b.syms = make([]*symbolize.Table, len(b.files))
 	b.separateDebug = opts.DebugBinary != ""
+	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
 	if opts.SkipSymbolization || b.symbolsOnly || opts.LLVM.ShowDisassemblyOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
@@ -51,6 +55,11 @@ func openBinaries(opts Options) (*binaries, error) {
 }
 
 func (b *binaries) Close() {
+	for _, t := range b.syms {
+		if t != nil {
+			t.Close()
+		}
+	}
 	for _, f := range b.files {
 		f.Close()
 	}
@@ -79,10 +88,11 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 		return b.syms[i], nil
 	}
 	f := b.files[i]
-	t, err := b.dwarfTable(f)
+	t, err := b.dwarfTable(f, b.dwpOf(i))
 	if err != nil {
 		return nil, err
 	}
+	b.warnSplit(t, i)
 	t.MarkEntries(symbols(f.FuncSymbols()))
 	t.AddSymbols(symbols(f.FuncSymbols()))
 	t.AddSymbols(symbols(f.PLTSymbols()))
@@ -92,7 +102,7 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 
 // dwarfTable reads the DWARF of f; without DWARF, an empty table when ELF
 // symbols will do.
-func (b *binaries) dwarfTable(f *binary.File) (*symbolize.Table, error) {
+func (b *binaries) dwarfTable(f *binary.File, dwp string) (*symbolize.Table, error) {
 	d, err := f.DWARF()
 	if err != nil && b.symbolsOnly {
 		return new(symbolize.Table), nil
@@ -100,11 +110,46 @@ func (b *binaries) dwarfTable(f *binary.File) (*symbolize.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}
-	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase(), Info: b.debugInfo(f)})
+	split := &symbolize.Split{Section: f.DWARFSection, DWP: dwp}
+	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase(), Info: b.debugInfo(f), Split: split})
 	if err != nil {
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}
 	return t, nil
+}
+
+// dwpOf is the DWARF package of binary i's split units: --dwp for the
+// primary binary, else (as llvm-profgen's default) the path of the file
+// holding the DWARF with ".dwp" appended.
+func (b *binaries) dwpOf(i int) string {
+	if i == 0 && b.dwp != "" {
+		return b.dwp
+	}
+	return b.files[i].DWARFPath() + ".dwp"
+}
+
+// warnSplit prints llvm-profgen's warnings about split units not found,
+// and profgen's when an explicit --dwp could not be read.
+func (b *binaries) warnSplit(t *symbolize.Table, i int) {
+	r := t.Split()
+	if r.Units == 0 {
+		return
+	}
+	if i == 0 && b.dwp != "" && r.DWPErr != nil {
+		fmt.Fprintf(b.warn, "profgen: warning: --dwp: %v; the .dwo files were read instead\n", r.DWPErr)
+	}
+	if len(r.Missing) == 0 {
+		return
+	}
+	if b.detailed {
+		for _, name := range r.Missing {
+			fmt.Fprintf(b.warn, "warning: DWO debug information for %s was not loaded.\n", name)
+		}
+	}
+	fmt.Fprintf(b.warn, "warning:  DWO debug information was not loaded for %d modules. Please check the .o, .dwo or .dwp path.\n", len(r.Missing))
+	if len(r.Missing) == r.Units && len(t.Functions()) == 0 {
+		fmt.Fprintln(b.warn, "warning: Loading of DWARF info completed, but no binary functions have been retrieved.")
+	}
 }
 
 // debugInfo is the binary's .debug_info section, for symbolize to load

@@ -34,13 +34,14 @@ type hybridPath struct {
 	opts  *CSOptions
 	mode  branchMode
 
-	syms   *csprofile.Symbols
-	queue  *unwindQueue
-	frameN int // frames in the unwinders' tries
-	frames []uint64
-	lbr    []aggregate.Branch
-	stack  []uint64
-	sum    hybridSummary
+	syms     *csprofile.Symbols
+	queue    *unwindQueue
+	prefetch chan struct{} // closed when the first sample's units are loaded
+	frameN   int           // frames in the unwinders' tries
+	frames   []uint64
+	lbr      []aggregate.Branch
+	stack    []uint64
+	sum      hybridSummary
 }
 
 // hybridSummary is what happened to the samples of a hybrid input.
@@ -86,6 +87,9 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 	h.canonicalFrames(rec.Sample.Frames, delta)
 	if h.mode == modeFlatHybrid {
 		return h.keepFlat(), nil
+	}
+	if h.prefetch == nil {
+		h.startPrefetch()
 	}
 	h.lbr = h.lbr[:0]
 	for _, b := range rec.Sample.Branches {
@@ -165,12 +169,30 @@ func (h *hybridPath) canonicalFrames(frames []perfscript.Frame, delta uint64) {
 	}
 }
 
+// startPrefetch loads the DWARF units of the first sample's frames while
+// the input is scanned, rather than when the profile is generated (a
+// binary of one large unit, as sqlite's amalgamation, is loaded whole).
+func (h *hybridPath) startPrefetch() {
+	h.prefetch = make(chan struct{})
+	addrs := append([]uint64(nil), h.frames...)
+	sym, err := h.bins.symbolizer(0) // built by decide
+	go func() {
+		defer close(h.prefetch)
+		if err == nil {
+			sym.Prefetch(addrs)
+		}
+	}()
+}
+
 // cs reports whether the input made a context-sensitive profile.
 func (h *hybridPath) cs() bool { return h.mode == modeCS }
 
 // finish waits for the unwinding to end and collects its statistics; it
 // may be called more than once.
 func (h *hybridPath) finish() {
+	if h.prefetch != nil {
+		<-h.prefetch
+	}
 	if h.queue != nil {
 		h.queue.finish()
 		h.sum.Unwind, h.frameN = h.queue.stats()

@@ -57,7 +57,7 @@ type unwindQueue struct {
 
 // newUnwindQueue starts the unwinders; newUnwinder makes the state of one.
 func newUnwindQueue(newUnwinder func() *unwinder) *unwindQueue {
-	n := max(1, min(runtime.GOMAXPROCS(0)-1, maxUnwinders)) // a core left for the parsing
+	n := max(1, min(runtime.GOMAXPROCS(0), maxUnwinders)) // parsing takes a fraction of what unwinding does
 	q := &unwindQueue{free: make(chan *hybridBatch, 2*n+2)}
 	for range 2*n + 2 {
 		q.free <- &hybridBatch{}

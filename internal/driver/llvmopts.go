@@ -51,8 +51,9 @@ type LLVMOptions struct {
 	ShowCanonicalFuncName bool
 	DisassembleFunctions  []string
 
-	// DWP is the DWARF package of a split-DWARF binary (--dwp; default
-	// <binary>.dwp).
+	// DWP is the DWARF package of the (primary) split-DWARF binary (--dwp;
+	// default: the path of the file holding its DWARF with ".dwp"
+	// appended). When it cannot be opened, the .dwo files are read.
 	DWP string
 	// NoSymtabFunctions (--load-function-from-symbol=false): functions known
 	// only from the symbol table are not added (pseudo-probe profiles).

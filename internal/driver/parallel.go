@@ -44,7 +44,7 @@ func (o Options) jobs() int {
 }
 
 // chunkSize is the size of a chunk of text (a variable for the tests).
-var chunkSize = 2 << 20
+var chunkSize = 512 << 10
 
 type chunkJob struct {
 	chunk     perfscript.Chunk
@@ -74,6 +74,8 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	done := make(chan chunkResult, jobs)
 	chunks := perfscript.NewChunker(in.Reader, chunkSize)
 	workers := make([]*worker, jobs)
+	prefetch := newSymbolPrefetch(opts, bins)
+	defer prefetch.wait()
 	var wg sync.WaitGroup
 	for i := range workers {
 		agg := aggregate.NewWithOptions(bins.primary(), opts.LLVM.aggregateOptions())
@@ -85,6 +87,9 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 			defer wg.Done()
 			for j := range work {
 				r := w.parse(j, in.name, opts, bins)
+				if r.err == nil {
+					prefetch.start(w.lbr.agg)
+				}
 				chunks.Recycle(j.chunk)
 				done <- r
 			}

@@ -135,7 +135,7 @@ func isBoundary(prev, line []byte) bool {
 // NewChunkScanner parses one chunk; pidColumn is what the events of the
 // chunks before it said about the layout (Chunk.Events).
 func NewChunkScanner(c Chunk, name string, pidColumn bool) *Scanner {
-	s := NewScanner(bytes.NewReader(c.Data), name)
+	s := &Scanner{data: c.Data, name: name, strs: map[string]string{}}
 	s.lineNo = c.FirstLine - 1
 	s.pidColumn = pidColumn
 	return s

@@ -38,6 +38,7 @@ type Stats struct {
 //	if err := s.Err(); err != nil { ... }
 type Scanner struct {
 	r    *bufio.Reader
+	data []byte // the rest of the input when it is all in memory (a chunk); r is nil then
 	name string
 
 	line    []byte // current line, without the newline
@@ -89,6 +90,9 @@ func (s *Scanner) readLine() bool {
 	if s.eof {
 		return false
 	}
+	if s.r == nil {
+		return s.readMemLine()
+	}
 	s.long = s.long[:0]
 	for {
 		chunk, err := s.r.ReadSlice('\n')
@@ -121,6 +125,30 @@ func (s *Scanner) readLine() bool {
 		s.stats.Lines++
 		return true
 	}
+}
+
+// readMemLine is readLine for input held in memory: lines are cut from it
+// without a copy.
+func (s *Scanner) readMemLine() bool {
+	if len(s.data) == 0 {
+		s.eof = true
+		return false
+	}
+	line := s.data
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line, s.data = line[:i], line[i+1:]
+	} else {
+		s.data = nil
+	}
+	if len(line) > MaxLineBytes {
+		s.lineNo++
+		s.eof = true
+		return s.errorf("line longer than %d MiB (perf prints a few KiB per sample): not perf script output?", MaxLineBytes>>20)
+	}
+	s.line = trimNewline(line)
+	s.lineNo++
+	s.stats.Lines++
+	return true
 }
 
 func trimNewline(b []byte) []byte {

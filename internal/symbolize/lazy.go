@@ -3,7 +3,6 @@ package symbolize
 import (
 	"cmp"
 	"debug/dwarf"
-	"encoding/binary"
 	"io"
 	"slices"
 	"sort"
@@ -28,6 +27,7 @@ import (
 // unitInfo is one compilation unit.
 type unitInfo struct {
 	entry  dwarf.Offset // offset of the unit's DIE
+	split  *splitRef    // a skeleton's split unit, nil if none (or missing)
 	ranges [][2]uint64
 	loaded bool
 	decls  bool // its subprogram DIEs are in the loader's decls
@@ -62,7 +62,7 @@ type lazyTables struct {
 
 // newLazy indexes the units of d, or returns nil when lazy loading does
 // not apply (no section reader, unreadable ranges, overlapping units).
-func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
+func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *lazyTables {
 	if info == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
 	if !ok || len(offs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}}
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}}
 	r := d.Reader()
 	for _, off := range offs {
 		r.Seek(off)
@@ -78,17 +78,21 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
 		if err != nil || cu == nil || cu.Offset != off {
 			return nil
 		}
-		if cu.Tag != dwarf.TagCompileUnit && cu.Tag != dwarf.TagPartialUnit {
+		if !holdsCode(cu) {
 			continue
 		}
 		rs, err := d.Ranges(cu)
 		if err != nil {
 			return nil
 		}
+		ref, err := z.l.locateSplit(cu)
+		if err != nil {
+			return nil
+		}
 		// A unit without ranges holds no code (Go emits such units for
 		// packages without functions); it stays listed, for the DIEs
 		// other units refer to.
-		u := unitInfo{entry: off}
+		u := unitInfo{entry: off, split: ref}
 		for _, rg := range rs {
 			if rg[0] >= base && rg[0] < rg[1] {
 				u.ranges = append(u.ranges, rg)
@@ -106,46 +110,20 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64) *lazyTables {
 	return z
 }
 
-// unitEntryOffsets reads the unit headers of .debug_info (DWARF 2 to 5,
-// 32- and 64-bit) and returns the offset of each unit's first DIE.
+// unitEntryOffsets returns the offset of the first DIE of each unit of
+// .debug_info that may hold code (not type units).
 func unitEntryOffsets(info io.ReaderAt) ([]dwarf.Offset, bool) {
-	var out []dwarf.Offset
-	var h [24]byte
-	for off := int64(0); ; {
-		n, err := info.ReadAt(h[:], off)
-		if n == 0 && err == io.EOF {
-			return out, true
-		}
-		if n < 12 {
-			return nil, false
-		}
-		length, lenSize, offSize := uint64(binary.LittleEndian.Uint32(h[:])), int64(4), int64(4)
-		if length == 0xffffffff {
-			length, lenSize, offSize = binary.LittleEndian.Uint64(h[4:]), 12, 8
-		}
-		if n < 24 && offSize == 8 {
-			return nil, false
-		}
-		version := binary.LittleEndian.Uint16(h[lenSize:])
-		hdr := lenSize + 2 + offSize + 1 // DWARF 2-4: version, abbrev offset, address size
-		if version >= 5 {
-			hdr = lenSize + 2 + 1 + 1 + offSize // version, unit type, address size, abbrev offset
-			switch h[lenSize+2] {
-			case 1, 3: // compile, partial
-			case 4, 5: // skeleton, split compile: a DWO id follows
-				hdr += 8
-			default: // type units: not code
-				hdr = -1
-			}
-		}
-		if version < 2 || version > 5 || length == 0 {
-			return nil, false
-		}
-		if hdr > 0 {
-			out = append(out, dwarf.Offset(off+hdr))
-		}
-		off += lenSize + int64(length)
+	hs, ok := readUnitHeaders(info)
+	if !ok {
+		return nil, false
 	}
+	var out []dwarf.Offset
+	for _, h := range hs {
+		if h.mayHoldCode() {
+			out = append(out, h.entry)
+		}
+	}
+	return out, true
 }
 
 // unitAt returns the unit holding addr, loaded, or nil.
@@ -239,7 +217,7 @@ func (z *lazyTables) load(i int) []string {
 		return nil
 	}
 	u.decls = true
-	if cu.Children && l.loadUnitDIEs(r) != nil {
+	if l.loadDIEs(r, cu, u.split) != nil {
 		return nil
 	}
 	z.resolveNames(first)
@@ -319,7 +297,7 @@ func (z *lazyTables) readDecls(u int) {
 			continue
 		}
 		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-			if l.decls[e.Offset] == nil {
+			if l.decls[l.key(e.Offset)] == nil {
 				l.recordDecl(e)
 			}
 		}

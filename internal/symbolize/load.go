@@ -43,26 +43,48 @@ type declInfo struct {
 	file              string // DW_AT_decl_file, "" when absent
 	declLine          uint32
 	hasDeclLine       bool
-	origin, spec      dwarf.Offset // 0 when absent
+	origin, spec      dieKey // 0 when absent
+}
+
+// dieKey names a DIE: its offset, and the DWARF it is in (the key space):
+// 0 for the binary's, a number of its own for each split unit read, whose
+// offsets start anew in its .dwo file or package contribution.
+type dieKey uint64
+
+// key is the key of the DIE at off of the unit being read.
+func (l *loader) key(off dwarf.Offset) dieKey {
+	if off == 0 {
+		return 0
+	}
+	return dieKey(l.space)<<32 | dieKey(off)
+}
+
+// binaryOffset is the offset of a DIE of the binary's DWARF, false for a
+// DIE of a split unit.
+func (k dieKey) binaryOffset() (dwarf.Offset, bool) {
+	return dwarf.Offset(k), k>>32 == 0
 }
 
 // loader reads the DIEs and line tables of all compilation units.
 type loader struct {
 	d         *dwarf.Data
 	wrappers  map[string]bool // names of the trampoline subprograms seen
-	decls     map[dwarf.Offset]*declInfo
+	decls     map[dieKey]*declInfo
 	subs      []subroutine
-	subOffs   []dwarf.Offset // DIE offset of each subroutine
+	subOffs   []dieKey // DIE of each subroutine
 	intervals []interval
 	lines     []lineRow
 	// topLevel lists the subprograms for the function table.
 	topLevel []int32
 	ranges   map[int32][][2]uint64
 	files    []*dwarf.LineFile // the file table of the unit being read
+	split    *splitSource      // nil: split DWARF is refused
+	space    uint32            // key space of the unit being read
+	spaces   uint32            // split units read
 }
 
-func newLoader(d *dwarf.Data) *loader {
-	return &loader{d: d, decls: map[dwarf.Offset]*declInfo{}, ranges: map[int32][][2]uint64{}}
+func newLoader(d *dwarf.Data, split *splitSource) *loader {
+	return &loader{d: d, split: split, decls: map[dieKey]*declInfo{}, ranges: map[int32][][2]uint64{}}
 }
 
 func (l *loader) load() error {
@@ -77,46 +99,86 @@ func (l *loader) load() error {
 			break
 		}
 		last = cu.Offset
-		if err := splitUnit(cu); err != nil {
-			return err
-		}
-		if cu.Tag != dwarf.TagCompileUnit && cu.Tag != dwarf.TagPartialUnit {
+		if !holdsCode(cu) {
 			r.SkipChildren()
 			continue
+		}
+		ref, err := l.locateSplit(cu)
+		if err != nil {
+			return err
 		}
 		if err := l.loadLines(cu); err != nil {
 			return err
 		}
-		if cu.Children {
-			if err := l.loadUnitDIEs(r); err != nil {
-				return fmt.Errorf("unit at .debug_info offset %#x: %w", cu.Offset, err)
-			}
+		if err := l.loadDIEs(r, cu, ref); err != nil {
+			return fmt.Errorf("unit at .debug_info offset %#x: %w", cu.Offset, err)
 		}
 	}
 	l.resolveNames()
 	return nil
 }
 
-// attrGNUDwoName is DW_AT_GNU_dwo_name, split DWARF's name before DWARF 5.
-const attrGNUDwoName = dwarf.Attr(0x2130)
-
-// splitUnit refuses a split-DWARF skeleton unit (clang or gcc
-// -gsplit-dwarf): its functions are in a .dwo file or .dwp package, which
-// are not read, and symbolizing without them would lose them silently.
-func splitUnit(cu *dwarf.Entry) error {
-	name, _ := cu.Val(dwarf.AttrDwoName).(string)
-	if name == "" {
-		name, _ = cu.Val(attrGNUDwoName).(string)
+// loadDIEs reads the DIEs of unit cu (r positioned after its DIE), or
+// those of its split unit when cu is a skeleton whose split unit ref was
+// found; its line table must have been read.
+func (l *loader) loadDIEs(r *dwarf.Reader, cu *dwarf.Entry, ref *splitRef) error {
+	if ref != nil {
+		return l.loadSplitDIEs(ref)
 	}
-	if cu.Tag != dwarf.TagSkeletonUnit && name == "" {
+	if cu.Children {
+		return l.loadUnitDIEs(r, l.d.Ranges)
+	}
+	return nil
+}
+
+// locateSplit finds the split unit of skeleton cu; nil when cu is no
+// skeleton or its split unit is missing.
+func (l *loader) locateSplit(cu *dwarf.Entry) (*splitRef, error) {
+	if !isSkeleton(cu) {
+		return nil, nil
+	}
+	if l.split == nil {
+		return nil, fmt.Errorf("split DWARF: the unit at .debug_info offset %#x keeps its debug information in a .dwo file (-gsplit-dwarf), and the symbolizer was not given the binary's sections to read it with", cu.Offset)
+	}
+	return l.split.locate(cu)
+}
+
+// loadSplitDIEs reads the DIEs of a split unit, in a key space of its own.
+func (l *loader) loadSplitDIEs(ref *splitRef) error {
+	su, done, err := l.split.open(ref)
+	if err != nil {
+		return err
+	}
+	defer done()
+	r := su.d.Reader()
+	r.Seek(su.entry)
+	cu, err := r.Next()
+	if err != nil {
+		return fmt.Errorf("split DWARF unit %s: %w", ref.skel.name, err)
+	}
+	if cu == nil || !cu.Children {
 		return nil
 	}
-	return fmt.Errorf("split DWARF: the unit at .debug_info offset %#x keeps its debug information in %q (-gsplit-dwarf); .dwo and .dwp files are not read yet: build without -gsplit-dwarf", cu.Offset, name)
+	l.spaces++
+	l.space = l.spaces
+	defer func() { l.space = 0 }()
+	if err := l.loadUnitDIEs(r, su.rangesOf); err != nil {
+		return fmt.Errorf("split DWARF unit %s: %w", ref.skel.name, err)
+	}
+	return nil
 }
+
+// holdsCode tells the unit DIEs that may describe code.
+func holdsCode(cu *dwarf.Entry) bool {
+	return cu.Tag == dwarf.TagCompileUnit || cu.Tag == dwarf.TagPartialUnit || cu.Tag == dwarf.TagSkeletonUnit
+}
+
+// rangesFunc returns the address ranges of a DIE.
+type rangesFunc func(*dwarf.Entry) ([][2]uint64, error)
 
 // loadUnitDIEs reads the children of a unit DIE, tracking the enclosing
 // subroutine of each DIE.
-func (l *loader) loadUnitDIEs(r *dwarf.Reader) error {
+func (l *loader) loadUnitDIEs(r *dwarf.Reader, ranges rangesFunc) error {
 	stack := []int32{-1} // enclosing subroutine per open level
 	for len(stack) > 0 {
 		e, err := r.Next()
@@ -134,7 +196,7 @@ func (l *loader) loadUnitDIEs(r *dwarf.Reader) error {
 		self := parent
 		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
 			l.recordDecl(e)
-			self = l.addSubroutine(e, parent)
+			self = l.addSubroutine(e, parent, ranges)
 		}
 		if e.Children {
 			stack = append(stack, self)
@@ -156,15 +218,16 @@ func (l *loader) recordDecl(e *dwarf.Entry) {
 	if fi, ok := e.Val(dwarf.AttrDeclFile).(int64); ok && fi >= 0 && int(fi) < len(l.files) && l.files[fi] != nil {
 		di.file = l.files[fi].Name
 	}
-	di.origin, _ = e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
-	di.spec, _ = e.Val(dwarf.AttrSpecification).(dwarf.Offset)
-	l.decls[e.Offset] = di
+	origin, _ := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
+	spec, _ := e.Val(dwarf.AttrSpecification).(dwarf.Offset)
+	di.origin, di.spec = l.key(origin), l.key(spec)
+	l.decls[l.key(e.Offset)] = di
 }
 
 // addSubroutine records e when it has code and returns its index, or parent
 // when it has none (its children still belong to parent).
-func (l *loader) addSubroutine(e *dwarf.Entry, parent int32) int32 {
-	rs, err := l.d.Ranges(e)
+func (l *loader) addSubroutine(e *dwarf.Entry, parent int32, ranges rangesFunc) int32 {
+	rs, err := ranges(e)
 	if err != nil || len(rs) == 0 {
 		return parent
 	}
@@ -176,7 +239,7 @@ func (l *loader) addSubroutine(e *dwarf.Entry, parent int32) int32 {
 	}
 	idx := int32(len(l.subs))
 	l.subs = append(l.subs, s)
-	l.subOffs = append(l.subOffs, e.Offset)
+	l.subOffs = append(l.subOffs, l.key(e.Offset))
 	for _, r := range rs {
 		if r[0] < r[1] {
 			l.intervals = append(l.intervals, interval{r[0], r[1], idx})
@@ -297,7 +360,7 @@ func (l *loader) markWrappers(first int) {
 	}
 }
 
-func (l *loader) findString(off dwarf.Offset, get func(*declInfo) string) string {
+func (l *loader) findString(off dieKey, get func(*declInfo) string) string {
 	var s string
 	l.walkDecls(off, func(d *declInfo) bool {
 		s = get(d)
@@ -308,8 +371,8 @@ func (l *loader) findString(off dwarf.Offset, get func(*declInfo) string) string
 
 // walkDecls visits the DIE at off and then, breadth first, the DIEs its
 // abstract origin and specification refer to, until visit returns true.
-func (l *loader) walkDecls(off dwarf.Offset, visit func(*declInfo) bool) {
-	var buf [8]dwarf.Offset
+func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool) {
+	var buf [8]dieKey
 	queue := append(buf[:0], off)
 	for i := 0; i < len(queue); i++ {
 		o := queue[i]
@@ -320,7 +383,7 @@ func (l *loader) walkDecls(off dwarf.Offset, visit func(*declInfo) bool) {
 		if visit(d) {
 			return
 		}
-		for _, next := range []dwarf.Offset{d.origin, d.spec} {
+		for _, next := range []dieKey{d.origin, d.spec} {
 			if next != 0 {
 				queue = append(queue, next)
 			}
@@ -328,10 +391,11 @@ func (l *loader) walkDecls(off dwarf.Offset, visit func(*declInfo) bool) {
 	}
 }
 
-// walkRefs calls missing for each DIE offset the chain of abstract origins
-// and specifications from off reaches that is not in decls.
-func (l *loader) walkRefs(off dwarf.Offset, missing func(dwarf.Offset)) {
-	var buf [8]dwarf.Offset
+// walkRefs calls missing for each DIE of the binary's DWARF that the chain
+// of abstract origins and specifications from off reaches and that is not
+// in decls (a split unit is read whole: its DIEs are never missing).
+func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
+	var buf [8]dieKey
 	queue := append(buf[:0], off)
 	for i := 0; i < len(queue); i++ {
 		o := queue[i]
@@ -340,10 +404,12 @@ func (l *loader) walkRefs(off dwarf.Offset, missing func(dwarf.Offset)) {
 		}
 		d := l.decls[o]
 		if d == nil {
-			missing(o)
+			if bo, ok := o.binaryOffset(); ok {
+				missing(bo)
+			}
 			continue
 		}
-		for _, next := range []dwarf.Offset{d.origin, d.spec} {
+		for _, next := range []dieKey{d.origin, d.spec} {
 			if next != 0 {
 				queue = append(queue, next)
 			}

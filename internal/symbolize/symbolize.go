@@ -1,7 +1,9 @@
 // Package symbolize maps code addresses of one binary to source frames, the
 // way llvm-profgen sees them through LLVM's symbolizer.
 //
-// In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc). Out: for an
+// In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc; with
+// -gsplit-dwarf, the split units of its .dwo files or .dwp package: split.go).
+// Out: for an
 // address, the stack of inlined frames, outermost first, each with the
 // function's linkage name, its start line (DW_AT_decl_line), the line, the
 // discriminator and whether the function is a generated wrapper; and the table of functions (DWARF subprogram ranges) that
@@ -43,6 +45,7 @@ type Table struct {
 	funcs funcTable    // top-level functions by range
 	syms  []Symbol     // ELF function symbols by address, for FramesOrSymbol
 	lazy  *lazyTables  // when set, the tables above are per unit, loaded on demand
+	split *splitSource // where split units are read from, nil if nowhere
 }
 
 // Options tune table construction.
@@ -53,23 +56,44 @@ type Options struct {
 	// Info reads the .debug_info section (uncompressed). When set, units
 	// are loaded on demand (see lazy.go).
 	Info io.ReaderAt
+	// Split locates the split units of a -gsplit-dwarf binary (split.go);
+	// nil: such a binary is refused.
+	Split *Split
 }
 
 // New builds the tables from the DWARF of the binary (or of its separate
 // debug file).
 func New(d *dwarf.Data, opts Options) (*Table, error) {
-	if z := newLazy(d, opts.Info, opts.PreferredBase); z != nil {
-		return &Table{lazy: z}, nil
+	split := newSplitSource(opts.Split)
+	if z := newLazy(d, opts.Info, opts.PreferredBase, split); z != nil {
+		return &Table{lazy: z, split: split}, nil
 	}
-	l := newLoader(d)
+	split.restart()
+	l := newLoader(d, split)
 	if err := l.load(); err != nil {
+		split.close()
 		return nil, err
 	}
-	t := &Table{subs: l.subs, lines: l.lines}
+	t := &Table{subs: l.subs, lines: l.lines, split: split}
 	t.segs = flatten(l.intervals)
 	sortLineRows(t.lines)
 	t.funcs = newFuncTable(l, opts.PreferredBase)
 	return t, nil
+}
+
+// Split reports how the split units of a -gsplit-dwarf binary were found;
+// the zero report for other binaries.
+func (t *Table) Split() SplitReport {
+	if t.split == nil {
+		return SplitReport{}
+	}
+	return t.split.report
+}
+
+// Close releases the DWARF package the table reads split units from. No
+// address may be asked about after it.
+func (t *Table) Close() {
+	t.split.close()
 }
 
 // Frames appends the inline stack at addr to dst, outermost frame first, and
