@@ -40,7 +40,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoFoldWrappers, "no-fold-wrappers", false, "pprof: keep the frames of Go's generated wrappers (method values' -fm, promoted methods), which Go's profiler leaves out")
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")
 	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
-	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout")
+	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout; with --show-disassembly-only, the probes of each instruction too")
 	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
 	addCSFlags(fs, &o.cs)
 	o.CS = &o.cs

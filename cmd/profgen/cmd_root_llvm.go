@@ -34,6 +34,7 @@ func (f *llvmProfgenFlags) addLLVMProfgenFlags(fs *pflag.FlagSet, o *driver.Opti
 	fs.BoolVar(&l.SummaryContextless, "profile-summary-contextless", false, "compute the summary thresholds on profiles merged across contexts")
 	fs.BoolVar(&l.ShowMmapEvents, "show-mmap-events", false, "print each binary load event of the input on stdout")
 	fs.BoolVar(&l.ShowDetailedWarning, "show-detailed-warning", false, "print each range behind llvm-profgen's range warnings")
+	fs.BoolVar(&l.ShowDisassemblyOnly, "show-disassembly-only", false, "print the disassembly of the binary on stdout (as llvm-profgen does) and read no input")
 	fs.BoolVar(&l.ShowSourceLocations, "show-source-locations", false, "with --show-disassembly-only: print source locations")
 	fs.BoolVar(&l.ShowCanonicalFuncName, "show-canonical-fname", false, "with --show-disassembly-only: print canonical function names")
 	fs.StringSliceVar(&l.DisassembleFunctions, "disassemble-functions", nil, "with --show-disassembly-only: the functions to print (demangled names, comma-separated)")
@@ -58,17 +59,10 @@ func (f *llvmProfgenFlags) apply(fs *pflag.FlagSet, o *driver.Options) error {
 		l.SummaryColdCount = &f.coldCount
 	}
 	l.Density = &f.density
-	if l.ShowSourceLocations && !showDisassemblyOnly(fs) {
+	if l.ShowSourceLocations && !l.ShowDisassemblyOnly {
 		return usageError{errString("--show-source-locations should work together with --show-disassembly-only!")}
 	}
 	return nil
-}
-
-// showDisassemblyOnly reports whether --show-disassembly-only was given
-// (the flag is registered with the pseudo-probe options).
-func showDisassemblyOnly(fs *pflag.FlagSet) bool {
-	f := fs.Lookup("show-disassembly-only")
-	return f != nil && f.Value.String() == "true"
 }
 
 type errString string

@@ -31,6 +31,11 @@
 //
 //	profgen --perfdata perf.data --binary ./app --format=pprof -o app.pprof
 //
+// The binary's disassembly, as llvm-profgen prints it (with each
+// instruction's inline stack, and probes of a probe build):
+//
+//	profgen --show-disassembly-only --show-source-locations --binary ./app -o /dev/null
+//
 // Errors are one line on stderr; an output file is either written whole or
 // not at all. Exit status: 0 the output was written; 1 bad, damaged or
 // unusable input (nothing usable is an error, never an empty profile), or

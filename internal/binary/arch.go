@@ -10,19 +10,21 @@ import (
 )
 
 // An arch is the per-architecture part of decoding: the decoder of one
-// instruction and the longest instruction it can return.
+// instruction, the longest instruction it can return, and the printer of
+// an instruction's text as llvm-profgen prints it.
 type arch struct {
 	decode     insn.Decoder
 	maxInstLen int
+	text       func(b []byte, pc uint64) string
 }
 
 // archOf returns the decoder for the machine of an ELF file.
 func archOf(m elf.Machine) (arch, error) {
 	switch m {
 	case elf.EM_X86_64:
-		return arch{decode: x86.Decode, maxInstLen: x86.MaxInstLen}, nil
+		return arch{decode: x86.Decode, maxInstLen: x86.MaxInstLen, text: x86.Text}, nil
 	case elf.EM_AARCH64:
-		return arch{decode: arm64.Decode, maxInstLen: arm64.MaxInstLen}, nil
+		return arch{decode: arm64.Decode, maxInstLen: arm64.MaxInstLen, text: arm64.Text}, nil
 	}
 	return arch{}, fmt.Errorf("unsupported machine %v (x86-64 and AArch64 are decoded)", m)
 }

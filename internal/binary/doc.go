@@ -7,7 +7,9 @@
 // (to map runtime addresses back to the ELF's virtual addresses), the GNU
 // build id, the function symbols, the DWARF data for the symbolizer, and,
 // per address, the decoded instruction there (IsCode, Inst, NextInst,
-// CrossesUncondBranch).
+// CrossesUncondBranch), and the listing llvm-profgen --show-disassembly-only
+// prints (WriteListing; the source locations and probes it can add come
+// from later stages, through ListingOptions).
 //
 // The notion of code follows llvm-profgen 19 (ProfiledBinary::disassemble):
 // in every executable section except .plt, each symbol of the static symbol

@@ -1,15 +1,13 @@
 package binary
 
 import (
-	"bufio"
+	"bytes"
 	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -67,10 +65,21 @@ func walkAll(t *testing.T, f *File) map[uint64]bool {
 	return out
 }
 
-var (
-	sectionLine = regexp.MustCompile(`^Disassembly of section (\S+) \[0x([0-9a-f]+), 0x([0-9a-f]+)\]:`)
-	instLine    = regexp.MustCompile(`^\s*([0-9a-f]+):\s*(.*)$`)
-)
+// profgenListing runs llvm-profgen-19 --show-disassembly-only on path
+// (with more flags, if given) and returns its lines.
+func profgenListing(t *testing.T, tool, path string, flags ...string) []testutil.DisasmLine {
+	t.Helper()
+	args := append([]string{"--show-disassembly-only", "--binary", path, "--output", os.DevNull}, flags...)
+	out, err := exec.Command(tool, args...).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	lines, err := testutil.ParseDisassembly(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
 
 // profgenDisassembly runs llvm-profgen-19 --show-disassembly-only: the
 // addresses it decodes, and whether it decoded an instruction there.
@@ -78,39 +87,11 @@ var (
 // section when a symbol of it lies past its end) are left out.
 func profgenDisassembly(t *testing.T, tool, path string) map[uint64]bool {
 	t.Helper()
-	cmd := exec.Command(tool, "--show-disassembly-only", "--binary", path, "--output", os.DevNull)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("%s: %v", tool, err)
-		}
-	}()
 	got := map[uint64]bool{}
-	var lo, hi uint64
-	sc := bufio.NewScanner(out)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if m := sectionLine.FindStringSubmatch(line); m != nil {
-			lo, _ = strconv.ParseUint(m[2], 16, 64)
-			hi, _ = strconv.ParseUint(m[3], 16, 64)
-			continue
+	for _, l := range profgenListing(t, tool, path) {
+		if l.Inst && !l.PastSection() {
+			got[l.Addr] = strings.TrimSpace(l.Rest) != "<unknown>"
 		}
-		m := instLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		addr, err := strconv.ParseUint(m[1], 16, 64)
-		if err != nil || addr < lo || addr >= hi {
-			continue
-		}
-		got[addr] = strings.TrimSpace(m[2]) != "<unknown>"
 	}
 	return got
 }

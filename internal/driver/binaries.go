@@ -42,8 +42,8 @@ func openBinaries(opts Options) (*binaries, error) {
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
-	if opts.SkipSymbolization || b.symbolsOnly {
-		return b, nil // pprof names code without DWARF by its ELF symbols
+	if opts.SkipSymbolization || b.symbolsOnly || opts.LLVM.ShowDisassemblyOnly {
+		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
 	for _, f := range b.files {
 		if _, err := f.DWARF(); err != nil {

@@ -88,6 +88,9 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer bins.Close()
+	if opts.LLVM.ShowDisassemblyOnly {
+		return showListing(opts, bins)
+	}
 	timer.phase("Read input")
 	if opts.UnsymbolizedProfile != "" {
 		return convertUnsymbolized(opts, bins)
@@ -196,7 +199,7 @@ func validateInputs(opts Options) error {
 		return usagef("--binary is required")
 	case opts.Output == "":
 		return usagef("--output is required")
-	case n != 1:
+	case n != 1 && !(n == 0 && opts.LLVM.ShowDisassemblyOnly):
 		return usagef("give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile")
 	case slices.Contains(opts.Binaries, ""):
 		return usagef("--binary: empty path")

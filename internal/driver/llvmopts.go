@@ -39,8 +39,14 @@ type LLVMOptions struct {
 	SummaryHotCount, SummaryColdCount *uint64
 	SummaryContextless                bool
 
-	// Disassembly printing (--show-source-locations, --show-canonical-fname,
-	// --disassemble-functions) goes with --show-disassembly-only.
+	// ShowDisassemblyOnly (--show-disassembly-only) prints the disassembly
+	// of the binary on Stdout and reads no input (see showListing); with
+	// it, ShowSourceLocations (--show-source-locations) adds each
+	// instruction's inline stack, ShowCanonicalFuncName
+	// (--show-canonical-fname) prints symbols by their canonical names,
+	// DisassembleFunctions (--disassemble-functions) lists only those
+	// symbols, and Options.ShowPseudoProbe adds the probes.
+	ShowDisassemblyOnly   bool
 	ShowSourceLocations   bool
 	ShowCanonicalFuncName bool
 	DisassembleFunctions  []string

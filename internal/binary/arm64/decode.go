@@ -2,7 +2,8 @@
 // their size and control-flow kind, as LLVM's disassembler classes them.
 //
 // In: the bytes at an instruction start. Out: its size (always 4) and
-// insn.Kind (Decode). Every aligned word is an instruction: A64 has one
+// insn.Kind (Decode), and its text as llvm-profgen --show-disassembly-only
+// prints it (Text, text.go). Every aligned word is an instruction: A64 has one
 // instruction length, so a word golang.org/x/arch/arm64/arm64asm does not
 // know (SVE, SME, LSE atomics, RCPC, pointer authentication, BTI and the
 // other extensions after Armv8.0) keeps its 4-byte boundary and counts as a

@@ -2,9 +2,10 @@
 // llvm-profgen) splits them: length, validity and control-flow kind.
 //
 // In: the bytes at an instruction start. Out: its size and insn.Kind
-// (Decode). Common instructions take a table-driven fast path
-// (fastdecode.go); the rest go through golang.org/x/arch/x86/x86asm,
-// corrected where LLVM differs (quirks.go).
+// (Decode), and its text as llvm-profgen --show-disassembly-only prints
+// it (Text: LLVM's AT&T syntax, att*.go). Common instructions take a
+// table-driven fast path (fastdecode.go); the rest go through
+// golang.org/x/arch/x86/x86asm, corrected where LLVM differs (quirks.go).
 package x86
 
 import (
