@@ -38,6 +38,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "MD5 function names in the name table (only meaningful for --extbinary)")
 	fs.BoolVar(&o.CompressAllSections, "compress-all-sections", false, "zlib-compress every section (only meaningful for --extbinary)")
 	fs.BoolVar(&o.GenPartialProfile, "gen-partial-profile", false, "flag the profile as partial (only meaningful for --extbinary)")
+	fs.BoolVar(&o.ProfileIsFS, "profile-isfs", false, "sample profiles: the inputs use flow-sensitive discriminators (flagged in --extbinary output)")
 	fs.Uint64Var(&o.TraceLimits.Reservoir, "temporal-profile-trace-reservoir-size", 100, "the most temporal profile traces kept")
 	fs.Uint64Var(&o.TraceLimits.MaxLength, "temporal-profile-max-trace-length", 10000, "the most functions kept of one temporal profile trace")
 	fs.StringVarP(&o.RemappingFile, "remapping-file", "r", "", "symbol remapping file: one 'old_symbol new_symbol' a line")

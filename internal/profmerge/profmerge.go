@@ -60,6 +60,9 @@ type Options struct {
 	SplitLayout bool
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
+	// ProfileIsFS (--profile-isfs): the inputs' discriminators are
+	// flow-sensitive ones; extbinary output is flagged so.
+	ProfileIsFS bool
 }
 
 // Output formats, as llvm-profdata's flags name them.

@@ -43,6 +43,7 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 		return err
 	}
 	filter.filterSample(stderr, p)
+	p.FSDiscriminators = p.FSDiscriminators || o.ProfileIsFS
 	if err := WriteSample(o.Output, p, format, o.writeOptions(stderr, format)); err != nil {
 		return err
 	}
