@@ -78,6 +78,13 @@ var profgenParityTable = []profgenRow{
 	{name: "--kernel", args: with([]string{"--binary={drv:t.bin}", "--perfscript={lbr-kernel.script}"}, "--kernel", "--format=text")},
 	{name: "--kernel without a kernel mmap", args: with(tb, "--kernel"), bothFail: true},
 	{name: "--show-source-locations alone", args: with(tb, "--show-source-locations"), bothFail: true},
+	// Profiles without contexts are trimmed too (llvm's
+	// cold-profile-trimming tests): main (68) is below the cold count.
+	{name: "--trim-cold-profile --profile-summary-cold-count", args: with(tb, "--format=text", "--trim-cold-profile", "--profile-summary-cold-count=70")},
+	{name: "--trim-cold-profile, summary's threshold", args: with(wf, "--trim-cold-profile")},
+	{name: "--trim-cold-profile extbinary", args: with(wf, "--trim-cold-profile", "--profile-summary-cold-count=1000")},
+	{name: "--trim-cold-profile --llvm-sample-profile", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "--format=text", "--trim-cold-profile", "--profile-summary-cold-count=70", "-o", "{out}"}},
+	{name: "--trim-cold-profile --unsymbolized-profile", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={drv:t.llvm19.raw}", "--format=text", "--trim-cold-profile", "--profile-summary-cold-count=70", "-o", "{out}"}},
 	{name: "summary flags", args: with(wf, "--profile-summary-cold-count=0", "--profile-summary-hot-count=10", "--profile-summary-contextless")},
 	{name: "disassembly and dwp flags without --show-disassembly-only", args: with(tb, "--format=text", "--show-canonical-fname", "--disassemble-functions=main,bar", "--dwp=nosuch.dwp")},
 	{name: "--load-function-from-symbol (llvm 20)", args: with(tb, "--format=text", "--load-function-from-symbol=0"), llvm: with(tb, "--format=text")},
