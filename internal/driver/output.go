@@ -17,13 +17,14 @@ import (
 )
 
 // write chooses the output by what the input held: branch stacks give the
-// LBR profile, call stacks the call-stack one; nothing usable is an error
-// and writes nothing.
+// LBR profile (with --leading-ip-only, of every sample's IP once one
+// sample has a branch stack, as llvm-profgen 19), call stacks the
+// call-stack one; nothing usable is an error and writes nothing.
 func write(opts Options, bins *binaries, res *result) error {
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return writeCS(opts, bins, res.hybrid)
-	case res.lbr.Agg.Samples > 0:
+	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
 		return writeLBR(opts, bins, res.lbr.Counters)
 	case res.stacks.Stats.Used > 0:
 		return writeStacks(opts, bins, res)
