@@ -75,6 +75,9 @@ var profgenParityTable = []profgenRow{
 	// functions only when asked (README): it saves loading the DWARF.
 	{name: "--skip-symbolization --use-first-loadable-segment-as-base, non-PIE", args: with(tb, "--skip-symbolization", "--use-first-loadable-segment-as-base", "--show-detailed-warning")},
 	{name: "--unsymbolized-profile --use-offset=0", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={lbr-absolute.raw}", "--use-offset=0", "--format=text", "-o", "{out}"}},
+	{name: "--unsymbolized-profile without ranges", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={unsym-empty.raw}", "--format=text", "-o", "{out}"}},
+	{name: "--unsymbolized-profile without ranges --fill-zero-for-all-funcs", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={unsym-empty.raw}", "--format=text", "--fill-zero-for-all-funcs", "-o", "{out}"}},
+	{name: "--unsymbolized-profile without ranges, extbinary", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={unsym-empty.raw}", "-o", "{out}"}},
 	{name: "--llvm-sample-profile", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "-o", "{out}"}},
 	{name: "--llvm-sample-profile to text", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "--format=text", "--update-total-samples", "-o", "{out}"}},
 	{name: "--llvm-sample-profile --populate-profile-symbol-list", args: []string{"--binary={drv:t.bin}", "--llvm-sample-profile={gen.sample.txt}", "--populate-profile-symbol-list", "-o", "{out}"}},
