@@ -30,7 +30,7 @@ func (f *llvmProfgenFlags) addLLVMProfgenFlags(fs *pflag.FlagSet, o *driver.Opti
 	fs.Float64Var(&f.density.Threshold, "profile-density-threshold", 50, "warn that more samples are needed below this profile density")
 	fs.IntVar(&f.density.CutoffHot, "profile-density-cutoff-hot", 990000, "the share of samples (in millionths) of the hottest functions the density looks at")
 	fs.Uint64Var(&f.hotCount, "profile-summary-hot-count", 0, "the count above which a sample is hot (default: the summary's; context-sensitive generation)")
-	fs.Uint64Var(&f.coldCount, "profile-summary-cold-count", 0, "the count below which a sample is cold (default: the summary's; context-sensitive generation)")
+	fs.Uint64Var(&f.coldCount, "profile-summary-cold-count", 0, "the count below which a sample is cold (default: the summary's; context-sensitive generation, --trim-cold-profile)")
 	fs.BoolVar(&l.SummaryContextless, "profile-summary-contextless", false, "compute the summary thresholds on profiles merged across contexts")
 	fs.BoolVar(&l.ShowMmapEvents, "show-mmap-events", false, "print each binary load event of the input on stdout")
 	fs.BoolVar(&l.ShowDetailedWarning, "show-detailed-warning", false, "print each range behind llvm-profgen's range warnings")

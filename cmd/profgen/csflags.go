@@ -24,7 +24,7 @@ func addCSFlags(fs *pflag.FlagSet, o *driver.CSOptions) {
 	fs.Var(optionalBool{&p.MergeColdContext}, "csprof-merge-cold-context", "merge cold contexts into shorter ones (default: on without the pre-inliner)")
 	fs.Lookup("csprof-merge-cold-context").NoOptDefVal = "true"
 	fs.IntVar(&p.MaxColdContextDepth, "csprof-max-cold-context-depth", 1, "frames kept when merging cold contexts")
-	fs.BoolVar(&p.TrimColdProfile, "trim-cold-profile", false, "drop profiles colder than the hot threshold")
+	fs.BoolVar(&p.TrimColdProfile, "trim-cold-profile", false, "drop cold profiles (with contexts: below the hot threshold; without: functions below the cold threshold)")
 	fs.BoolVar(&p.MarkAllPreinlined, "mark-all-context-preinlined", false, "mark every profile as to be inlined")
 	fs.IntVar(&in.HotCallSiteThreshold, "sample-profile-hot-inline-threshold", in.HotCallSiteThreshold, "pre-inliner: size threshold of the hottest call sites")
 	fs.IntVar(&in.ColdCallSiteThreshold, "sample-profile-cold-inline-threshold", in.ColdCallSiteThreshold, "pre-inliner: size threshold of cold call sites")

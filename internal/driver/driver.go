@@ -256,10 +256,15 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	return res, nil
 }
 
-// add routes one sample: its branch stack to the LBR counters, a sample
-// without one to the call-stack aggregation.
+// add routes one sample: its branch stack to the LBR counters (with
+// --leading-ip-only, its IP alone, stack or not, as llvm-profgen 19), a
+// sample without one to the call-stack aggregation.
 func (res *result) add(rec *perfscript.Record, lbr *lbrPath, stacks *aggregate.Stacks, bins *binaries) error {
 	if !res.events.keep(&rec.Sample) {
+		return nil
+	}
+	if lbr.ipOnly(&rec.Sample) {
+		lbr.add(rec) // decides no mode: hybrid samples keep theirs
 		return nil
 	}
 	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {

@@ -202,6 +202,11 @@ func (h *hybridPath) startPrefetch() {
 // cs reports whether the input made a context-sensitive profile.
 func (h *hybridPath) cs() bool { return h.mode == modeCS }
 
+// lbrOnly reports whether the input was read as branch stacks without
+// call stacks (a parallel scan leaves the mode undecided: it stops at the
+// first hybrid sample).
+func (h *hybridPath) lbrOnly() bool { return h.mode == modeLBR || h.mode == modeUndecided }
+
 // finish waits for the unwinding to end and collects its statistics; it
 // may be called more than once.
 func (h *hybridPath) finish() {

@@ -23,6 +23,7 @@ type lbrSummary struct {
 	Counters *aggregate.Counters
 
 	Samples        uint64    // samples with a branch stack (repeat counts included)
+	IPOnly         uint64    // of them, samples without one counted by their IP (--leading-ip-only)
 	NoMapping      uint64    // samples of a process with no known mapping of the binary
 	Filtered       uint64    // samples of processes not asked for with --pid
 	BadBranchLines uint64    // samples whose branch stack had a malformed entry (cut there)
@@ -49,7 +50,7 @@ func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions) *lbrPath {
 func (l *lbrPath) add(rec *perfscript.Record) {
 	smp := &rec.Sample
 	l.sum.Samples += smp.Count
-	if smp.BadBranch {
+	if smp.BadBranch && !(l.leadingIP && smp.HasIP) {
 		l.sum.BadBranchLines++
 		if len(l.sum.BadLines) < maxBadLines {
 			l.sum.BadLines = append(l.sum.BadLines, badLine{smp.BadBranchLine, smp.BadBranchText})
@@ -59,7 +60,10 @@ func (l *lbrPath) add(rec *perfscript.Record) {
 		l.sum.WithCallChain += smp.Count
 	}
 	if len(smp.Branches) == 0 {
-		return
+		if !l.ipOnly(smp) {
+			return
+		}
+		l.sum.IPOnly += smp.Count
 	}
 	delta, why := l.table.Delta(rec.HasPID, rec.PID)
 	switch why {
@@ -89,6 +93,13 @@ func (l *lbrPath) branches(smp *perfscript.Sample) []perfscript.Branch {
 		return l.ipEntry
 	}
 	return smp.Branches[:1]
+}
+
+// ipOnly reports whether smp is counted by its IP alone although it has
+// no branch stack (--leading-ip-only): llvm-profgen 19 then reads the IP
+// of every sample line and nothing after it.
+func (l *lbrPath) ipOnly(smp *perfscript.Sample) bool {
+	return l.leadingIP && smp.HasIP && len(smp.Branches) == 0 && len(smp.Frames) == 0
 }
 
 // finish waits for the counting to end; it may be called more than once.

@@ -44,10 +44,12 @@ func lbrGenerateOptions(opts Options, bins *binaries, sym *symbolize.Table) gene
 	return g
 }
 
-// finishProfile does what llvm-profgen does to every profile before
-// writing it: the symbol list (extbinary with
-// --populate-profile-symbol-list) and the density check.
+// finishProfile does what llvm-profgen does to every profile without
+// contexts before writing it: cold functions trimmed
+// (--trim-cold-profile), ambiguous ones dropped, the symbol list
+// (extbinary with --populate-profile-symbol-list) and the density check.
 func finishProfile(opts Options, sym *symbolize.Table, prof *sampleprof.Profile) {
+	generate.Finish(prof, generate.Finishing{TrimCold: opts.CS.Profile.TrimColdProfile, ColdCount: opts.LLVM.SummaryColdCount})
 	if opts.LLVM.PopulateProfileSymbolList && opts.Format == "extbinary" {
 		prof.SymbolList = []string{}
 		for _, f := range sym.Functions() {
@@ -87,7 +89,6 @@ func convertSampleProfile(opts Options, bins *binaries) error {
 	if err != nil {
 		return err
 	}
-	generate.DropAmbiguous(prof)
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
 	finishProfile(opts, sym, prof)
 	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)

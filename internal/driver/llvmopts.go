@@ -34,8 +34,9 @@ type LLVMOptions struct {
 	ShowDetailedWarning bool // print each invalid range besides the percentages
 
 	// Summary thresholds (--profile-summary-hot-count, -cold-count,
-	// -contextless): they steer context-sensitive generation; a profile
-	// without contexts does not depend on them, as in llvm-profgen 19.
+	// -contextless): they steer context-sensitive generation; of a profile
+	// without contexts, the cold count decides which functions
+	// --trim-cold-profile drops, as in llvm-profgen 19.
 	SummaryHotCount, SummaryColdCount *uint64
 	SummaryContextless                bool
 

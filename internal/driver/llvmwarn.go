@@ -22,6 +22,18 @@ func (o LLVMOptions) showMmap(w io.Writer, rec *perfscript.Record) {
 	}
 }
 
+// printSkippedLines names each line of LBR input that is no record: in
+// branch-stack input, llvm-profgen 19 reads every such line as a sample
+// and warns that its address is invalid.
+func printSkippedLines(w io.Writer, scan perfscript.Stats) {
+	for _, l := range scan.Skipped {
+		fmt.Fprintf(w, "warning: Invalid address in LBR record at line %d: %s\n", l.Line, l.Text)
+	}
+	if n := scan.SkippedLines - len(scan.Skipped); n > 0 {
+		fmt.Fprintf(w, "profgen: warning: %d more lines that are no record\n", n)
+	}
+}
+
 // printBadLines names each line with a malformed branch entry (the first
 // maxBadLines of them).
 func printBadLines(w io.Writer, s *lbrSummary) {

@@ -17,13 +17,14 @@ import (
 )
 
 // write chooses the output by what the input held: branch stacks give the
-// LBR profile, call stacks the call-stack one; nothing usable is an error
-// and writes nothing.
+// LBR profile (with --leading-ip-only, of every sample's IP once one
+// sample has a branch stack, as llvm-profgen 19), call stacks the
+// call-stack one; nothing usable is an error and writes nothing.
 func write(opts Options, bins *binaries, res *result) error {
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return writeCS(opts, bins, res.hybrid)
-	case res.lbr.Agg.Samples > 0:
+	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
 		return writeLBR(opts, bins, res.lbr.Counters)
 	case res.stacks.Stats.Used > 0:
 		return writeStacks(opts, bins, res)
@@ -85,14 +86,14 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 	if cs {
 		return convertUnsymbolizedCS(opts, bins, name, ctxs)
 	}
+	if len(ctxs) == 0 { // llvm-profgen 19 crashes
+		return fmt.Errorf("%s: %w: the file is empty", name, ErrNoSamples)
+	}
 	c := aggregate.NewCounters()
 	for _, ctx := range ctxs {
 		c.Add(ctx.Counters)
 	}
-	if len(c.Ranges) == 0 && len(c.Branches) == 0 {
-		return fmt.Errorf("%s: %w: the profile has no ranges or branches", name, ErrNoSamples)
-	}
-	return writeLBR(opts, bins, c)
+	return writeLBR(opts, bins, c) // no range or branch ("0\n0"): an empty profile, as llvm-profgen
 }
 
 func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {

@@ -199,9 +199,7 @@ func (m *chunkMerger) add(r chunkResult) {
 		m.next++
 		<-m.tokens
 		m.stacks.Merge(c.stacks)
-		m.scan.Lines += c.scan.Lines
-		m.scan.SkippedLines += c.scan.SkippedLines
-		m.scan.SkippedRecords += c.scan.SkippedRecords
+		m.scan.Add(c.scan)
 		m.noPID += c.noPID
 		m.noMmap = m.noMmap || c.noMmap
 	}
@@ -228,6 +226,7 @@ func (m *chunkMerger) result(workers []*worker, table *addrspace.Table, opts Opt
 		sum.BadBranchLines += s.BadBranchLines
 		sum.BadLines = append(sum.BadLines, s.BadLines...)
 		sum.WithCallChain += s.WithCallChain
+		sum.IPOnly += s.IPOnly
 		sum.Agg.Add(s.Agg)
 	}
 	slices.SortFunc(sum.BadLines, func(a, b badLine) int { return cmp.Compare(a.line, b.line) })

@@ -49,7 +49,7 @@ func (res *result) printLBR(w io.Writer, name string) {
 	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
 	dropped.add(s.Filtered, "from processes not selected by --pid")
 	dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
-	fmt.Fprintf(w, "profgen: %d samples with branch stacks, %d used%s\n", s.Samples, s.Agg.Samples, dropped)
+	fmt.Fprintf(w, "profgen: %d samples with branch stacks%s, %d used%s\n", s.Samples, ipOnlyNote(s.IPOnly), s.Agg.Samples, dropped)
 	fmt.Fprintf(w, "profgen: %d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
 		s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
 	if n := res.stacks.Stats.Samples; n > 0 {
@@ -74,6 +74,9 @@ func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
 			filepath.Base(bins.primary().Path()), bins.primary().PreferredBase())
 	}
 	printBadLines(w, res.lbr)
+	if res.hybrid.lbrOnly() {
+		printSkippedLines(w, res.scan)
+	}
 	if res.lbr.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
 		return
 	}
@@ -130,6 +133,15 @@ func binaryNames(bins *binaries) string {
 }
 
 // noSamplesError says why nothing could be used, in one line.
+// ipOnlyNote says how many samples without a branch stack were counted by
+// their IP (--leading-ip-only).
+func ipOnlyNote(n uint64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them without one, counted by their IP: --leading-ip-only)", n)
+}
+
 func (res *result) noSamplesError(opts Options, bins *binaries) error {
 	name := inputName(opts)
 	lbr, st := res.lbr, res.stacks.Stats
@@ -140,6 +152,8 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 		why = fmt.Sprintf("no sample in %d lines of perf script output", res.scan.Lines)
 	case total == 0:
 		why = "no samples in the input"
+	case lbr.IPOnly == total:
+		why = fmt.Sprintf("%d samples, none with a branch stack (--leading-ip-only takes the IPs of LBR input)", total)
 	case res.events.dropped == total:
 		why = fmt.Sprintf("no sample of event %s", opts.PerfEvent)
 	case lbr.Filtered+st.Filtered == total:

@@ -85,7 +85,6 @@ func Profile(c Counters, code Code, sym Symbolizer, opts Options) *sampleprof.Pr
 			sampleprof.UpdateTotalSamples(f)
 		}
 	}
-	DropAmbiguous(g.prof)
 	return g.prof
 }
 
@@ -235,6 +234,41 @@ func isAmbiguous(name string) bool {
 		}
 	}
 	return false
+}
+
+// Finishing is what llvm-profgen does to a profile without contexts once
+// it is built (ProfileGenerator::postProcessProfiles), beside the density.
+type Finishing struct {
+	// TrimCold (--trim-cold-profile) drops the functions whose total is
+	// below the cold threshold: ColdCount when set
+	// (--profile-summary-cold-count), else the summary's.
+	TrimCold  bool
+	ColdCount *uint64
+}
+
+// Finish trims cold functions (on the summary of the whole profile) and
+// then drops the ambiguous ones, in llvm-profgen's order.
+func Finish(p *sampleprof.Profile, opts Finishing) {
+	if opts.TrimCold {
+		trimCold(p, coldThreshold(p, opts.ColdCount))
+	}
+	DropAmbiguous(p)
+}
+
+func coldThreshold(p *sampleprof.Profile, count *uint64) uint64 {
+	if count != nil {
+		return *count
+	}
+	return sampleprof.ComputeSummary(p).ColdThreshold()
+}
+
+// trimCold drops the top-level functions whose total is below threshold.
+func trimCold(p *sampleprof.Profile, threshold uint64) {
+	for name, f := range p.Functions {
+		if f.TotalSamples < threshold {
+			delete(p.Functions, name)
+		}
+	}
 }
 
 // DropAmbiguous removes ambiguous functions, top-level and inlined.

@@ -49,7 +49,6 @@ func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary) (*samp
 	for _, f := range g.prof.Functions {
 		updateCallsiteSamples(f)
 	}
-	DropAmbiguous(g.prof)
 	return g.prof, descs, nil
 }
 

@@ -30,6 +30,27 @@ type Stats struct {
 	Lines          int // lines read
 	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
 	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
+	// Skipped are the first MaxSkippedKept skipped lines, by line number
+	// (llvm-profgen warns about each).
+	Skipped []LineText
+}
+
+// LineText is a line of the input: its number and its first
+// MaxQuotedBytes bytes.
+type LineText struct {
+	Line int
+	Text string
+}
+
+// MaxSkippedKept bounds the skipped lines kept in Stats.
+const MaxSkippedKept = 100
+
+// Add adds the counts of o, the Stats of input that follows s's.
+func (s *Stats) Add(o Stats) {
+	s.Lines += o.Lines
+	s.SkippedLines += o.SkippedLines
+	s.SkippedRecords += o.SkippedRecords
+	s.Skipped = append(s.Skipped, o.Skipped[:min(len(o.Skipped), MaxSkippedKept-len(s.Skipped))]...)
 }
 
 // Scanner reads Records from perf script text. Use it like bufio.Scanner:
@@ -54,6 +75,7 @@ type Scanner struct {
 	pidColumn bool // event lines carry a leading pid field (-F pid,...)
 	strs      map[string]string
 	stats     Stats
+	skipped   skippedLines
 	err       error
 }
 
@@ -74,7 +96,35 @@ func (s *Scanner) Record() *Record { return &s.rec }
 func (s *Scanner) Err() error { return s.err }
 
 // Stats returns what was skipped so far.
-func (s *Scanner) Stats() Stats { return s.stats }
+func (s *Scanner) Stats() Stats {
+	st := s.stats
+	for _, l := range s.skipped.lines {
+		st.Skipped = append(st.Skipped, LineText{l.line, string(s.skipped.text[l.start:l.end])})
+	}
+	return st
+}
+
+// skippedLines keeps the first MaxSkippedKept skipped lines in one buffer
+// allocated once (no allocation per line).
+type skippedLines struct {
+	lines []skippedLine
+	text  []byte
+}
+
+type skippedLine struct{ line, start, end int }
+
+func (s *Scanner) keepSkipped(line []byte) {
+	k := &s.skipped
+	switch {
+	case len(k.lines) == MaxSkippedKept:
+		return
+	case k.lines == nil:
+		k.lines, k.text = make([]skippedLine, 0, MaxSkippedKept), make([]byte, 0, MaxSkippedKept*MaxQuotedBytes)
+	}
+	start := len(k.text)
+	k.text = append(k.text, line[:min(len(line), MaxQuotedBytes)]...)
+	k.lines = append(k.lines, skippedLine{s.lineNo, start, len(k.text)})
+}
 
 func (s *Scanner) errorf(format string, args ...any) bool {
 	s.err = &ParseError{File: s.name, Line: s.lineNo, Msg: fmt.Sprintf(format, args...)}
@@ -241,6 +291,7 @@ func (s *Scanner) sampleLine(line []byte) (done, ok bool) {
 		return false, true
 	}
 	s.stats.SkippedLines++
+	s.keepSkipped(line)
 	s.resetRecord() // drop what the line set before it turned out unknown
 	return false, true
 }
