@@ -132,7 +132,6 @@ func binaryNames(bins *binaries) string {
 	return strings.Join(names, ", ")
 }
 
-// noSamplesError says why nothing could be used, in one line.
 // ipOnlyNote says how many samples without a branch stack were counted by
 // their IP (--leading-ip-only).
 func ipOnlyNote(n uint64) string {
@@ -142,6 +141,7 @@ func ipOnlyNote(n uint64) string {
 	return fmt.Sprintf(" (%d of them without one, counted by their IP: --leading-ip-only)", n)
 }
 
+// noSamplesError says why nothing could be used, in one line.
 func (res *result) noSamplesError(opts Options, bins *binaries) error {
 	name := inputName(opts)
 	lbr, st := res.lbr, res.stacks.Stats
