@@ -5,6 +5,7 @@ package profshow
 // --topn, --detailed-summary, --ic-targets, --memop-sizes, --showcs).
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -97,6 +98,13 @@ func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
 		c.Counts = append([]uint64(nil), r.Counts...)
 		c.Bitmap = append([]byte(nil), r.Bitmap...)
 		recs = append(recs, &c)
+	}
+	if profformat.Sniff(data) == profformat.InstrText {
+		info, err := text.Read(path, bytes.NewReader(data), func(r *instrprof.Record, _ int64) error {
+			keep(r)
+			return nil
+		})
+		return recs, indexed.Info{Kind: info.Kind, Records: info.Records, Traces: info.Traces, TraceStream: info.TraceStream, VTableNames: info.TargetNames}, err
 	}
 	if profformat.Sniff(data).IsRaw() {
 		var rd raw.Reader
