@@ -26,6 +26,9 @@ type LLVMOptions struct {
 	Function        string // functions whose name contains it
 	TopN            int
 	DetailedSummary bool
+	// DetailedCutoffs replace the default detailed-summary cutoffs
+	// (--detailed-summary-cutoffs, parts per million).
+	DetailedCutoffs []uint64
 	ICTargets       bool
 	MemOPSizes      bool
 	ShowCS          bool
@@ -293,7 +296,11 @@ func (s *instrShow) traces() {
 
 func (s *instrShow) detailed() {
 	fmt.Fprintf(s.w, "Total number of blocks: %d\nTotal count: %d\nDetailed summary:\n", s.sum.NumBlocks, s.sum.TotalCount)
-	for _, e := range s.sum.Detailed() {
+	entries := s.sum.Detailed()
+	if len(s.opts.DetailedCutoffs) > 0 {
+		entries = s.sum.DetailedAt(s.opts.DetailedCutoffs)
+	}
+	for _, e := range entries {
 		fmt.Fprintf(s.w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
 			e.NumBlocks, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
 	}

@@ -115,6 +115,8 @@ type outcome struct {
 	skip    *Skip
 	records int
 	traces  []instrprof.Trace // temporal profile traces, in the file's order
+	// traceStream is how many traces the input's stream saw.
+	traceStream uint64
 }
 
 // weighted reports whether some input has a weight above 1: only then do
@@ -146,7 +148,7 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 		default:
 			res.Merged++
 			res.Records += o.records
-			res.Profile.AddTraces(o.traces, opts.TraceLimits)
+			res.Profile.AddTraces(o.traces, o.traceStream, opts.TraceLimits)
 		}
 	}
 	for _, w := range workers {
@@ -290,6 +292,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		// A raw's trace weighs its input's weight; an indexed input's
 		// traces keep theirs (llvm-profdata does the same).
 		o.traces = []instrprof.Trace{{Weight: max(in.Weight, 1), Refs: info.Trace}}
+		o.traceStream = 1
 	}
 	o.records = info.Records
 	return nil, nil
@@ -316,7 +319,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, info.BinaryIDs)
-	o.traces = info.Traces
+	o.traces, o.traceStream = info.Traces, info.TraceStream
 	o.records = info.Records
 	return nil
 }
@@ -336,7 +339,7 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, nil)
-	o.traces = info.Traces
+	o.traces, o.traceStream = info.Traces, info.TraceStream
 	o.records = info.Records
 	return nil
 }

@@ -190,8 +190,8 @@ func (r *reader) traces(info *Info) error {
 		if err != nil {
 			return r.errorf("truncated: temporal profile trace expected")
 		}
-		for _, name := range strings.Split(strings.TrimSpace(line), ",") {
-			if name != "" {
+		for _, name := range strings.Split(line, ",") {
+			if name = strings.TrimSpace(name); name != "" {
 				t.Refs = append(t.Refs, instrprof.NameRef(name))
 			}
 		}
