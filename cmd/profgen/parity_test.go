@@ -222,6 +222,8 @@ var parityTable = []parityRow{
 	{name: "show --detailed-summary-cutoffs", args: []string{"show", "--detailed-summary", "--detailed-summary-cutoffs=999999,500000", "{idx:irfe}"}, compare: sameStdout},
 	{name: "proftext traces: names trimmed", args: []string{"merge", "--text", "-o", "{out}", "{traces-sampled.proftext}"}},
 	{name: "sampled traces cut to nothing keep their stream size", args: []string{"merge", "--temporal-profile-trace-reservoir-size=2", "--temporal-profile-max-trace-length=0", "-o", "{out}", "{traces-sampled.proftext}"}},
+	{name: "bitmap size mismatch: counters merged, first bitmap kept", args: []string{"merge", "-o", "{out}", "{bitmap1.proftext}", "{bitmap2.proftext}", "{bitmap2.proftext}"}, compare: sameMessages},
+	{name: "bitmap size mismatch, other order", args: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
 
 	// Item 7: show, llvm's text for llvm's flags.

@@ -162,11 +162,15 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 // noteMismatches words the records dropped for a shape mismatch as
 // llvm-profdata does: it keeps the record read first, warns and goes on.
 func (r *Result) noteMismatches(dropped []*instrprof.MismatchError) {
+	hint := false
 	for _, d := range dropped {
-		r.Dropped += d.Records
+		if !d.CountersMerged {
+			r.Dropped += d.Records
+		}
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %s: %s", d.At.File, d.Name, mismatchText[d.What]))
+		hint = hint || d.What != "bitmap bytes"
 	}
-	if len(dropped) > 0 {
+	if hint { // llvm gives no hint for bitmap sizes
 		r.Warnings = append(r.Warnings, "Make sure that all profile data to be merged is generated from the same binary.")
 	}
 }
