@@ -81,7 +81,7 @@ func IsInstrText(head []byte) bool {
 		if l == "" || l[0] == '#' {
 			continue
 		}
-		_, err := strconv.ParseUint(l, 0, 64) // the hash: LLVM senses 0x, 0b, 0 prefixes
+		_, err := strconv.ParseUint(l, 0, 64)  // the hash: LLVM senses 0x, 0b, 0 prefixes
 		return err == nil || i == len(lines)-2 // the last line may be cut short
 	}
 	return len(lines) == 1
