@@ -224,6 +224,7 @@ var parityTable = []parityRow{
 	{name: "sampled traces cut to nothing keep their stream size", args: []string{"merge", "--temporal-profile-trace-reservoir-size=2", "--temporal-profile-max-trace-length=0", "-o", "{out}", "{traces-sampled.proftext}"}},
 	{name: "bitmap size mismatch: counters merged, first bitmap kept", args: []string{"merge", "-o", "{out}", "{bitmap1.proftext}", "{bitmap2.proftext}", "{bitmap2.proftext}"}, compare: sameMessages},
 	{name: "bitmap size mismatch, other order", args: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
+	{name: "merge --dump-input-file-list", args: []string{"merge", "--dump-input-file-list", "-o", "{out}", "{raw:ir19-1}", "--weighted-input=3,{values.proftext}"}, compare: sameStdout},
 	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
 
 	// Item 7: show, llvm's text for llvm's flags.
