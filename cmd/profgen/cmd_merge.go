@@ -11,6 +11,7 @@ import (
 // with its defaults.
 type mergeOptions struct {
 	profmerge.Options
+	dumpInputs bool // --dump-input-file-list
 }
 
 var formatUsage = map[string]string{
@@ -32,6 +33,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.BinaryFile, "binary-file", "", "unstripped instrumented binary: records and names of -mllvm -profile-correlate=binary raws; the build id --match-binary-id compares with")
 	fs.StringArrayVar(&o.Weighted, "weighted-input", nil, "W,FILE: merge FILE with weight W (repeatable)")
 	fs.StringVarP(&o.InputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
+	fs.BoolVar(&o.dumpInputs, "dump-input-file-list", false, "print the inputs (directories walked) as WEIGHT,FILE lines and exit without merging")
 	fs.IntVarP(&o.Threads, "num-threads", "j", 0, "worker threads; -j1 and -j=1 work too (default 0: autodetect)")
 	fs.StringVar(&o.FailureMode, "failure-mode", "any", "any: fail on any damaged input; all: skip damaged inputs, fail only if none merge; warn: skip damaged inputs, never fail (an empty profile if none merge)")
 	fs.BoolVar(&o.Sparse, "sparse", false, "leave out functions whose counters and bitmap bytes are all zero (only meaningful for instrumentation profiles)")
@@ -69,6 +71,9 @@ AutoFDO) merge as llvm-profdata merge --sample.`,
 				return usageError{errString("--convert-sample-profile-layout: " + l + ": want flat or nest")}
 			}
 			o.Args = args
+			if o.dumpInputs {
+				return profmerge.DumpInputs(cmd.OutOrStdout(), o.Inputs)
+			}
 			return profmerge.Run(cmd.ErrOrStderr(), &o.Options)
 		},
 	}

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"os"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -20,6 +24,7 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.Counts, "counts", false, "show the counter values of the functions shown")
 	fs.IntVar(&o.LLVM.TopN, "topn", 0, "show the N functions with the largest counts (default 0: none)")
 	fs.BoolVar(&o.LLVM.DetailedSummary, "detailed-summary", false, "show the detailed profile summary")
+	fs.Var(newCutoffList(&o.LLVM.DetailedCutoffs), "detailed-summary-cutoffs", "cutoffs (parts per million, comma-separated) of the detailed summary (default: LLVM's 16)")
 	fs.BoolVar(&o.LLVM.ICTargets, "ic-targets", false, "show indirect call site target values of the functions shown")
 	fs.BoolVar(&o.LLVM.MemOPSizes, "memop-sizes", false, "show memory intrinsic size values of the functions shown")
 	fs.BoolVar(&o.LLVM.ShowCS, "showcs", false, "show context-sensitive records instead of the others (hidden by default, as llvm)")
@@ -56,9 +61,37 @@ one function's body counts, call targets and inline tree.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Stderr = cmd.ErrOrStderr()
-			return profshow.Run(cmd.OutOrStdout(), o.Options, args[0])
+			path, done, err := stdinFile(args[0], cmd.InOrStdin())
+			if err != nil {
+				return err
+			}
+			defer done()
+			return profshow.Run(cmd.OutOrStdout(), o.Options, path)
 		},
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
+}
+
+// stdinFile returns path, or for "-" (standard input, as llvm-profdata
+// reads it) a temporary copy of r, which show reads by path; done removes
+// the copy.
+func stdinFile(path string, r io.Reader) (string, func(), error) {
+	if path != "-" {
+		return path, func() {}, nil
+	}
+	f, err := os.CreateTemp("", "profgen-stdin-*")
+	if err != nil {
+		return "", nil, err
+	}
+	done := func() { os.Remove(f.Name()) }
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		done()
+		return "", nil, fmt.Errorf("read standard input: %w", err)
+	}
+	return f.Name(), done, nil
 }

@@ -121,3 +121,26 @@ func lineWith(s, sub string) string {
 	}
 	return ""
 }
+
+// TestShowStdin: "-" is standard input, as for llvm-profdata show.
+func TestShowStdin(t *testing.T) {
+	want, _, err := runInProcess([]string{"show", "--sample", "testdata/parity/a.sample.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.ReadFile("testdata/parity/a.sample.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd := newRootCommand()
+	cmd.SetArgs([]string{"show", "--sample", "-"})
+	cmd.SetIn(bytes.NewReader(in))
+	cmd.SetOut(&out)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != want {
+		t.Errorf("show - printed\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -8,6 +8,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -116,4 +117,35 @@ func addProfdataCommands(root *cobra.Command) {
 		c.Version = versionText()
 		c.SetVersionTemplate("{{.Version}}\n")
 	}
+}
+
+// cutoffList is an LLVM comma-separated list option of detailed-summary
+// cutoffs: each occurrence appends its values, each at most 1000000 (parts
+// per million).
+type cutoffList struct{ target *[]uint64 }
+
+func newCutoffList(target *[]uint64) cutoffList { return cutoffList{target} }
+
+func (c cutoffList) Type() string { return "uints" }
+
+func (c cutoffList) String() string {
+	if c.target == nil {
+		return ""
+	}
+	s := make([]string, len(*c.target))
+	for i, v := range *c.target {
+		s[i] = strconv.FormatUint(v, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+func (c cutoffList) Set(s string) error {
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseUint(f, 10, 32)
+		if err != nil || v > 1000000 {
+			return fmt.Errorf("%q is not a cutoff (0 to 1000000 parts per million)", f)
+		}
+		*c.target = append(*c.target, v)
+	}
+	return nil
 }

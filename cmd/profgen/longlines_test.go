@@ -52,7 +52,7 @@ func TestLongBadInputBounded(t *testing.T) {
 			}
 			printed := stderr
 			if err != nil {
-				printed += "profgen: " + err.Error() + "\n"
+				printed += "profgen: error: " + err.Error() + "\n"
 			}
 			for _, l := range strings.Split(printed, "\n") {
 				if len(l) > 300 {

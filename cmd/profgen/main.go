@@ -84,7 +84,7 @@ func report(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "profgen: "+err.Error())
+	fmt.Fprintln(stderr, "profgen: error: "+err.Error())
 	var usage *driver.UsageError
 	if errors.As(err, &usage) || errors.As(err, new(usageError)) {
 		return exitUsage

@@ -215,6 +215,18 @@ var parityTable = []parityRow{
 	{name: "proftext: pseudo counts", args: []string{"merge", "-o", "{out}", "{pseudo.proftext}", "{real.proftext}"}, compare: sameMessages},
 	{name: "proftext: bad hash", args: []string{"merge", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
 
+	// Classes found running LLVM's own llvm-profdata tests (issue 10).
+	{name: "proftext: hash and bitmap radix (0x, 0b, octal, decimal)", args: []string{"merge", "-o", "{out}", "{radix.proftext}"}},
+	{name: "show of a proftext, as text", args: []string{"show", "--all-functions", "--counts", "--text", "{radix.proftext}"}, compare: sameStdout},
+	{name: "show of a proftext --detailed-summary-cutoffs", args: []string{"show", "--detailed-summary", "--detailed-summary-cutoffs=600000,900000,999999", "--detailed-summary-cutoffs", "10", "{radix.proftext}"}, compare: sameStdout},
+	{name: "show --detailed-summary-cutoffs", args: []string{"show", "--detailed-summary", "--detailed-summary-cutoffs=999999,500000", "{idx:irfe}"}, compare: sameStdout},
+	{name: "proftext traces: names trimmed", args: []string{"merge", "--text", "-o", "{out}", "{traces-sampled.proftext}"}},
+	{name: "sampled traces cut to nothing keep their stream size", args: []string{"merge", "--temporal-profile-trace-reservoir-size=2", "--temporal-profile-max-trace-length=0", "-o", "{out}", "{traces-sampled.proftext}"}},
+	{name: "bitmap size mismatch: counters merged, first bitmap kept", args: []string{"merge", "-o", "{out}", "{bitmap1.proftext}", "{bitmap2.proftext}", "{bitmap2.proftext}"}, compare: sameMessages},
+	{name: "bitmap size mismatch, other order", args: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
+	{name: "merge --dump-input-file-list", args: []string{"merge", "--dump-input-file-list", "-o", "{out}", "{raw:ir19-1}", "--weighted-input=3,{values.proftext}"}, compare: sameStdout},
+	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
+
 	// Item 7: show, llvm's text for llvm's flags.
 	{name: "show", args: []string{"show", "{idx:vt}"}, compare: sameStdout},
 	{name: "show --all-functions", args: []string{"show", "--all-functions", "{idx:vt}"}, compare: sameStdout},

@@ -195,6 +195,9 @@ type MismatchError struct {
 	Got, Want int
 	At, First Origin
 	Records   int // records of this shape dropped (from At on)
+	// CountersMerged says the records' counters were added to the first
+	// shape's, as LLVM does when only the bitmap sizes differ.
+	CountersMerged bool
 }
 
 func (e *MismatchError) Error() string {
@@ -330,7 +333,8 @@ func (f *Func) addFunc(h *Func) {
 // Resolve keeps, for every name and hash read with several shapes, the
 // shape read first (by input, then offset), as llvm-profdata merging its
 // inputs in order does, and returns the records it dropped: the same
-// answer for any thread count and input order.
+// answer for any thread count and input order. Records whose bitmap size
+// alone differs give their counters to the first shape, as in LLVM.
 func (p *Profile) Resolve() []*MismatchError {
 	var dropped []*MismatchError
 	for _, k := range p.sortedKeys() {
@@ -357,9 +361,17 @@ func (f *Func) resolve(dropped *[]*MismatchError) *Func {
 		}
 	}
 	for _, g := range all {
-		if g != first {
-			*dropped = append(*dropped, mismatch(first, g))
+		if g == first {
+			continue
 		}
+		e := mismatch(first, g)
+		if e.What == "bitmap bytes" && first.PseudoKind() == 0 {
+			// LLVM adds the counters before it finds the bitmaps differ;
+			// only the bitmap and value sites are dropped.
+			first.Overflowed = addCounts(first.Counts, g.Counts, 1) || first.Overflowed
+			e.CountersMerged = true
+		}
+		*dropped = append(*dropped, e)
 	}
 	return first
 }

@@ -22,6 +22,7 @@ func TestSniff(t *testing.T) {
 		{"package main\n\nimport \"os\"\n", Unknown},
 		{"foo\n1234\n1\n5\n", InstrText},
 		{"foo\n# Func Hash:\n12\n", InstrText},
+		{"foo\n0x1a\n1\n5\n", InstrText},
 		{":ir\nfoo\n", InstrText},
 		{"", Unknown},
 		{"\x00\x01", Unknown},

@@ -64,7 +64,7 @@ func isSampleHeader(line string) bool {
 // IsInstrText tells whether head begins like an instrumentation text
 // profile (.proftext): printable text whose first line is a header (":ir",
 // ":fe", ":csir", ...) or a comment, or a function name followed by its
-// decimal CFG hash.
+// CFG hash (decimal, or hex, binary, octal by prefix).
 func IsInstrText(head []byte) bool {
 	if !LooksLikeText(head) {
 		return false
@@ -81,7 +81,7 @@ func IsInstrText(head []byte) bool {
 		if l == "" || l[0] == '#' {
 			continue
 		}
-		_, err := strconv.ParseUint(l, 10, 64)
+		_, err := strconv.ParseUint(l, 0, 64)  // the hash: LLVM senses 0x, 0b, 0 prefixes
 		return err == nil || i == len(lines)-2 // the last line may be cut short
 	}
 	return len(lines) == 1

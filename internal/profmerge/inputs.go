@@ -1,8 +1,10 @@
 package profmerge
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,6 +52,20 @@ func (in Inputs) Collect() ([]merge.Input, error) {
 		return nil, errors.New("no input files")
 	}
 	return expandDirs(out)
+}
+
+// DumpInputs prints the inputs as WEIGHT,FILE lines, as llvm-profdata
+// merge --dump-input-file-list does.
+func DumpInputs(w io.Writer, in Inputs) error {
+	list, err := in.Collect()
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	for _, i := range list {
+		fmt.Fprintf(bw, "%d,%s\n", max(i.Weight, 1), i.Path)
+	}
+	return bw.Flush()
 }
 
 // argInputs reads an @response file, or takes a plain argument.

@@ -110,6 +110,15 @@ func (o *Options) checkKind(kind profformat.Kind) error {
 	return fmt.Errorf("--%s given, but the inputs are %s profiles", o.Kind, kind)
 }
 
+// skipWarning is how a skipped input's line starts: a warning, as in
+// llvm-profdata, except for an empty raw, which llvm skips silently.
+func skipWarning(k merge.SkipKind) string {
+	if k == merge.SkipEmpty {
+		return ""
+	}
+	return "warning: "
+}
+
 func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge.Input) error {
 	if o.Format == FormatGCC {
 		return errors.New("--gcc: unknown format for instrumentation profiles (only meaningful for --sample)")
@@ -119,7 +128,7 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 		return err
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(stderr, "profgen merge: skipped %s: %s\n", s.Path, s.Reason)
+		fmt.Fprintf(stderr, "profgen merge: %sskipped %s: %s\n", skipWarning(s.Kind), s.Path, s.Reason)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "profgen merge: warning: %s\n", w)

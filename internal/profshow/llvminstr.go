@@ -5,6 +5,7 @@ package profshow
 // --topn, --detailed-summary, --ic-targets, --memop-sizes, --showcs).
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +26,9 @@ type LLVMOptions struct {
 	Function        string // functions whose name contains it
 	TopN            int
 	DetailedSummary bool
+	// DetailedCutoffs replace the default detailed-summary cutoffs
+	// (--detailed-summary-cutoffs, parts per million).
+	DetailedCutoffs []uint64
 	ICTargets       bool
 	MemOPSizes      bool
 	ShowCS          bool
@@ -97,6 +101,13 @@ func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
 		c.Counts = append([]uint64(nil), r.Counts...)
 		c.Bitmap = append([]byte(nil), r.Bitmap...)
 		recs = append(recs, &c)
+	}
+	if profformat.Sniff(data) == profformat.InstrText {
+		info, err := text.Read(path, bytes.NewReader(data), func(r *instrprof.Record, _ int64) error {
+			keep(r)
+			return nil
+		})
+		return recs, indexed.Info{Kind: info.Kind, Records: info.Records, Traces: info.Traces, TraceStream: info.TraceStream, VTableNames: info.TargetNames}, err
 	}
 	if profformat.Sniff(data).IsRaw() {
 		var rd raw.Reader
@@ -285,7 +296,11 @@ func (s *instrShow) traces() {
 
 func (s *instrShow) detailed() {
 	fmt.Fprintf(s.w, "Total number of blocks: %d\nTotal count: %d\nDetailed summary:\n", s.sum.NumBlocks, s.sum.TotalCount)
-	for _, e := range s.sum.Detailed() {
+	entries := s.sum.Detailed()
+	if len(s.opts.DetailedCutoffs) > 0 {
+		entries = s.sum.DetailedAt(s.opts.DetailedCutoffs)
+	}
+	for _, e := range entries {
 		fmt.Fprintf(s.w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
 			e.NumBlocks, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
 	}

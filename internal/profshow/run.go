@@ -62,7 +62,7 @@ func show(w io.Writer, opts Options, path string) error {
 		return writeLLVMSample(w, p, opts)
 	}
 	if opts.Top == 0 {
-		if k := profformat.Sniff(head); (k == profformat.Indexed || k.IsRaw()) && !opts.JSON {
+		if k := profformat.Sniff(head); (k == profformat.Indexed || k == profformat.InstrText || k.IsRaw()) && !opts.JSON {
 			opts.LLVM.Function = opts.Function
 			return WriteLLVMInstr(w, path, opts.LLVM)
 		}

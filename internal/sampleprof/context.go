@@ -86,18 +86,14 @@ func (f *FunctionSamples) MergeFrom(src *FunctionSamples) {
 }
 
 // ContextLess returns a CS profile's contexts merged by function, as LLVM
-// flattens a CS profile for its summary (ProfileConverter::flattenProfile).
+// flattens a CS profile (ProfileConverter::flattenProfile): each function
+// made afresh by name, so without the contexts' attributes.
 func (p *Profile) ContextLess() *Profile {
 	out := NewProfile()
 	out.MD5, out.ProbeBased = p.MD5, p.ProbeBased
 	for _, k := range sortedKeys(p.Functions) {
 		f := p.Functions[k]
-		m, ok := out.Functions[f.Name]
-		if !ok {
-			m = out.Function(f.Name)
-			m.Attributes = f.Attributes
-		}
-		m.MergeFrom(f)
+		out.Function(f.Name).MergeFrom(f)
 	}
 	return out
 }

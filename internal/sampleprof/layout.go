@@ -27,8 +27,13 @@ func HeadSamplesEstimate(f *FunctionSamples) uint64 {
 // the callee's estimated entry count as body samples and as a call target;
 // its total loses the callee's total and gains that estimate; the callee's
 // samples merge into its own top-level profile; every head count becomes
-// the estimate of the flattened body.
+// the estimate of the flattened body. A flat context-sensitive profile
+// becomes its contexts merged by function, head samples added, as LLVM
+// flattens one.
 func Flatten(p *Profile) *Profile {
+	if p.CS {
+		return p.ContextLess()
+	}
 	out := NewProfile()
 	out.MD5, out.FSDiscriminators, out.ProbeBased, out.PreInlined = p.MD5, p.FSDiscriminators, p.ProbeBased, p.PreInlined
 	out.SymbolList = p.SymbolList

@@ -2,6 +2,7 @@ package indexed
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/profgen/profgen/internal/instrprof"
@@ -50,7 +51,12 @@ func (s *Summary) count(c uint64) {
 }
 
 // Detailed returns the detailed summary at LLVM's default cutoffs.
-func (s *Summary) Detailed() []SummaryEntry {
+func (s *Summary) Detailed() []SummaryEntry { return s.DetailedAt(cutoffs) }
+
+// DetailedAt returns the detailed summary at the cutoffs (parts per
+// million of the total count), which LLVM sorts first.
+func (s *Summary) DetailedAt(cuts []uint64) []SummaryEntry {
+	cuts = slices.Sorted(slices.Values(cuts))
 	counts := make([]uint64, 0, len(s.freq))
 	for c := range s.freq {
 		counts = append(counts, c)
@@ -58,8 +64,8 @@ func (s *Summary) Detailed() []SummaryEntry {
 	sort.Slice(counts, func(i, j int) bool { return counts[i] > counts[j] })
 	var sum, seen, cur uint64
 	i := 0
-	out := make([]SummaryEntry, 0, len(cutoffs))
-	for _, cut := range cutoffs {
+	out := make([]SummaryEntry, 0, len(cuts))
+	for _, cut := range cuts {
 		hi, lo := bits.Mul64(s.TotalCount, cut)
 		want, _ := bits.Div64(hi, lo, 1000000)
 		for sum < want && i < len(counts) {

@@ -115,6 +115,8 @@ type outcome struct {
 	skip    *Skip
 	records int
 	traces  []instrprof.Trace // temporal profile traces, in the file's order
+	// traceStream is how many traces the input's stream saw.
+	traceStream uint64
 }
 
 // weighted reports whether some input has a weight above 1: only then do
@@ -146,7 +148,7 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 		default:
 			res.Merged++
 			res.Records += o.records
-			res.Profile.AddTraces(o.traces, opts.TraceLimits)
+			res.Profile.AddTraces(o.traces, o.traceStream, opts.TraceLimits)
 		}
 	}
 	for _, w := range workers {
@@ -160,11 +162,15 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 // noteMismatches words the records dropped for a shape mismatch as
 // llvm-profdata does: it keeps the record read first, warns and goes on.
 func (r *Result) noteMismatches(dropped []*instrprof.MismatchError) {
+	hint := false
 	for _, d := range dropped {
-		r.Dropped += d.Records
+		if !d.CountersMerged {
+			r.Dropped += d.Records
+		}
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %s: %s", d.At.File, d.Name, mismatchText[d.What]))
+		hint = hint || d.What != "bitmap bytes"
 	}
-	if len(dropped) > 0 {
+	if hint { // llvm gives no hint for bitmap sizes
 		r.Warnings = append(r.Warnings, "Make sure that all profile data to be merged is generated from the same binary.")
 	}
 }
@@ -290,6 +296,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		// A raw's trace weighs its input's weight; an indexed input's
 		// traces keep theirs (llvm-profdata does the same).
 		o.traces = []instrprof.Trace{{Weight: max(in.Weight, 1), Refs: info.Trace}}
+		o.traceStream = 1
 	}
 	o.records = info.Records
 	return nil, nil
@@ -316,7 +323,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, info.BinaryIDs)
-	o.traces = info.Traces
+	o.traces, o.traceStream = info.Traces, info.TraceStream
 	o.records = info.Records
 	return nil
 }
@@ -336,7 +343,7 @@ func (w *worker) mergeText(in Input, f *os.File, o *outcome) error {
 		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, nil)
-	o.traces = info.Traces
+	o.traces, o.traceStream = info.Traces, info.TraceStream
 	o.records = info.Records
 	return nil
 }

@@ -17,6 +17,9 @@ type Info struct {
 	Records     int
 	Traces      []instrprof.Trace // temporal profile traces
 	TraceStream uint64
+	// TargetNames are the names of the call and vtable targets of the
+	// value sites (their MD5 is what the records hold), in order met.
+	TargetNames []string
 }
 
 // Func receives each record with the line number its name is on.
@@ -39,13 +42,14 @@ const externalSymbol = "** External Symbol **"
 // hash, counters, optional "$N" bitmap bytes and value sites. Errors name
 // file and line.
 func Read(file string, r io.Reader, fn Func) (Info, error) {
-	tr := &reader{file: file, br: bufio.NewReaderSize(r, 1<<16)}
+	tr := &reader{file: file, br: bufio.NewReaderSize(r, 1<<16), seen: map[string]bool{}}
 	var info Info
 	if err := tr.header(&info); err != nil {
 		return info, err
 	}
 	for {
 		rec, line, err := tr.record()
+		info.TargetNames = tr.names
 		if err == io.EOF {
 			return info, nil
 		}
@@ -66,6 +70,8 @@ type reader struct {
 	br     *bufio.Reader
 	line   int64
 	peeked *string
+	names  []string // value-site target names
+	seen   map[string]bool
 }
 
 func (r *reader) errorf(format string, args ...any) error {
@@ -99,6 +105,12 @@ func (r *reader) next() (string, error) {
 
 // number reads a line holding a decimal number: what names it.
 func (r *reader) number(what string) (uint64, error) {
+	return r.numberRadix(what, 10, 64)
+}
+
+// numberRadix reads a line holding a number of the radix and bits; radix 0
+// senses it from the prefix as LLVM's StringRef::getAsInteger(0) does.
+func (r *reader) numberRadix(what string, radix, bits int) (uint64, error) {
 	s, err := r.next()
 	if err == io.EOF {
 		return 0, r.errorf("truncated: %s expected", what)
@@ -106,11 +118,34 @@ func (r *reader) number(what string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, perr := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	n, perr := parseUint(strings.TrimSpace(s), radix, bits)
 	if perr != nil {
 		return 0, r.errorf("%s is not a valid integer: %s", what, quote.String(s))
 	}
 	return n, nil
+}
+
+// parseUint parses s in the radix; radix 0 takes LLVM's prefixes (0x hex,
+// 0b binary, 0o or a leading 0 octal, else decimal), which differ from
+// strconv's for "0o" and "0_".
+func parseUint(s string, radix, bits int) (uint64, error) {
+	if radix == 0 {
+		radix = 10
+		switch {
+		case len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X"):
+			s, radix = s[2:], 16
+		case len(s) > 2 && (s[:2] == "0b" || s[:2] == "0B"):
+			s, radix = s[2:], 2
+		case len(s) > 2 && s[:2] == "0o":
+			s, radix = s[2:], 8
+		case len(s) > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9':
+			s, radix = s[1:], 8
+		}
+	}
+	if strings.ContainsAny(s, "_+-") {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseUint(s, radix, bits)
 }
 
 func (r *reader) header(info *Info) error {
@@ -155,8 +190,8 @@ func (r *reader) traces(info *Info) error {
 		if err != nil {
 			return r.errorf("truncated: temporal profile trace expected")
 		}
-		for _, name := range strings.Split(strings.TrimSpace(line), ",") {
-			if name != "" {
+		for _, name := range strings.Split(line, ",") {
+			if name = strings.TrimSpace(name); name != "" {
 				t.Refs = append(t.Refs, instrprof.NameRef(name))
 			}
 		}
@@ -173,7 +208,7 @@ func (r *reader) record() (*instrprof.Record, int64, error) {
 	}
 	line := r.line
 	rec := &instrprof.Record{Name: name}
-	if rec.Hash, err = r.number("function hash"); err != nil {
+	if rec.Hash, err = r.numberRadix("function hash", 0, 64); err != nil {
 		return nil, 0, err
 	}
 	if err := r.counters(rec); err != nil {
@@ -211,15 +246,15 @@ func (r *reader) bitmap(rec *instrprof.Record) error {
 		return nil
 	}
 	r.next()
-	n, perr := strconv.ParseUint(strings.TrimSpace(s[1:]), 10, 32)
+	n, perr := parseUint(strings.TrimSpace(s[1:]), 0, 32)
 	if perr != nil {
 		return r.errorf("number of bitmap bytes is not a valid integer: %s", quote.String(s))
 	}
 	for range n {
 		b, err := r.next()
-		v, perr := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(b), "0x"), 16, 8)
+		v, perr := parseUint(strings.TrimSpace(b), 0, 8)
 		if err != nil || perr != nil {
-			return r.errorf("bitmap byte is not a valid hex byte: %s", quote.String(b))
+			return r.errorf("bitmap byte is not a valid integer: %s", quote.String(b))
 		}
 		rec.Bitmap = append(rec.Bitmap, byte(v))
 	}
@@ -283,12 +318,22 @@ func (r *reader) site(kind int) ([]instrprof.Value, error) {
 		}
 		count, cerr := strconv.ParseUint(s[i+1:], 10, 64)
 		v, verr := siteValue(kind, s[:i])
+		r.noteName(kind, s[:i])
 		if cerr != nil || verr != nil {
 			return nil, r.errorf("value %s is not VALUE:COUNT", quote.String(s))
 		}
 		vs = append(vs, instrprof.Value{Value: v, Count: count})
 	}
 	return vs, nil
+}
+
+// noteName keeps a call or vtable target's name once.
+func (r *reader) noteName(kind int, name string) {
+	if kind == instrprof.ValueMemOPSize || name == externalSymbol || r.seen[name] {
+		return
+	}
+	r.seen[name] = true
+	r.names = append(r.names, name)
 }
 
 // siteValue is the value of an entry: the name's MD5 reference for call
