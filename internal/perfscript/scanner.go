@@ -72,11 +72,15 @@ type Scanner struct {
 	count     uint64 // repeat count read for the next sample, or 0
 	countLine int
 	inSample  bool // a call-chain sample is being collected
-	pidColumn bool // event lines carry a leading pid field (-F pid,...)
-	strs      map[string]string
-	stats     Stats
-	skipped   skippedLines
-	err       error
+	bareStack bool // ... whose frames are space-indented addresses (barestack.go)
+	// noStackUntil is the last line of a run of lone addresses known to
+	// be no call chain.
+	noStackUntil int
+	pidColumn    bool // event lines carry a leading pid field (-F pid,...)
+	strs         map[string]string
+	stats        Stats
+	skipped      skippedLines
+	err          error
 }
 
 // readBufferSize is the read buffer: large, so that a read system call
@@ -220,7 +224,7 @@ func (s *Scanner) Next() bool {
 		return false
 	}
 	s.resetRecord()
-	s.inSample = false
+	s.inSample, s.bareStack = false, false
 	s.count, s.countLine = 0, 0
 	for s.readLine() {
 		if done, ok := s.consume(s.line); done {
@@ -246,11 +250,15 @@ func (s *Scanner) consume(line []byte) (done, ok bool) {
 	if s.inSample {
 		return s.continueSample(line)
 	}
+	if isBareFrame(line) {
+		s.bareStack = s.bareStackAhead()
+		line = s.line // bareStackAhead may have moved it out of the read buffer
+	}
 	trimmed := trimSpace(line)
 	switch {
 	case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
 		return false, true
-	case line[0] == '\t':
+	case line[0] == '\t', s.bareStack:
 		s.startSample()
 		if _, ok := s.continueSample(line); !ok {
 			return true, false
@@ -313,7 +321,7 @@ func (s *Scanner) startSample() {
 // continueSample consumes line as part of a call-chain sample. done is
 // true when the sample is complete; ok is false on error.
 func (s *Scanner) continueSample(line []byte) (done, ok bool) {
-	if len(line) > 0 && line[0] == '\t' {
+	if len(line) > 0 && line[0] == '\t' || s.bareStack && isBareFrame(line) {
 		if !s.parseFrame(line) {
 			return true, false
 		}
