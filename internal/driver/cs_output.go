@@ -33,7 +33,31 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 		})
 	}
 	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, csProfileOptions(opts, bins))
+	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
+		return err
+	}
 	return writeSampleProfile(opts, path, res.Profile)
+}
+
+// finishCSProfile does to a CS profile what llvm-profgen does to every
+// profile it writes: the binary's function names stored (extbinary with
+// --populate-profile-symbol-list) and the density checked.
+func finishCSProfile(opts Options, bins *binaries, prof *sampleprof.Profile) error {
+	if d := opts.LLVM.Density; d != nil {
+		reportDensity(opts.Stderr, opts.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
+	}
+	if !opts.LLVM.PopulateProfileSymbolList || opts.Format != "extbinary" {
+		return nil
+	}
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	prof.SymbolList = []string{}
+	for _, f := range sym.Functions() {
+		prof.SymbolList = append(prof.SymbolList, f.Name)
+	}
+	return nil
 }
 
 // csProfileOptions are the options of CS profile generation: the CS
