@@ -9,13 +9,28 @@ import "bytes"
 // when a branch stack follows it directly: llvm-profgen reads frames up to
 // the line starting with " 0x".
 
-// isBareFrame reports whether line is a space-indented lone address.
+// isBareFrame reports whether line is a space-indented lone address
+// with nothing after it: " 262511 " is perf's pid line before a call
+// chain (llvm-profgen reads frames with getAsInteger, which refuses the
+// space too).
 func isBareFrame(line []byte) bool {
 	if len(line) == 0 || line[0] != ' ' {
 		return false
 	}
-	_, ok := parseHex(trimSpace(line))
+	return isLoneAddr(line)
+}
+
+// isLoneAddr reports whether line is blanks, then an address, then nothing.
+func isLoneAddr(line []byte) bool {
+	_, ok := parseHex(trimLeft(line))
 	return ok
+}
+
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
 }
 
 // bareStackAhead reports whether the lines after the current one are more
@@ -53,7 +68,7 @@ func bareStackEnds(rest []byte, whole bool) (verdict bool, lines int, known bool
 		}
 		line = trimNewline(line)
 		t := trimSpace(line)
-		if _, ok := parseHex(t); ok && len(line) > 0 && isSpace(line[0]) {
+		if len(line) > 0 && isSpace(line[0]) && isLoneAddr(line) {
 			if i < 0 {
 				return false, lines + 1, true
 			}

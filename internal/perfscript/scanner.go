@@ -30,6 +30,11 @@ type Stats struct {
 	Lines          int // lines read
 	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
 	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
+	// Units counts what llvm-profgen takes for a sample when it warns
+	// about shares of samples (its NumTotalSample): each sample, and each
+	// line outside samples but mmap events (blank lines, comments, pid
+	// lines of their own, other events).
+	Units int
 	// Skipped are the first MaxSkippedKept skipped lines, by line number
 	// (llvm-profgen warns about each).
 	Skipped []LineText
@@ -50,6 +55,7 @@ func (s *Stats) Add(o Stats) {
 	s.Lines += o.Lines
 	s.SkippedLines += o.SkippedLines
 	s.SkippedRecords += o.SkippedRecords
+	s.Units += o.Units
 	s.Skipped = append(s.Skipped, o.Skipped[:min(len(o.Skipped), MaxSkippedKept-len(s.Skipped))]...)
 }
 
@@ -257,6 +263,7 @@ func (s *Scanner) consume(line []byte) (done, ok bool) {
 	trimmed := trimSpace(line)
 	switch {
 	case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
+		s.stats.Units++
 		return false, true
 	case line[0] == '\t', s.bareStack:
 		s.startSample()
@@ -267,6 +274,9 @@ func (s *Scanner) consume(line []byte) (done, ok bool) {
 	case isEvent(line):
 		if s.count != 0 {
 			return true, s.errorf("repeat count on line %d is followed by an event, not a sample", s.countLine)
+		}
+		if !bytes.Contains(line, []byte("PERF_RECORD_MMAP")) {
+			s.stats.Units++
 		}
 		if s.parseEvent(line) {
 			return true, true
@@ -295,6 +305,7 @@ func (s *Scanner) sampleLine(line []byte) (done, ok bool) {
 	case lineSample:
 		return true, true
 	case lineHeader:
+		s.stats.Units++ // llvm-profgen reads the samples after a pid line of its own apart
 		s.inSample = true
 		return false, true
 	}
@@ -310,6 +321,7 @@ func mustDec(b []byte) uint64 {
 }
 
 func (s *Scanner) startSample() {
+	s.stats.Units++
 	s.rec.Kind = KindSample
 	s.rec.Line = s.lineNo
 	if s.count != 0 {
