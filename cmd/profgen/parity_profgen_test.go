@@ -25,6 +25,10 @@ type profgenRow struct {
 	llvm     []string // llvm-profgen-19's arguments when they differ
 	bothFail bool     // both exit non-zero; profgen leaves no output
 	noOutput bool     // both succeed without writing the output file (--show-disassembly-only)
+	// rendered compares llvm-profdata-19's text of the outputs and their
+	// symbol lists, not their bytes: extbinary CS profiles list their
+	// function metadata in LLVM's hash table order (README).
+	rendered bool
 }
 
 // listing runs --show-disassembly-only on binary with more flags; it
@@ -36,6 +40,13 @@ func listing(binary string, flags ...string) profgenRow {
 
 // wf is the wordfreq LBR recording of `make testdata`.
 var wf = []string{"--binary={data:lbr/wordfreq/binary}", "--perfscript={data:lbr/wordfreq/single.script}"}
+
+// csProbe and csNoProbe are hybrid recordings (lbrgen) of testdata/parity/cs.c
+// built with and without pseudo probes (see the README there).
+var (
+	csProbe   = []string{"--binary={cs-probe.bin}", "--perfscript={cs-bare.script}"}
+	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
+)
 
 // tb is the small checked-in program and its hand-made LBR script.
 var tb = []string{"--binary={drv:t.bin}", "--perfscript={drv:t.script}"}
@@ -96,6 +107,20 @@ var profgenParityTable = []profgenRow{
 	{name: "disassembly and dwp flags without --show-disassembly-only", args: with(tb, "--format=text", "--show-canonical-fname", "--disassemble-functions=main,bar", "--dwp=nosuch.dwp")},
 	{name: "--load-function-from-symbol (llvm 20)", args: with(tb, "--format=text", "--load-function-from-symbol=0"), llvm: with(tb, "--format=text")},
 	{name: "--use-md5", args: with(wf, "--use-md5")},
+	{name: "--use-md5 ignored for text", args: with(tb, "--format=text", "--use-md5")},
+	// Context-sensitive input in the layouts of LLVM's own llvm-profgen
+	// tests, with llvm's warnings (leaf external frames, contexts cut at
+	// external frames).
+	{name: "CS: call chains indented with spaces", args: with(csProbe, "--format=text")},
+	{name: "CS: call chains indented with spaces, unsymbolized", args: with(csProbe, "--skip-symbolization")},
+	{name: "CS: pre-aggregated counts", args: with([]string{"--binary={cs-probe.bin}", "--perfscript={cs-agg.script}"}, "--format=text", "--gen-cs-nested-profile=0")},
+	{name: "CS: pid lines of their own", args: with([]string{"--binary={cs-probe.bin}", "--perfscript={cs-pid.script}"}, "--skip-symbolization")},
+	{name: "CS: --ignore-stack-samples --update-total-samples (probes)", args: with(csProbe, "--format=text", "--ignore-stack-samples", "--update-total-samples")},
+	{name: "CS: --show-density", args: with(csNoProbe, "--format=text", "--show-density", "--profile-density-threshold=100000")},
+	{name: "CS: --show-detailed-warning", args: with(csNoProbe, "--format=text", "--gen-cs-nested-profile=0", "--show-detailed-warning")},
+	{name: "CS: --populate-profile-symbol-list", args: with(csNoProbe, "--populate-profile-symbol-list"), rendered: true},
+	{name: "CS: --populate-profile-symbol-list, probes", args: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0"), rendered: true},
+	{name: "CS: --use-md5 ignored for text", args: with(csNoProbe, "--format=text", "--use-md5")},
 	// --show-disassembly-only: stdout byte for byte, on every kind of
 	// code the test data has (the instruction texts are LLVM's on these;
 	// internal/binary measures them on every test binary).
@@ -144,9 +169,12 @@ func checkProfgenParity(t *testing.T, row profgenRow) {
 	if err != nil || lerr != nil {
 		t.Fatalf("profgen: %v\n%s\nllvm-profgen-19: %v\n%s", err, oErr, lerr, lErr)
 	}
-	if row.noOutput {
+	switch {
+	case row.noOutput:
 		checkNoOutput(t, ours, theirs)
-	} else {
+	case row.rendered:
+		compareRendered(t, ours, theirs)
+	default:
 		compareFiles(t, ours, theirs)
 	}
 	if oOut != lOut {
@@ -154,6 +182,25 @@ func checkProfgenParity(t *testing.T, row profgenRow) {
 	}
 	if a, b := llvmWarnings(oErr), llvmWarnings(lErr); a != b {
 		t.Errorf("warnings differ:\n%s\n--- llvm-profgen-19:\n%s", a, b)
+	}
+}
+
+// compareRendered compares llvm-profdata-19's text of two sample profiles
+// and their symbol lists.
+func compareRendered(t *testing.T, ours, theirs string) {
+	t.Helper()
+	if a, b := llvmRender(t, ours), llvmRender(t, theirs); a != b {
+		t.Errorf("output differs from llvm-profgen-19's:\n%s\n---\n%s", a, b)
+	}
+	symbols := func(path string) string {
+		out, _, err := runRef("llvm-profdata-19", []string{"show", "--sample", "--show-prof-sym-list", path})
+		if err != nil {
+			t.Fatalf("llvm-profdata-19 show --show-prof-sym-list %s: %v", path, err)
+		}
+		return out
+	}
+	if a, b := symbols(ours), symbols(theirs); a != b {
+		t.Errorf("symbol lists differ:\n%s\n---\n%s", a, b)
 	}
 }
 

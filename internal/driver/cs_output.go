@@ -7,6 +7,7 @@ import (
 	"github.com/profgen/profgen/internal/csprofile"
 	"github.com/profgen/profgen/internal/rawprof"
 	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/unwind"
 )
 
 // writeCS writes the context-sensitive result of hybrid samples: the
@@ -16,9 +17,25 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 		return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
 	}
 	if h.probes {
-		return writeAddressContexts(opts, bins, h.syms, h.addressContexts())
+		ctxs := h.addressContexts()
+		h.warnTruncated(opts, len(ctxs))
+		return writeAddressContexts(opts, bins, h.syms, ctxs)
 	}
-	return writeContexts(opts, bins, h.syms, h.contexts())
+	ctxs := h.contexts()
+	h.warnTruncated(opts, len(ctxs))
+	return writeContexts(opts, bins, h.syms, ctxs)
+}
+
+// warnTruncated prints llvm-profgen's warning about contexts cut at an
+// external frame (its untracked call sites: the external address, once).
+func (h *hybridPath) warnTruncated(opts Options, contexts int) {
+	if !h.queue.externalCallers() {
+		return
+	}
+	if opts.LLVM.ShowDetailedWarning {
+		fmt.Fprintf(opts.Stderr, "warning: Profile context truncated due to missing probe for call instruction at %#x\n", uint64(unwind.ExternalAddr))
+	}
+	warnShare(opts.Stderr, 1, uint64(contexts), "of profiled contexts are truncated due to missing probe for call instruction.")
 }
 
 // writeContexts writes frame contexts: unsymbolized, or as a CS profile.
@@ -33,7 +50,31 @@ func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs [
 		})
 	}
 	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, csProfileOptions(opts, bins))
+	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
+		return err
+	}
 	return writeSampleProfile(opts, path, res.Profile)
+}
+
+// finishCSProfile does to a CS profile what llvm-profgen does to every
+// profile it writes: the binary's function names stored (extbinary with
+// --populate-profile-symbol-list) and the density checked.
+func finishCSProfile(opts Options, bins *binaries, prof *sampleprof.Profile) error {
+	if d := opts.LLVM.Density; d != nil {
+		reportDensity(opts.Stderr, opts.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
+	}
+	if !opts.LLVM.PopulateProfileSymbolList || opts.Format != "extbinary" {
+		return nil
+	}
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	prof.SymbolList = []string{}
+	for _, f := range sym.Functions() {
+		prof.SymbolList = append(prof.SymbolList, f.Name)
+	}
+	return nil
 }
 
 // csProfileOptions are the options of CS profile generation: the CS

@@ -30,6 +30,9 @@ func writeAddressContexts(opts Options, bins *binaries, syms *csprofile.Symbols,
 	if err != nil {
 		return err
 	}
+	if err := finishCSProfile(opts, bins, prof); err != nil {
+		return err
+	}
 	return writeSampleProfile(opts, path, prof)
 }
 

@@ -54,6 +54,10 @@ type hybridSummary struct {
 	NoMapping    uint64 // samples of a process with no known mapping of the binary
 	Filtered     uint64 // samples of processes not asked for with --pid
 	PrologEpilog uint64 // dropped (flat mode): the stack's leaf in a prolog or epilog
+	// LeafExternal counts the sample records (repeat counts not
+	// included) whose stack leaf is outside the binary, for llvm-profgen's
+	// warning.
+	LeafExternal uint64
 	Unwind       unwind.Stats
 }
 
@@ -88,6 +92,9 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 		return false, nil
 	}
 	h.canonicalFrames(rec.Sample.Frames, delta)
+	if !h.bins.primary().IsCode(h.frames[0]) {
+		h.sum.LeafExternal++
+	}
 	if h.mode == modeFlatHybrid {
 		return h.keepFlat(), nil
 	}

@@ -132,6 +132,17 @@ func (q *unwindQueue) stats() (s unwind.Stats, frames int) {
 	return s, frames
 }
 
+// externalCallers reports whether a frame of any unwinder ran under an
+// external one.
+func (q *unwindQueue) externalCallers() bool {
+	for _, w := range q.ws {
+		if w.u.ExternalCallers() {
+			return true
+		}
+	}
+	return false
+}
+
 // contexts merges the unwinders' contexts.
 func (q *unwindQueue) contexts() []csprofile.Context {
 	keys := make([]*csprofile.FrameContexts, len(q.ws))

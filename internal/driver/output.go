@@ -161,13 +161,20 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 	return nil
 }
 
+// writeSampleProfile writes prof in --format; --use-md5 of another format
+// than extbinary is ignored with llvm-profgen's warning.
 func writeSampleProfile(opts Options, path string, prof *sampleprof.Profile) error {
 	format, err := sampleprof.ParseFormat(opts.Format)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
+	md5 := opts.UseMD5
+	if md5 && format != sampleprof.FormatExtBinary {
+		fmt.Fprintln(opts.Stderr, "warning: -use-md5 is ignored. Specify --format=extbinary to enable it")
+		md5 = false
+	}
 	return writeFile(path, func(w io.Writer) error {
-		return sampleprof.WriteOptions{UseMD5: opts.UseMD5}.Write(w, prof, format)
+		return sampleprof.WriteOptions{UseMD5: md5}.Write(w, prof, format)
 	})
 }
 

@@ -38,6 +38,11 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 	if err := showPseudoProbes(opts, descs); err != nil {
 		return nil, err
 	}
+	if opts.LLVM.UpdateTotalSamples {
+		for _, f := range prof.Functions {
+			sampleprof.UpdateTotalSamples(f)
+		}
+	}
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
 	finishProfile(opts, sym, prof)
 	return prof, nil

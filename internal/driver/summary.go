@@ -12,6 +12,9 @@ import (
 func (res *result) print(opts Options, bins *binaries) {
 	w := opts.Stderr
 	res.hybrid.print(w, filepath.Base(bins.primary().Path()))
+	if res.hybrid.mode == modeCS || res.hybrid.mode == modeFlatHybrid {
+		warnShare(w, res.hybrid.sum.LeafExternal, uint64(res.scan.Units), "of samples have leaf external frame in call stack.")
+	}
 	if res.lbr.Samples > 0 && !res.hybrid.cs() {
 		res.printLBR(w, filepath.Base(bins.primary().Path()))
 		res.printLLVMWarnings(opts, bins)

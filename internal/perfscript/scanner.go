@@ -30,6 +30,11 @@ type Stats struct {
 	Lines          int // lines read
 	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
 	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
+	// Units counts what llvm-profgen takes for a sample when it warns
+	// about shares of samples (its NumTotalSample): each sample, and each
+	// line outside samples but mmap events (blank lines, comments, pid
+	// lines of their own, other events).
+	Units int
 	// Skipped are the first MaxSkippedKept skipped lines, by line number
 	// (llvm-profgen warns about each).
 	Skipped []LineText
@@ -50,6 +55,7 @@ func (s *Stats) Add(o Stats) {
 	s.Lines += o.Lines
 	s.SkippedLines += o.SkippedLines
 	s.SkippedRecords += o.SkippedRecords
+	s.Units += o.Units
 	s.Skipped = append(s.Skipped, o.Skipped[:min(len(o.Skipped), MaxSkippedKept-len(s.Skipped))]...)
 }
 
@@ -72,11 +78,15 @@ type Scanner struct {
 	count     uint64 // repeat count read for the next sample, or 0
 	countLine int
 	inSample  bool // a call-chain sample is being collected
-	pidColumn bool // event lines carry a leading pid field (-F pid,...)
-	strs      map[string]string
-	stats     Stats
-	skipped   skippedLines
-	err       error
+	bareStack bool // ... whose frames are space-indented addresses (barestack.go)
+	// noStackUntil is the last line of a run of lone addresses known to
+	// be no call chain.
+	noStackUntil int
+	pidColumn    bool // event lines carry a leading pid field (-F pid,...)
+	strs         map[string]string
+	stats        Stats
+	skipped      skippedLines
+	err          error
 }
 
 // readBufferSize is the read buffer: large, so that a read system call
@@ -220,7 +230,7 @@ func (s *Scanner) Next() bool {
 		return false
 	}
 	s.resetRecord()
-	s.inSample = false
+	s.inSample, s.bareStack = false, false
 	s.count, s.countLine = 0, 0
 	for s.readLine() {
 		if done, ok := s.consume(s.line); done {
@@ -246,11 +256,16 @@ func (s *Scanner) consume(line []byte) (done, ok bool) {
 	if s.inSample {
 		return s.continueSample(line)
 	}
+	if isBareFrame(line) {
+		s.bareStack = s.bareStackAhead()
+		line = s.line // bareStackAhead may have moved it out of the read buffer
+	}
 	trimmed := trimSpace(line)
 	switch {
 	case len(trimmed) == 0, trimmed[0] == ';', trimmed[0] == '#':
+		s.stats.Units++
 		return false, true
-	case line[0] == '\t':
+	case line[0] == '\t', s.bareStack:
 		s.startSample()
 		if _, ok := s.continueSample(line); !ok {
 			return true, false
@@ -259,6 +274,9 @@ func (s *Scanner) consume(line []byte) (done, ok bool) {
 	case isEvent(line):
 		if s.count != 0 {
 			return true, s.errorf("repeat count on line %d is followed by an event, not a sample", s.countLine)
+		}
+		if !bytes.Contains(line, []byte("PERF_RECORD_MMAP")) {
+			s.stats.Units++
 		}
 		if s.parseEvent(line) {
 			return true, true
@@ -287,6 +305,7 @@ func (s *Scanner) sampleLine(line []byte) (done, ok bool) {
 	case lineSample:
 		return true, true
 	case lineHeader:
+		s.stats.Units++ // llvm-profgen reads the samples after a pid line of its own apart
 		s.inSample = true
 		return false, true
 	}
@@ -302,6 +321,7 @@ func mustDec(b []byte) uint64 {
 }
 
 func (s *Scanner) startSample() {
+	s.stats.Units++
 	s.rec.Kind = KindSample
 	s.rec.Line = s.lineNo
 	if s.count != 0 {
@@ -313,7 +333,7 @@ func (s *Scanner) startSample() {
 // continueSample consumes line as part of a call-chain sample. done is
 // true when the sample is complete; ok is false on error.
 func (s *Scanner) continueSample(line []byte) (done, ok bool) {
-	if len(line) > 0 && line[0] == '\t' {
+	if len(line) > 0 && line[0] == '\t' || s.bareStack && isBareFrame(line) {
 		if !s.parseFrame(line) {
 			return true, false
 		}

@@ -167,6 +167,19 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 // for ids that got none). Frames share the counters of their context.
 func (u *Unwinder) Counters() []*aggregate.Counters { return u.trie.counters }
 
+// ExternalCallers reports whether a frame of the trie runs under an
+// external frame (a callback from a library, main under libc's start):
+// its context is cut there. llvm-profgen warns about such truncated
+// contexts (its "untracked call sites", all of them external frames).
+func (u *Unwinder) ExternalCallers() bool {
+	for _, nd := range u.trie.nodes[1:] {
+		if nd.parent != root && u.trie.nodes[nd.parent].addr == ExternalAddr {
+			return true
+		}
+	}
+	return false
+}
+
 // Frames returns the number of frames in the trie.
 func (u *Unwinder) Frames() int { return len(u.trie.nodes) - 1 }
 
