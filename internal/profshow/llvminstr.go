@@ -64,7 +64,7 @@ type instrShow struct {
 // WriteLLVMInstr writes what llvm-profdata-19 show prints for the indexed
 // profile at path with opts.
 func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
-	recs, info, err := readIndexed(path)
+	recs, info, err := ReadInstrRecords(path)
 	if err != nil {
 		return err
 	}
@@ -88,9 +88,10 @@ func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
 	return nil
 }
 
-// readIndexed reads the records of an indexed profile in file order, or
-// of a raw profile in data-record order, as llvm's readers give them.
-func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
+// ReadInstrRecords reads the records of an indexed profile in file order,
+// of a .proftext in text order or of a raw profile in data-record order,
+// as llvm's readers give them.
+func ReadInstrRecords(path string) ([]*instrprof.Record, indexed.Info, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, indexed.Info{}, err
