@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/profformat"
@@ -86,10 +87,18 @@ func profileKind(opts Options) (profformat.Kind, error) {
 	}
 	for _, path := range []string{opts.Base, opts.Test} {
 		if k := kinds[path]; k != profformat.KindUnknown && k != want {
-			return 0, fmt.Errorf("%s: a %s profile, but the overlap is of %s profiles", path, k, want)
+			return 0, fmt.Errorf("%s is %s profile; overlap compares two %s profiles here", path, withArticle(k), want)
 		}
 	}
 	return want, nil
+}
+
+// withArticle is "a sample" or "an instrumentation".
+func withArticle(k profformat.Kind) string {
+	if strings.ContainsAny(k.String()[:1], "aeiou") {
+		return "an " + k.String()
+	}
+	return "a " + k.String()
 }
 
 // percent formats share*100 with prec decimals and a % sign, as LLVM's
