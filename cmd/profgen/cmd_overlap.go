@@ -22,9 +22,9 @@ func (o *overlapOptions) AddFlags(fs *pflag.FlagSet) {
 		"sample": "sample profiles (profgen tells the kind by magic and refuses instrumentation inputs when given)",
 	}, "instr", "sample")
 	fs.StringVar(&o.Function, "function", "", "report on their own the functions whose name contains this (sample profiles: the matched ones)")
-	fs.Uint64Var(&o.ValueCutoff, "value-cutoff", math.MaxUint64, "report on their own the functions whose largest count in the test profile is at least this (default: none)")
+	fs.Uint64Var(&o.ValueCutoff, "value-cutoff", math.MaxUint64, "report on their own the functions whose largest count in the test profile is at least this (the default, the largest uint64, selects none)")
 	fs.Uint64Var(&o.SimilarityCutoff, "similarity-cutoff", 0, "sample profiles: list the matched functions less similar than this (percentage times 10000)")
-	fs.BoolVar(&o.CS, "cs", false, "instrumentation profiles: compare the context-sensitive IR records' sums (not CSSPGO)")
+	fs.BoolVar(&o.CS, "cs", false, "instrumentation profiles: program sums of the context-sensitive IR records (-fcs-profile-generate) only; not for CSSPGO")
 }
 
 func newOverlapCommand() *cobra.Command {

@@ -615,6 +615,8 @@ func TestHelpTexts(t *testing.T) {
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
 			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--version"}},
+		{[]string{"overlap", "--help"}, []string{"--cs", "--function", "--instr", "--sample", "--output", "--similarity-cutoff uint",
+			"--value-cutoff uint", "(default 18446744073709551615)", "--version"}},
 	}
 	for _, tt := range tests {
 		out, _, err := runInProcess(tt.cmd)
