@@ -287,6 +287,16 @@ var parityTable = []parityRow{
 	{name: "show --show-sec-info-only, pre-inlined", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-preinlined.extbinary}"}, compare: sameStdout},
 	{name: "show --show-sec-info-only, fs", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:profgen-fs.extbinary}"}, compare: sameStdout},
 	{name: "show --show-sec-info-only, text: warned", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --show-format=json", args: []string{"show", "--sample", "--show-format=json", "{sp:inline.txt}"}, compare: sameStdout},
+	{name: "show --sample --show-format=json md5 extbinary", args: []string{"show", "--sample", "--show-format=json", "{sp:md5.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --show-format=json CS, probes", args: []string{"show", "--sample", "--show-format=json", "--detailed-summary", "{sp:cs/flat.txt}"}, compare: sameStdout},
+	{name: "show --sample --show-format=json gcc", args: []string{"show", "--sample", "--show-format", "json", "{sp:gcc.afdo}"}, compare: sameStdout},
+	{name: "show --sample --show-format=json --function refused", args: []string{"show", "--sample", "--show-format=json", "--function=main", "{sp:inline.txt}"}, compare: bothFail},
+	{name: "show --show-format=json of instrumentation refused", args: []string{"show", "--show-format=json", "{idx:ir19}"}, compare: bothFail},
+	{name: "show --sample --show-format=yaml refused", args: []string{"show", "--sample", "--show-format=yaml", "{sp:inline.txt}"}, compare: bothFail},
+	{name: "show --all-functions --function: warned", args: []string{"show", "--all-functions", "--function=main", "-o", "{out}", "{idx:ir19}"}, compare: sameWarnings},
+	{name: "show --sample --all-functions --function: warned", args: []string{"show", "--sample", "--all-functions", "--function=main", "-o", "{out}", "{sp:inline.txt}"}, compare: sameWarnings},
+
 	// overlap (issue 10): llvm-profdata-19 overlap's report, instrumentation
 	// profiles of every encoding and sample profiles of every format.
 	{name: "overlap proftexts", args: []string{"overlap", "{overlap-base.proftext}", "{overlap-test.proftext}"}, compare: sameStdout},
@@ -614,7 +624,7 @@ func TestHelpTexts(t *testing.T) {
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
-			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--version"}},
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version"}},
 		{[]string{"overlap", "--help"}, []string{"--cs", "--function", "--instr", "--sample", "--output", "--similarity-cutoff uint",
 			"--value-cutoff uint", "(default 18446744073709551615)", "--version"}},
 	}

@@ -43,6 +43,9 @@ type LLVMOptions struct {
 	VTables         bool
 	HotFuncList     bool // sample profiles: the hot functions
 	ShowSecInfoOnly bool // sample profiles: the extbinary section table only
+	// ShowFormat is --show-format: "text" (or ""), "json" (sample
+	// profiles only, as llvm's JSON) or "yaml" (MemProf only: refused).
+	ShowFormat string
 }
 
 // instrShow is one run of llvm's showInstrProfile.
