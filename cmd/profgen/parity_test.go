@@ -297,6 +297,15 @@ var parityTable = []parityRow{
 	{name: "show --all-functions --function: warned", args: []string{"show", "--all-functions", "--function=main", "-o", "{out}", "{idx:ir19}"}, compare: sameWarnings},
 	{name: "show --sample --all-functions --function: warned", args: []string{"show", "--sample", "--all-functions", "--function=main", "-o", "{out}", "{sp:inline.txt}"}, compare: sameWarnings},
 
+	// order (issue 10): llvm-profdata-19 order's balanced partitioning of
+	// temporal profile traces.
+	{name: "order of traces", args: []string{"order", "{order-traces.proftext}"}, compare: sameStdout},
+	{name: "order --num-test-traces", args: []string{"order", "--num-test-traces", "1", "{order-traces.proftext}"}, compare: sameStdout},
+	{name: "order of a few functions", args: []string{"order", "{order-small.proftext}"}, compare: sameStdout},
+	{name: "order of an indexed profile -o", args: []string{"order", "--num-test-traces=1", "-o", "{out}", "{idx:temporal}"}},
+	{name: "order of a temporal raw", args: []string{"order", "{temporal1.profraw}"}, compare: sameStdout},
+	{name: "order --num-test-traces too large", args: []string{"order", "--num-test-traces=2", "{idx:temporal}"}, compare: bothFail},
+
 	// overlap (issue 10): llvm-profdata-19 overlap's report, instrumentation
 	// profiles of every encoding and sample profiles of every format.
 	{name: "overlap proftexts", args: []string{"overlap", "{overlap-base.proftext}", "{overlap-test.proftext}"}, compare: sameStdout},
@@ -625,6 +634,7 @@ func TestHelpTexts(t *testing.T) {
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
 			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version"}},
+		{[]string{"order", "--help"}, []string{"--num-test-traces uint", "--output", "--version"}},
 		{[]string{"overlap", "--help"}, []string{"--cs", "--function", "--instr", "--sample", "--output", "--similarity-cutoff uint",
 			"--value-cutoff uint", "(default 18446744073709551615)", "--version"}},
 	}

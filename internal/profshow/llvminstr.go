@@ -121,7 +121,11 @@ func ReadInstrRecords(path string) ([]*instrprof.Record, indexed.Info, error) {
 		})
 		// llvm prints a raw's whole version word, variant bits included
 		version := int(uint64(info.Version) | uint64(info.Kind))
-		return recs, indexed.Info{Version: version, Kind: info.Kind, BinaryIDs: info.BinaryIDs, Records: info.Records, VTableNames: info.VTableNames}, err
+		out := indexed.Info{Version: version, Kind: info.Kind, BinaryIDs: info.BinaryIDs, Records: info.Records, VTableNames: info.VTableNames}
+		if len(info.Trace) > 0 { // a temporal raw: its one trace, as llvm's raw reader gives it
+			out.Traces, out.TraceStream = []instrprof.Trace{{Weight: 1, Refs: info.Trace}}, 1
+		}
+		return recs, out, err
 	}
 	info, err := indexed.Read(path, data, func(r *instrprof.Record, _ int64) error {
 		keep(r)
