@@ -43,6 +43,7 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
 		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
 	}, "instr", "sample")
+	fs.StringVar(&o.LLVM.ShowFormat, "show-format", "text", "text, or json (with --sample: llvm's JSON of every function); yaml (MemProf) is refused, as llvm does for these profiles")
 	fs.BoolVar(&o.JSON, "json", false, "profgen: write JSON for scripts")
 	fs.IntVar(&o.Top, "top", 0, "profgen: summary with the N hottest functions, demangled (default 0: llvm-profdata's text for .profdata, 10 hottest otherwise)")
 }
@@ -60,6 +61,9 @@ computes them) and the hottest functions with demangled names; with --function
 one function's body counts, call targets and inline tree.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f := o.LLVM.ShowFormat; f != "text" && f != "json" && f != "yaml" {
+				return usageError{errString("--show-format: " + f + ": want text, json or yaml")}
+			}
 			o.Stderr = cmd.ErrOrStderr()
 			path, done, err := stdinFile(args[0], cmd.InOrStdin())
 			if err != nil {

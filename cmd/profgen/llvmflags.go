@@ -109,10 +109,10 @@ func versionText() string {
 	return "profgen " + v + "\n  drop-in for llvm-profgen 19 and llvm-profdata 19 (writes indexed profile version 12)"
 }
 
-// addProfdataCommands adds show and merge below root and gives every
+// addProfdataCommands adds show, merge, overlap and order below root and gives every
 // command --version.
 func addProfdataCommands(root *cobra.Command) {
-	root.AddCommand(newShowCommand(), newMergeCommand())
+	root.AddCommand(newShowCommand(), newMergeCommand(), newOverlapCommand(), newOrderCommand())
 	for _, c := range append(root.Commands(), root) {
 		c.Version = versionText()
 		c.SetVersionTemplate("{{.Version}}\n")

@@ -43,6 +43,9 @@ type LLVMOptions struct {
 	VTables         bool
 	HotFuncList     bool // sample profiles: the hot functions
 	ShowSecInfoOnly bool // sample profiles: the extbinary section table only
+	// ShowFormat is --show-format: "text" (or ""), "json" (sample
+	// profiles only, as llvm's JSON) or "yaml" (MemProf only: refused).
+	ShowFormat string
 }
 
 // instrShow is one run of llvm's showInstrProfile.
@@ -64,7 +67,7 @@ type instrShow struct {
 // WriteLLVMInstr writes what llvm-profdata-19 show prints for the indexed
 // profile at path with opts.
 func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
-	recs, info, err := readIndexed(path)
+	recs, info, err := ReadInstrRecords(path)
 	if err != nil {
 		return err
 	}
@@ -88,9 +91,10 @@ func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
 	return nil
 }
 
-// readIndexed reads the records of an indexed profile in file order, or
-// of a raw profile in data-record order, as llvm's readers give them.
-func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
+// ReadInstrRecords reads the records of an indexed profile in file order,
+// of a .proftext in text order or of a raw profile in data-record order,
+// as llvm's readers give them.
+func ReadInstrRecords(path string) ([]*instrprof.Record, indexed.Info, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, indexed.Info{}, err
@@ -117,7 +121,11 @@ func readIndexed(path string) ([]*instrprof.Record, indexed.Info, error) {
 		})
 		// llvm prints a raw's whole version word, variant bits included
 		version := int(uint64(info.Version) | uint64(info.Kind))
-		return recs, indexed.Info{Version: version, Kind: info.Kind, BinaryIDs: info.BinaryIDs, Records: info.Records, VTableNames: info.VTableNames}, err
+		out := indexed.Info{Version: version, Kind: info.Kind, BinaryIDs: info.BinaryIDs, Records: info.Records, VTableNames: info.VTableNames}
+		if len(info.Trace) > 0 { // a temporal raw: its one trace, as llvm's raw reader gives it
+			out.Traces, out.TraceStream = []instrprof.Trace{{Weight: 1, Refs: info.Trace}}, 1
+		}
+		return recs, out, err
 	}
 	info, err := indexed.Read(path, data, func(r *instrprof.Record, _ int64) error {
 		keep(r)

@@ -15,11 +15,14 @@ import (
 
 // writeLLVMSample writes what llvm-profdata-19 show --sample prints for p.
 func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
-	if opts.Function == "" || opts.LLVM.AllFunctions {
+	switch {
+	case opts.LLVM.ShowFormat == "json":
+		writeLLVMSampleJSON(w, p)
+	case opts.Function == "" || opts.LLVM.AllFunctions:
 		for _, f := range p.SortedFunctions() {
 			printFunction(w, f)
 		}
-	} else {
+	default:
 		f := p.Functions[opts.Function]
 		if f == nil || p.CS { // a CS profile is keyed by contexts: llvm finds no function by name
 			f = sampleprof.NewFunctionSamples("") // llvm's map inserts an empty, unnamed one

@@ -43,12 +43,26 @@ func Run(w io.Writer, opts Options, path string) error {
 	return out.Commit()
 }
 
+// stderr is where llvm-profdata's warnings go.
+func (opts Options) stderr() io.Writer {
+	if opts.Stderr == nil {
+		return os.Stderr
+	}
+	return opts.Stderr
+}
+
 func show(w io.Writer, opts Options, path string) error {
 	head, err := readHead(path)
 	if err != nil {
 		return err
 	}
 	if err := checkKind(opts.Kind, profformat.Sniff(head).Kind(), path); err != nil {
+		return err
+	}
+	if opts.LLVM.AllFunctions && opts.Function != "" && !opts.JSON && opts.Top == 0 {
+		fmt.Fprintln(opts.stderr(), "warning: -function argument ignored: showing all functions")
+	}
+	if err := checkShowFormat(opts); err != nil {
 		return err
 	}
 	if opts.LLVM.ShowSecInfoOnly && profformat.Sniff(head).Kind() == profformat.KindSample {
@@ -69,6 +83,25 @@ func show(w io.Writer, opts Options, path string) error {
 		opts.Top = 10
 	}
 	return run(w, opts, path)
+}
+
+// checkShowFormat refuses the --show-format values llvm-profdata-19
+// refuses for the profile's kind (--sample, or instrumentation), with its
+// words.
+func checkShowFormat(opts Options) error {
+	kind := "instr"
+	if opts.Kind == "sample" {
+		kind = "sample"
+	}
+	switch {
+	case opts.LLVM.ShowFormat == "json" && kind == "instr":
+		return errors.New("JSON output is not supported for instr profiles")
+	case opts.LLVM.ShowFormat == "yaml":
+		return fmt.Errorf("YAML output is not supported for %s profiles", kind)
+	case opts.LLVM.ShowFormat == "json" && opts.Function != "" && !opts.LLVM.AllFunctions:
+		return errors.New("the JSON format is supported only when all functions are to be printed")
+	}
+	return nil
 }
 
 // checkKind refuses a profile of the other family than --instr or
@@ -214,11 +247,7 @@ func showSections(w io.Writer, opts Options, path string) error {
 	}
 	err = sampleprof.WriteSectionInfo(w, data)
 	if errors.Is(err, sampleprof.ErrNoSections) {
-		stderr := opts.Stderr
-		if stderr == nil {
-			stderr = os.Stderr
-		}
-		fmt.Fprintln(stderr, "warning: -show-sec-info-only is only supported for sample profile in extbinary format and is ignored for other formats.")
+		fmt.Fprintln(opts.stderr(), "warning: -show-sec-info-only is only supported for sample profile in extbinary format and is ignored for other formats.")
 		return nil
 	}
 	if err != nil {

@@ -195,3 +195,20 @@ func (p *Profile) hashOrder() (order []int, ok bool) {
 	}
 	return hashOrder(keys)
 }
+
+// ReaderOrder returns the top-level functions in the iteration order of
+// the map LLVM's reader keeps them in (the order llvm-profdata overlap
+// walks a test profile in), when p was read and that order is known;
+// otherwise in profile order (SortedFunctions).
+func (p *Profile) ReaderOrder() []*FunctionSamples {
+	if _, ok := p.hashOrder(); !ok {
+		return p.SortedFunctions()
+	}
+	out := make([]*FunctionSamples, 0, len(p.Functions))
+	for _, name := range p.inserted {
+		if f := p.Functions[name]; f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
