@@ -25,6 +25,6 @@ chmod +x "$dir/toolexec.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$work" && GOCACHE=$work/cache GOFLAGS= perf record -q -g -e cpu-clock -F 999 -o "$dir/perf.data.tmp" -- \
-	go build -toolexec="$dir/toolexec.sh" -o /dev/null net/http) >/dev/null 2>&1
+	go build -toolexec="$dir/toolexec.sh" -o /dev/null net/http) >/dev/null
 mv "$dir/perf.data.tmp" "$dir/perf.data"
 echo "05-gocompile-data: $((SECONDS - start))s, compiler $(du -m "$dir/compile" | cut -f1) MB, perf.data $(du -m "$dir/perf.data" | cut -f1) MB"
