@@ -1,6 +1,10 @@
 package proforder
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/profgen/profgen/internal/cxxheap"
+)
 
 // nthElement is libstdc++'s std::nth_element of nodes by input order:
 // the node of rank nth at nth, smaller ones before it, larger after, in
@@ -93,40 +97,16 @@ func insertionSort(s []*node, first, last int) {
 func heapSelect(s []*node, first, middle, last int) {
 	h := s[first:middle]
 	for i := len(h)/2 - 1; i >= 0; i-- {
-		adjustHeap(h, i, len(h), h[i])
+		cxxheap.Adjust(h, i, len(h), h[i], inputBefore)
 	}
 	for i := middle; i < last; i++ {
 		if s[i].input < s[first].input {
 			v := s[i]
 			s[i] = s[first]
-			adjustHeap(h, 0, len(h), v)
+			cxxheap.Adjust(h, 0, len(h), v, inputBefore)
 		}
 	}
 }
 
-// adjustHeap is libstdc++'s __adjust_heap (sift the hole down to a leaf,
-// then push v up) for a max-heap by input order.
-func adjustHeap(h []*node, hole, n int, v *node) {
-	top := hole
-	child := hole
-	for child < (n-1)/2 {
-		child = 2 * (child + 1)
-		if h[child].input < h[child-1].input {
-			child--
-		}
-		h[hole] = h[child]
-		hole = child
-	}
-	if n&1 == 0 && child == (n-2)/2 {
-		child = 2 * (child + 1)
-		h[hole] = h[child-1]
-		hole = child - 1
-	}
-	parent := (hole - 1) / 2
-	for hole > top && h[parent].input < v.input {
-		h[hole] = h[parent]
-		hole = parent
-		parent = (hole - 1) / 2
-	}
-	h[hole] = v
-}
+// inputBefore reports whether a came before b in the input.
+func inputBefore(a, b *node) bool { return a.input < b.input }

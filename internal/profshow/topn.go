@@ -1,5 +1,7 @@
 package profshow
 
+import "github.com/profgen/profgen/internal/cxxheap"
+
 // topN keeps the n functions with the largest counter as llvm-profdata
 // show --topn does: a std::priority_queue (libstdc++'s binary heap, the
 // smallest on top) that a larger count replaces the top of, popped into
@@ -23,13 +25,13 @@ func (t *topN) push(name string, count uint64) {
 	}
 	if len(t.heap) < t.n {
 		t.heap = append(t.heap, hotFunc{name, count})
-		pushHeap(t.heap, len(t.heap)-1, 0, hotFunc{name, count})
+		cxxheap.Push(t.heap, len(t.heap)-1, 0, hotFunc{name, count}, less)
 		return
 	}
 	if t.heap[0].count < count {
 		t.pop()
 		t.heap = append(t.heap, hotFunc{name, count})
-		pushHeap(t.heap, len(t.heap)-1, 0, hotFunc{name, count})
+		cxxheap.Push(t.heap, len(t.heap)-1, 0, hotFunc{name, count}, less)
 	}
 }
 
@@ -39,7 +41,7 @@ func (t *topN) pop() hotFunc {
 	top, last := h[0], h[len(h)-1]
 	if len(h) > 1 {
 		h[len(h)-1] = top
-		adjustHeap(h[:len(h)-1], 0, last)
+		cxxheap.Adjust(h, 0, len(h)-1, last, less)
 	}
 	t.heap = h[:len(h)-1]
 	return top
@@ -55,34 +57,4 @@ func (t *topN) sorted() []hotFunc {
 		popped[i], popped[j] = popped[j], popped[i]
 	}
 	return popped
-}
-
-// pushHeap is libstdc++'s __push_heap.
-func pushHeap(h []hotFunc, hole, top int, v hotFunc) {
-	parent := (hole - 1) / 2
-	for hole > top && less(h[parent], v) {
-		h[hole] = h[parent]
-		hole = parent
-		parent = (hole - 1) / 2
-	}
-	h[hole] = v
-}
-
-// adjustHeap is libstdc++'s __adjust_heap.
-func adjustHeap(h []hotFunc, hole int, v hotFunc) {
-	n, top, child := len(h), hole, hole
-	for child < (n-1)/2 {
-		child = 2 * (child + 1)
-		if less(h[child], h[child-1]) {
-			child--
-		}
-		h[hole] = h[child]
-		hole = child
-	}
-	if n&1 == 0 && child == (n-2)/2 {
-		child = 2 * (child + 1)
-		h[hole] = h[child-1]
-		hole = child - 1
-	}
-	pushHeap(h, hole, top, v)
 }
