@@ -22,8 +22,9 @@
 #   stack       profgen on perf record -e cpu-clock -F 19999 -g of the training
 #               runs
 #   stack-none  the same, --call-counts=none (no head samples, no call targets)
-# and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive)
-# and stack-raw (--no-repair-skid), to choose profgen's defaults.
+# and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive),
+# stack-raw (--no-repair-skid), stack-exec (--call-counts=executions) and
+# stack-blocks (--body-counts=blocks), to choose profgen's defaults.
 # Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
 # training run (go-pprof), and with profgen's pprof of perf record -g of the
 # same run (profgen); the table adds the weighted overlap of their call
@@ -113,7 +114,8 @@ run_bg() {
 # perf record's sampling frequency: the more samples, the closer the
 # call-stack profiles come to LBR (sqlite: 75K samples at 19999 Hz gained
 # 10.7% instructions where 16K at 4999 Hz gained 9.5%, and lost to the
-# profile without call counts).
+# profile without call counts; 460K at 49999 Hz gained 10.4% and 9.6% in
+# two recordings, no better than 78K at 19999 Hz: 11.8%, 9.5%, 9.8%).
 perf_freq=19999
 
 # The C and C++ workloads: each sets cc, srcs, libs, train_args,
@@ -176,7 +178,9 @@ c_workload() {
 	if [ "$extra" = 1 ]; then
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=inclusive -o "$d/stack-inclusive.prof"
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --no-repair-skid -o "$d/stack-raw.prof"
-		stack_builds+=(stack-inclusive stack-raw)
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=executions -o "$d/stack-exec.prof"
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --body-counts=blocks -o "$d/stack-blocks.prof"
+		stack_builds+=(stack-inclusive stack-raw stack-exec stack-blocks)
 	fi
 	log "$w: building with the profiles"
 	run_bg c_build "$w" instr -fprofile-use="$d/instr.profdata"

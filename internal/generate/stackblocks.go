@@ -9,27 +9,44 @@ import (
 	"github.com/profgen/profgen/internal/symbolize"
 )
 
-// byBlocks spreads binary bi's body samples evenly over the instructions
-// of each basic block of the sampled functions funcs: every instruction
-// of a block runs as often, so a block's hits per instruction say how
-// often it ran, whichever of its instructions the samples fell on (an
-// expensive load gathers the hits of the cheap instructions around it,
-// and a short block's few samples land on one line or another by
-// chance). A line's count is then the sum over its instructions of their
-// block's hits per instruction: the total stays, and the lines of a
-// sampled block that no sample hit get their share.
+// byBlocks makes binary bi's body samples execution counts, as LBR gives
+// them, from the hits of the basic blocks of the sampled functions funcs:
+// every instruction of a block runs as often, so a block's hits per
+// instruction say how often it ran, whichever of its instructions the
+// samples fell on (an expensive load gathers the hits of the cheap
+// instructions around it, and a block's few samples land on one line or
+// another by chance). A line runs as often as the most run of its
+// instructions (llvm-profgen takes the same maximum over LBR ranges), and
+// the lines of a sampled block that no sample hit get its count too.
+// Counts are scaled so that the binary's total stays.
 func (g *stackGenerator) byBlocks(bi int, funcs map[uint64]*symbolize.Function) {
+	rates := map[*sampleprof.SampleRecord]float64{}
+	var hits uint64
 	for _, fn := range funcs {
-		g.spreadOverBlocks(bi, fn)
+		hits += g.blockRates(bi, fn, rates)
+	}
+	var sum float64
+	for _, x := range rates {
+		sum += x
+	}
+	if sum == 0 {
+		return
+	}
+	scale := float64(hits) / sum
+	for r, x := range rates {
+		r.Samples = max(1, uint64(math.Round(x*scale)))
 	}
 	for _, f := range g.profiles[bi].Functions {
 		sampleprof.UpdateTotalSamples(f)
 	}
 }
 
-func (g *stackGenerator) spreadOverBlocks(bi int, fn *symbolize.Function) {
-	sums := map[*sampleprof.SampleRecord]float64{}
+// blockRates sets the rate of each line of fn to the largest hits per
+// instruction of the blocks its instructions are in, and returns fn's
+// hits.
+func (g *stackGenerator) blockRates(bi int, fn *symbolize.Function, rates map[*sampleprof.SampleRecord]float64) uint64 {
 	var fs []symbolize.Frame
+	var total uint64
 	for _, b := range g.blocks(bi, fn) {
 		var hits uint64
 		for _, in := range b {
@@ -38,17 +55,17 @@ func (g *stackGenerator) spreadOverBlocks(bi int, fn *symbolize.Function) {
 		if hits == 0 {
 			continue
 		}
+		total += hits
 		rate := float64(hits) / float64(len(b))
 		for _, in := range b {
 			fs = g.bins[bi].Sym.Frames(in.Addr, fs)
 			if len(fs) > 0 {
-				sums[g.bodyRecord(bi, fs)] += rate
+				r := g.bodyRecord(bi, fs)
+				rates[r] = max(rates[r], rate)
 			}
 		}
 	}
-	for r, x := range sums {
-		r.Samples = max(1, uint64(math.Round(x)))
-	}
+	return total
 }
 
 // blocks splits the instructions of fn into basic blocks: a block ends at

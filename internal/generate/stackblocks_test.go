@@ -36,9 +36,9 @@ func (c branchyCode) DirectTarget(in binary.Inst) (uint64, bool) {
 	return c.target, c.target != 0 && in.Kind == insn.CondBranch
 }
 
-// TestBodyByBlocks: a block's hits spread over its instructions, lines
-// counted as the sum of their instructions' shares (A's line 11 is
-// 0x100 and 0x104, 12 is 0x108, 13 is 0x10c).
+// TestBodyByBlocks: a block's hits per instruction are how often it ran,
+// a line's count the largest of its instructions', scaled to keep the
+// total (A's line 11 is 0x100 and 0x104, 12 is 0x108, 13 is 0x10c).
 func TestBodyByBlocks(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -47,10 +47,12 @@ func TestBodyByBlocks(t *testing.T) {
 		hits     map[uint64]uint64
 		want     map[uint32]uint64 // line offset → samples; absent lines are 0
 	}{
-		{"one block", nil, 0, map[uint64]uint64{0x100: 4}, map[uint32]uint64{1: 2, 2: 1, 3: 1}},
+		{"one block, every line as often", nil, 0, map[uint64]uint64{0x100: 4}, map[uint32]uint64{1: 1, 2: 1, 3: 1}},
 		{"branch ends a block", map[uint64]bool{0x104: true}, 0, map[uint64]uint64{0x100: 4}, map[uint32]uint64{1: 4}},
 		{"branch target starts one", map[uint64]bool{0x104: true}, 0x10c, map[uint64]uint64{0x108: 1, 0x10c: 3},
 			map[uint32]uint64{2: 1, 3: 3}},
+		{"a line as its most run block", map[uint64]bool{0x100: true}, 0, map[uint64]uint64{0x100: 1, 0x108: 6},
+			map[uint32]uint64{1: 2, 2: 2, 3: 2}},
 		{"at least 1 in a sampled block", nil, 0, map[uint64]uint64{0x10c: 1}, map[uint32]uint64{1: 1, 2: 1, 3: 1}},
 	}
 	for _, tt := range tests {
