@@ -111,7 +111,7 @@ type stackGenerator struct {
 	calls    []*callGraph
 	cache    map[aggregate.Loc][]symbolize.Frame
 	sampled  []map[uint64]*symbolize.Function // functions with body samples, by first range start
-	hits     []map[uint64]uint64              // samples at each leaf address, per binary
+	hits     []map[uint64]uint64              // samples at each leaf address, per binary (blocks, executions)
 }
 
 func (g *stackGenerator) binary(loc aggregate.Loc) int { return g.counts.Objects[loc.Obj].Binary }
@@ -134,7 +134,9 @@ func (g *stackGenerator) addStack(s *aggregate.Stack) {
 	leaf := s.Locs[0]
 	if fs := g.frames(leaf); len(fs) > 0 {
 		g.addBody(g.binary(leaf), fs, s.Count)
-		g.hits[g.binary(leaf)][leaf.Addr] += s.Count
+		if b := g.bins[g.binary(leaf)]; b.BodyByBlocks || b.CallCounts == CallCountsExecutions {
+			g.hits[g.binary(leaf)][leaf.Addr] += s.Count
+		}
 		if r := g.bins[g.binary(leaf)].Sym.FuncRangeAt(leaf.Addr); r != nil && len(r.Func.Ranges) > 0 {
 			g.sampled[g.binary(leaf)][r.Func.Ranges[0][0]] = r.Func
 		}
