@@ -27,7 +27,8 @@
 # stack-blocks (--body-counts=blocks), to choose profgen's defaults.
 # Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
 # training run (go-pprof), and with profgen's pprof of perf record -g of the
-# same run (profgen); the table adds the weighted overlap of their call
+# same run (profgen, --fold-kernel: kernel time on the Go frame, as Go's
+# profiler records it); the table adds the weighted overlap of their call
 # edges, against that of two runs of Go's own profiler.
 #
 # Environment: PGO_EVAL_WORKLOADS (default "sqlite interp go"),
@@ -203,7 +204,7 @@ go_workload() {
 	log "go: perf record -g of the training run, which writes its own CPU profile too"
 	perf record -q -e cpu-clock -F "$perf_freq" -g -o "$d/perf.data" -- "$out/go.base" -cpuprofile "$d/go-pprof.pprof" "${train[@]}" >/dev/null
 	"$out/go.base" -cpuprofile "$d/go-pprof2.pprof" "${train[@]}" >/dev/null
-	"$profgen" --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof -o "$d/profgen.pprof" 2>"$d/profgen.summary"
+	"$profgen" --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof --fold-kernel -o "$d/profgen.pprof" 2>"$d/profgen.summary"
 	local builds=(base go-pprof profgen) b
 	if [ "$extra" = 1 ]; then
 		"$profgen" -q --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof --no-repair-skid --no-fold-wrappers \

@@ -44,6 +44,7 @@ type Options struct {
 	PerfEvent         string // keep only samples of this event ("" = all)
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
+	FoldKernel        bool   // pprof: leave out kernel and vDSO frames above a binary's frames
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	BodyCounts        string // call stacks to LLVM profiles: hits (default) or per-instruction
 	Quiet             bool   // no summary

@@ -128,7 +128,7 @@ func writePprof(opts Options, bins *binaries, res *result) error {
 		}
 		start, limit, off := f.ExecSpan()
 		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym,
-			KeepWrappers: opts.NoFoldWrappers}
+			KeepWrappers: opts.NoFoldWrappers, FoldKernel: opts.FoldKernel}
 	}
 	p := pprofout.Build(res.stacks, pbs)
 	return writeFile(opts.Output, func(w io.Writer) error { return p.Write(w) })
