@@ -22,11 +22,13 @@
 #   stack       profgen on perf record -e cpu-clock -F 19999 -g of the training
 #               runs
 #   stack-none  the same, --call-counts=none (no head samples, no call targets)
-# and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive)
-# and stack-raw (--no-repair-skid), to choose profgen's defaults.
+# and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive),
+# stack-raw (--no-repair-skid), stack-exec (--call-counts=executions) and
+# stack-blocks (--body-counts=blocks), to choose profgen's defaults.
 # Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
 # training run (go-pprof), and with profgen's pprof of perf record -g of the
-# same run (profgen); the table adds the weighted overlap of their call
+# same run (profgen, --fold-kernel: kernel time on the Go frame, as Go's
+# profiler records it); the table adds the weighted overlap of their call
 # edges, against that of two runs of Go's own profiler.
 #
 # Environment: PGO_EVAL_WORKLOADS (default "sqlite interp go"),
@@ -113,7 +115,8 @@ run_bg() {
 # perf record's sampling frequency: the more samples, the closer the
 # call-stack profiles come to LBR (sqlite: 75K samples at 19999 Hz gained
 # 10.7% instructions where 16K at 4999 Hz gained 9.5%, and lost to the
-# profile without call counts).
+# profile without call counts; 460K at 49999 Hz gained 10.4% and 9.6% in
+# two recordings, no better than 78K at 19999 Hz: 11.8%, 9.5%, 9.8%).
 perf_freq=19999
 
 # The C and C++ workloads: each sets cc, srcs, libs, train_args,
@@ -176,7 +179,9 @@ c_workload() {
 	if [ "$extra" = 1 ]; then
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=inclusive -o "$d/stack-inclusive.prof"
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --no-repair-skid -o "$d/stack-raw.prof"
-		stack_builds+=(stack-inclusive stack-raw)
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=executions -o "$d/stack-exec.prof"
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --body-counts=blocks -o "$d/stack-blocks.prof"
+		stack_builds+=(stack-inclusive stack-raw stack-exec stack-blocks)
 	fi
 	log "$w: building with the profiles"
 	run_bg c_build "$w" instr -fprofile-use="$d/instr.profdata"
@@ -199,7 +204,7 @@ go_workload() {
 	log "go: perf record -g of the training run, which writes its own CPU profile too"
 	perf record -q -e cpu-clock -F "$perf_freq" -g -o "$d/perf.data" -- "$out/go.base" -cpuprofile "$d/go-pprof.pprof" "${train[@]}" >/dev/null
 	"$out/go.base" -cpuprofile "$d/go-pprof2.pprof" "${train[@]}" >/dev/null
-	"$profgen" --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof -o "$d/profgen.pprof" 2>"$d/profgen.summary"
+	"$profgen" --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof --fold-kernel -o "$d/profgen.pprof" 2>"$d/profgen.summary"
 	local builds=(base go-pprof profgen) b
 	if [ "$extra" = 1 ]; then
 		"$profgen" -q --binary "$out/go.base" --perfdata "$d/perf.data" --format=pprof --no-repair-skid --no-fold-wrappers \

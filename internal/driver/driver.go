@@ -44,6 +44,7 @@ type Options struct {
 	PerfEvent         string // keep only samples of this event ("" = all)
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
+	FoldKernel        bool   // pprof: leave out kernel and vDSO frames above a binary's frames
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	BodyCounts        string // call stacks to LLVM profiles: hits (default) or per-instruction
 	Quiet             bool   // no summary
@@ -178,11 +179,11 @@ func validate(opts Options) error {
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
 	}
-	if opts.BodyCounts != "" && opts.BodyCounts != "hits" && opts.BodyCounts != "per-instruction" {
-		return usagef("--body-counts: %q is neither hits nor per-instruction", opts.BodyCounts)
+	if !slices.Contains([]string{"", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
+		return usagef("--body-counts: %q is none of hits, per-instruction, blocks", opts.BodyCounts)
 	}
 	if _, ok := callCounts[opts.CallCounts]; !ok {
-		return usagef("--call-counts: %q is none of estimate, inclusive, none", opts.CallCounts)
+		return usagef("--call-counts: %q is none of estimate, executions, inclusive, none", opts.CallCounts)
 	}
 	return checkOutput(opts)
 }

@@ -129,7 +129,7 @@ func writePprof(opts Options, bins *binaries, res *result) error {
 		}
 		start, limit, off := f.ExecSpan()
 		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym,
-			KeepWrappers: opts.NoFoldWrappers}
+			KeepWrappers: opts.NoFoldWrappers, FoldKernel: opts.FoldKernel}
 	}
 	p := pprofout.Build(res.stacks, pbs)
 	return writeFile(opts.Output, func(w io.Writer) error { return p.Write(w) })
@@ -143,7 +143,7 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 			return err
 		}
 		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts],
-			BodyPerInstruction: opts.BodyCounts == "per-instruction"}
+			BodyPerInstruction: opts.BodyCounts == "per-instruction", BodyByBlocks: opts.BodyCounts == "blocks"}
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)
 	for i, f := range bins.files {

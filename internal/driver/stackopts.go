@@ -12,6 +12,7 @@ import (
 var callCounts = map[string]generate.CallCounts{
 	"": generate.CallCountsEstimate, "estimate": generate.CallCountsEstimate,
 	"inclusive": generate.CallCountsInclusive, "none": generate.CallCountsNone,
+	"executions": generate.CallCountsExecutions,
 }
 
 // repairStacks gives back the frames perf's frame-pointer walk lost

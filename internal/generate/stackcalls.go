@@ -48,6 +48,8 @@ func (g *stackGenerator) addCalls(bi int) {
 		g.addInclusiveCalls(bi)
 	case CallCountsEstimate:
 		g.addEstimatedCalls(bi)
+	case CallCountsExecutions:
+		g.addExecutionCalls(bi)
 	}
 }
 

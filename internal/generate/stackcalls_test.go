@@ -52,6 +52,8 @@ func (fakeCode) Insts(first, last uint64) iter.Seq[binary.Inst] {
 	}
 }
 
+func (fakeCode) DirectTarget(binary.Inst) (uint64, bool) { return 0, false }
+
 // TestStackCallCounts: head samples and call targets from call stacks, in
 // each --call-counts mode. B runs 204 samples below two call sites of A,
 // 4 of them in its entry block; C runs 2, in its entry block.
@@ -83,6 +85,9 @@ func TestStackCallCounts(t *testing.T) {
 		{CallCountsEstimate, map[string]uint64{"B": 4, "C": 2}, map[uint64]uint64{0x150: 2, 0x160: 2, 0x170: 2}},
 		{CallCountsInclusive, map[string]uint64{"B": 204, "C": 2}, map[uint64]uint64{0x150: 104, 0x160: 100, 0x170: 2}},
 		{CallCountsNone, map[string]uint64{"B": 0, "C": 0}, map[uint64]uint64{}},
+		// B's entry block is 2 instructions with 4 samples: 2 calls, one
+		// per site; C's 2 with 2 samples: 1 call.
+		{CallCountsExecutions, map[string]uint64{"B": 4, "C": 2}, map[uint64]uint64{0x150: 1, 0x160: 1, 0x170: 1}},
 	}
 	for _, tt := range tests {
 		p := StackProfiles(counts, []StackBinary{{Sym: fakeCode{}, Code: fakeCode{}, CallCounts: tt.mode}})[0]
@@ -101,7 +106,7 @@ func TestStackCallCounts(t *testing.T) {
 				for _, n := range r.CallTargets {
 					got[site] += n
 				}
-				if tt.mode == CallCountsEstimate && r.Samples < got[site] {
+				if tt.mode != CallCountsInclusive && r.Samples < got[site] {
 					t.Errorf("mode %d: call site %#x body %d below its calls %d", tt.mode, site, r.Samples, got[site])
 				}
 			}

@@ -20,12 +20,16 @@ type StackBinary struct {
 	// of functions, for CallCountsEstimate.
 	Code interface {
 		Insts(first, last uint64) iter.Seq[binary.Inst]
+		DirectTarget(in binary.Inst) (uint64, bool)
 	}
 	Opts       Options
 	CallCounts CallCounts
 	// BodyPerInstruction counts a line's body samples per instruction of
 	// the line (see perInstruction), not as the line's hits.
 	BodyPerInstruction bool
+	// BodyByBlocks spreads the hits of each basic block evenly over its
+	// instructions (see byBlocks) before lines are counted.
+	BodyByBlocks bool
 }
 
 // CallCounts says how call-target and head counts are made from stacks.
@@ -40,6 +44,11 @@ const (
 	// CallCountsNone writes no call targets and no head samples: body
 	// samples only, as AutoFDO without LBR.
 	CallCountsNone
+	// CallCountsExecutions estimates calls as CallCountsEstimate does,
+	// but in executions (see addExecutionCalls): each call target is
+	// the calls at the site times the instructions of the site's line,
+	// the hits such a line would get.
+	CallCountsExecutions
 )
 
 // StackProfiles turns aggregated call stacks into one LLVM sample profile
@@ -76,10 +85,17 @@ func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*samplep
 	for i := range g.sampled {
 		g.sampled[i] = map[uint64]*symbolize.Function{}
 	}
+	g.hits = make([]map[uint64]uint64, len(bins))
+	for i := range g.hits {
+		g.hits[i] = map[uint64]uint64{}
+	}
 	for _, s := range counts.Stacks {
 		g.addStack(s)
 	}
 	for i := range bins {
+		if bins[i].BodyByBlocks {
+			g.byBlocks(i, g.sampled[i])
+		}
 		if bins[i].BodyPerInstruction {
 			g.perInstruction(i, g.sampled[i])
 		}
@@ -95,6 +111,7 @@ type stackGenerator struct {
 	calls    []*callGraph
 	cache    map[aggregate.Loc][]symbolize.Frame
 	sampled  []map[uint64]*symbolize.Function // functions with body samples, by first range start
+	hits     []map[uint64]uint64              // samples at each leaf address, per binary (blocks, executions)
 }
 
 func (g *stackGenerator) binary(loc aggregate.Loc) int { return g.counts.Objects[loc.Obj].Binary }
@@ -117,6 +134,9 @@ func (g *stackGenerator) addStack(s *aggregate.Stack) {
 	leaf := s.Locs[0]
 	if fs := g.frames(leaf); len(fs) > 0 {
 		g.addBody(g.binary(leaf), fs, s.Count)
+		if b := g.bins[g.binary(leaf)]; b.BodyByBlocks || b.CallCounts == CallCountsExecutions {
+			g.hits[g.binary(leaf)][leaf.Addr] += s.Count
+		}
 		if r := g.bins[g.binary(leaf)].Sym.FuncRangeAt(leaf.Addr); r != nil && len(r.Func.Ranges) > 0 {
 			g.sampled[g.binary(leaf)][r.Func.Ranges[0][0]] = r.Func
 		}

@@ -15,7 +15,8 @@
 // named by perf's symbol names. Frames of compiler-generated wrappers
 // (Go's method-value -fm, promoted-method and go-statement wrappers) are
 // folded into their callers as Go's own profiler folds them, unless a
-// Binary says KeepWrappers. A frame that stack repair inferred without its
+// Binary says KeepWrappers; kernel and vDSO frames above a binary's frames
+// are left out when it says FoldKernel. A frame that stack repair inferred without its
 // call site is its function at line 0.
 package pprofout
 
@@ -47,6 +48,10 @@ type Binary struct {
 	// (symbolize.Frame.Wrapper), which are otherwise folded as Go's
 	// profiler folds them.
 	KeepWrappers bool
+	// FoldKernel leaves out the kernel and vDSO frames above this
+	// binary's frames, their samples going to the binary's innermost
+	// frame, as Go's profiler records them (a SIGPROF names the user PC).
+	FoldKernel bool
 }
 
 // Build returns the pprof profile of counts.
@@ -138,7 +143,7 @@ func (b *builder) addStack(s *aggregate.Stack) {
 		ps.Value = append(ps.Value, int64(s.Period))
 	}
 	callee := ""
-	for _, l := range s.Locs {
+	for _, l := range b.userStack(s.Locs) {
 		loc := b.location(l, b.folds(l) && !isPanic(callee))
 		callee = ""
 		if loc == nil {
@@ -150,6 +155,24 @@ func (b *builder) addStack(s *aggregate.Stack) {
 		}
 	}
 	b.p.Sample = append(b.p.Sample, ps)
+}
+
+// userStack returns locs without their leading kernel and vDSO frames
+// when the first frame below them is in a binary that folds them.
+func (b *builder) userStack(locs []aggregate.Loc) []aggregate.Loc {
+	for i, l := range locs {
+		o := b.counts.Objects[l.Obj]
+		if o.Binary >= 0 {
+			if b.bins[o.Binary].FoldKernel {
+				return locs[i:]
+			}
+			return locs
+		}
+		if !o.Kernel && o.Path != "[vdso]" {
+			return locs
+		}
+	}
+	return locs
 }
 
 // folds reports whether wrapper frames at l are folded: Go's profiler

@@ -2,6 +2,7 @@
 // profiles: the weighted overlap of the call edges go build -pgo reads.
 //
 //	pgoeval overlap A.pprof B.pprof
+//	pgoeval diff A.pprof B.pprof
 //
 // prints Σ min(a_e, b_e) over the call edges e of the two profiles, each
 // edge weighted by its share of its profile's edge weight (1 when the
@@ -12,15 +13,19 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"math"
 	"os"
+	"slices"
 
 	"github.com/google/pprof/profile"
 )
 
 func main() {
-	if len(os.Args) != 4 || os.Args[1] != "overlap" {
-		fmt.Fprintln(os.Stderr, "usage: pgoeval overlap A.pprof B.pprof")
+	if len(os.Args) != 4 || os.Args[1] != "overlap" && os.Args[1] != "diff" {
+		fmt.Fprintln(os.Stderr, "usage: pgoeval overlap|diff A.pprof B.pprof")
 		os.Exit(2)
 	}
 	a, err := edgeShares(os.Args[2])
@@ -31,7 +36,29 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	if os.Args[1] == "diff" {
+		printDiff(a, b, 25)
+		return
+	}
 	fmt.Printf("%.4f\n", overlap(a, b))
+}
+
+// printDiff prints the n edges whose shares differ most between a and b.
+func printDiff(a, b map[edge]float64, n int) {
+	all := map[edge]bool{}
+	for e := range a {
+		all[e] = true
+	}
+	for e := range b {
+		all[e] = true
+	}
+	es := slices.Collect(maps.Keys(all))
+	slices.SortFunc(es, func(x, y edge) int {
+		return cmp.Compare(math.Abs(a[y]-b[y]), math.Abs(a[x]-b[x]))
+	})
+	for _, e := range es[:min(n, len(es))] {
+		fmt.Printf("%6.2f%% %6.2f%%  %s:%d -> %s\n", 100*a[e], 100*b[e], e.caller, e.offset, e.callee)
+	}
 }
 
 func fail(err error) {

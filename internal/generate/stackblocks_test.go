@@ -1,0 +1,83 @@
+package generate
+
+import (
+	"iter"
+	"testing"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/sampleprof"
+)
+
+// branchyCode is twoInstLine's function A [0x100, 0x110) with a
+// conditional branch at each address of branches, to target.
+type branchyCode struct {
+	twoInstLine
+	branches map[uint64]bool
+	target   uint64
+}
+
+func (c branchyCode) Insts(first, last uint64) iter.Seq[binary.Inst] {
+	return func(yield func(binary.Inst) bool) {
+		for a := first; a <= last && a < 0x110; a += 4 {
+			k := insn.Other
+			if c.branches[a] {
+				k = insn.CondBranch
+			}
+			if !yield(binary.Inst{Addr: a, Size: 4, Kind: k}) {
+				return
+			}
+		}
+	}
+}
+
+func (c branchyCode) DirectTarget(in binary.Inst) (uint64, bool) {
+	return c.target, c.target != 0 && in.Kind == insn.CondBranch
+}
+
+// TestBodyByBlocks: a block's hits per instruction are how often it ran,
+// a line's count the largest of its instructions', scaled to keep the
+// total (A's line 11 is 0x100 and 0x104, 12 is 0x108, 13 is 0x10c).
+func TestBodyByBlocks(t *testing.T) {
+	tests := []struct {
+		name     string
+		branches map[uint64]bool
+		target   uint64
+		hits     map[uint64]uint64
+		want     map[uint32]uint64 // line offset → samples; absent lines are 0
+	}{
+		{"one block, every line as often", nil, 0, map[uint64]uint64{0x100: 4}, map[uint32]uint64{1: 1, 2: 1, 3: 1}},
+		{"branch ends a block", map[uint64]bool{0x104: true}, 0, map[uint64]uint64{0x100: 4}, map[uint32]uint64{1: 4}},
+		{"branch target starts one", map[uint64]bool{0x104: true}, 0x10c, map[uint64]uint64{0x108: 1, 0x10c: 3},
+			map[uint32]uint64{2: 1, 3: 3}},
+		{"a line as its most run block", map[uint64]bool{0x100: true}, 0, map[uint64]uint64{0x100: 1, 0x108: 6},
+			map[uint32]uint64{1: 2, 2: 2, 3: 2}},
+		{"at least 1 in a sampled block", nil, 0, map[uint64]uint64{0x10c: 1}, map[uint32]uint64{1: 1, 2: 1, 3: 1}},
+	}
+	for _, tt := range tests {
+		counts := &aggregate.StackCounts{Objects: []aggregate.Object{{Path: "prog", Binary: 0}}}
+		for a, n := range tt.hits {
+			counts.Stacks = append(counts.Stacks, &aggregate.Stack{Locs: []aggregate.Loc{{Obj: 0, Addr: a}}, Count: n})
+		}
+		code := branchyCode{branches: tt.branches, target: tt.target}
+		p := StackProfiles(counts, []StackBinary{{Sym: code, Code: code, CallCounts: CallCountsNone, BodyByBlocks: true}})[0]
+		a := p.Functions["A"]
+		for line := uint32(1); line <= 3; line++ {
+			var got uint64
+			if r := a.Body[sampleprof.LineLocation{LineOffset: line}]; r != nil {
+				got = r.Samples
+			}
+			if got != tt.want[line] {
+				t.Errorf("%s: line %d has %d samples, want %d", tt.name, line, got, tt.want[line])
+			}
+		}
+		var sum uint64
+		for _, r := range a.Body {
+			sum += r.Samples
+		}
+		if a.TotalSamples != sum {
+			t.Errorf("%s: total %d, want the body's sum %d", tt.name, a.TotalSamples, sum)
+		}
+	}
+}
