@@ -181,16 +181,16 @@ func (o *sampleOverlap) internalSimilarity(base, test *sampleprof.FunctionSample
 	var diff float64
 	for _, u := range joinLocations(base.Body, test.Body) {
 		var b, t uint64
-		if r := base.Body[u.loc]; r != nil {
+		if r := base.Body[u.key]; r != nil {
 			b = r.Samples
 		}
-		if r := test.Body[u.loc]; r != nil {
+		if r := test.Body[u.key]; r != nil {
 			t = r.Samples
 		}
 		o.unitStats(b, t, 1, fo, &diff, u.status)
 	}
 	for _, u := range joinLocations(base.Callsites, test.Callsites) {
-		o.callsite(base.Callsites[u.loc], test.Callsites[u.loc], fo, &diff, u.status)
+		o.callsite(base.Callsites[u.key], test.Callsites[u.key], fo, &diff, u.status)
 	}
 	return (2 - diff) / 2
 }
@@ -212,11 +212,11 @@ func (o *sampleOverlap) callsite(base, test map[string]*sampleprof.FunctionSampl
 	for _, u := range joinNames(base, test) {
 		switch u.status {
 		case baseOnly:
-			o.unmatchedCallee(base[u.name], fo, diff, u.status)
+			o.unmatchedCallee(base[u.key], fo, diff, u.status)
 		case testOnly:
-			o.unmatchedCallee(test[u.name], fo, diff, u.status)
+			o.unmatchedCallee(test[u.key], fo, diff, u.status)
 		default:
-			*diff += 2 - 2*o.internalSimilarity(base[u.name], test[u.name], fo)
+			*diff += 2 - 2*o.internalSimilarity(base[u.key], test[u.key], fo)
 		}
 	}
 }

@@ -11,59 +11,51 @@ import (
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
-// locUnit is a location of a sort-merge join of two maps by location.
-type locUnit struct {
-	loc    sampleprof.LineLocation
+// joined is a key of a sort-merge join of two maps, with which of the two
+// has it.
+type joined[K comparable] struct {
+	key    K
 	status matchStatus
 }
 
-// joinLocations returns the locations of base and test in order, each with
-// which of the two has it.
-func joinLocations[V any](base, test map[sampleprof.LineLocation]V) []locUnit {
-	seen := map[sampleprof.LineLocation]matchStatus{}
-	for l := range base {
-		seen[l] = baseOnly
+// join returns the keys of base and test in the order sorted gives them,
+// each with which of the two maps has it.
+func join[K comparable, V any](base, test map[K]V, sorted func(map[K]matchStatus) []K) []joined[K] {
+	seen := make(map[K]matchStatus, len(base)+len(test))
+	for k := range base {
+		seen[k] = baseOnly
 	}
-	for l := range test {
-		if _, ok := seen[l]; ok {
-			seen[l] = inBoth
+	for k := range test {
+		if _, ok := seen[k]; ok {
+			seen[k] = inBoth
 		} else {
-			seen[l] = testOnly
+			seen[k] = testOnly
 		}
 	}
-	out := make([]locUnit, 0, len(seen))
-	for _, l := range sampleprof.SortedLocations(seen) {
-		out = append(out, locUnit{l, seen[l]})
+	out := make([]joined[K], 0, len(seen))
+	for _, k := range sorted(seen) {
+		out = append(out, joined[K]{k, seen[k]})
 	}
 	return out
 }
 
-// nameUnit is a callee of a sort-merge join of two call sites by name.
-type nameUnit struct {
-	name   string
-	status matchStatus
+// joinLocations joins two maps by line location, in location order.
+func joinLocations[V any](base, test map[sampleprof.LineLocation]V) []joined[sampleprof.LineLocation] {
+	return join(base, test, sampleprof.SortedLocations[matchStatus])
 }
 
-// joinNames returns the callees of base and test in name order, each with
-// which of the two has it.
-func joinNames(base, test map[string]*sampleprof.FunctionSamples) []nameUnit {
-	seen := map[string]matchStatus{}
-	for n := range base {
-		seen[n] = baseOnly
+// joinNames joins the callees of two call sites, in name order.
+func joinNames(base, test map[string]*sampleprof.FunctionSamples) []joined[string] {
+	return join(base, test, sortedNames)
+}
+
+func sortedNames(m map[string]matchStatus) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
 	}
-	for n := range test {
-		if _, ok := seen[n]; ok {
-			seen[n] = inBoth
-		} else {
-			seen[n] = testOnly
-		}
-	}
-	out := make([]nameUnit, 0, len(seen))
-	for n, st := range seen {
-		out = append(out, nameUnit{n, st})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
+	sort.Strings(names)
+	return names
 }
 
 // zeroSamples reports a profile without samples, as llvm does instead of
