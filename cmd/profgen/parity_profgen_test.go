@@ -121,6 +121,11 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --populate-profile-symbol-list", args: with(csNoProbe, "--populate-profile-symbol-list"), rendered: true},
 	{name: "CS: --populate-profile-symbol-list, probes", args: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0"), rendered: true},
 	{name: "CS: --use-md5 ignored for text", args: with(csNoProbe, "--format=text", "--use-md5")},
+	// A flat CS profile given back (--llvm-sample-profile) goes through the
+	// pre-inliner, cold contexts and nesting, as generated ones do.
+	{name: "CS: --llvm-sample-profile", args: []string{"--binary={cs-noprobe.bin}", "--llvm-sample-profile={cs-flat-noprobe.sample.txt}", "--format=text", "-o", "{out}"}},
+	{name: "CS: --llvm-sample-profile, probes", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--gen-cs-nested-profile=0", "--sample-profile-hot-inline-threshold=3000", "--sample-profile-cold-inline-threshold=45", "-o", "{out}"}},
+	{name: "CS: --llvm-sample-profile --trim-cold-profile", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--csspgo-preinliner=0", "--trim-cold-profile", "--profile-summary-hot-count=150", "-o", "{out}"}},
 	// --show-disassembly-only: stdout byte for byte, on every kind of
 	// code the test data has (the instruction texts are LLVM's on these;
 	// internal/binary measures them on every test binary).

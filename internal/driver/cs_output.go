@@ -130,3 +130,36 @@ func rawContexts(ctxs []csprofile.Context) []rawprof.Context {
 	}
 	return out
 }
+
+// convertCSSampleProfile is --llvm-sample-profile of a flat CS profile:
+// its contexts go through what generated ones go through after the
+// unwinding (pre-inliner, cold contexts, nesting), as in llvm-profgen.
+func convertCSSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile) error {
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	f := bins.primary()
+	bin := csprofile.Binary{Code: instSizes{f}, Syms: csprofile.NewSymbols(sym)}
+	var res *csprofile.Result
+	if usePseudoProbes(opts, bins) {
+		pb, err := probeBinary(bins)
+		if err != nil {
+			return err
+		}
+		pbin := csprofile.ProbeBinary{Binary: bin, Inst: f, Probes: pb}
+		if res, err = csprofile.FromProbeProfile(in, pbin, sym.Functions(), csProfileOptions(opts, bins)); err != nil {
+			return fmt.Errorf("%s: %w", f.Path(), err)
+		}
+	} else {
+		res = csprofile.FromProfile(in, bin, sym.Functions(), csProfileOptions(opts, bins))
+	}
+	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
+		return err
+	}
+	path, err := OutputPath(opts.Output, f.Path(), 1)
+	if err != nil {
+		return err
+	}
+	return writeSampleProfile(opts, path, res.Profile)
+}
