@@ -46,6 +46,7 @@ var wf = []string{"--binary={data:lbr/wordfreq/binary}", "--perfscript={data:lbr
 var (
 	csProbe   = []string{"--binary={cs-probe.bin}", "--perfscript={cs-bare.script}"}
 	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
+	recNoMmap = []string{"--binary={rec-probe-nopie.bin}", "--perfscript={rec-nommap.script}"}
 )
 
 // tb is the small checked-in program and its hand-made LBR script.
@@ -121,6 +122,13 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --populate-profile-symbol-list", args: with(csNoProbe, "--populate-profile-symbol-list"), rendered: true},
 	{name: "CS: --populate-profile-symbol-list, probes", args: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0"), rendered: true},
 	{name: "CS: --use-md5 ignored for text", args: with(csNoProbe, "--format=text", "--use-md5")},
+	// LLVM's recursion-compression-pseudoprobe / merge-cold-profile class:
+	// recursion, no MMAP at all (llvm's warning), an explicit hot count of
+	// 0 (nothing merged as cold).
+	{name: "CS: recursion without MMAP, --profile-summary-hot-count=0", args: with(recNoMmap, "--format=text", "--profile-summary-hot-count=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
+	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	// A flat CS profile given back (--llvm-sample-profile) goes through the
 	// pre-inliner, cold contexts and nesting, as generated ones do.
 	{name: "CS: --llvm-sample-profile", args: []string{"--binary={cs-noprobe.bin}", "--llvm-sample-profile={cs-flat-noprobe.sample.txt}", "--format=text", "-o", "{out}"}},

@@ -82,12 +82,8 @@ func finishCSProfile(opts Options, bins *binaries, prof *sampleprof.Profile) err
 func csProfileOptions(opts Options, bins *binaries) csprofile.Options {
 	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
 	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
-	if c := opts.LLVM.SummaryHotCount; c != nil {
-		gopts.HotCount = *c
-	}
-	if c := opts.LLVM.SummaryColdCount; c != nil {
-		gopts.ColdCount = *c
-	}
+	gopts.HotCount = opts.LLVM.SummaryHotCount
+	gopts.ColdCount = opts.LLVM.SummaryColdCount
 	return gopts
 }
 
