@@ -19,10 +19,12 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	if h.probes {
 		ctxs := h.addressContexts()
 		h.warnTruncated(opts, len(ctxs))
+		h.warnBranches(opts)
 		return writeAddressContexts(opts, bins, h.syms, ctxs)
 	}
 	ctxs := h.contexts()
 	h.warnTruncated(opts, len(ctxs))
+	h.warnBranches(opts)
 	return writeContexts(opts, bins, h.syms, ctxs)
 }
 
@@ -36,6 +38,17 @@ func (h *hybridPath) warnTruncated(opts Options, contexts int) {
 		fmt.Fprintf(opts.Stderr, "warning: Profile context truncated due to missing probe for call instruction at %#x\n", uint64(unwind.ExternalAddr))
 	}
 	warnShare(opts.Stderr, 1, uint64(contexts), "of profiled contexts are truncated due to missing probe for call instruction.")
+}
+
+// warnBranches prints llvm-profgen's warnings about the branches its
+// unwinder could not follow, over the distinct samples.
+func (h *hybridPath) warnBranches(opts Options) {
+	b := h.queue.branchWarnings()
+	w := opts.Stderr
+	warnShare(w, b.MismatchedExtCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to unwinding error of external frame.")
+	warnShare(w, b.PairedExternal*2, b.Branches, "of branches containing paired external address.")
+	warnShare(w, b.UnpairedExternal, b.Branches, "of branches containing external address but doesn't have another external address to pair, likely due to interrupt jmp or broken perf script.")
+	warnShare(w, b.MismatchedCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to frame in prolog/epilog.")
 }
 
 // writeContexts writes frame contexts: unsymbolized, or as a CS profile.

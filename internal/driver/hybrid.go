@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"hash/maphash"
 	"io"
 	"path/filepath"
 
@@ -142,18 +143,23 @@ func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
 		FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
 	}
 	first := true
+	seed := maphash.MakeSeed() // one for all, so that their distinct samples merge
 	return func() *unwinder {
 		syms := h.syms // the first unwinder's symbol cache serves generation afterwards
 		if !first {
 			syms = csprofile.NewSymbols(sym)
 		}
 		first = false
+		var w *unwinder
 		if h.probes {
 			keys := unwind.NewAddressContexts(copts.CompressRecursion, copts.MaxContextDepth)
-			return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
+			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
+		} else {
+			keys := csprofile.NewFrameContexts(syms, copts)
+			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
 		}
-		keys := csprofile.NewFrameContexts(syms, copts)
-		return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
+		w.u.Distinct = unwind.NewDistinct(seed)
+		return w
 	}
 }
 

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sync"
 
@@ -130,6 +131,18 @@ func (q *unwindQueue) stats() (s unwind.Stats, frames int) {
 		frames += w.u.Frames()
 	}
 	return s, frames
+}
+
+// branchWarnings sums the unwinders' branch warning counts over the
+// distinct samples of them all.
+func (q *unwindQueue) branchWarnings() unwind.BranchWarnings {
+	all := unwind.NewDistinct(maphash.Seed{})
+	for _, w := range q.ws {
+		if w.u.Distinct != nil {
+			all.Merge(w.u.Distinct)
+		}
+	}
+	return all.Warnings()
 }
 
 // externalCallers reports whether a frame of any unwinder ran under an

@@ -124,6 +124,9 @@ type Unwinder struct {
 
 	stack []uint64
 	lbr   []aggregate.Branch
+	// Distinct, when set, gets the branch warning counts of every
+	// distinct sample unwound.
+	Distinct *Distinct
 }
 
 // New returns an Unwinder over the binary's code and symbols; keyer names
@@ -159,7 +162,17 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 		u.Stats.LeafExternal += count
 	}
 	u.stack[0] = u.lbr[0].Target // skid: the newest branch target is where the sample ran
+	var key uint64
+	if u.Distinct != nil {
+		key = u.Distinct.key(u.stack, u.lbr)
+	}
+	before := u.Stats
 	u.unwind(u.stack, u.lbr, count)
+	if d := u.Distinct; d != nil && count > 0 {
+		if _, ok := d.samples[key]; !ok {
+			d.samples[key] = perSample(before, u.Stats, count)
+		}
+	}
 	u.Stats.Unwound += count
 }
 
