@@ -18,11 +18,13 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	}
 	if h.probes {
 		ctxs := h.addressContexts()
+		h.warnRanges(opts)
 		h.warnTruncated(opts, len(ctxs))
 		h.warnBranches(opts)
 		return writeAddressContexts(opts, bins, h.syms, ctxs)
 	}
 	ctxs := h.contexts()
+	h.warnRanges(opts)
 	h.warnTruncated(opts, len(ctxs))
 	h.warnBranches(opts)
 	return writeContexts(opts, bins, h.syms, ctxs)
@@ -38,6 +40,23 @@ func (h *hybridPath) warnTruncated(opts Options, contexts int) {
 		fmt.Fprintf(opts.Stderr, "warning: Profile context truncated due to missing probe for call instruction at %#x\n", uint64(unwind.ExternalAddr))
 	}
 	warnShare(opts.Stderr, 1, uint64(contexts), "of profiled contexts are truncated due to missing probe for call instruction.")
+}
+
+// warnRanges prints llvm-profgen's shares of the samples' fall-through
+// ranges that do not fit the binary, over the hybrid samples unwound.
+func (h *hybridPath) warnRanges(opts Options) {
+	pairs, total := h.queue.pairs()
+	sym, err := h.bins.symbolizer(0)
+	if err != nil {
+		return // reported when the profile is written
+	}
+	funcs := func(addr uint64) (uint64, bool) {
+		if r := sym.FuncRangeAt(addr); r != nil {
+			return r.End, true
+		}
+		return 0, false
+	}
+	checkRanges(pairs, total, h.bins.primary(), funcs, false).print(opts.Stderr, opts.LLVM.ShowDetailedWarning)
 }
 
 // warnBranches prints llvm-profgen's warnings about the branches its

@@ -159,6 +159,7 @@ func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
 			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
 		}
 		w.u.Distinct = unwind.NewDistinct(seed)
+		w.u.Pairs = map[aggregate.Range]uint64{}
 		return w
 	}
 }

@@ -145,6 +145,19 @@ func (q *unwindQueue) branchWarnings() unwind.BranchWarnings {
 	return all.Warnings()
 }
 
+// pairs merges the unwinders' counts of consecutive branch pairs.
+func (q *unwindQueue) pairs() (*aggregate.Counters, uint64) {
+	c := &aggregate.Counters{Ranges: map[aggregate.Range]uint64{}}
+	var total uint64
+	for _, w := range q.ws {
+		for r, n := range w.u.Pairs {
+			c.Ranges[r] += n
+			total += n
+		}
+	}
+	return c, total
+}
+
 // externalCallers reports whether a frame of any unwinder ran under an
 // external one.
 func (q *unwindQueue) externalCallers() bool {

@@ -127,6 +127,10 @@ type Unwinder struct {
 	// Distinct, when set, gets the branch warning counts of every
 	// distinct sample unwound.
 	Distinct *Distinct
+	// Pairs, when set, counts the (start, end) pairs of consecutive
+	// branches of the samples unwound, as converted (external ends
+	// ExternalAddr), for llvm-profgen's range warnings.
+	Pairs map[aggregate.Range]uint64
 }
 
 // New returns an Unwinder over the binary's code and symbols; keyer names
@@ -162,6 +166,9 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 		u.Stats.LeafExternal += count
 	}
 	u.stack[0] = u.lbr[0].Target // skid: the newest branch target is where the sample ran
+	if u.Pairs != nil {
+		countPairs(u.Pairs, u.lbr, count)
+	}
 	var key uint64
 	if u.Distinct != nil {
 		key = u.Distinct.key(u.stack, u.lbr)
@@ -215,4 +222,12 @@ func callBefore(code Code, ret uint64) uint64 {
 		return 0
 	}
 	return in.Addr
+}
+
+// countPairs adds the fall-through pairs of a branch stack (newest
+// first): each branch's target with the source of the one after it.
+func countPairs(pairs map[aggregate.Range]uint64, lbr []aggregate.Branch, count uint64) {
+	for i := 1; i < len(lbr); i++ {
+		pairs[aggregate.Range{Start: lbr[i].Target, End: lbr[i-1].Source}] += count
+	}
 }
