@@ -18,15 +18,19 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	}
 	if h.probes {
 		ctxs := h.addressContexts()
+		d := h.queue.distinct()
+		h.warnTruncatedStacks(opts, d)
 		h.warnRanges(opts)
 		h.warnTruncated(opts, len(ctxs))
-		h.warnBranches(opts)
+		h.warnBranches(opts, d)
 		return writeAddressContexts(opts, bins, h.syms, ctxs)
 	}
 	ctxs := h.contexts()
+	d := h.queue.distinct()
+	h.warnTruncatedStacks(opts, d)
 	h.warnRanges(opts)
 	h.warnTruncated(opts, len(ctxs))
-	h.warnBranches(opts)
+	h.warnBranches(opts, d)
 	return writeContexts(opts, bins, h.syms, ctxs)
 }
 
@@ -59,10 +63,23 @@ func (h *hybridPath) warnRanges(opts Options) {
 	checkRanges(pairs, total, h.bins.primary(), funcs, false).print(opts.Stderr, opts.LLVM.ShowDetailedWarning)
 }
 
+// warnTruncatedStacks prints llvm-profgen's warning about stacks cut at
+// a return address not after a call: distinct such addresses over
+// distinct samples.
+func (h *hybridPath) warnTruncatedStacks(opts Options, d *unwind.Distinct) {
+	invalid := d.InvalidReturns()
+	if opts.LLVM.ShowDetailedWarning {
+		for _, a := range invalid {
+			fmt.Fprintf(opts.Stderr, "warning: Truncated stack sample due to invalid return address at %#x, likely caused by frame pointer omission\n", a)
+		}
+	}
+	warnShare(opts.Stderr, uint64(len(invalid)), uint64(d.Len()), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
+}
+
 // warnBranches prints llvm-profgen's warnings about the branches its
 // unwinder could not follow, over the distinct samples.
-func (h *hybridPath) warnBranches(opts Options) {
-	b := h.queue.branchWarnings()
+func (h *hybridPath) warnBranches(opts Options, d *unwind.Distinct) {
+	b := d.Warnings()
 	w := opts.Stderr
 	warnShare(w, b.MismatchedExtCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to unwinding error of external frame.")
 	warnShare(w, b.PairedExternal*2, b.Branches, "of branches containing paired external address.")

@@ -133,16 +133,15 @@ func (q *unwindQueue) stats() (s unwind.Stats, frames int) {
 	return s, frames
 }
 
-// branchWarnings sums the unwinders' branch warning counts over the
-// distinct samples of them all.
-func (q *unwindQueue) branchWarnings() unwind.BranchWarnings {
+// distinct merges the unwinders' distinct samples.
+func (q *unwindQueue) distinct() *unwind.Distinct {
 	all := unwind.NewDistinct(maphash.Seed{})
 	for _, w := range q.ws {
 		if w.u.Distinct != nil {
 			all.Merge(w.u.Distinct)
 		}
 	}
-	return all.Warnings()
+	return all
 }
 
 // pairs merges the unwinders' counts of consecutive branch pairs.

@@ -3,6 +3,7 @@ package unwind
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 
 	"github.com/profgen/profgen/internal/aggregate"
 )
@@ -45,12 +46,25 @@ func perSample(before, after Stats, n uint64) BranchWarnings {
 type Distinct struct {
 	seed    maphash.Seed
 	samples map[uint64]BranchWarnings
-	buf     []byte
+	// invalidReturns are the return addresses not after a call that cut
+	// stacks, of every sample (those dropped afterwards too).
+	invalidReturns map[uint64]struct{}
+	buf            []byte
 }
 
 // NewDistinct returns an empty Distinct hashing with seed.
 func NewDistinct(seed maphash.Seed) *Distinct {
-	return &Distinct{seed: seed, samples: map[uint64]BranchWarnings{}}
+	return &Distinct{seed: seed, samples: map[uint64]BranchWarnings{}, invalidReturns: map[uint64]struct{}{}}
+}
+
+// InvalidReturns returns the return addresses that cut stacks, sorted.
+func (d *Distinct) InvalidReturns() []uint64 {
+	out := make([]uint64, 0, len(d.invalidReturns))
+	for a := range d.invalidReturns {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // key hashes a sample's stack and branches.
@@ -71,8 +85,11 @@ func (d *Distinct) key(stack []uint64, lbr []aggregate.Branch) uint64 {
 // Len returns the number of distinct samples.
 func (d *Distinct) Len() int { return len(d.samples) }
 
-// Merge adds o's samples that d does not have.
+// Merge adds o's samples and return addresses that d does not have.
 func (d *Distinct) Merge(o *Distinct) {
+	for a := range o.invalidReturns {
+		d.invalidReturns[a] = struct{}{}
+	}
 	for k, w := range o.samples {
 		if _, ok := d.samples[k]; !ok {
 			d.samples[k] = w

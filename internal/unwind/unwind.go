@@ -147,9 +147,12 @@ func New(code Code, sym Symbols, keyer Keyer, opts Options) *Unwinder {
 // stacks and branch stacks, nearly every sample is unique.
 func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 	u.Stats.Samples += count
-	var cut bool
+	var cutAt uint64
 	var drop Drop
-	u.stack, cut, drop = CallStack(u.code, u.sym, frames, u.stack[:0])
+	u.stack, cutAt, drop = CallStack(u.code, u.sym, frames, u.stack[:0])
+	if cutAt != 0 && u.Distinct != nil {
+		u.Distinct.invalidReturns[cutAt] = struct{}{}
+	}
 	if drop == DropPrologEpilog {
 		u.Stats.PrologEpilog += count
 		return
@@ -159,7 +162,7 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 		u.Stats.NoBranches += count
 		return
 	}
-	if cut {
+	if cutAt != 0 {
 		u.Stats.CutStacks += count
 	}
 	if u.stack[0] == ExternalAddr {
