@@ -129,6 +129,11 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
 	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	// llvm's warnings about broken hybrid samples, counted as it counts
+	// them (per distinct sample): external branch ends without a pair,
+	// stacks cut at invalid return addresses, ranges outside functions.
+	{name: "CS: unwinder and range warnings", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--format=text")},
+	{name: "CS: unwinder and range warnings, detailed", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--skip-symbolization", "--show-detailed-warning")},
 	// A flat CS profile given back (--llvm-sample-profile) goes through the
 	// pre-inliner, cold contexts and nesting, as generated ones do.
 	{name: "CS: --llvm-sample-profile", args: []string{"--binary={cs-noprobe.bin}", "--llvm-sample-profile={cs-flat-noprobe.sample.txt}", "--format=text", "-o", "{out}"}},
