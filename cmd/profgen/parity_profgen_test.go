@@ -133,6 +133,7 @@ var profgenParityTable = []profgenRow{
 	// them (per distinct sample): external branch ends without a pair,
 	// stacks cut at invalid return addresses, ranges outside functions.
 	{name: "CS: unwinder and range warnings", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--format=text")},
+	{name: "CS: invalid return addresses, --ignore-stack-samples", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--format=text", "--ignore-stack-samples", "--show-detailed-warning")},
 	{name: "CS: unwinder and range warnings, detailed", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--skip-symbolization", "--show-detailed-warning")},
 	// A flat CS profile given back (--llvm-sample-profile) goes through the
 	// pre-inliner, cold contexts and nesting, as generated ones do.

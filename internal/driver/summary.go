@@ -18,6 +18,9 @@ func (res *result) print(opts Options, bins *binaries) {
 	if res.hybrid.mode == modeCS || res.hybrid.mode == modeFlatHybrid {
 		warnShare(w, res.hybrid.sum.LeafExternal, uint64(res.scan.Units), "of samples have leaf external frame in call stack.")
 	}
+	if res.hybrid.mode == modeFlatHybrid {
+		res.hybrid.flat.warn(w, opts.LLVM.ShowDetailedWarning)
+	}
 	if res.lbr.Samples > 0 && !res.hybrid.cs() {
 		res.printLBR(w, filepath.Base(bins.primary().Path()))
 		res.printLLVMWarnings(opts, bins)
