@@ -21,7 +21,9 @@ func FromProfile(in *sampleprof.Profile, bin Binary, funcs []*symbolize.Function
 			sz.addFunction(fn, bin.Code, bin.Syms)
 		}
 	}
-	return g.finish(sz)
+	res := g.finish(sz)
+	res.Profile.ProbeBased = in.ProbeBased // its checksums are kept, and written
+	return res
 }
 
 // FromProbeProfile is FromProfile for a binary with pseudo probes: the
