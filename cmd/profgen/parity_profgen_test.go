@@ -145,6 +145,8 @@ var profgenParityTable = []profgenRow{
 	// code the test data has (the instruction texts are LLVM's on these;
 	// internal/binary measures them on every test binary).
 	listing("{drv:t.bin}"),
+	listing("{missing-dwarf.exe}"), // split DWARF, its .dwo absent: llvm's warnings
+	listing("{missing-dwarf.exe}", "--show-detailed-warning"),
 	listing("{drv:t.bin}", "--show-source-locations", "--show-canonical-fname"),
 	listing("{drv:t.bin}", "--disassemble-functions=main,bar", "--show-source-locations"),
 	listing("../../internal/binary/pseudoprobe/testdata/probe.elf", "--show-pseudo-probe", "--show-source-locations"),
