@@ -46,6 +46,7 @@ var wf = []string{"--binary={data:lbr/wordfreq/binary}", "--perfscript={data:lbr
 var (
 	csProbe   = []string{"--binary={cs-probe.bin}", "--perfscript={cs-bare.script}"}
 	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
+	recNoMmap = []string{"--binary={rec-probe-nopie.bin}", "--perfscript={rec-nommap.script}"}
 )
 
 // tb is the small checked-in program and its hand-made LBR script.
@@ -121,10 +122,31 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --populate-profile-symbol-list", args: with(csNoProbe, "--populate-profile-symbol-list"), rendered: true},
 	{name: "CS: --populate-profile-symbol-list, probes", args: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0"), rendered: true},
 	{name: "CS: --use-md5 ignored for text", args: with(csNoProbe, "--format=text", "--use-md5")},
+	// LLVM's recursion-compression-pseudoprobe / merge-cold-profile class:
+	// recursion, no MMAP at all (llvm's warning), an explicit hot count of
+	// 0 (nothing merged as cold).
+	{name: "CS: recursion without MMAP, --profile-summary-hot-count=0", args: with(recNoMmap, "--format=text", "--profile-summary-hot-count=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
+	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	// llvm's warnings about broken hybrid samples, counted as it counts
+	// them (per distinct sample): external branch ends without a pair,
+	// stacks cut at invalid return addresses, ranges outside functions.
+	{name: "CS: unwinder and range warnings", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--format=text")},
+	{name: "CS: invalid return addresses, --ignore-stack-samples", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--format=text", "--ignore-stack-samples", "--show-detailed-warning")},
+	{name: "CS: unwinder and range warnings, detailed", args: with([]string{"--binary={cs-noprobe.bin}", "--perfscript={cs-warn.script}"}, "--skip-symbolization", "--show-detailed-warning")},
+	// A flat CS profile given back (--llvm-sample-profile) goes through the
+	// pre-inliner, cold contexts and nesting, as generated ones do.
+	{name: "CS: --llvm-sample-profile", args: []string{"--binary={cs-noprobe.bin}", "--llvm-sample-profile={cs-flat-noprobe.sample.txt}", "--format=text", "-o", "{out}"}},
+	{name: "CS: --llvm-sample-profile, probes", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--gen-cs-nested-profile=0", "--sample-profile-hot-inline-threshold=3000", "--sample-profile-cold-inline-threshold=45", "-o", "{out}"}},
+	{name: "CS: --llvm-sample-profile, probes, --use-dwarf-correlation", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--use-dwarf-correlation", "-o", "{out}"}},
+	{name: "CS: --llvm-sample-profile --trim-cold-profile", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--csspgo-preinliner=0", "--trim-cold-profile", "--profile-summary-hot-count=150", "-o", "{out}"}},
 	// --show-disassembly-only: stdout byte for byte, on every kind of
 	// code the test data has (the instruction texts are LLVM's on these;
 	// internal/binary measures them on every test binary).
 	listing("{drv:t.bin}"),
+	listing("{missing-dwarf.exe}"), // split DWARF, its .dwo absent: llvm's warnings
+	listing("{missing-dwarf.exe}", "--show-detailed-warning"),
 	listing("{drv:t.bin}", "--show-source-locations", "--show-canonical-fname"),
 	listing("{drv:t.bin}", "--disassemble-functions=main,bar", "--show-source-locations"),
 	listing("../../internal/binary/pseudoprobe/testdata/probe.elf", "--show-pseudo-probe", "--show-source-locations"),

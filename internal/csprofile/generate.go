@@ -37,8 +37,9 @@ type Options struct {
 	// flow-sensitive discriminators).
 	FSDiscriminators bool
 	// HotCount and ColdCount override the summary's hot and cold
-	// thresholds when not 0 (--profile-summary-hot-count, -cold-count).
-	HotCount, ColdCount uint64
+	// thresholds when set, 0 included (--profile-summary-hot-count,
+	// -cold-count): a hot threshold of 0 merges and trims nothing.
+	HotCount, ColdCount *uint64
 	// The pre-inliner's thresholds (-sample-profile-* options of LLVM).
 	Inline InlineOptions
 	// SafeRecursiveMerge makes the pre-inliner take a context out of the

@@ -43,11 +43,11 @@ func (g *generator) finish(sz *sizes) *Result {
 	opts := g.opts
 	summary := contextLessSummary(g.t)
 	res := &Result{HotThreshold: summary.HotThreshold(), ColdThreshold: summary.ColdThreshold()}
-	if opts.HotCount != 0 {
-		res.HotThreshold = opts.HotCount
+	if opts.HotCount != nil {
+		res.HotThreshold = *opts.HotCount
 	}
-	if opts.ColdCount != 0 {
-		res.ColdThreshold = opts.ColdCount
+	if opts.ColdCount != nil {
+		res.ColdThreshold = *opts.ColdCount
 	}
 	mergeCold := !opts.PreInliner
 	if opts.PreInliner {

@@ -18,11 +18,19 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	}
 	if h.probes {
 		ctxs := h.addressContexts()
+		d := h.queue.distinct()
+		h.warnTruncatedStacks(opts, d)
+		h.warnRanges(opts)
 		h.warnTruncated(opts, len(ctxs))
+		h.warnBranches(opts, d)
 		return writeAddressContexts(opts, bins, h.syms, ctxs)
 	}
 	ctxs := h.contexts()
+	d := h.queue.distinct()
+	h.warnTruncatedStacks(opts, d)
+	h.warnRanges(opts)
 	h.warnTruncated(opts, len(ctxs))
+	h.warnBranches(opts, d)
 	return writeContexts(opts, bins, h.syms, ctxs)
 }
 
@@ -36,6 +44,47 @@ func (h *hybridPath) warnTruncated(opts Options, contexts int) {
 		fmt.Fprintf(opts.Stderr, "warning: Profile context truncated due to missing probe for call instruction at %#x\n", uint64(unwind.ExternalAddr))
 	}
 	warnShare(opts.Stderr, 1, uint64(contexts), "of profiled contexts are truncated due to missing probe for call instruction.")
+}
+
+// warnRanges prints llvm-profgen's shares of the samples' fall-through
+// ranges that do not fit the binary, over the hybrid samples unwound.
+func (h *hybridPath) warnRanges(opts Options) {
+	pairs, total := h.queue.pairs()
+	sym, err := h.bins.symbolizer(0)
+	if err != nil {
+		return // reported when the profile is written
+	}
+	funcs := func(addr uint64) (uint64, bool) {
+		if r := sym.FuncRangeAt(addr); r != nil {
+			return r.End, true
+		}
+		return 0, false
+	}
+	checkRanges(pairs, total, h.bins.primary(), funcs, false).print(opts.Stderr, opts.LLVM.ShowDetailedWarning)
+}
+
+// warnTruncatedStacks prints llvm-profgen's warning about stacks cut at
+// a return address not after a call: distinct such addresses over
+// distinct samples.
+func (h *hybridPath) warnTruncatedStacks(opts Options, d *unwind.Distinct) {
+	invalid := d.InvalidReturns()
+	if opts.LLVM.ShowDetailedWarning {
+		for _, a := range invalid {
+			fmt.Fprintf(opts.Stderr, "warning: Truncated stack sample due to invalid return address at %#x, likely caused by frame pointer omission\n", a)
+		}
+	}
+	warnShare(opts.Stderr, uint64(len(invalid)), uint64(d.Len()), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
+}
+
+// warnBranches prints llvm-profgen's warnings about the branches its
+// unwinder could not follow, over the distinct samples.
+func (h *hybridPath) warnBranches(opts Options, d *unwind.Distinct) {
+	b := d.Warnings()
+	w := opts.Stderr
+	warnShare(w, b.MismatchedExtCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to unwinding error of external frame.")
+	warnShare(w, b.PairedExternal*2, b.Branches, "of branches containing paired external address.")
+	warnShare(w, b.UnpairedExternal, b.Branches, "of branches containing external address but doesn't have another external address to pair, likely due to interrupt jmp or broken perf script.")
+	warnShare(w, b.MismatchedCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to frame in prolog/epilog.")
 }
 
 // writeContexts writes frame contexts: unsymbolized, or as a CS profile.
@@ -82,12 +131,8 @@ func finishCSProfile(opts Options, bins *binaries, prof *sampleprof.Profile) err
 func csProfileOptions(opts Options, bins *binaries) csprofile.Options {
 	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
 	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
-	if c := opts.LLVM.SummaryHotCount; c != nil {
-		gopts.HotCount = *c
-	}
-	if c := opts.LLVM.SummaryColdCount; c != nil {
-		gopts.ColdCount = *c
-	}
+	gopts.HotCount = opts.LLVM.SummaryHotCount
+	gopts.ColdCount = opts.LLVM.SummaryColdCount
 	return gopts
 }
 
@@ -129,4 +174,37 @@ func rawContexts(ctxs []csprofile.Context) []rawprof.Context {
 		out[i] = rawprof.Context{Name: sampleprof.ContextString(c.Frames), Counters: c.Counters}
 	}
 	return out
+}
+
+// convertCSSampleProfile is --llvm-sample-profile of a flat CS profile:
+// its contexts go through what generated ones go through after the
+// unwinding (pre-inliner, cold contexts, nesting), as in llvm-profgen.
+func convertCSSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile) error {
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return err
+	}
+	f := bins.primary()
+	bin := csprofile.Binary{Code: instSizes{f}, Syms: csprofile.NewSymbols(sym)}
+	var res *csprofile.Result
+	if usePseudoProbes(opts, bins) {
+		pb, err := probeBinary(bins)
+		if err != nil {
+			return err
+		}
+		pbin := csprofile.ProbeBinary{Binary: bin, Inst: f, Probes: pb}
+		if res, err = csprofile.FromProbeProfile(in, pbin, sym.Functions(), csProfileOptions(opts, bins)); err != nil {
+			return fmt.Errorf("%s: %w", f.Path(), err)
+		}
+	} else {
+		res = csprofile.FromProfile(in, bin, sym.Functions(), csProfileOptions(opts, bins))
+	}
+	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
+		return err
+	}
+	path, err := OutputPath(opts.Output, f.Path(), 1)
+	if err != nil {
+		return err
+	}
+	return writeSampleProfile(opts, path, res.Profile)
 }

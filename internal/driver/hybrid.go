@@ -1,9 +1,12 @@
 package driver
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
@@ -45,6 +48,59 @@ type hybridPath struct {
 	lbr      []aggregate.Branch
 	stack    []uint64
 	sum      hybridSummary
+	flat     flatDistinct
+}
+
+// flatDistinct is what llvm-profgen's warning about stacks cut at invalid
+// return addresses counts with --ignore-stack-samples: the distinct such
+// addresses, and the distinct samples kept (their branch stacks: the
+// stacks are cleared before llvm aggregates them).
+type flatDistinct struct {
+	seed    maphash.Seed
+	samples map[uint64]struct{}
+	invalid map[uint64]struct{}
+	buf     []byte
+	lbr     []aggregate.Branch
+}
+
+// add notes a sample's cut address (0: none) and, when kept, its branch
+// stack as llvm converts it.
+func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []aggregate.Branch) {
+	if f.samples == nil {
+		f.seed, f.samples, f.invalid = maphash.MakeSeed(), map[uint64]struct{}{}, map[uint64]struct{}{}
+	}
+	if cutAt != 0 {
+		f.invalid[cutAt] = struct{}{}
+	}
+	if !kept {
+		return
+	}
+	f.lbr = unwind.Branches(code, lbr, f.lbr[:0])
+	if len(f.lbr) == 0 {
+		return
+	}
+	b := f.buf[:0]
+	for _, br := range f.lbr {
+		b = binary.LittleEndian.AppendUint64(b, br.Source)
+		b = binary.LittleEndian.AppendUint64(b, br.Target)
+	}
+	f.buf = b
+	f.samples[maphash.Bytes(f.seed, b)] = struct{}{}
+}
+
+// warn prints the share, each address first with detailed.
+func (f *flatDistinct) warn(w io.Writer, detailed bool) {
+	invalid := make([]uint64, 0, len(f.invalid))
+	for a := range f.invalid {
+		invalid = append(invalid, a)
+	}
+	slices.Sort(invalid)
+	if detailed {
+		for _, a := range invalid {
+			fmt.Fprintf(w, "warning: Truncated stack sample due to invalid return address at %#x, likely caused by frame pointer omission\n", a)
+		}
+	}
+	warnShare(w, uint64(len(invalid)), uint64(len(f.samples)), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
 }
 
 // hybridSummary is what happened to the samples of a hybrid input.
@@ -96,7 +152,7 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 		h.sum.LeafExternal++
 	}
 	if h.mode == modeFlatHybrid {
-		return h.keepFlat(), nil
+		return h.keepFlat(rec.Sample.Branches, delta), nil
 	}
 	if h.prefetch == nil {
 		h.startPrefetch()
@@ -142,27 +198,40 @@ func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
 		FSDiscriminators:  h.bins.generateOptions(0).FSDiscriminators,
 	}
 	first := true
+	seed := maphash.MakeSeed() // one for all, so that their distinct samples merge
 	return func() *unwinder {
 		syms := h.syms // the first unwinder's symbol cache serves generation afterwards
 		if !first {
 			syms = csprofile.NewSymbols(sym)
 		}
 		first = false
+		var w *unwinder
 		if h.probes {
 			keys := unwind.NewAddressContexts(copts.CompressRecursion, copts.MaxContextDepth)
-			return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
+			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
+		} else {
+			keys := csprofile.NewFrameContexts(syms, copts)
+			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
 		}
-		keys := csprofile.NewFrameContexts(syms, copts)
-		return &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
+		w.u.Distinct = unwind.NewDistinct(seed)
+		w.u.Pairs = map[aggregate.Range]uint64{}
+		return w
 	}
 }
 
 // keepFlat applies llvm-profgen's check of a hybrid sample whose stack is
 // otherwise ignored: the sample is dropped when its leaf is in a prolog or
 // epilog.
-func (h *hybridPath) keepFlat() bool {
+func (h *hybridPath) keepFlat(branches []perfscript.Branch, delta uint64) bool {
 	var drop unwind.Drop
-	h.stack, _, drop = unwind.CallStack(h.bins.primary(), h.syms, h.frames, h.stack[:0])
+	var cutAt uint64
+	h.stack, cutAt, drop = unwind.CallStack(h.bins.primary(), h.syms, h.frames, h.stack[:0])
+	keep := drop == unwind.Keep && len(h.stack) > 0
+	h.lbr = h.lbr[:0]
+	for _, b := range branches {
+		h.lbr = append(h.lbr, aggregate.Branch{Source: b.From + delta, Target: b.To + delta})
+	}
+	h.flat.add(h.bins.primary(), cutAt, keep, h.lbr)
 	if drop != unwind.Keep {
 		h.sum.PrologEpilog++
 		return false

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sync"
 
@@ -130,6 +131,30 @@ func (q *unwindQueue) stats() (s unwind.Stats, frames int) {
 		frames += w.u.Frames()
 	}
 	return s, frames
+}
+
+// distinct merges the unwinders' distinct samples.
+func (q *unwindQueue) distinct() *unwind.Distinct {
+	all := unwind.NewDistinct(maphash.Seed{})
+	for _, w := range q.ws {
+		if w.u.Distinct != nil {
+			all.Merge(w.u.Distinct)
+		}
+	}
+	return all
+}
+
+// pairs merges the unwinders' counts of consecutive branch pairs.
+func (q *unwindQueue) pairs() (*aggregate.Counters, uint64) {
+	c := &aggregate.Counters{Ranges: map[aggregate.Range]uint64{}}
+	var total uint64
+	for _, w := range q.ws {
+		for r, n := range w.u.Pairs {
+			c.Ranges[r] += n
+			total += n
+		}
+	}
+	return c, total
 }
 
 // externalCallers reports whether a frame of any unwinder ran under an

@@ -39,6 +39,8 @@ func showListing(opts Options, bins *binaries) error {
 		}
 		if _, err := f.DWARF(); err != nil {
 			fmt.Fprintln(opts.Stderr, "warning: Loading of DWARF info completed, but no binary functions have been retrieved.")
+		} else if sym == nil {
+			bins.symbolizer(i) // llvm's warnings about split units not found, as it loads the DWARF
 		}
 		stats, err := f.WriteListing(opts.Stdout, lo)
 		if err != nil {

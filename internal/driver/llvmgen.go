@@ -85,6 +85,9 @@ func convertSampleProfile(opts Options, bins *binaries) error {
 	if err != nil {
 		return err
 	}
+	if prof.CS {
+		return convertCSSampleProfile(opts, bins, prof)
+	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return err

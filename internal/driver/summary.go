@@ -12,8 +12,14 @@ import (
 func (res *result) print(opts Options, bins *binaries) {
 	w := opts.Stderr
 	res.hybrid.print(w, filepath.Base(bins.primary().Path()))
+	if res.hybrid.cs() {
+		res.warnNoMmap(w, bins)
+	}
 	if res.hybrid.mode == modeCS || res.hybrid.mode == modeFlatHybrid {
 		warnShare(w, res.hybrid.sum.LeafExternal, uint64(res.scan.Units), "of samples have leaf external frame in call stack.")
+	}
+	if res.hybrid.mode == modeFlatHybrid {
+		res.hybrid.flat.warn(w, opts.LLVM.ShowDetailedWarning)
 	}
 	if res.lbr.Samples > 0 && !res.hybrid.cs() {
 		res.printLBR(w, filepath.Base(bins.primary().Path()))
@@ -67,15 +73,21 @@ func (res *result) printLBR(w io.Writer, name string) {
 	res.printTableWarnings(w, name)
 }
 
+// warnNoMmap prints llvm-profgen's warning about samples placed at the
+// binary's preferred address, no mapping of it having been seen.
+func (res *result) warnNoMmap(w io.Writer, bins *binaries) {
+	if res.table.NoMmapDefaulted {
+		fmt.Fprintf(w, "warning: No relevant mmap event is matched for %s, will use preferred address (%#x) as the base loading address!\n",
+			filepath.Base(bins.primary().Path()), bins.primary().PreferredBase())
+	}
+}
+
 // printLLVMWarnings prints llvm-profgen's own warnings about LBR input.
 // The range shares need the binary's functions: they are left out when
 // only the unsymbolized profile is written, unless asked for in detail.
 func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
 	w := opts.Stderr
-	if res.table.NoMmapDefaulted {
-		fmt.Fprintf(w, "warning: No relevant mmap event is matched for %s, will use preferred address (%#x) as the base loading address!\n",
-			filepath.Base(bins.primary().Path()), bins.primary().PreferredBase())
-	}
+	res.warnNoMmap(w, bins)
 	printBadLines(w, res.lbr)
 	if res.hybrid.lbrOnly() {
 		printSkippedLines(w, res.scan)

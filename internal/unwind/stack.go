@@ -17,13 +17,13 @@ const (
 // return addresses) into llvm-profgen's: a frame outside the binary becomes
 // ExternalAddr (one for a run of them, none at the bottom), a return
 // address becomes its call instruction's address, and the stack stops at a
-// return address that does not follow a call (cut is then true: a frame
-// pointer chain broken by code without frame pointers). The stack is
+// return address that does not follow a call (cutAt is then that address,
+// else 0: a frame pointer chain broken by code without frame pointers). The stack is
 // appended to dst. A sample whose leaf lies in the first two or last two
 // instructions of a function is to be dropped (DropPrologEpilog): its
 // caller frames are unreliable there. llvm-profgen drops such samples even
 // when it ignores their stacks (--ignore-stack-samples).
-func CallStack(code Code, sym Symbols, frames []uint64, dst []uint64) (stack []uint64, cut bool, drop Drop) {
+func CallStack(code Code, sym Symbols, frames []uint64, dst []uint64) (stack []uint64, cutAt uint64, drop Drop) {
 	stack = dst
 	for i, a := range frames {
 		if _, ok := code.Inst(a); !ok {
@@ -33,10 +33,12 @@ func CallStack(code Code, sym Symbols, frames []uint64, dst []uint64) (stack []u
 			continue
 		}
 		if i > 0 {
-			if a = callBefore(code, a); a == 0 {
-				cut = true
+			call := callBefore(code, a)
+			if call == 0 {
+				cutAt = a
 				break
 			}
+			a = call
 		}
 		stack = append(stack, a)
 	}
@@ -44,9 +46,9 @@ func CallStack(code Code, sym Symbols, frames []uint64, dst []uint64) (stack []u
 		stack = stack[:n-1]
 	}
 	if len(stack) > 0 && inPrologEpilog(code, sym, stack[0]) {
-		return stack, cut, DropPrologEpilog
+		return stack, cutAt, DropPrologEpilog
 	}
-	return stack, cut, Keep
+	return stack, cutAt, Keep
 }
 
 // inPrologEpilog tells whether addr is one of the first two instructions of

@@ -124,6 +124,13 @@ type Unwinder struct {
 
 	stack []uint64
 	lbr   []aggregate.Branch
+	// Distinct, when set, gets the branch warning counts of every
+	// distinct sample unwound.
+	Distinct *Distinct
+	// Pairs, when set, counts the (start, end) pairs of consecutive
+	// branches of the samples unwound, as converted (external ends
+	// ExternalAddr), for llvm-profgen's range warnings.
+	Pairs map[aggregate.Range]uint64
 }
 
 // New returns an Unwinder over the binary's code and symbols; keyer names
@@ -140,9 +147,12 @@ func New(code Code, sym Symbols, keyer Keyer, opts Options) *Unwinder {
 // stacks and branch stacks, nearly every sample is unique.
 func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 	u.Stats.Samples += count
-	var cut bool
+	var cutAt uint64
 	var drop Drop
-	u.stack, cut, drop = CallStack(u.code, u.sym, frames, u.stack[:0])
+	u.stack, cutAt, drop = CallStack(u.code, u.sym, frames, u.stack[:0])
+	if cutAt != 0 && u.Distinct != nil {
+		u.Distinct.invalidReturns[cutAt] = struct{}{}
+	}
 	if drop == DropPrologEpilog {
 		u.Stats.PrologEpilog += count
 		return
@@ -152,14 +162,27 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 		u.Stats.NoBranches += count
 		return
 	}
-	if cut {
+	if cutAt != 0 {
 		u.Stats.CutStacks += count
 	}
 	if u.stack[0] == ExternalAddr {
 		u.Stats.LeafExternal += count
 	}
 	u.stack[0] = u.lbr[0].Target // skid: the newest branch target is where the sample ran
+	if u.Pairs != nil {
+		countPairs(u.Pairs, u.lbr, count)
+	}
+	var key uint64
+	if u.Distinct != nil {
+		key = u.Distinct.key(u.stack, u.lbr)
+	}
+	before := u.Stats
 	u.unwind(u.stack, u.lbr, count)
+	if d := u.Distinct; d != nil && count > 0 {
+		if _, ok := d.samples[key]; !ok {
+			d.samples[key] = perSample(before, u.Stats, count)
+		}
+	}
 	u.Stats.Unwound += count
 }
 
@@ -202,4 +225,12 @@ func callBefore(code Code, ret uint64) uint64 {
 		return 0
 	}
 	return in.Addr
+}
+
+// countPairs adds the fall-through pairs of a branch stack (newest
+// first): each branch's target with the source of the one after it.
+func countPairs(pairs map[aggregate.Range]uint64, lbr []aggregate.Branch, count uint64) {
+	for i := 1; i < len(lbr); i++ {
+		pairs[aggregate.Range{Start: lbr[i].Target, End: lbr[i-1].Source}] += count
+	}
 }

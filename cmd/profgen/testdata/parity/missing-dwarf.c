@@ -1,0 +1,8 @@
+int foo() {
+  return 1;
+}
+
+int main() {
+  foo();
+  return 0;
+}
