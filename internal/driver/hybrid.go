@@ -54,10 +54,12 @@ type hybridPath struct {
 // flatDistinct is what llvm-profgen's warning about stacks cut at invalid
 // return addresses counts with --ignore-stack-samples: the distinct such
 // addresses, and the distinct samples kept (their branch stacks: the
-// stacks are cleared before llvm aggregates them).
+// stacks are cleared before llvm aggregates them), up to
+// unwind.MaxDistinct of them, each further sample counted as distinct.
 type flatDistinct struct {
 	seed    maphash.Seed
 	samples map[uint64]struct{}
+	beyond  int // samples past unwind.MaxDistinct
 	invalid map[uint64]struct{}
 	buf     []byte
 	lbr     []aggregate.Branch
@@ -85,7 +87,17 @@ func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []aggr
 		b = binary.LittleEndian.AppendUint64(b, br.Target)
 	}
 	f.buf = b
-	f.samples[maphash.Bytes(f.seed, b)] = struct{}{}
+	f.note(maphash.Bytes(f.seed, b))
+}
+
+func (f *flatDistinct) note(key uint64) {
+	switch _, seen := f.samples[key]; {
+	case seen:
+	case len(f.samples) < unwind.MaxDistinct:
+		f.samples[key] = struct{}{}
+	default:
+		f.beyond++
+	}
 }
 
 // warn prints the share, each address first with detailed.
@@ -100,7 +112,7 @@ func (f *flatDistinct) warn(w io.Writer, detailed bool) {
 			fmt.Fprintf(w, "warning: Truncated stack sample due to invalid return address at %#x, likely caused by frame pointer omission\n", a)
 		}
 	}
-	warnShare(w, uint64(len(invalid)), uint64(len(f.samples)), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
+	warnShare(w, uint64(len(invalid)), uint64(len(f.samples)+f.beyond), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
 }
 
 // hybridSummary is what happened to the samples of a hybrid input.

@@ -40,12 +40,22 @@ func perSample(before, after Stats, n uint64) BranchWarnings {
 	}
 }
 
+// MaxDistinct bounds the distinct samples a Distinct tells apart, so that
+// its memory does not grow with the input (llvm-profgen holds every
+// distinct sample in memory). Past it, each further sample counts as a
+// distinct one: hybrid samples nearly all are, so the warnings' shares
+// stay what llvm prints to within a fraction of a percent.
+const MaxDistinct = 1 << 18
+
 // Distinct keeps the branch warning counts of each distinct sample, keyed
 // by a hash of its stack and branches as unwound (llvm-profgen's
-// aggregation key); unwinders sharing one seed can be merged.
+// aggregation key), up to MaxDistinct of them; unwinders sharing one seed
+// can be merged.
 type Distinct struct {
 	seed    maphash.Seed
 	samples map[uint64]BranchWarnings
+	beyond  BranchWarnings // the counts of samples past MaxDistinct
+	nBeyond int            // how many
 	// invalidReturns are the return addresses not after a call that cut
 	// stacks, of every sample (those dropped afterwards too).
 	invalidReturns map[uint64]struct{}
@@ -83,7 +93,21 @@ func (d *Distinct) key(stack []uint64, lbr []aggregate.Branch) uint64 {
 }
 
 // Len returns the number of distinct samples.
-func (d *Distinct) Len() int { return len(d.samples) }
+func (d *Distinct) Len() int { return len(d.samples) + d.nBeyond }
+
+// note records the counts w of the sample with key, unless the sample
+// was seen before.
+func (d *Distinct) note(key uint64, w BranchWarnings) {
+	if _, ok := d.samples[key]; ok {
+		return
+	}
+	if len(d.samples) < MaxDistinct {
+		d.samples[key] = w
+		return
+	}
+	d.beyond.add(w)
+	d.nBeyond++
+}
 
 // Merge adds o's samples and return addresses that d does not have.
 func (d *Distinct) Merge(o *Distinct) {
@@ -91,15 +115,15 @@ func (d *Distinct) Merge(o *Distinct) {
 		d.invalidReturns[a] = struct{}{}
 	}
 	for k, w := range o.samples {
-		if _, ok := d.samples[k]; !ok {
-			d.samples[k] = w
-		}
+		d.note(k, w)
 	}
+	d.beyond.add(o.beyond)
+	d.nBeyond += o.nBeyond
 }
 
 // Warnings sums the counts of the distinct samples.
 func (d *Distinct) Warnings() BranchWarnings {
-	var w BranchWarnings
+	w := d.beyond
 	for _, s := range d.samples {
 		w.add(s)
 	}

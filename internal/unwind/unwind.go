@@ -179,9 +179,7 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 	before := u.Stats
 	u.unwind(u.stack, u.lbr, count)
 	if d := u.Distinct; d != nil && count > 0 {
-		if _, ok := d.samples[key]; !ok {
-			d.samples[key] = perSample(before, u.Stats, count)
-		}
+		d.note(key, perSample(before, u.Stats, count))
 	}
 	u.Stats.Unwound += count
 }
