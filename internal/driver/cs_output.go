@@ -50,15 +50,9 @@ func (h *hybridPath) warnTruncated(opts Options, contexts int) {
 // ranges that do not fit the binary, over the hybrid samples unwound.
 func (h *hybridPath) warnRanges(opts Options) {
 	pairs, total := h.queue.pairs()
-	sym, err := h.bins.symbolizer(0)
-	if err != nil {
+	funcs, ok := primaryFuncEnds(h.bins)
+	if !ok {
 		return // reported when the profile is written
-	}
-	funcs := func(addr uint64) (uint64, bool) {
-		if r := sym.FuncRangeAt(addr); r != nil {
-			return r.End, true
-		}
-		return 0, false
 	}
 	checkRanges(pairs, total, h.bins.primary(), funcs, false).print(opts.Stderr, opts.LLVM.ShowDetailedWarning)
 }

@@ -95,15 +95,9 @@ func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
 	if res.lbr.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
 		return
 	}
-	sym, err := bins.symbolizer(0)
-	if err != nil {
+	funcs, ok := primaryFuncEnds(bins)
+	if !ok {
 		return // reported when the profile is written
-	}
-	funcs := func(addr uint64) (uint64, bool) {
-		if r := sym.FuncRangeAt(addr); r != nil {
-			return r.End, true
-		}
-		return 0, false
 	}
 	checkRanges(res.lbr.Counters, res.lbr.Agg.Pairs, bins.primary(), funcs, opts.LLVM.LeadingIPOnly).print(w, opts.LLVM.ShowDetailedWarning)
 }
@@ -179,4 +173,19 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 		why = fmt.Sprintf("%d samples, none in %s", total, binaryNames(bins))
 	}
 	return fmt.Errorf("%s: %w: %s", name, ErrNoSamples, why)
+}
+
+// primaryFuncEnds returns, for the primary binary, the end of the function
+// holding an address (false: none); false when its symbolizer fails.
+func primaryFuncEnds(bins *binaries) (funcEnds, bool) {
+	sym, err := bins.symbolizer(0)
+	if err != nil {
+		return nil, false
+	}
+	return func(addr uint64) (uint64, bool) {
+		if r := sym.FuncRangeAt(addr); r != nil {
+			return r.End, true
+		}
+		return 0, false
+	}, true
 }
