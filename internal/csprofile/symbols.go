@@ -30,7 +30,20 @@ type Symbols struct {
 	subCtx map[int32]uint32  // the inline context id of each subroutine
 	leaves map[leafSig]uint32
 	buf    []symbolize.Frame
+	runs   *[runSlots]inlineRun // InlineRun's answers, direct-mapped by address
 }
+
+// inlineRun is a segment [start, end) of one subroutine and the id of its
+// inline context.
+type inlineRun struct {
+	start, end uint64
+	ctx        uint32
+}
+
+// runSlots is the size of the InlineRun cache: the unwinder asks about
+// the same segments again and again, and the table behind it is shared
+// by the unwinders under a lock.
+const runSlots = 1 << 12
 
 // addrFrames are the frames of one address, outermost first, with raw
 // discriminators, and the id of its inline context (0: no debug info).
@@ -144,7 +157,14 @@ func appendLoc(b []byte, l sampleprof.LineLocation) []byte {
 // the start of the address segment, owned by one subroutine, holding it:
 // the context is the same all along a segment.
 func (s *Symbols) InlineRun(addr uint64) (uint64, uint32) {
-	start, _, sub := s.sym.SubroutineAt(addr)
+	if s.runs == nil {
+		s.runs = new([runSlots]inlineRun)
+	}
+	slot := &s.runs[(addr>>2)%runSlots]
+	if slot.start <= addr && addr < slot.end {
+		return slot.start, slot.ctx
+	}
+	start, end, sub := s.sym.SubroutineAt(addr)
 	if sub < 0 {
 		return addr, 0
 	}
@@ -153,6 +173,7 @@ func (s *Symbols) InlineRun(addr uint64) (uint64, uint32) {
 		id = s.symbolize(addr).ctx
 		s.subCtx[sub] = id
 	}
+	*slot = inlineRun{start, end, id}
 	return start, id
 }
 
