@@ -23,15 +23,29 @@ type Result struct {
 // pre-inliner; cold-context merging and trimming; nesting.
 func Generate(ctxs []Context, bin Binary, opts Options) *Result {
 	g := &generator{bin: bin, opts: opts, t: newTrie()}
-	g.build(ctxs)
 	var sz *sizes
-	if opts.PreInliner && opts.ContextCost {
-		sz = newSizes(g.t.names)
-		for _, fn := range profiledFunctions(ctxs, bin.Syms.sym) {
-			sz.addFunction(fn, bin.Code, bin.Syms)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if opts.PreInliner && opts.ContextCost {
+			sz = contextSizes(ctxs, bin)
 		}
-	}
+	}()
+	g.build(ctxs)
+	<-done
 	return g.finish(sz)
+}
+
+// contextSizes sizes the inline contexts of the profiled functions for the
+// pre-inliner. It runs alongside the building of the trie, so it keeps its
+// own symbol cache and name hashes.
+func contextSizes(ctxs []Context, bin Binary) *sizes {
+	sz := newSizes(names{})
+	syms := NewSymbols(bin.Syms.sym)
+	for _, fn := range profiledFunctions(ctxs, bin.Syms.sym) {
+		sz.addFunction(fn, bin.Code, syms)
+	}
+	return sz
 }
 
 // finish runs what follows the building of the trie
