@@ -50,15 +50,28 @@ type Keyer interface {
 // context id (Keyer).
 type trie struct {
 	nodes    []node
-	children map[uint64]nodeID   // packed parent and address (see packChild)
-	wide     map[childKey]nodeID // the others
+	recent   *[recentSlots]recentChild // the children looked up last, direct-mapped
+	children map[uint64]nodeID         // packed parent and address (see packChild)
+	wide     map[childKey]nodeID       // the others
 	keyer    Keyer
 	counters []*aggregate.Counters // by context id
 	addrs    []uint64              // scratch for context addresses
 }
 
+// recentChild is a packed parent and address and its child node.
+type recentChild struct {
+	packed uint64
+	id     nodeID
+}
+
+// recentSlots is the size of the trie's cache of children: the frames of
+// the samples' stacks and branches repeat, and a map lookup costs ten
+// times what a look in the cache does.
+const recentSlots = 1 << 16
+
 func newTrie(k Keyer) *trie {
-	return &trie{nodes: []node{{parent: -1, key: noKey}}, children: map[uint64]nodeID{}, wide: map[childKey]nodeID{}, keyer: k}
+	return &trie{nodes: []node{{parent: -1, key: noKey}}, recent: new([recentSlots]recentChild),
+		children: map[uint64]nodeID{}, wide: map[childKey]nodeID{}, keyer: k}
 }
 
 // packChild packs a parent and an address into one map key when they fit
@@ -74,24 +87,36 @@ func packChild(parent nodeID, addr uint64) (uint64, bool) {
 // child returns the node for addr under parent, creating it.
 func (t *trie) child(parent nodeID, addr uint64) nodeID {
 	packed, ok := packChild(parent, addr)
-	var id nodeID
-	var found bool
-	if ok {
-		id, found = t.children[packed]
-	} else {
-		id, found = t.wide[childKey{parent, addr}]
+	if !ok {
+		return t.wideChild(parent, addr)
 	}
-	if found {
-		return id
+	slot := &t.recent[(packed^packed>>17^packed>>40)%recentSlots]
+	if slot.id != root && slot.packed == packed {
+		return slot.id
 	}
-	id = nodeID(len(t.nodes))
-	t.nodes = append(t.nodes, node{addr: addr, parent: parent, key: noKey})
-	if ok {
+	id, found := t.children[packed]
+	if !found {
+		id = t.newNode(parent, addr)
 		t.children[packed] = id
-	} else {
-		t.wide[childKey{parent, addr}] = id
+	}
+	*slot = recentChild{packed, id}
+	return id
+}
+
+// wideChild is child for a parent and address that do not pack.
+func (t *trie) wideChild(parent nodeID, addr uint64) nodeID {
+	k := childKey{parent, addr}
+	id, found := t.wide[k]
+	if !found {
+		id = t.newNode(parent, addr)
+		t.wide[k] = id
 	}
 	return id
+}
+
+func (t *trie) newNode(parent nodeID, addr uint64) nodeID {
+	t.nodes = append(t.nodes, node{addr: addr, parent: parent, key: noKey})
+	return nodeID(len(t.nodes) - 1)
 }
 
 // countersOf returns the counters of n's context, naming it first.
