@@ -10,6 +10,7 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
+	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/csprofile"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/unwind"
@@ -220,10 +221,10 @@ func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
 		var w *unwinder
 		if h.probes {
 			keys := unwind.NewAddressContexts(copts.CompressRecursion, copts.MaxContextDepth)
-			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
+			w = &unwinder{u: unwind.New(bin.NewCodeCache(h.bins.primary()), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
 		} else {
 			keys := csprofile.NewFrameContexts(syms, copts)
-			w = &unwinder{u: unwind.New(h.bins.primary(), syms, keys, unwind.Options{}), syms: syms, keys: keys}
+			w = &unwinder{u: unwind.New(bin.NewCodeCache(h.bins.primary()), syms, keys, unwind.Options{}), syms: syms, keys: keys}
 		}
 		w.u.Distinct = unwind.NewDistinct(seed)
 		w.u.Pairs = map[aggregate.Range]uint64{}

@@ -3,6 +3,7 @@ package driver
 import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/perfscript"
 )
 
@@ -43,7 +44,7 @@ type badLine struct {
 const maxBadLines = 100
 
 func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions) *lbrPath {
-	agg := aggregate.NewWithOptions(bin, opts.aggregateOptions())
+	agg := aggregate.NewWithOptions(binary.NewCodeCache(bin), opts.aggregateOptions())
 	return &lbrPath{table: table, agg: agg, counter: newCounter(agg), leadingIP: opts.LeadingIPOnly}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/perfscript"
 )
 
@@ -78,7 +79,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	defer prefetch.wait()
 	var wg sync.WaitGroup
 	for i := range workers {
-		agg := aggregate.NewWithOptions(bins.primary(), opts.LLVM.aggregateOptions())
+		agg := aggregate.NewWithOptions(binary.NewCodeCache(bins.primary()), opts.LLVM.aggregateOptions())
 		agg.ShareMemory(jobs)
 		w := &worker{lbr: &lbrPath{agg: agg, leadingIP: opts.LLVM.LeadingIPOnly}}
 		workers[i] = w

@@ -136,7 +136,7 @@ type Unwinder struct {
 // New returns an Unwinder over the binary's code and symbols; keyer names
 // the contexts.
 func New(code Code, sym Symbols, keyer Keyer, opts Options) *Unwinder {
-	return &Unwinder{code: newInstCache(code), sym: sym, opts: opts, trie: newTrie(keyer)}
+	return &Unwinder{code: code, sym: sym, opts: opts, trie: newTrie(keyer)}
 }
 
 // Add unwinds one hybrid sample seen count times: frames is the call

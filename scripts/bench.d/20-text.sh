@@ -29,9 +29,13 @@ compare "${BENCH_RUNS:-5}" profgen llvm-profgen-19 \
 # A tenth of the trace: the same lines, cut at a sample.
 lines=$(wc -l <"$script")
 head -n $((lines / 10)) "$script" >"$out/tenth.script"
-small=$(peak_rss "$bin" --binary="$binary" --perfscript="$out/tenth.script" --format=text --output="$out/tenth.txt")
-large=$(peak_rss "$bin" --binary="$binary" --perfscript="$script" --format=text --output="$out/all.txt")
-awk -v s="$small" -v l="$large" 'BEGIN { printf "  profgen peak RSS: %d MiB on a tenth of the trace, %d MiB on all of it: %.2fx for 10x the input\n", s / 1024, l / 1024, l / s }'
+# median_rss CMD...: the median peak RSS (KiB) of three runs.
+median_rss() {
+	for _ in 1 2 3; do peak_rss "$@"; done | sort -n | sed -n 2p
+}
+small=$(median_rss "$bin" --binary="$binary" --perfscript="$out/tenth.script" --format=text --output="$out/tenth.txt")
+large=$(median_rss "$bin" --binary="$binary" --perfscript="$script" --format=text --output="$out/all.txt")
+awk -v s="$small" -v l="$large" 'BEGIN { printf "  profgen peak RSS (median of 3): %d MiB on a tenth of the trace, %d MiB on all of it: %.2fx for 10x the input\n", s / 1024, l / 1024, l / s }'
 llvm-profdata-19 overlap --sample "$out/llvm.txt" "$out/profgen.txt" 2>&1 |
 	grep -E 'Whole program profile similarity|Whole program sample overlap' | sed 's/^/  /' || true
 "$bin" --binary="$binary" --perfscript="$script" --format=text --output="$out/p.txt" --cpuprofile="$out/cpu.prof" -q
