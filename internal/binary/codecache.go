@@ -7,18 +7,21 @@ import (
 )
 
 // codeCacheSlots is the size of each of a CodeCache's tables. The branch
-// stacks of a profile hit a few thousand addresses over and over, and the
-// converters ask about each of them several times per sample.
+// stacks of a profile hit some ten thousand addresses over and over, and
+// the converters ask about each of them several times per sample.
 const codeCacheSlots = 1 << 15
 
 // CodeCache answers the code lookups of one goroutine from direct-mapped
 // tables of the answers it gave last, in front of the File's code index,
 // whose lookups are binary searches. It is not safe for concurrent use:
-// each parsing or unwinding goroutine has its own.
+// each parsing or unwinding goroutine has its own. A table is allocated
+// on its first use: an LBR aggregator asks IsCode and CrossesUncondBranch,
+// an unwinder Inst and PrevInst.
 type CodeCache struct {
 	*File
 	inst, prev *[codeCacheSlots]cachedInst
-	crosses    *[codeCacheSlots]cachedRange
+	isCode     *[codeCacheSlots]uint64 // address<<1 | whether it is code; 0: empty
+	crosses    *[codeCacheSlots]uint64 // packRange's key | whether it crosses; 0: empty
 }
 
 // cachedInst is the instruction at or before addr, and whether there is
@@ -32,44 +35,80 @@ type cachedInst struct {
 	set  bool
 }
 
-// cachedRange is whether an unconditional branch starts in [start, end).
-type cachedRange struct {
-	start, end uint64
-	crosses    bool
-	set        bool
-}
-
 // NewCodeCache returns an empty cache over f's code.
-func NewCodeCache(f *File) *CodeCache {
-	return &CodeCache{File: f, inst: new([codeCacheSlots]cachedInst), prev: new([codeCacheSlots]cachedInst),
-		crosses: new([codeCacheSlots]cachedRange)}
-}
+func NewCodeCache(f *File) *CodeCache { return &CodeCache{File: f} }
 
 // Inst is File.Inst.
 func (c *CodeCache) Inst(addr uint64) (Inst, bool) {
+	if c.inst == nil {
+		c.inst = new([codeCacheSlots]cachedInst)
+	}
 	return lookupInst(c.inst, addr, c.File.Inst)
 }
 
 // PrevInst is File.PrevInst.
 func (c *CodeCache) PrevInst(addr uint64) (Inst, bool) {
+	if c.prev == nil {
+		c.prev = new([codeCacheSlots]cachedInst)
+	}
 	return lookupInst(c.prev, addr, c.File.PrevInst)
 }
 
 // IsCode is File.IsCode.
 func (c *CodeCache) IsCode(addr uint64) bool {
-	_, ok := c.Inst(addr)
-	return ok
+	if addr >= 1<<63 {
+		return c.File.IsCode(addr)
+	}
+	if c.isCode == nil {
+		c.isCode = new([codeCacheSlots]uint64)
+	}
+	e, known, yes := probeBit(c.isCode, addr<<1, addr)
+	if !known {
+		yes = c.File.IsCode(addr)
+		keepBit(e, addr<<1, yes)
+	}
+	return yes
 }
 
 // CrossesUncondBranch is File.CrossesUncondBranch.
 func (c *CodeCache) CrossesUncondBranch(start, end uint64) bool {
-	e := &c.crosses[slotOf(start^end<<7)]
-	if e.set && e.start == start && e.end == end {
-		return e.crosses
+	key, ok := packRange(start, end)
+	if !ok {
+		return c.File.CrossesUncondBranch(start, end)
 	}
-	crosses := c.File.CrossesUncondBranch(start, end)
-	*e = cachedRange{start: start, end: end, crosses: crosses, set: true}
-	return crosses
+	if c.crosses == nil {
+		c.crosses = new([codeCacheSlots]uint64)
+	}
+	e, known, yes := probeBit(c.crosses, key, start^end<<7)
+	if !known {
+		yes = c.File.CrossesUncondBranch(start, end)
+		keepBit(e, key, yes)
+	}
+	return yes
+}
+
+// packRange packs [start, end) into the upper 63 bits of a key when
+// start is below 2^40 and the range shorter than 2^23 bytes.
+func packRange(start, end uint64) (uint64, bool) {
+	if start >= 1<<40 || end < start || end-start >= 1<<23 {
+		return 0, false
+	}
+	return (start | (end-start)<<40) << 1, true
+}
+
+// probeBit returns the slot of key (its lowest bit clear, not 0) in the
+// table, whether it holds the answer for key, and the answer.
+func probeBit(t *[codeCacheSlots]uint64, key, hash uint64) (e *uint64, known, yes bool) {
+	e = &t[slotOf(hash)]
+	return e, *e != 0 && *e&^1 == key, *e&1 == 1
+}
+
+// keepBit stores the answer for key in its slot.
+func keepBit(e *uint64, key uint64, yes bool) {
+	*e = key
+	if yes {
+		*e |= 1
+	}
 }
 
 // lookupInst answers from the table, or asks find and keeps its answer.
