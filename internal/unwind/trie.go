@@ -88,28 +88,23 @@ func packChild(parent nodeID, addr uint64) (uint64, bool) {
 func (t *trie) child(parent nodeID, addr uint64) nodeID {
 	packed, ok := packChild(parent, addr)
 	if !ok {
-		return t.wideChild(parent, addr)
+		return childIn(t, t.wide, childKey{parent, addr}, parent, addr)
 	}
 	slot := &t.recent[(packed^packed>>17^packed>>40)%recentSlots]
 	if slot.id != root && slot.packed == packed {
 		return slot.id
 	}
-	id, found := t.children[packed]
-	if !found {
-		id = t.newNode(parent, addr)
-		t.children[packed] = id
-	}
+	id := childIn(t, t.children, packed, parent, addr)
 	*slot = recentChild{packed, id}
 	return id
 }
 
-// wideChild is child for a parent and address that do not pack.
-func (t *trie) wideChild(parent nodeID, addr uint64) nodeID {
-	k := childKey{parent, addr}
-	id, found := t.wide[k]
+// childIn returns the node of key k in the child map m, creating it.
+func childIn[K comparable](t *trie, m map[K]nodeID, k K, parent nodeID, addr uint64) nodeID {
+	id, found := m[k]
 	if !found {
 		id = t.newNode(parent, addr)
-		t.wide[k] = id
+		m[k] = id
 	}
 	return id
 }
