@@ -290,13 +290,18 @@ func (a *Stacks) object(path string, bi int, kernel bool) int32 {
 
 // binaryOf matches a DSO path to a profiled binary: the same path, or else
 // the same base name (as llvm-profgen matches MMAP events).
-func (a *Stacks) binaryOf(path string) int {
-	for i, b := range a.binaries {
+func (a *Stacks) binaryOf(path string) int { return BinaryOf(a.binaries, path) }
+
+// BinaryOf returns the index of the profiled binary that frames of the
+// DSO at path are placed in (the same path, else the same base name), or
+// -1.
+func BinaryOf(bins []StackBinary, path string) int {
+	for i, b := range bins {
 		if b.Path() == path {
 			return i
 		}
 	}
-	for i, b := range a.binaries {
+	for i, b := range bins {
 		if filepath.Base(b.Path()) == filepath.Base(path) {
 			return i
 		}

@@ -98,7 +98,7 @@ func openNative(opts Options, c perfdata.Content, bins *binaries) (*input, error
 		n.Close()
 		return nil, err
 	}
-	n.SetSymbolNamer(perfsyms.New(ids))
+	n.SetSymbolNamer(foreignNamer{names: perfsyms.New(ids), bins: bins.stackBinaries()})
 	return &input{name: opts.PerfData, closer: n, native: n}, nil
 }
 
