@@ -53,7 +53,7 @@ type Stats struct {
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixes: map[edge]fix{}}
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixes: map[edgeKey]fix{}}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
@@ -90,7 +90,7 @@ func (r *repairer) observe(s *aggregate.Stack) {
 type repairer struct {
 	counts *aggregate.StackCounts
 	code   []*code
-	fixes  map[edge]fix
+	fixes  map[edgeKey]fix
 	stats  Stats
 }
 
@@ -99,6 +99,21 @@ type repairer struct {
 type edge struct {
 	callee, caller aggregate.Loc
 	leaf           bool
+}
+
+// edgeKey is an edge packed without padding, which hashes as plain
+// memory: the repair looks up every edge of every stack twice.
+type edgeKey struct {
+	callee, caller uint64
+	objs           uint64 // callee object << 32 | caller object << 1 | leaf
+}
+
+func (e edge) key() edgeKey {
+	objs := uint64(uint32(e.callee.Obj))<<32 | uint64(uint32(e.caller.Obj))<<1
+	if e.leaf {
+		objs |= 1
+	}
+	return edgeKey{e.callee.Addr, e.caller.Addr, objs}
 }
 
 // fix is what goes between the two frames of an edge, innermost first.
@@ -114,10 +129,12 @@ type fix struct {
 // missing.
 func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
 	first := r.firstUserFrame(s.Locs)
-	var out []aggregate.Loc
-	changed, unknown := false, false
+	var out []aggregate.Loc // nil until a frame is inserted
+	unknown := false
 	for i, l := range s.Locs {
-		out = append(out, l)
+		if out != nil {
+			out = append(out, l)
+		}
 		if i < first || i+1 >= len(s.Locs) {
 			continue
 		}
@@ -125,11 +142,13 @@ func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
 		if f.guess != nil {
 			f = f.guess.pick(s.Count, f)
 		}
+		if len(f.insert) > 0 && out == nil {
+			out = append(make([]aggregate.Loc, 0, len(s.Locs)+len(f.insert)+4), s.Locs[:i+1]...)
+		}
 		out = append(out, f.insert...)
-		changed = changed || len(f.insert) > 0
 		unknown = unknown || f.unknown
 	}
-	if !changed {
+	if out == nil {
 		return nil
 	}
 	r.stats.Repaired += s.Count
@@ -151,11 +170,12 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 }
 
 func (r *repairer) fixOf(e edge) fix {
-	if f, ok := r.fixes[e]; ok {
+	k := e.key()
+	if f, ok := r.fixes[k]; ok {
 		return f
 	}
 	f := r.check(e)
-	r.fixes[e] = f
+	r.fixes[k] = f
 	return f
 }
 
