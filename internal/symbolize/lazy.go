@@ -205,7 +205,9 @@ func (z *lazyTables) load(i int) []string {
 	u := &z.units[i]
 	u.loaded = true
 	l := z.l
-	l.lines, l.intervals, l.topLevel = nil, nil, nil
+	// The line rows, intervals and top-level subroutines of one unit at a
+	// time: buffers reused from unit to unit.
+	l.lines, l.intervals, l.topLevel = l.lines[:0], l.intervals[:0], l.topLevel[:0]
 	first := len(l.subs)
 	r := z.d.Reader()
 	r.Seek(u.entry)
@@ -223,13 +225,12 @@ func (z *lazyTables) load(i int) []string {
 	z.resolveNames(first)
 	u.segs = flatten(l.intervals)
 	sortLineRows(l.lines)
-	u.lines = l.lines
+	u.lines = slices.Clone(l.lines)
 	u.funcs = z.funcTable(i)
 	names := make([]string, 0, len(u.funcs))
 	for _, fr := range u.funcs {
 		names = append(names, fr.Func.Name)
 	}
-	l.lines, l.intervals = nil, nil
 	return names
 }
 
