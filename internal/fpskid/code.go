@@ -34,11 +34,11 @@ type function struct {
 
 // inst is a decoded instruction with what the repair needs of it.
 type inst struct {
-	addr  uint64
-	kind  insn.Kind
-	frame frameOp
+	addr uint64
 	// target is the target of a direct branch; direct tells there is one.
 	target uint64
+	kind   insn.Kind
+	frame  frameOp
 	direct bool
 }
 
