@@ -30,7 +30,7 @@ type unitInfo struct {
 	split  *splitRef    // a skeleton's split unit, nil if none (or missing)
 	ranges [][2]uint64
 	loaded bool
-	decls  bool // its subprogram DIEs are in the loader's decls
+	decls  bool // loaded: its subprogram DIEs are in the loader's decls
 	segs   []segment
 	lines  []lineRow
 	funcs  funcTable
@@ -54,6 +54,10 @@ type lazyTables struct {
 	// kept in unit order, the order of a pass over all units.
 	rangeUnits map[*Function][]int
 	seen       map[uint64]bool
+	// tried holds the DIEs of other units read for their declarations;
+	// files, the file tables of those units.
+	tried map[dwarf.Offset]bool
+	files map[int]fileTable
 	// syms are the ELF symbols MarkEntries was given; dups, the
 	// addresses of the symbols of each name that several symbols have.
 	syms []Symbol
@@ -70,7 +74,8 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	if !ok || len(offs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}}
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{},
+		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
 	r := d.Reader()
 	for _, off := range offs {
 		r.Seek(off)
@@ -235,30 +240,33 @@ func (z *lazyTables) load(i int) []string {
 }
 
 // resolveNames resolves the subroutines from index first on, after
-// reading the subprogram DIEs of the other units that their abstract
-// origins or specifications refer to.
+// reading the DIEs of the other units that their abstract origins or
+// specifications refer to: each DIE on its own (with its unit's file
+// table), not the units whole.
 func (z *lazyTables) resolveNames(first int) {
 	for {
-		missing := z.missingDeclUnits(first)
+		missing := z.missingDecls(first)
 		if len(missing) == 0 {
 			break
 		}
-		for _, u := range missing {
-			z.readDecls(u)
+		for _, off := range missing {
+			z.readDecl(off)
 		}
 	}
 	z.l.resolveNamesFrom(first)
 }
 
-// missingDeclUnits lists the units, not read yet, holding DIEs that the
-// subroutines from index first on refer to.
-func (z *lazyTables) missingDeclUnits(first int) []int {
-	var out []int
+// missingDecls lists the DIEs, not read yet, of units not loaded that the
+// subroutines from index first on refer to. A DIE is listed once: one
+// that is no subprogram is never recorded.
+func (z *lazyTables) missingDecls(first int) []dwarf.Offset {
+	var out []dwarf.Offset
 	l := z.l
 	for _, off := range l.subOffs[first:] {
 		l.walkRefs(off, func(o dwarf.Offset) {
-			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !slices.Contains(out, u) {
-				out = append(out, u)
+			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !z.tried[o] {
+				z.tried[o] = true
+				out = append(out, o)
 			}
 		})
 	}
@@ -270,43 +278,56 @@ func (z *lazyTables) unitOfOffset(o dwarf.Offset) int {
 	return i - 1
 }
 
-// readDecls records the subprogram DIEs of unit u (with its file table)
-// without loading its code.
-func (z *lazyTables) readDecls(u int) {
-	z.units[u].decls = true
+// readDecl records the DIE at off when it is a subprogram or an inlined
+// subroutine, without loading its unit's code.
+func (z *lazyTables) readDecl(off dwarf.Offset) {
+	files, ok := z.unitFiles(z.unitOfOffset(off))
+	if !ok {
+		return
+	}
+	r := z.d.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil || e.Offset != off || e.Tag != dwarf.TagSubprogram && e.Tag != dwarf.TagInlinedSubroutine {
+		return
+	}
 	l := z.l
+	saved := l.files
+	l.files = files
+	l.recordDecl(e)
+	l.files = saved
+}
+
+// unitFiles returns the file table of unit u, read once; false when its
+// unit DIE cannot be read.
+func (z *lazyTables) unitFiles(u int) ([]*dwarf.LineFile, bool) {
+	t, ok := z.files[u]
+	if !ok {
+		t = z.readFiles(u)
+		z.files[u] = t
+	}
+	return t.files, t.ok
+}
+
+// fileTable is a unit's file table; ok is false when its unit DIE cannot
+// be read.
+type fileTable struct {
+	files []*dwarf.LineFile
+	ok    bool
+}
+
+func (z *lazyTables) readFiles(u int) fileTable {
 	r := z.d.Reader()
 	r.Seek(z.units[u].entry)
 	cu, err := r.Next()
 	if err != nil || cu == nil {
-		return
+		return fileTable{}
 	}
-	saved := l.files
-	l.files = nil
+	t := fileTable{ok: true}
 	if lr, err := z.d.LineReader(cu); err == nil && lr != nil {
-		l.files = lr.Files()
+		t.files = lr.Files()
 	}
-	for depth := 0; ; {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
-		if e.Tag == 0 {
-			if depth--; depth < 0 {
-				break
-			}
-			continue
-		}
-		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-			if l.decls[l.key(e.Offset)] == nil {
-				l.recordDecl(e)
-			}
-		}
-		if e.Children {
-			depth++
-		}
-	}
-	l.files = saved
+	return t
 }
 
 // funcTable builds the function ranges of the subprograms just loaded,
