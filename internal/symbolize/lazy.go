@@ -26,6 +26,7 @@ import (
 
 // unitInfo is one compilation unit.
 type unitInfo struct {
+	start  uint64       // offset of the unit's header
 	entry  dwarf.Offset // offset of the unit's DIE
 	split  *splitRef    // a skeleton's split unit, nil if none (or missing)
 	ranges [][2]uint64
@@ -54,6 +55,11 @@ type lazyTables struct {
 	// kept in unit order, the order of a pass over all units.
 	rangeUnits map[*Function][]int
 	seen       map[uint64]bool
+	// dies are the sections units are read from without debug/dwarf, nil
+	// when they cannot be; abbrevs, the abbreviation tables read, by
+	// offset.
+	dies    *dieSections
+	abbrevs map[uint64]map[uint64]*dieAbbrev
 	// tried holds the DIEs of other units read for their declarations;
 	// files, the file tables of those units.
 	tried map[dwarf.Offset]bool
@@ -70,14 +76,15 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	if info == nil {
 		return nil
 	}
-	offs, ok := unitEntryOffsets(info)
-	if !ok || len(offs) == 0 {
+	hs, ok := codeUnitHeaders(info)
+	if !ok || len(hs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{},
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}, abbrevs: map[uint64]map[uint64]*dieAbbrev{},
 		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
 	r := d.Reader()
-	for _, off := range offs {
+	for _, h := range hs {
+		off := h.entry
 		r.Seek(off)
 		cu, err := r.Next()
 		if err != nil || cu == nil || cu.Offset != off {
@@ -97,7 +104,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 		// A unit without ranges holds no code (Go emits such units for
 		// packages without functions); it stays listed, for the DIEs
 		// other units refer to.
-		u := unitInfo{entry: off, split: ref}
+		u := unitInfo{start: h.start, entry: off, split: ref}
 		for _, rg := range rs {
 			if rg[0] >= base && rg[0] < rg[1] {
 				u.ranges = append(u.ranges, rg)
@@ -115,17 +122,17 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	return z
 }
 
-// unitEntryOffsets returns the offset of the first DIE of each unit of
-// .debug_info that may hold code (not type units).
-func unitEntryOffsets(info io.ReaderAt) ([]dwarf.Offset, bool) {
+// codeUnitHeaders returns the headers of the units of .debug_info that
+// may hold code (not type units).
+func codeUnitHeaders(info io.ReaderAt) ([]unitHeader, bool) {
 	hs, ok := readUnitHeaders(info)
 	if !ok {
 		return nil, false
 	}
-	var out []dwarf.Offset
+	var out []unitHeader
 	for _, h := range hs {
 		if h.mayHoldCode() {
-			out = append(out, h.entry)
+			out = append(out, h)
 		}
 	}
 	return out, true
@@ -224,7 +231,7 @@ func (z *lazyTables) load(i int) []string {
 		return nil
 	}
 	u.decls = true
-	if l.loadDIEs(r, cu, u.split) != nil {
+	if err := z.loadDIEs(u, r, cu); err != nil {
 		return nil
 	}
 	z.resolveNames(first)
@@ -237,6 +244,17 @@ func (z *lazyTables) load(i int) []string {
 		names = append(names, fr.Func.Name)
 	}
 	return names
+}
+
+// loadDIEs is loader.loadDIEs, reading the unit with a dieReader when
+// it can (dies.go).
+func (z *lazyTables) loadDIEs(u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
+	if u.split == nil && cu.Children && z.dies != nil {
+		if dr, ok := newDIEReader(z.dies, u.start, z.abbrevs); ok {
+			return z.l.loadUnitDIEs(dr, z.d.Ranges)
+		}
+	}
+	return z.l.loadDIEs(r, cu, u.split)
 }
 
 // resolveNames resolves the subroutines from index first on, after

@@ -126,13 +126,11 @@ func tail(b []byte, off uint64) []byte {
 	return b[off:]
 }
 
-// DWARF forms of split DWARF 4 (GNU), and their DWARF 5 equivalents.
+// DWARF forms of split DWARF 4 (GNU), equivalent to DWARF 5's
+// DW_FORM_addrx and DW_FORM_strx (the other forms: dies.go).
 const (
-	formGNUAddrIndex = 0x1f01 // = DW_FORM_addrx
-	formGNUStrIndex  = 0x1f02 // = DW_FORM_strx
-	formAddrx        = 0x1b
-	formStrx         = 0x1a
-	formImplicitCon  = 0x21
+	formGNUAddrIndex = 0x1f01
+	formGNUStrIndex  = 0x1f02
 )
 
 // gnuFormsAsDWARF5 returns abbrev with DW_FORM_GNU_addr_index and
@@ -158,7 +156,7 @@ func gnuFormsAsDWARF5(abbrev []byte) []byte {
 			if attr == 0 && form == 0 {
 				break
 			}
-			if form == formImplicitCon {
+			if form == formImplicitConst {
 				p.uleb() // the constant (SLEB128: the same bytes to skip)
 			}
 			if (form == formGNUAddrIndex || form == formGNUStrIndex) && p.pos-at == 2 {
