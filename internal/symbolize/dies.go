@@ -94,6 +94,7 @@ var errDIE = errors.New("malformed DIE")
 // dieSections are the sections a unit's DIEs are read with.
 type dieSections struct {
 	info, abbrev, str, lineStr, addr []byte
+	rnglists, ranges                 []byte // DWARF 5 and 4 range lists
 }
 
 // readDIESections gets the sections with section (Options.Section); nil
@@ -106,7 +107,8 @@ func readDIESections(section func(string) ([]byte, error)) *dieSections {
 	for _, sec := range []struct {
 		name string
 		data *[]byte
-	}{{".debug_info", &s.info}, {".debug_abbrev", &s.abbrev}, {".debug_str", &s.str}, {".debug_line_str", &s.lineStr}, {".debug_addr", &s.addr}} {
+	}{{".debug_info", &s.info}, {".debug_abbrev", &s.abbrev}, {".debug_str", &s.str}, {".debug_line_str", &s.lineStr},
+		{".debug_addr", &s.addr}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}} {
 		b, err := section(sec.name)
 		if err != nil {
 			return nil
@@ -130,9 +132,11 @@ type dieReader struct {
 	offSize  int
 	addrSize int
 	abbrevs  map[uint64]*dieAbbrev
-	addrBase uint64 // DWARF 5: the unit's DW_AT_addr_base, for DW_FORM_addrx
-	entry    dwarf.Entry
-	err      error
+	// lists reads the unit's range lists and, from its DW_AT_addr_base on,
+	// its addresses (DW_FORM_addrx).
+	lists rangeLists
+	entry dwarf.Entry
+	err   error
 }
 
 // newDIEReader returns a reader of the unit whose header is at start of
@@ -150,24 +154,43 @@ func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]map[uint64]*d
 	return r, true
 }
 
-// unitDIE reads the unit DIE, keeping its DW_AT_addr_base as debug/dwarf
-// does.
+// unitDIE reads the unit DIE, keeping its DW_AT_addr_base and its base
+// address as debug/dwarf does: the base is read once the addresses'
+// base is known.
 func (r *dieReader) unitDIE() bool {
 	a := r.abbrevs[r.uleb()]
 	if a == nil || a.tag == 0 {
 		return false
 	}
+	start := r.pos
+	var addrBase uint64
+	if base, ok := r.unitAttr(a, dwarf.AttrAddrBase).(int64); ok && r.version >= 5 {
+		addrBase = uint64(base)
+	}
+	r.lists = rangeLists{rnglists: r.s.rnglists, ranges: r.s.ranges, addr: tail(r.s.addr, addrBase), asize: r.addrSize}
+	r.pos = start
+	if entry, ok := r.unitAttr(a, dwarf.AttrEntrypc).(uint64); ok {
+		r.lists.base = entry
+	} else {
+		r.pos = start
+		r.lists.base, _ = r.unitAttr(a, dwarf.AttrLowpc).(uint64)
+	}
+	return r.err == nil
+}
+
+// unitAttr reads the attributes of the DIE at pos, whose abbreviation is
+// a, and returns the value of attr (nil when absent, or of a form not
+// read).
+func (r *dieReader) unitAttr(a *dieAbbrev, attr dwarf.Attr) any {
+	var v any
 	for _, at := range a.attrs {
-		if at.attr != dwarf.AttrAddrBase {
+		if at.attr != attr || !r.reads(dieAttr{form: at.form, want: true}) {
 			r.skip(at.form)
 			continue
 		}
-		at.want = true
-		if base, ok := r.value(at).Val.(int64); ok && r.version >= 5 {
-			r.addrBase = uint64(base)
-		}
+		v = r.value(at).Val
 	}
-	return r.err == nil
+	return v
 }
 
 // header reads the unit header at start, sets data to the unit and
@@ -389,15 +412,12 @@ func (r *dieReader) value(at dieAttr) dwarf.Field {
 
 // addrx is entry idx of the unit's addresses in .debug_addr.
 func (r *dieReader) addrx(idx uint64) uint64 {
-	off := idx*uint64(r.addrSize) + r.addrBase
-	if idx > uint64(len(r.s.addr)) || off < r.addrBase || off+uint64(r.addrSize) > uint64(len(r.s.addr)) {
+	var a rangeReader
+	v := r.lists.address(idx, &a)
+	if a.err != nil {
 		r.err = errDIE
-		return 0
 	}
-	if r.addrSize == 4 {
-		return uint64(binary.LittleEndian.Uint32(r.s.addr[off:]))
-	}
-	return binary.LittleEndian.Uint64(r.s.addr[off:])
+	return v
 }
 
 // secOffsetClass is debug/dwarf's class of a DW_FORM_sec_offset
@@ -540,4 +560,45 @@ func (r *dieReader) strAt(sec []byte, off uint64) string {
 		return ""
 	}
 	return string(sec[off : off+uint64(i)])
+}
+
+// ranges is dwarf.Data.Ranges for a DIE that the reader returned: its
+// low and high pc, then its range list, from the unit's base address.
+func (r *dieReader) ranges(e *dwarf.Entry) ([][2]uint64, error) {
+	var ret [][2]uint64
+	low, lowOK := e.Val(dwarf.AttrLowpc).(uint64)
+	var high uint64
+	var highOK bool
+	if f := e.AttrField(dwarf.AttrHighpc); f != nil {
+		switch f.Class {
+		case dwarf.ClassAddress:
+			high, highOK = f.Val.(uint64)
+		case dwarf.ClassConstant:
+			off, ok := f.Val.(int64)
+			high, highOK = low+uint64(off), ok
+		}
+	}
+	if lowOK && highOK {
+		ret = append(ret, [2]uint64{low, high})
+	}
+	var list func(uint64) ([][2]uint64, error)
+	var off int64
+	var ok bool
+	if r.version >= 5 && r.s.rnglists != nil {
+		if f := e.AttrField(dwarf.AttrRanges); f != nil && f.Class == dwarf.ClassRangeListPtr {
+			off, ok = f.Val.(int64)
+		}
+		list = r.lists.list5
+	} else if r.s.ranges != nil {
+		off, ok = e.Val(dwarf.AttrRanges).(int64)
+		list = r.lists.list4
+	}
+	if !ok {
+		return ret, nil
+	}
+	rs, err := list(uint64(off))
+	if err != nil {
+		return nil, err
+	}
+	return append(ret, rs...), nil
 }

@@ -73,7 +73,8 @@ func testDIESections(t *testing.T, ef *elf.File) *dieSections {
 		}
 		return b
 	}
-	return &dieSections{info: data(".debug_info"), abbrev: data(".debug_abbrev"), str: data(".debug_str"), lineStr: data(".debug_line_str"), addr: data(".debug_addr")}
+	return &dieSections{info: data(".debug_info"), abbrev: data(".debug_abbrev"), str: data(".debug_str"), lineStr: data(".debug_line_str"), addr: data(".debug_addr"),
+		rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges")}
 }
 
 func compareUnitDIEs(t *testing.T, fast *dieReader, d *dwarf.Data, entry dwarf.Offset) {
@@ -110,28 +111,34 @@ func compareUnitDIEs(t *testing.T, fast *dieReader, d *dwarf.Data, entry dwarf.O
 				t.Fatalf("DIE at %#x, %v: %+v, debug/dwarf %+v", got.Offset, a, g, w)
 			}
 		}
+		gr, gerr := fast.ranges(got)
+		wr, werr := d.Ranges(want)
+		if !reflect.DeepEqual(gr, wr) || (gerr == nil) != (werr == nil) {
+			t.Fatalf("DIE at %#x: ranges %#x (%v), debug/dwarf %#x (%v)", got.Offset, gr, gerr, wr, werr)
+		}
 	}
 }
 
-// FuzzDIEReader reads arbitrary units with arbitrary abbreviations and
-// strings: bad DWARF must end the DIEs with an error, never panic.
+// FuzzDIEReader reads arbitrary units with arbitrary abbreviations,
+// strings, addresses and range lists: bad DWARF must end the DIEs (or
+// their ranges) with an error, never panic.
 func FuzzDIEReader(f *testing.F) {
 	for _, path := range []string{"../generate/testdata/gcc-pie.bin", "../generate/testdata/cxx-nopie-dwarf4.bin"} {
 		ef, err := elf.Open(path)
 		if err != nil {
 			continue
 		}
-		var secs [4][]byte
-		for i, name := range []string{".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str"} {
+		var secs [7][]byte
+		for i, name := range []string{".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str", ".debug_addr", ".debug_rnglists", ".debug_ranges"} {
 			if s := ef.Section(name); s != nil {
 				secs[i], _ = s.Data()
 			}
 		}
 		ef.Close()
-		f.Add(secs[0], secs[1], secs[2], secs[3], []byte{})
+		f.Add(secs[0], secs[1], secs[2], secs[3], secs[4], secs[5], secs[6])
 	}
-	f.Fuzz(func(t *testing.T, info, abbrev, str, lineStr, addr []byte) {
-		s := &dieSections{info: info, abbrev: abbrev, str: str, lineStr: lineStr, addr: addr}
+	f.Fuzz(func(t *testing.T, info, abbrev, str, lineStr, addr, rnglists, ranges []byte) {
+		s := &dieSections{info: info, abbrev: abbrev, str: str, lineStr: lineStr, addr: addr, rnglists: rnglists, ranges: ranges}
 		hs, _ := readUnitHeaders(bytes.NewReader(info))
 		tables := map[uint64]map[uint64]*dieAbbrev{}
 		for _, h := range append(hs, unitHeader{}) {
@@ -140,9 +147,11 @@ func FuzzDIEReader(f *testing.F) {
 				continue
 			}
 			for n := 0; n <= len(info); n++ {
-				if e, err := r.Next(); e == nil || err != nil {
+				e, err := r.Next()
+				if e == nil || err != nil {
 					break
 				}
+				r.ranges(e)
 			}
 		}
 	})

@@ -251,7 +251,7 @@ func (z *lazyTables) load(i int) []string {
 func (z *lazyTables) loadDIEs(u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
 	if u.split == nil && cu.Children && z.dies != nil {
 		if dr, ok := newDIEReader(z.dies, u.start, z.abbrevs); ok {
-			return z.l.loadUnitDIEs(dr, z.d.Ranges)
+			return z.l.loadUnitDIEs(dr, dr.ranges)
 		}
 	}
 	return z.l.loadDIEs(r, cu, u.split)
