@@ -17,12 +17,15 @@ import (
 // are), and skips every other attribute by its form's size.
 //
 // It reads DWARF 4 and 5 units whose abbreviations use only forms it
-// knows, and whose wanted attributes need no base from the unit DIE
-// (strx, addrx, rnglistx, as clang's DWARF 5 uses them): other units go
-// through debug/dwarf. A read error is kept (sticky) and ends the DIEs.
+// knows, and whose wanted attributes are in none of the forms that need
+// the unit DIE's string offsets or range lists base (strx, rnglistx, as
+// clang's DWARF 5 uses them; DW_FORM_addrx is read, through the unit's
+// DW_AT_addr_base): other units go through debug/dwarf. The DIEs' ranges
+// are read as dwarf.Data.Ranges reads them (ranges). A read error is kept
+// (sticky) and ends the DIEs.
 
 // dieAttrs are the attributes the loader reads (load.go: recordDecl,
-// addSubroutine, and the ranges of dwarf.Data.Ranges).
+// addSubroutine and the ranges).
 var dieAttrs = map[dwarf.Attr]bool{
 	dwarf.AttrName: true, dwarf.AttrLinkageName: true, attrMIPSLinkageName: true,
 	dwarf.AttrDeclLine: true, dwarf.AttrDeclFile: true,
