@@ -40,12 +40,7 @@ func (a *Stacks) Merge(o *Stacks) {
 		dst.Count += st.Count
 		dst.Period += st.Period
 	}
-	for l, name := range o.counts.Symbols {
-		l.Obj = ids[l.Obj]
-		if _, seen := a.counts.Symbols[l]; !seen {
-			a.counts.Symbols[l] = name
-		}
-	}
+	a.mergeNames(o, ids)
 	for ev, n := range o.counts.Events {
 		a.counts.Events[ev] += n
 	}

@@ -90,6 +90,11 @@ type Stacks struct {
 	counts   StackCounts
 	locs     []Loc
 	key      []byte
+	// namer names the frames outside the binaries that come unnamed, from
+	// the sources of each location's name (names.go).
+	namer       Namer
+	nameSources map[Loc][]nameSource
+	prefetched  map[int32]bool // objects whose symbols Prefetch was asked for
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places
@@ -126,6 +131,7 @@ func (a *Stacks) Add(rec *perfscript.Record) error {
 		return nil
 	}
 	a.count(smp)
+	a.prefetchNames()
 	return nil
 }
 
@@ -259,9 +265,7 @@ func isKernel(f perfscript.Frame) bool {
 // remembering perf's symbol name for it.
 func (a *Stacks) foreign(path string, kernel bool, f perfscript.Frame, addr uint64) Loc {
 	l := Loc{a.object(path, -1, kernel), addr}
-	if _, seen := a.counts.Symbols[l]; !seen && f.Symbol != "" && f.Symbol != "[unknown]" {
-		a.counts.Symbols[l] = trimOffset(f.Symbol)
-	}
+	a.noteName(l, kernel, f)
 	return l
 }
 
@@ -308,6 +312,7 @@ func (a *Stacks) binaryOf(path string) int {
 func (a *Stacks) Counts() *StackCounts {
 	c := a.counts
 	c.Stacks = sortedStacks(a.stacks)
+	a.nameKept(c.Stacks)
 	return &c
 }
 

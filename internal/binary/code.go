@@ -242,17 +242,13 @@ func decodeRange(decode insn.Decoder, buf []byte, size uint64, s *scratch) *rang
 	bitmaps := make([]uint64, 2*words)
 	rc := &rangeCode{starts: bitmaps[:words:words], uncond: bitmaps[words:], rank: make([]uint32, words)}
 	insts := s.insts[:0]
-	for off := uint64(0); off < size; {
-		n, kind, ok := decode(buf[off:])
-		if ok {
-			insts = append(insts, packedInst{off: uint32(off), size: uint8(n), kind: kind})
-			rc.starts[off/64] |= 1 << (off % 64)
-			if kind.IsUncondBranch() {
-				rc.uncond[off/64] |= 1 << (off % 64)
-			}
+	decodeLinear(decode, buf, size, func(off uint64, p packedInst) {
+		insts = append(insts, p)
+		rc.starts[off/64] |= 1 << (off % 64)
+		if p.kind.IsUncondBranch() {
+			rc.uncond[off/64] |= 1 << (off % 64)
 		}
-		off += uint64(n)
-	}
+	})
 	rc.insts = slices.Clone(insts)
 	s.insts = insts
 	var count uint32
@@ -261,6 +257,18 @@ func decodeRange(decode insn.Decoder, buf []byte, size uint64, s *scratch) *rang
 		count += uint32(bits.OnesCount64(word))
 	}
 	return rc
+}
+
+// decodeLinear disassembles buf linearly from its start while the offset
+// is below size and calls visit with each valid instruction.
+func decodeLinear(decode insn.Decoder, buf []byte, size uint64, visit func(off uint64, p packedInst)) {
+	for off := uint64(0); off < size; {
+		n, kind, ok := decode(buf[off:])
+		if ok {
+			visit(off, packedInst{off: uint32(off), size: uint8(n), kind: kind})
+		}
+		off += uint64(n)
+	}
 }
 
 func (c *codeIndex) inst(i int, rc *rangeCode, j int) Inst {

@@ -111,7 +111,8 @@ func (b *binaries) dwarfTable(f *binary.File, dwp string) (*symbolize.Table, err
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}
 	split := &symbolize.Split{Section: f.DWARFSection, DWP: dwp}
-	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase(), Info: b.debugInfo(f), Split: split})
+	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase(), Info: b.debugInfo(f), Split: split,
+		Section: f.DWARFSection})
 	if err != nil {
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}

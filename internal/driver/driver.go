@@ -229,6 +229,9 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
+	if in.names != nil {
+		stacks.NameWith(in.names)
+	}
 	lbr := newLBR(bins.primary(), table, opts.LLVM)
 	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins))}
 	s := in.records()

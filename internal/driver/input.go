@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/perfdata"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/perfsyms"
@@ -22,7 +23,10 @@ type input struct {
 	name      string
 	closer    io.Closer // perf's exit status surfaces as a read error
 	native    *perfdata.Native
-	progress  *progress.Line
+	// names names the frames outside the binaries that native leaves
+	// unnamed, for the aggregation (aggregate.Stacks.NameWith).
+	names    aggregate.Namer
+	progress *progress.Line
 }
 
 func (in *input) Close() error { return in.closer.Close() }
@@ -98,8 +102,10 @@ func openNative(opts Options, c perfdata.Content, bins *binaries) (*input, error
 		n.Close()
 		return nil, err
 	}
-	n.SetSymbolNamer(perfsyms.New(ids))
-	return &input{name: opts.PerfData, closer: n, native: n}, nil
+	names := perfsyms.New(ids)
+	n.SetSymbolNamer(names)
+	n.DeferChainSymbols()
+	return &input{name: opts.PerfData, closer: n, native: n, names: names}, nil
 }
 
 // checkBuildIDs refuses a binary whose build id differs from the one perf

@@ -1,6 +1,8 @@
 package fpskid
 
 import (
+	"slices"
+
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
 )
@@ -14,6 +16,8 @@ type code struct {
 	plt     map[uint64]bool      // PLT stub entries
 	callers map[uint64][]site    // direct call and tail-call sites by target; built on first use
 	buf     []byte               // the code of the function being decoded
+	insts   []inst               // its instructions, as decoded
+	sites   []site               // its call sites, as decoded
 	// seen counts, by callee entry and call site, the calls seen in
 	// stacks that needed no repair.
 	seen    map[uint64]map[uint64]uint64
@@ -30,11 +34,11 @@ type function struct {
 
 // inst is a decoded instruction with what the repair needs of it.
 type inst struct {
-	addr  uint64
-	kind  insn.Kind
-	frame frameOp
+	addr uint64
 	// target is the target of a direct branch; direct tells there is one.
 	target uint64
+	kind   insn.Kind
+	frame  frameOp
 	direct bool
 }
 
@@ -75,12 +79,15 @@ func (c *code) isEntry(addr uint64) bool {
 
 func (c *code) decode(sym binary.Symbol) *function {
 	fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+	insts, sites := c.insts[:0], c.sites[:0]
 	c.walk(fn, func(i inst, end uint64) {
-		fn.insts = append(fn.insts, i)
+		insts = append(insts, i)
 		if s, ok := c.siteOf(fn, i, end); ok {
-			fn.sites = append(fn.sites, s)
+			sites = append(sites, s)
 		}
 	})
+	fn.insts, fn.sites = slices.Clone(insts), slices.Clone(sites)
+	c.insts, c.sites = insts, sites
 	return fn
 }
 
@@ -190,7 +197,8 @@ func frameStates(fn *function) []frameState {
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
 		out := after(fn.insts[i], states[i])
-		for _, j := range fn.successors(i) {
+		succ, n := fn.successors(i)
+		for _, j := range succ[:n] {
 			if next := merge(states[j], out); next != states[j] {
 				states[j] = next
 				work = append(work, j)
@@ -221,17 +229,18 @@ func merge(old, in frameState) frameState {
 }
 
 // successors returns the indexes of the instructions that can run after
-// instruction i inside the function.
-func (fn *function) successors(i int) []int {
+// instruction i inside the function: the first n of succ.
+func (fn *function) successors(i int) (succ [2]int, n int) {
 	in := fn.insts[i]
-	var out []int
 	if in.kind != insn.Return && in.kind != insn.Jump && in.kind != insn.IndirectJump && i+1 < len(fn.insts) {
-		out = append(out, i+1)
+		succ[n] = i + 1
+		n++
 	}
 	if in.direct && in.kind != insn.Call && in.target >= fn.entry && in.target < fn.end {
 		if j := fn.instAt(in.target); j >= 0 && fn.insts[j].addr == in.target {
-			out = append(out, j)
+			succ[n] = j
+			n++
 		}
 	}
-	return out
+	return succ, n
 }

@@ -1,5 +1,11 @@
 package fpskid
 
+import (
+	"slices"
+
+	"github.com/profgen/profgen/internal/binary/insn"
+)
+
 // The static call graph: which call sites lead from one function to
 // another. Edges are direct calls and tail calls; an indirect call may
 // lead anywhere.
@@ -91,21 +97,50 @@ func (c *code) uniqueCaller(entry uint64) (uint64, bool) {
 	return sites[0].at, true
 }
 
-// indexCallers decodes every function of the binary once for the reverse
-// call graph, keeping only the call sites.
+// indexCallers finds the direct call and tail-call sites of the whole
+// binary for the reverse call graph, in one pass over its code: an
+// instruction is a site of each function (as walk decodes it) holding it.
 func (c *code) indexCallers() {
 	c.callers = map[uint64][]site{}
-	seen := map[uint64]bool{}
-	for _, sym := range c.f.FuncSymbols() {
-		if seen[sym.Addr] {
+	fns := c.walkable()
+	var active []*function // the functions holding the instruction
+	next := 0
+	for in, b := range c.f.Scan() {
+		for next < len(fns) && fns[next].entry <= in.Addr {
+			active = append(active, fns[next])
+			next++
+		}
+		if len(active) == 0 {
 			continue
 		}
-		seen[sym.Addr] = true
-		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
-		c.walk(fn, func(i inst, end uint64) {
+		end := in.End()
+		active = slices.DeleteFunc(active, func(fn *function) bool { return in.Addr >= fn.end || end > fn.end })
+		if in.Kind != insn.Call && in.Kind != insn.Jump && in.Kind != insn.CondBranch {
+			continue
+		}
+		i := inst{addr: in.Addr, kind: in.Kind}
+		i.target, i.direct = x86Target(b, end)
+		for _, fn := range active {
 			if s, ok := c.siteOf(fn, i, end); ok && !s.indirect {
 				c.callers[s.target] = append(c.callers[s.target], s)
 			}
-		})
+		}
 	}
+}
+
+// walkable returns the functions that walk decodes, one per entry (the
+// first symbol of an address), in address order.
+func (c *code) walkable() []*function {
+	var out []*function
+	for _, sym := range c.f.FuncSymbols() {
+		if len(out) > 0 && out[len(out)-1].entry == sym.Addr {
+			continue
+		}
+		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+		if sym.Size == 0 || sym.Size > maxFuncSize || !c.f.HoldsCode(sym.Addr, sym.Size) {
+			fn.end = fn.entry // never holds an instruction
+		}
+		out = append(out, fn)
+	}
+	return out
 }

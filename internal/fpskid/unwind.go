@@ -53,7 +53,8 @@ type Stats struct {
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixes: map[edge]fix{}}
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixes: map[edgeKey]int32{}, fixList: []fix{{}},
+		stackEdges: map[*aggregate.Stack]int{}}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
@@ -66,13 +67,17 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	return r.stats
 }
 
-// observe notes the calls of s that need no repair: which function each
-// call site was seen calling, and how often.
+// observe checks the edges of s, keeping their fixes for fixStack, and
+// notes the calls that need no repair: which function each call site was
+// seen calling, and how often.
 func (r *repairer) observe(s *aggregate.Stack) {
 	first := r.firstUserFrame(s.Locs)
+	r.stackEdges[s] = len(r.edgeFixes)
 	for i := first; i+1 < len(s.Locs); i++ {
 		e := edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first}
-		if f := r.fixOf(e); f.insert != nil {
+		fi := r.fixIndex(e)
+		r.edgeFixes = append(r.edgeFixes, fi)
+		if r.fixList[fi].insert != nil {
 			continue
 		}
 		callee, caller := r.counts.Objects[e.callee.Obj], r.counts.Objects[e.caller.Obj]
@@ -90,8 +95,15 @@ func (r *repairer) observe(s *aggregate.Stack) {
 type repairer struct {
 	counts *aggregate.StackCounts
 	code   []*code
-	fixes  map[edge]fix
-	stats  Stats
+	// fixes holds the fix of each edge checked, as an index in fixList,
+	// whose first fix is the empty one.
+	fixes   map[edgeKey]int32
+	fixList []fix
+	// edgeFixes holds the fix of each edge of each stack, as observe
+	// found them, from stackEdges[stack] on: fixStack reads them back.
+	edgeFixes  []int32
+	stackEdges map[*aggregate.Stack]int
+	stats      Stats
 }
 
 // edge is a callee frame and the caller frame above it; leaf tells that
@@ -99,6 +111,21 @@ type repairer struct {
 type edge struct {
 	callee, caller aggregate.Loc
 	leaf           bool
+}
+
+// edgeKey is an edge packed without padding, which hashes as plain
+// memory: the repair looks up every edge of every stack twice.
+type edgeKey struct {
+	callee, caller uint64
+	objs           uint64 // callee object << 32 | caller object << 1 | leaf
+}
+
+func (e edge) key() edgeKey {
+	objs := uint64(uint32(e.callee.Obj))<<32 | uint64(uint32(e.caller.Obj))<<1
+	if e.leaf {
+		objs |= 1
+	}
+	return edgeKey{e.callee.Addr, e.caller.Addr, objs}
 }
 
 // fix is what goes between the two frames of an edge, innermost first.
@@ -114,22 +141,27 @@ type fix struct {
 // missing.
 func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
 	first := r.firstUserFrame(s.Locs)
-	var out []aggregate.Loc
-	changed, unknown := false, false
+	fixes := r.edgeFixes[r.stackEdges[s]:]
+	var out []aggregate.Loc // nil until a frame is inserted
+	unknown := false
 	for i, l := range s.Locs {
-		out = append(out, l)
+		if out != nil {
+			out = append(out, l)
+		}
 		if i < first || i+1 >= len(s.Locs) {
 			continue
 		}
-		f := r.fixOf(edge{callee: l, caller: s.Locs[i+1], leaf: i == first})
+		f := r.fixList[fixes[i-first]]
 		if f.guess != nil {
 			f = f.guess.pick(s.Count, f)
 		}
+		if len(f.insert) > 0 && out == nil {
+			out = append(make([]aggregate.Loc, 0, len(s.Locs)+len(f.insert)+4), s.Locs[:i+1]...)
+		}
 		out = append(out, f.insert...)
-		changed = changed || len(f.insert) > 0
 		unknown = unknown || f.unknown
 	}
-	if !changed {
+	if out == nil {
 		return nil
 	}
 	r.stats.Repaired += s.Count
@@ -150,13 +182,21 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 	return len(locs)
 }
 
-func (r *repairer) fixOf(e edge) fix {
-	if f, ok := r.fixes[e]; ok {
-		return f
+// fixIndex returns the index in fixList of e's fix, checking e the first
+// time.
+func (r *repairer) fixIndex(e edge) int32 {
+	k := e.key()
+	if i, ok := r.fixes[k]; ok {
+		return i
 	}
 	f := r.check(e)
-	r.fixes[e] = f
-	return f
+	i := int32(0)
+	if f.insert != nil || f.unknown || f.guess != nil {
+		i = int32(len(r.fixList))
+		r.fixList = append(r.fixList, f)
+	}
+	r.fixes[k] = i
+	return i
 }
 
 // check decodes the call of e's caller frame and says which frames are

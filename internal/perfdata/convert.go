@@ -85,6 +85,8 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 			f.Addr = m.mapIP(ip)
 		}
 		switch {
+		case symbols && n.deferredName(m):
+			f.DSO = m.dso
 		case symbols:
 			f.Symbol, f.DSO = n.symbolAndDSO(m, ip)
 		case dso && m != nil:
@@ -95,6 +97,13 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 		f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !perfscript.IsKernelDSO(f.DSO)
 		smp.Frames = append(smp.Frames, f)
 	}
+}
+
+// deferredName reports whether a frame in m is left for the reader to
+// name (DeferChainSymbols): when m tells the reader, by the name it
+// prints, whether it is kernel code, which the name is looked up as.
+func (n *Native) deferredName(m *pmap) bool {
+	return n.deferChain && n.names != nil && m != nil && m.kernel == perfscript.IsKernelDSO(m.dso)
 }
 
 // symbolAndDSO is what perf prints for an address with -F sym,dso.
@@ -203,7 +212,7 @@ func (n *Native) task(rec *perffile.Record) error {
 // printed (not for branch stacks), so that a second core reads them while
 // records are read.
 func (n *Native) prefetch(kernel bool, prot uint32, path string) {
-	if n.names == nil || n.content.BranchStack || (!kernel && prot&protExec == 0) {
+	if n.names == nil || n.deferChain || n.content.BranchStack || (!kernel && prot&protExec == 0) {
 		return
 	}
 	n.names.Prefetch(path, kernel)

@@ -17,7 +17,9 @@ type Native struct {
 	r       *perffile.Reader
 	content Content
 	names   SymbolNamer
-	ids     map[string]string // build ids by DSO path
+	// deferChain leaves call-chain frames unnamed (DeferChainSymbols).
+	deferChain bool
+	ids        map[string]string // build ids by DSO path
 	// releasedAt is the read offset when pages of the mapped file were
 	// last released.
 	releasedAt int64
@@ -75,6 +77,13 @@ func NewNative(r *perffile.Reader, c Content) (*Native, error) {
 
 // SetSymbolNamer sets what names symbols (perf script's sym field).
 func (n *Native) SetSymbolNamer(s SymbolNamer) { n.names = s }
+
+// DeferChainSymbols leaves the sym field of the call-chain frames that have
+// a mapping empty, and loads no symbols when mappings appear: the reader
+// of the records names the frames it needs itself (Frame.Addr of the
+// Frame.DSO, as perf would name it: see aggregate.Stacks.NameWith). Frames
+// without a mapping still print [unknown]; so do all when no namer is set.
+func (n *Native) DeferChainSymbols() { n.deferChain = true }
 
 // checkAttr refuses what perf script would print in a way the native
 // reader does not reproduce.

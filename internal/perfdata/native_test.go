@@ -214,3 +214,65 @@ func FuzzNative(f *testing.F) {
 		}
 	})
 }
+
+// countingNamer is a perfsyms.Namer that counts the prefetches asked.
+type countingNamer struct {
+	*perfsyms.Namer
+	prefetches int
+}
+
+func (n *countingNamer) Prefetch(dso string, kernel bool) {
+	n.prefetches++
+	n.Namer.Prefetch(dso, kernel)
+}
+
+// TestDeferChainSymbols: call-chain frames left unnamed, named afterwards
+// by their DSO and address, have the names the reader gives them, and
+// nothing is loaded when mappings appear.
+func TestDeferChainSymbols(t *testing.T) {
+	for _, path := range testRecordings(t) {
+		c, err := ReadContent(path)
+		if err != nil || c.BranchStack || strings.Contains(path, "/arm64/") {
+			continue
+		}
+		t.Run(strings.TrimPrefix(path, os.Getenv("PROFGEN_TESTDATA")), func(t *testing.T) {
+			eager, lazy := openNamed(t, path, c, false), openNamed(t, path, c, true)
+			names := lazy.names.(*countingNamer)
+			frames := 0
+			for eager.Next() {
+				if !lazy.Next() {
+					t.Fatal("deferred: fewer records")
+				}
+				want, got := eager.Record().Sample.Frames, lazy.Record().Sample.Frames
+				for i, f := range got {
+					if f.Symbol == "" {
+						frames++
+						if f.Symbol = names.Name(f.DSO, perfscript.IsKernelDSO(f.DSO), f.Addr); f.Symbol == "" {
+							f.Symbol = "[unknown]"
+						}
+					}
+					if f != want[i] {
+						t.Fatalf("record %d frame %d: deferred and named %+v, named %+v", eager.n, i, f, want[i])
+					}
+				}
+			}
+			if frames == 0 || names.prefetches != 0 {
+				t.Errorf("%d frames deferred, %d prefetches", frames, names.prefetches)
+			}
+		})
+	}
+}
+
+func openNamed(t *testing.T, path string, c Content, deferred bool) *Native {
+	t.Helper()
+	n, err := OpenNative(path, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	n.SetSymbolNamer(&countingNamer{Namer: perfsyms.New(n.BuildIDs())})
+	if deferred {
+		n.DeferChainSymbols()
+	}
+	return n
+}

@@ -3,6 +3,7 @@ package perfsyms
 import (
 	"debug/elf"
 	"encoding/hex"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -19,12 +20,12 @@ func (n *Namer) loadKernel(id string) *table {
 	if path == "" {
 		return t
 	}
-	b, err := os.ReadFile(path)
+	// One string holds every name: a symbol's name is a slice of it.
+	text, err := readText(path)
 	if err != nil {
 		return t
 	}
-	// One string holds every name: a symbol's name is a slice of it.
-	text := string(b)
+	t.syms = make([]sym, 0, strings.Count(text, "\n")+1)
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -37,6 +38,19 @@ func (n *Namer) loadKernel(id string) *table {
 		}
 	}
 	return t.finish(false)
+}
+
+// readText reads a file whole into a string without copying it again:
+// the size of a /proc file is not known before it is read.
+func readText(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	_, err = io.Copy(&b, f)
+	return b.String(), err
 }
 
 // parseKallsym reads `address type name [module]`; only kernel text

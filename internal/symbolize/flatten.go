@@ -1,15 +1,16 @@
 package symbolize
 
 import (
+	"cmp"
 	"container/heap"
-	"sort"
+	"slices"
 )
 
 // flatten turns possibly nested subroutine ranges into disjoint segments,
 // each owned by the innermost subroutine: of the ranges covering an address,
 // the one whose subroutine comes last in DIE order, as in LLVM's address map.
 func flatten(ivs []interval) []segment {
-	sort.Slice(ivs, func(i, j int) bool { return ivs[i].start < ivs[j].start })
+	slices.SortFunc(ivs, func(a, b interval) int { return cmp.Compare(a.start, b.start) })
 	points := boundaryPoints(ivs)
 	var segs []segment
 	active := &intervalHeap{}
@@ -36,7 +37,7 @@ func boundaryPoints(ivs []interval) []uint64 {
 	for _, iv := range ivs {
 		points = append(points, iv.start, iv.end)
 	}
-	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
+	slices.Sort(points)
 	out := points[:0]
 	for i, p := range points {
 		if i == 0 || p != points[i-1] {

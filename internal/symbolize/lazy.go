@@ -26,11 +26,12 @@ import (
 
 // unitInfo is one compilation unit.
 type unitInfo struct {
+	start  uint64       // offset of the unit's header
 	entry  dwarf.Offset // offset of the unit's DIE
 	split  *splitRef    // a skeleton's split unit, nil if none (or missing)
 	ranges [][2]uint64
 	loaded bool
-	decls  bool // its subprogram DIEs are in the loader's decls
+	decls  bool // loaded: its subprogram DIEs are in the loader's decls
 	segs   []segment
 	lines  []lineRow
 	funcs  funcTable
@@ -54,6 +55,15 @@ type lazyTables struct {
 	// kept in unit order, the order of a pass over all units.
 	rangeUnits map[*Function][]int
 	seen       map[uint64]bool
+	// dies are the sections units are read from without debug/dwarf, nil
+	// when they cannot be; abbrevs, the abbreviation tables read, by
+	// offset.
+	dies    *dieSections
+	abbrevs map[uint64]map[uint64]*dieAbbrev
+	// tried holds the DIEs of other units read for their declarations;
+	// files, the file tables of those units.
+	tried map[dwarf.Offset]bool
+	files map[int]fileTable
 	// syms are the ELF symbols MarkEntries was given; dups, the
 	// addresses of the symbols of each name that several symbols have.
 	syms []Symbol
@@ -66,13 +76,15 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	if info == nil {
 		return nil
 	}
-	offs, ok := unitEntryOffsets(info)
-	if !ok || len(offs) == 0 {
+	hs, ok := codeUnitHeaders(info)
+	if !ok || len(hs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}}
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}, abbrevs: map[uint64]map[uint64]*dieAbbrev{},
+		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
 	r := d.Reader()
-	for _, off := range offs {
+	for _, h := range hs {
+		off := h.entry
 		r.Seek(off)
 		cu, err := r.Next()
 		if err != nil || cu == nil || cu.Offset != off {
@@ -92,7 +104,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 		// A unit without ranges holds no code (Go emits such units for
 		// packages without functions); it stays listed, for the DIEs
 		// other units refer to.
-		u := unitInfo{entry: off, split: ref}
+		u := unitInfo{start: h.start, entry: off, split: ref}
 		for _, rg := range rs {
 			if rg[0] >= base && rg[0] < rg[1] {
 				u.ranges = append(u.ranges, rg)
@@ -110,17 +122,17 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	return z
 }
 
-// unitEntryOffsets returns the offset of the first DIE of each unit of
-// .debug_info that may hold code (not type units).
-func unitEntryOffsets(info io.ReaderAt) ([]dwarf.Offset, bool) {
+// codeUnitHeaders returns the headers of the units of .debug_info that
+// may hold code (not type units).
+func codeUnitHeaders(info io.ReaderAt) ([]unitHeader, bool) {
 	hs, ok := readUnitHeaders(info)
 	if !ok {
 		return nil, false
 	}
-	var out []dwarf.Offset
+	var out []unitHeader
 	for _, h := range hs {
 		if h.mayHoldCode() {
-			out = append(out, h.entry)
+			out = append(out, h)
 		}
 	}
 	return out, true
@@ -205,7 +217,9 @@ func (z *lazyTables) load(i int) []string {
 	u := &z.units[i]
 	u.loaded = true
 	l := z.l
-	l.lines, l.intervals, l.topLevel = nil, nil, nil
+	// The line rows, intervals and top-level subroutines of one unit at a
+	// time: buffers reused from unit to unit.
+	l.lines, l.intervals, l.topLevel = l.lines[:0], l.intervals[:0], l.topLevel[:0]
 	first := len(l.subs)
 	r := z.d.Reader()
 	r.Seek(u.entry)
@@ -217,47 +231,60 @@ func (z *lazyTables) load(i int) []string {
 		return nil
 	}
 	u.decls = true
-	if l.loadDIEs(r, cu, u.split) != nil {
+	if err := z.loadDIEs(u, r, cu); err != nil {
 		return nil
 	}
 	z.resolveNames(first)
 	u.segs = flatten(l.intervals)
 	sortLineRows(l.lines)
-	u.lines = l.lines
+	u.lines = slices.Clone(l.lines)
 	u.funcs = z.funcTable(i)
 	names := make([]string, 0, len(u.funcs))
 	for _, fr := range u.funcs {
 		names = append(names, fr.Func.Name)
 	}
-	l.lines, l.intervals = nil, nil
 	return names
 }
 
+// loadDIEs is loader.loadDIEs, reading the unit with a dieReader when
+// it can (dies.go).
+func (z *lazyTables) loadDIEs(u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
+	if u.split == nil && cu.Children && z.dies != nil {
+		if dr, ok := newDIEReader(z.dies, u.start, z.abbrevs); ok {
+			return z.l.loadUnitDIEs(dr, dr.ranges)
+		}
+	}
+	return z.l.loadDIEs(r, cu, u.split)
+}
+
 // resolveNames resolves the subroutines from index first on, after
-// reading the subprogram DIEs of the other units that their abstract
-// origins or specifications refer to.
+// reading the DIEs of the other units that their abstract origins or
+// specifications refer to: each DIE on its own (with its unit's file
+// table), not the units whole.
 func (z *lazyTables) resolveNames(first int) {
 	for {
-		missing := z.missingDeclUnits(first)
+		missing := z.missingDecls(first)
 		if len(missing) == 0 {
 			break
 		}
-		for _, u := range missing {
-			z.readDecls(u)
+		for _, off := range missing {
+			z.readDecl(off)
 		}
 	}
 	z.l.resolveNamesFrom(first)
 }
 
-// missingDeclUnits lists the units, not read yet, holding DIEs that the
-// subroutines from index first on refer to.
-func (z *lazyTables) missingDeclUnits(first int) []int {
-	var out []int
+// missingDecls lists the DIEs, not read yet, of units not loaded that the
+// subroutines from index first on refer to. A DIE is listed once: one
+// that is no subprogram is never recorded.
+func (z *lazyTables) missingDecls(first int) []dwarf.Offset {
+	var out []dwarf.Offset
 	l := z.l
 	for _, off := range l.subOffs[first:] {
 		l.walkRefs(off, func(o dwarf.Offset) {
-			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !slices.Contains(out, u) {
-				out = append(out, u)
+			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !z.tried[o] {
+				z.tried[o] = true
+				out = append(out, o)
 			}
 		})
 	}
@@ -269,43 +296,56 @@ func (z *lazyTables) unitOfOffset(o dwarf.Offset) int {
 	return i - 1
 }
 
-// readDecls records the subprogram DIEs of unit u (with its file table)
-// without loading its code.
-func (z *lazyTables) readDecls(u int) {
-	z.units[u].decls = true
+// readDecl records the DIE at off when it is a subprogram or an inlined
+// subroutine, without loading its unit's code.
+func (z *lazyTables) readDecl(off dwarf.Offset) {
+	files, ok := z.unitFiles(z.unitOfOffset(off))
+	if !ok {
+		return
+	}
+	r := z.d.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil || e.Offset != off || e.Tag != dwarf.TagSubprogram && e.Tag != dwarf.TagInlinedSubroutine {
+		return
+	}
 	l := z.l
+	saved := l.files
+	l.files = files
+	l.recordDecl(e)
+	l.files = saved
+}
+
+// unitFiles returns the file table of unit u, read once; false when its
+// unit DIE cannot be read.
+func (z *lazyTables) unitFiles(u int) ([]*dwarf.LineFile, bool) {
+	t, ok := z.files[u]
+	if !ok {
+		t = z.readFiles(u)
+		z.files[u] = t
+	}
+	return t.files, t.ok
+}
+
+// fileTable is a unit's file table; ok is false when its unit DIE cannot
+// be read.
+type fileTable struct {
+	files []*dwarf.LineFile
+	ok    bool
+}
+
+func (z *lazyTables) readFiles(u int) fileTable {
 	r := z.d.Reader()
 	r.Seek(z.units[u].entry)
 	cu, err := r.Next()
 	if err != nil || cu == nil {
-		return
+		return fileTable{}
 	}
-	saved := l.files
-	l.files = nil
+	t := fileTable{ok: true}
 	if lr, err := z.d.LineReader(cu); err == nil && lr != nil {
-		l.files = lr.Files()
+		t.files = lr.Files()
 	}
-	for depth := 0; ; {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
-		if e.Tag == 0 {
-			if depth--; depth < 0 {
-				break
-			}
-			continue
-		}
-		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-			if l.decls[l.key(e.Offset)] == nil {
-				l.recordDecl(e)
-			}
-		}
-		if e.Children {
-			depth++
-		}
-	}
-	l.files = saved
+	return t
 }
 
 // funcTable builds the function ranges of the subprograms just loaded,

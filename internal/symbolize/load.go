@@ -176,9 +176,14 @@ func holdsCode(cu *dwarf.Entry) bool {
 // rangesFunc returns the address ranges of a DIE.
 type rangesFunc func(*dwarf.Entry) ([][2]uint64, error)
 
+// dieSource yields DIEs in order: a *dwarf.Reader, or a dieReader.
+type dieSource interface {
+	Next() (*dwarf.Entry, error)
+}
+
 // loadUnitDIEs reads the children of a unit DIE, tracking the enclosing
 // subroutine of each DIE.
-func (l *loader) loadUnitDIEs(r *dwarf.Reader, ranges rangesFunc) error {
+func (l *loader) loadUnitDIEs(r dieSource, ranges rangesFunc) error {
 	stack := []int32{-1} // enclosing subroutine per open level
 	for len(stack) > 0 {
 		e, err := r.Next()

@@ -5,7 +5,6 @@ import (
 	"debug/dwarf"
 	"encoding/binary"
 	"errors"
-	"fmt"
 )
 
 // splitUnit is a split compilation unit made readable by debug/dwarf.
@@ -126,13 +125,11 @@ func tail(b []byte, off uint64) []byte {
 	return b[off:]
 }
 
-// DWARF forms of split DWARF 4 (GNU), and their DWARF 5 equivalents.
+// DWARF forms of split DWARF 4 (GNU), equivalent to DWARF 5's
+// DW_FORM_addrx and DW_FORM_strx (the other forms: dies.go).
 const (
-	formGNUAddrIndex = 0x1f01 // = DW_FORM_addrx
-	formGNUStrIndex  = 0x1f02 // = DW_FORM_strx
-	formAddrx        = 0x1b
-	formStrx         = 0x1a
-	formImplicitCon  = 0x21
+	formGNUAddrIndex = 0x1f01
+	formGNUStrIndex  = 0x1f02
 )
 
 // gnuFormsAsDWARF5 returns abbrev with DW_FORM_GNU_addr_index and
@@ -158,7 +155,7 @@ func gnuFormsAsDWARF5(abbrev []byte) []byte {
 			if attr == 0 && form == 0 {
 				break
 			}
-			if form == formImplicitCon {
+			if form == formImplicitConst {
 				p.uleb() // the constant (SLEB128: the same bytes to skip)
 			}
 			if (form == formGNUAddrIndex || form == formGNUStrIndex) && p.pos-at == 2 {
@@ -200,6 +197,12 @@ func (p *abbrevParser) uleb() uint64 {
 	return v
 }
 
+// lists are the range lists of the split unit, read with the skeleton's
+// base address and addresses.
+func (su *splitUnit) lists() rangeLists {
+	return rangeLists{rnglists: su.rnglists, ranges: su.ranges, addr: su.addr, asize: su.asize, base: su.base}
+}
+
 // rangesOf returns the address ranges of DIE e of the split unit: its
 // range list read with the skeleton's base address, or its low and high
 // PC.
@@ -213,145 +216,9 @@ func (su *splitUnit) rangesOf(e *dwarf.Entry) ([][2]uint64, error) {
 		if su.version >= 5 {
 			return nil, errors.New("DW_AT_ranges of a split unit as a section offset")
 		}
-		return su.debugRanges(uint64(v))
+		return su.lists().list4(uint64(v))
 	case uint64: // DW_FORM_rnglistx, resolved by debug/dwarf
-		return su.rangeList(v)
+		return su.lists().list5(v)
 	}
 	return nil, nil
-}
-
-// debugRanges reads a DWARF 4 range list of the binary's .debug_ranges.
-func (su *splitUnit) debugRanges(off uint64) ([][2]uint64, error) {
-	r := rangeReader{b: su.ranges, pos: off, asize: su.asize}
-	base := su.base
-	var out [][2]uint64
-	maxAddr := ^uint64(0) >> (64 - 8*su.asize)
-	for {
-		lo, hi := r.addr(), r.addr()
-		if r.err != nil {
-			return nil, r.err
-		}
-		switch {
-		case lo == 0 && hi == 0:
-			return out, nil
-		case lo == maxAddr:
-			base = hi
-		default:
-			out = append(out, [2]uint64{base + lo, base + hi})
-		}
-	}
-}
-
-// DW_RLE_* range list entry kinds (DWARF 5 section 7.25).
-const (
-	rleEndOfList    = 0
-	rleBaseAddressx = 1
-	rleStartxEndx   = 2
-	rleStartxLength = 3
-	rleOffsetPair   = 4
-	rleBaseAddress  = 5
-	rleStartEnd     = 6
-	rleStartLength  = 7
-)
-
-// rangeList reads a DWARF 5 range list of the unit's .debug_rnglists.dwo.
-func (su *splitUnit) rangeList(off uint64) ([][2]uint64, error) {
-	r := rangeReader{b: su.rnglists, pos: off, asize: su.asize}
-	base := su.base
-	var out [][2]uint64
-	for {
-		kind := r.byte()
-		var lo, hi uint64
-		switch kind {
-		case rleEndOfList:
-			return out, r.err
-		case rleBaseAddressx:
-			base = su.address(r.uleb(), &r)
-			continue
-		case rleBaseAddress:
-			base = r.addr()
-			continue
-		case rleStartxEndx:
-			lo, hi = su.address(r.uleb(), &r), su.address(r.uleb(), &r)
-		case rleStartxLength:
-			lo = su.address(r.uleb(), &r)
-			hi = lo + r.uleb()
-		case rleOffsetPair:
-			lo, hi = base+r.uleb(), base+r.uleb()
-		case rleStartEnd:
-			lo, hi = r.addr(), r.addr()
-		case rleStartLength:
-			lo = r.addr()
-			hi = lo + r.uleb()
-		default:
-			r.fail(fmt.Errorf("unknown range list entry kind %d", kind))
-		}
-		if r.err != nil {
-			return nil, r.err
-		}
-		out = append(out, [2]uint64{lo, hi})
-	}
-}
-
-// address is entry idx of the skeleton's .debug_addr.
-func (su *splitUnit) address(idx uint64, r *rangeReader) uint64 {
-	a := rangeReader{b: su.addr, pos: idx * uint64(su.asize), asize: su.asize}
-	v := a.addr()
-	if a.err != nil {
-		r.fail(fmt.Errorf(".debug_addr index %d: %w", idx, a.err))
-	}
-	return v
-}
-
-// rangeReader reads range list entries with a sticky error.
-type rangeReader struct {
-	b     []byte
-	pos   uint64
-	asize int
-	err   error
-}
-
-var errRangeEOF = errors.New("range list runs past the end of its section")
-
-func (r *rangeReader) fail(err error) {
-	if r.err == nil {
-		r.err = err
-	}
-}
-
-func (r *rangeReader) byte() byte {
-	if r.err != nil || r.pos >= uint64(len(r.b)) {
-		r.fail(errRangeEOF)
-		return 0
-	}
-	c := r.b[r.pos]
-	r.pos++
-	return c
-}
-
-func (r *rangeReader) uleb() uint64 {
-	var v uint64
-	for shift := 0; ; shift += 7 {
-		c := r.byte()
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		if c&0x80 == 0 || r.err != nil {
-			return v
-		}
-	}
-}
-
-func (r *rangeReader) addr() uint64 {
-	n := uint64(r.asize)
-	if r.err != nil || n > 8 || n == 0 || r.pos+n > uint64(len(r.b)) || r.pos+n < r.pos {
-		r.fail(errRangeEOF)
-		return 0
-	}
-	var v uint64
-	for i := n; i > 0; i-- {
-		v = v<<8 | uint64(r.b[r.pos+i-1])
-	}
-	r.pos += n
-	return v
 }

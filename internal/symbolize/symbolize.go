@@ -59,6 +59,10 @@ type Options struct {
 	// Split locates the split units of a -gsplit-dwarf binary (split.go);
 	// nil: such a binary is refused.
 	Split *Split
+	// Section returns a section of the file holding the DWARF,
+	// uncompressed, nil when it has none. With it, units loaded on demand
+	// are read without debug/dwarf where they can be (dies.go).
+	Section func(name string) ([]byte, error)
 }
 
 // New builds the tables from the DWARF of the binary (or of its separate
@@ -66,6 +70,7 @@ type Options struct {
 func New(d *dwarf.Data, opts Options) (*Table, error) {
 	split := newSplitSource(opts.Split)
 	if z := newLazy(d, opts.Info, opts.PreferredBase, split); z != nil {
+		z.dies = readDIESections(opts.Section)
 		return &Table{lazy: z, split: split}, nil
 	}
 	split.restart()

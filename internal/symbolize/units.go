@@ -17,6 +17,7 @@ const (
 // unitHeader is what symbolize needs of a unit header of .debug_info (or
 // .debug_info.dwo).
 type unitHeader struct {
+	start    uint64       // offset of the unit's header
 	entry    dwarf.Offset // offset of the unit's first DIE
 	version  int
 	unitType uint8  // DWARF 5; 0 before
@@ -52,7 +53,7 @@ func readUnitHeaders(info io.ReaderAt) ([]unitHeader, bool) {
 		if n < 24 && offSize == 8 {
 			return nil, false
 		}
-		u := unitHeader{version: int(binary.LittleEndian.Uint16(h[lenSize:]))}
+		u := unitHeader{start: uint64(off), version: int(binary.LittleEndian.Uint16(h[lenSize:]))}
 		if u.version < 2 || u.version > 5 || length == 0 {
 			return nil, false
 		}
