@@ -30,6 +30,9 @@ type StackBinary struct {
 	// BodyByBlocks spreads the hits of each basic block evenly over its
 	// instructions (see byBlocks) before lines are counted.
 	BodyByBlocks bool
+	// ZeroUnsampled gives the lines of sampled functions that no sample
+	// hit an explicit zero count (see zeroUnsampled).
+	ZeroUnsampled bool
 }
 
 // CallCounts says how call-target and head counts are made from stacks.
@@ -93,6 +96,9 @@ func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*samplep
 		g.addStack(s)
 	}
 	for i := range bins {
+		if bins[i].ZeroUnsampled {
+			g.zeroUnsampled(i, g.sampled[i])
+		}
 		if bins[i].BodyByBlocks {
 			g.byBlocks(i, g.sampled[i])
 		}
