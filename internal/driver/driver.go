@@ -182,8 +182,8 @@ func validate(opts Options) error {
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
 	}
-	if !slices.Contains([]string{"", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
-		return usagef("--body-counts: %q is none of hits, per-instruction, blocks", opts.BodyCounts)
+	if !slices.Contains([]string{"", "hits", "per-instruction", "blocks", "block-max"}, opts.BodyCounts) {
+		return usagef("--body-counts: %q is none of hits, per-instruction, blocks, block-max", opts.BodyCounts)
 	}
 	if _, ok := callCounts[opts.CallCounts]; !ok {
 		return usagef("--call-counts: %q is none of estimate, executions, inclusive, none", opts.CallCounts)

@@ -105,3 +105,44 @@ func (g *stackGenerator) bodyRecord(bi int, fs []symbolize.Frame) *sampleprof.Sa
 	}
 	return f.Record(g.location(bi, fs[len(fs)-1]))
 }
+
+// blockMax raises the count of every line of a sampled basic block of
+// binary bi's sampled functions funcs to the largest hits among the
+// block's sampled lines: every instruction of a block runs as often, so a line
+// with no hits in a block that was hit ran as often as its neighbours,
+// whichever line the block's few samples fell on. The largest hits are
+// taken before any line is raised, so that a line shared by blocks does
+// not carry one block's count into the next.
+func (g *stackGenerator) blockMax(bi int, funcs map[uint64]*symbolize.Function) {
+	raise := map[*sampleprof.SampleRecord]uint64{}
+	var fs []symbolize.Frame
+	for _, fn := range funcs {
+		for _, b := range g.blocks(bi, fn) {
+			var most uint64
+			for _, in := range b {
+				if g.hits[bi][in.Addr] == 0 {
+					continue
+				}
+				fs = g.bins[bi].Sym.Frames(in.Addr, fs)
+				if r := g.recordAt(bi, fs); r != nil {
+					most = max(most, r.Samples)
+				}
+			}
+			if most == 0 {
+				continue
+			}
+			for _, in := range b {
+				if fs = g.bins[bi].Sym.Frames(in.Addr, fs); len(fs) > 0 {
+					r := g.bodyRecord(bi, fs)
+					raise[r] = max(raise[r], most)
+				}
+			}
+		}
+	}
+	for r, n := range raise {
+		r.Samples = max(r.Samples, n)
+	}
+	for _, f := range g.profiles[bi].Functions {
+		sampleprof.UpdateTotalSamples(f)
+	}
+}

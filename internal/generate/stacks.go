@@ -33,6 +33,9 @@ type StackBinary struct {
 	// ZeroUnsampled gives the lines of sampled functions that no sample
 	// hit an explicit zero count (see zeroUnsampled).
 	ZeroUnsampled bool
+	// BodyBlockMax raises the lines of each sampled basic block to the
+	// block's largest line count (see blockMax).
+	BodyBlockMax bool
 }
 
 // CallCounts says how call-target and head counts are made from stacks.
@@ -99,6 +102,9 @@ func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*samplep
 		if bins[i].ZeroUnsampled {
 			g.zeroUnsampled(i, g.sampled[i])
 		}
+		if bins[i].BodyBlockMax {
+			g.blockMax(i, g.sampled[i])
+		}
 		if bins[i].BodyByBlocks {
 			g.byBlocks(i, g.sampled[i])
 		}
@@ -140,7 +146,7 @@ func (g *stackGenerator) addStack(s *aggregate.Stack) {
 	leaf := s.Locs[0]
 	if fs := g.frames(leaf); len(fs) > 0 {
 		g.addBody(g.binary(leaf), fs, s.Count)
-		if b := g.bins[g.binary(leaf)]; b.BodyByBlocks || b.CallCounts == CallCountsExecutions {
+		if b := g.bins[g.binary(leaf)]; b.BodyByBlocks || b.BodyBlockMax || b.CallCounts == CallCountsExecutions {
 			g.hits[g.binary(leaf)][leaf.Addr] += s.Count
 		}
 		if r := g.bins[g.binary(leaf)].Sym.FuncRangeAt(leaf.Addr); r != nil && len(r.Func.Ranges) > 0 {
