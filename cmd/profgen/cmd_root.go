@@ -37,7 +37,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.Quiet, "quiet", "q", false, "no summary on stderr")
 	fs.StringVar(&o.CallCounts, "call-counts", "estimate", "call stacks to LLVM profiles: head samples and call targets as estimated calls (estimate), as estimated executions times the call line's instructions (executions), samples below each call (inclusive), or none")
 	fs.StringVar(&o.BodyCounts, "body-counts", "hits", "call stacks to LLVM profiles: a line's body samples as its hits (hits), its hits per instruction (per-instruction), its instructions' shares of their basic blocks' hits (blocks), or at least the most hit line of its basic block (block-max)")
-	fs.BoolVar(&o.ZeroUnsampledLines, "zero-unsampled-lines", false, "call stacks to LLVM profiles: the lines of sampled functions that no sample hit get explicit zero counts, as in llvm-profgen's LBR profiles")
+	fs.BoolVar(&o.NoZeroUnsampledLines, "no-zero-unsampled-lines", false, "call stacks to LLVM profiles: leave out the lines of sampled functions that no sample hit (unknown to the compiler) instead of writing them with zero counts, as llvm-profgen's LBR profiles have them")
 	fs.BoolVar(&o.FoldKernel, "fold-kernel", false, "pprof: leave out the kernel and vDSO frames above the binary's frames, their samples going to its innermost frame, as Go's profiler records them (for go build -pgo)")
 	fs.BoolVar(&o.NoFoldWrappers, "no-fold-wrappers", false, "pprof: keep the frames of Go's generated wrappers (method values' -fm, promoted methods), which Go's profiler leaves out")
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")

@@ -47,11 +47,12 @@ type Options struct {
 	FoldKernel        bool   // pprof: leave out kernel and vDSO frames above a binary's frames
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	BodyCounts        string // call stacks to LLVM profiles: hits (default) or per-instruction
-	// ZeroUnsampledLines gives the unsampled lines of sampled functions
-	// explicit zero counts in LLVM profiles of call stacks.
-	ZeroUnsampledLines bool
-	Quiet              bool // no summary
-	Jobs               int  // workers parsing and aggregating (-j); 0: one per CPU
+	// NoZeroUnsampledLines leaves the unsampled lines of sampled functions
+	// out of LLVM profiles of call stacks (unknown to the compiler) instead
+	// of giving them zero counts.
+	NoZeroUnsampledLines bool
+	Quiet                bool // no summary
+	Jobs                 int  // workers parsing and aggregating (-j); 0: one per CPU
 	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
 	// line-based, from DWARF, as the binary had no probes.
 	UseDwarfCorrelation bool

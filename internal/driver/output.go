@@ -144,7 +144,7 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 		}
 		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts],
 			BodyPerInstruction: opts.BodyCounts == "per-instruction", BodyByBlocks: opts.BodyCounts == "blocks", BodyBlockMax: opts.BodyCounts == "block-max",
-			ZeroUnsampled: opts.ZeroUnsampledLines}
+			ZeroUnsampled: !opts.NoZeroUnsampledLines}
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)
 	for i, f := range bins.files {
