@@ -143,7 +143,7 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 			return err
 		}
 		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts],
-			BodyPerInstruction: opts.BodyCounts == "per-instruction", BodyByBlocks: opts.BodyCounts == "blocks", BodyBlockMax: opts.BodyCounts == "block-max",
+			BodyPerInstruction: opts.BodyCounts == "per-instruction", BodyByBlocks: opts.BodyCounts == "blocks", BodyBlockMax: opts.BodyCounts == "block-max" || opts.BodyCounts == "",
 			ZeroUnsampled: !opts.NoZeroUnsampledLines}
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)

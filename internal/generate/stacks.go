@@ -66,6 +66,11 @@ const (
 //     callers as LLVM's inlinee profiles; the TotalSamples of every frame on
 //     that inline path grows by n. Counts of one line are summed (IP samples,
 //     unlike LBR ranges, are hits, not executions).
+//   - then, as chosen by the StackBinary: the other lines of the sampled
+//     functions at zero (ZeroUnsampled), and the lines of each sampled
+//     basic block raised to its most hit line (BodyBlockMax), the counts
+//     the sample loader should see where one block's few samples fell on
+//     some of its lines only.
 //   - call edges: each caller frame (the return address - 1, inside the
 //     call instruction) calls the function named by the callee's outermost
 //     frame, at the caller's innermost inlined frame.
