@@ -83,7 +83,7 @@ func TestBodyByBlocks(t *testing.T) {
 }
 
 // TestBodyBlockMax: the lines of a sampled block are raised to the block's
-// most hit line, from the hits at the block's own addresses (A's line 11
+// most hit line, counting the hits at the block's own addresses only (A's line 11
 // is 0x100 and 0x104, 12 is 0x108, 13 is 0x10c).
 func TestBodyBlockMax(t *testing.T) {
 	tests := []struct {
@@ -98,6 +98,8 @@ func TestBodyBlockMax(t *testing.T) {
 		{"blocks apart", map[uint64]bool{0x104: true}, 0x10c, map[uint64]uint64{0x108: 1, 0x10c: 3}, map[uint32]uint64{2: 1, 3: 3}},
 		{"a line's hits in another block do not raise this one", map[uint64]bool{0x100: true}, 0, map[uint64]uint64{0x100: 2, 0x108: 1},
 			map[uint32]uint64{1: 2, 2: 1, 3: 1}},
+		{"a block's share of a line spread over blocks", map[uint64]bool{0x100: true}, 0, map[uint64]uint64{0x100: 5, 0x104: 1},
+			map[uint32]uint64{1: 6, 2: 1, 3: 1}},
 	}
 	for _, tt := range tests {
 		counts := &aggregate.StackCounts{Objects: []aggregate.Object{{Path: "prog", Binary: 0}}}
