@@ -23,8 +23,10 @@
 #               runs
 #   stack-none  the same, --call-counts=none (no head samples, no call targets)
 # and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive),
-# stack-raw (--no-repair-skid), stack-exec (--call-counts=executions) and
-# stack-blocks (--body-counts=blocks), to choose profgen's defaults.
+# stack-raw (--no-repair-skid), stack-exec (--call-counts=executions),
+# stack-blocks (--body-counts=blocks) and stack-hits (--body-counts=hits
+# --no-zero-unsampled-lines: each line's own hits, unsampled lines left out,
+# the body counts before block-max), to choose profgen's defaults.
 # Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
 # training run (go-pprof), and with profgen's pprof of perf record -g of the
 # same run (profgen, --fold-kernel: kernel time on the Go frame, as Go's
@@ -181,7 +183,8 @@ c_workload() {
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --no-repair-skid -o "$d/stack-raw.prof"
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --call-counts=executions -o "$d/stack-exec.prof"
 		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --body-counts=blocks -o "$d/stack-blocks.prof"
-		stack_builds+=(stack-inclusive stack-raw stack-exec stack-blocks)
+		"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --body-counts=hits --no-zero-unsampled-lines -o "$d/stack-hits.prof"
+		stack_builds+=(stack-inclusive stack-raw stack-exec stack-blocks stack-hits)
 	fi
 	log "$w: building with the profiles"
 	run_bg c_build "$w" instr -fprofile-use="$d/instr.profdata"

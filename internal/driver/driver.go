@@ -46,9 +46,13 @@ type Options struct {
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	FoldKernel        bool   // pprof: leave out kernel and vDSO frames above a binary's frames
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
-	BodyCounts        string // call stacks to LLVM profiles: hits (default) or per-instruction
-	Quiet             bool   // no summary
-	Jobs              int    // workers parsing and aggregating (-j); 0: one per CPU
+	BodyCounts        string // call stacks to LLVM profiles: block-max (default, ""), hits, per-instruction, blocks
+	// NoZeroUnsampledLines leaves the unsampled lines of sampled functions
+	// out of LLVM profiles of call stacks (unknown to the compiler) instead
+	// of giving them zero counts.
+	NoZeroUnsampledLines bool
+	Quiet                bool // no summary
+	Jobs                 int  // workers parsing and aggregating (-j); 0: one per CPU
 	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
 	// line-based, from DWARF, as the binary had no probes.
 	UseDwarfCorrelation bool
@@ -179,8 +183,8 @@ func validate(opts Options) error {
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
 	}
-	if !slices.Contains([]string{"", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
-		return usagef("--body-counts: %q is none of hits, per-instruction, blocks", opts.BodyCounts)
+	if !slices.Contains([]string{"", "block-max", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
+		return usagef("--body-counts: %q is none of block-max, hits, per-instruction, blocks", opts.BodyCounts)
 	}
 	if _, ok := callCounts[opts.CallCounts]; !ok {
 		return usagef("--call-counts: %q is none of estimate, executions, inclusive, none", opts.CallCounts)

@@ -142,8 +142,8 @@ func writeStackProfiles(opts Options, bins *binaries, res *result) error {
 		if err != nil {
 			return err
 		}
-		gbs[i] = generate.StackBinary{Sym: sym, Code: bins.files[i], Opts: bins.generateOptions(i), CallCounts: callCounts[opts.CallCounts],
-			BodyPerInstruction: opts.BodyCounts == "per-instruction", BodyByBlocks: opts.BodyCounts == "blocks"}
+		gbs[i] = stackCounting(opts)
+		gbs[i].Sym, gbs[i].Code, gbs[i].Opts = sym, bins.files[i], bins.generateOptions(i)
 	}
 	profs := generate.StackProfiles(res.stacks, gbs)
 	for i, f := range bins.files {

@@ -15,6 +15,18 @@ var callCounts = map[string]generate.CallCounts{
 	"executions": generate.CallCountsExecutions,
 }
 
+// stackCounting is how --call-counts, --body-counts and
+// --no-zero-unsampled-lines make counts of call stacks.
+func stackCounting(opts Options) generate.StackBinary {
+	return generate.StackBinary{
+		CallCounts:         callCounts[opts.CallCounts],
+		BodyPerInstruction: opts.BodyCounts == "per-instruction",
+		BodyByBlocks:       opts.BodyCounts == "blocks",
+		BodyBlockMax:       opts.BodyCounts == "block-max" || opts.BodyCounts == "",
+		ZeroUnsampled:      !opts.NoZeroUnsampledLines,
+	}
+}
+
 // repairStacks gives back the frames perf's frame-pointer walk lost
 // (package fpskid), unless --no-repair-skid.
 func (res *result) repairStacks(opts Options, bins *binaries) {

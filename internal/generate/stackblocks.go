@@ -105,3 +105,40 @@ func (g *stackGenerator) bodyRecord(bi int, fs []symbolize.Frame) *sampleprof.Sa
 	}
 	return f.Record(g.location(bi, fs[len(fs)-1]))
 }
+
+// blockMax raises the count of every line of a sampled basic block of
+// binary bi's sampled functions funcs to the hits of the block's most hit
+// line, counting only the hits at the block's own instructions: every
+// instruction of a block runs as often, so a line with no hits in a block
+// that was hit ran as often as its neighbours, whichever line the block's
+// few samples fell on. Hits of the same line elsewhere (a line spread
+// over many blocks) do not raise the block.
+func (g *stackGenerator) blockMax(bi int, funcs map[uint64]*symbolize.Function) {
+	raise := map[*sampleprof.SampleRecord]uint64{}
+	var fs []symbolize.Frame
+	for _, fn := range funcs {
+		for _, b := range g.blocks(bi, fn) {
+			lineHits := map[*sampleprof.SampleRecord]uint64{}
+			var most uint64
+			for _, in := range b {
+				if fs = g.bins[bi].Sym.Frames(in.Addr, fs); len(fs) > 0 {
+					r := g.bodyRecord(bi, fs)
+					lineHits[r] += g.hits[bi][in.Addr]
+					most = max(most, lineHits[r])
+				}
+			}
+			if most == 0 {
+				continue
+			}
+			for r := range lineHits {
+				raise[r] = max(raise[r], most)
+			}
+		}
+	}
+	for r, n := range raise {
+		r.Samples = max(r.Samples, n)
+	}
+	for _, f := range g.profiles[bi].Functions {
+		sampleprof.UpdateTotalSamples(f)
+	}
+}

@@ -81,3 +81,47 @@ func TestBodyByBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyBlockMax: the lines of a sampled block are raised to the block's
+// most hit line, counting the hits at the block's own addresses only (A's line 11
+// is 0x100 and 0x104, 12 is 0x108, 13 is 0x10c).
+func TestBodyBlockMax(t *testing.T) {
+	tests := []struct {
+		name     string
+		branches map[uint64]bool
+		target   uint64
+		hits     map[uint64]uint64
+		want     map[uint32]uint64 // line offset → samples; absent lines are 0
+	}{
+		{"one block, every line its most hit", nil, 0, map[uint64]uint64{0x100: 1, 0x108: 5}, map[uint32]uint64{1: 5, 2: 5, 3: 5}},
+		{"an unsampled block stays", map[uint64]bool{0x104: true}, 0, map[uint64]uint64{0x100: 4}, map[uint32]uint64{1: 4}},
+		{"blocks apart", map[uint64]bool{0x104: true}, 0x10c, map[uint64]uint64{0x108: 1, 0x10c: 3}, map[uint32]uint64{2: 1, 3: 3}},
+		{"a line's hits in another block do not raise this one", map[uint64]bool{0x100: true}, 0, map[uint64]uint64{0x100: 2, 0x108: 1},
+			map[uint32]uint64{1: 2, 2: 1, 3: 1}},
+		{"a block's share of a line spread over blocks", map[uint64]bool{0x100: true}, 0, map[uint64]uint64{0x100: 5, 0x104: 1},
+			map[uint32]uint64{1: 6, 2: 1, 3: 1}},
+	}
+	for _, tt := range tests {
+		counts := &aggregate.StackCounts{Objects: []aggregate.Object{{Path: "prog", Binary: 0}}}
+		for a, n := range tt.hits {
+			counts.Stacks = append(counts.Stacks, &aggregate.Stack{Locs: []aggregate.Loc{{Obj: 0, Addr: a}}, Count: n})
+		}
+		code := branchyCode{branches: tt.branches, target: tt.target}
+		p := StackProfiles(counts, []StackBinary{{Sym: code, Code: code, CallCounts: CallCountsNone, BodyBlockMax: true}})[0]
+		a := p.Functions["A"]
+		var sum uint64
+		for line := uint32(1); line <= 3; line++ {
+			var got uint64
+			if r := a.Body[sampleprof.LineLocation{LineOffset: line}]; r != nil {
+				got = r.Samples
+			}
+			sum += got
+			if got != tt.want[line] {
+				t.Errorf("%s: line %d has %d samples, want %d", tt.name, line, got, tt.want[line])
+			}
+		}
+		if a.TotalSamples != sum {
+			t.Errorf("%s: total %d, want the body's sum %d", tt.name, a.TotalSamples, sum)
+		}
+	}
+}

@@ -30,6 +30,12 @@ type StackBinary struct {
 	// BodyByBlocks spreads the hits of each basic block evenly over its
 	// instructions (see byBlocks) before lines are counted.
 	BodyByBlocks bool
+	// ZeroUnsampled gives the lines of sampled functions that no sample
+	// hit an explicit zero count (see zeroUnsampled).
+	ZeroUnsampled bool
+	// BodyBlockMax raises the lines of each sampled basic block to the
+	// block's largest line count (see blockMax).
+	BodyBlockMax bool
 }
 
 // CallCounts says how call-target and head counts are made from stacks.
@@ -60,6 +66,11 @@ const (
 //     callers as LLVM's inlinee profiles; the TotalSamples of every frame on
 //     that inline path grows by n. Counts of one line are summed (IP samples,
 //     unlike LBR ranges, are hits, not executions).
+//   - then, as chosen by the StackBinary: the other lines of the sampled
+//     functions at zero (ZeroUnsampled), and the lines of each sampled
+//     basic block raised to its most hit line (BodyBlockMax), the counts
+//     the sample loader should see where one block's few samples fell on
+//     some of its lines only.
 //   - call edges: each caller frame (the return address - 1, inside the
 //     call instruction) calls the function named by the callee's outermost
 //     frame, at the caller's innermost inlined frame.
@@ -93,6 +104,12 @@ func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*samplep
 		g.addStack(s)
 	}
 	for i := range bins {
+		if bins[i].ZeroUnsampled {
+			g.zeroUnsampled(i, g.sampled[i])
+		}
+		if bins[i].BodyBlockMax {
+			g.blockMax(i, g.sampled[i])
+		}
 		if bins[i].BodyByBlocks {
 			g.byBlocks(i, g.sampled[i])
 		}
@@ -134,7 +151,7 @@ func (g *stackGenerator) addStack(s *aggregate.Stack) {
 	leaf := s.Locs[0]
 	if fs := g.frames(leaf); len(fs) > 0 {
 		g.addBody(g.binary(leaf), fs, s.Count)
-		if b := g.bins[g.binary(leaf)]; b.BodyByBlocks || b.CallCounts == CallCountsExecutions {
+		if b := g.bins[g.binary(leaf)]; b.BodyByBlocks || b.BodyBlockMax || b.CallCounts == CallCountsExecutions {
 			g.hits[g.binary(leaf)][leaf.Addr] += s.Count
 		}
 		if r := g.bins[g.binary(leaf)].Sym.FuncRangeAt(leaf.Addr); r != nil && len(r.Func.Ranges) > 0 {
