@@ -44,24 +44,30 @@ func TestDIEReaderIsDebugDWARF(t *testing.T) {
 			if err != nil {
 				t.Skip(err)
 			}
-			s := testDIESections(t, ef)
-			hs, ok := readUnitHeaders(bytes.NewReader(s.info))
-			if !ok {
-				t.Fatal("unit headers")
-			}
-			tables := map[uint64]map[uint64]*dieAbbrev{}
-			read := 0
-			for _, h := range hs {
-				fast, ok := newDIEReader(s, h.start, tables)
-				if !ok {
-					continue
-				}
-				read++
-				compareUnitDIEs(t, fast, d, h.entry)
-			}
-			t.Logf("%d of %d units read", read, len(hs))
+			read, units := compareUnits(t, testDIESections(t, ef), d)
+			t.Logf("%d of %d units read", read, units)
 		})
 	}
+}
+
+// compareUnits compares the units of s that dieReader reads with d's and
+// returns how many it read, of how many.
+func compareUnits(t *testing.T, s *dieSections, d *dwarf.Data) (read, units int) {
+	t.Helper()
+	hs, ok := readUnitHeaders(bytes.NewReader(s.info))
+	if !ok {
+		t.Fatal("unit headers")
+	}
+	tables := map[uint64]map[uint64]*dieAbbrev{}
+	for _, h := range hs {
+		fast, ok := newDIEReader(s, h.start, tables)
+		if !ok {
+			continue
+		}
+		read++
+		compareUnitDIEs(t, fast, d, h.entry)
+	}
+	return read, len(hs)
 }
 
 func testDIESections(t *testing.T, ef *elf.File) *dieSections {
