@@ -17,12 +17,12 @@ import (
 // are), and skips every other attribute by its form's size.
 //
 // It reads DWARF 4 and 5 units whose abbreviations use only forms it
-// knows, and whose wanted attributes are in none of the forms that need
-// the unit DIE's string offsets or range lists base (strx, rnglistx, as
-// clang's DWARF 5 uses them; DW_FORM_addrx is read, through the unit's
-// DW_AT_addr_base): other units go through debug/dwarf. The DIEs' ranges
-// are read as dwarf.Data.Ranges reads them (ranges). A read error is kept
-// (sticky) and ends the DIEs.
+// knows: other units go through debug/dwarf. The indexed forms of DWARF 5
+// (addrx, strx, rnglistx, as clang uses them) are read through the unit
+// DIE's DW_AT_addr_base, DW_AT_str_offsets_base and DW_AT_rnglists_base,
+// as debug/dwarf reads them. The DIEs' ranges are read as
+// dwarf.Data.Ranges reads them (ranges). A read error is kept (sticky)
+// and ends the DIEs.
 
 // dieAttrs are the attributes the loader reads (load.go: recordDecl,
 // addSubroutine and the ranges).
@@ -71,8 +71,12 @@ const (
 	formRnglistx      = 0x23
 	formRefSup8       = 0x24
 	formStrx1         = 0x25
+	formStrx2         = 0x26
+	formStrx3         = 0x27
 	formStrx4         = 0x28
 	formAddrx1        = 0x29
+	formAddrx2        = 0x2a
+	formAddrx3        = 0x2b
 	formAddrx4        = 0x2c
 )
 
@@ -97,6 +101,7 @@ var errDIE = errors.New("malformed DIE")
 // dieSections are the sections a unit's DIEs are read with.
 type dieSections struct {
 	info, abbrev, str, lineStr, addr []byte
+	strOffsets                       []byte // DWARF 5: .debug_str_offsets
 	rnglists, ranges                 []byte // DWARF 5 and 4 range lists
 }
 
@@ -111,7 +116,7 @@ func readDIESections(section func(string) ([]byte, error)) *dieSections {
 		name string
 		data *[]byte
 	}{{".debug_info", &s.info}, {".debug_abbrev", &s.abbrev}, {".debug_str", &s.str}, {".debug_line_str", &s.lineStr},
-		{".debug_addr", &s.addr}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}} {
+		{".debug_addr", &s.addr}, {".debug_str_offsets", &s.strOffsets}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}} {
 		b, err := section(sec.name)
 		if err != nil {
 			return nil
@@ -138,8 +143,11 @@ type dieReader struct {
 	// lists reads the unit's range lists and, from its DW_AT_addr_base on,
 	// its addresses (DW_FORM_addrx).
 	lists rangeLists
-	entry dwarf.Entry
-	err   error
+	// strBase and rnglistsBase are the unit's DW_AT_str_offsets_base and
+	// DW_AT_rnglists_base (DWARF 5; 0 before, as debug/dwarf has them).
+	strBase, rnglistsBase uint64
+	entry                 dwarf.Entry
+	err                   error
 }
 
 // newDIEReader returns a reader of the unit whose header is at start of
@@ -157,19 +165,20 @@ func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]map[uint64]*d
 	return r, true
 }
 
-// unitDIE reads the unit DIE, keeping its DW_AT_addr_base and its base
-// address as debug/dwarf does: the base is read once the addresses'
-// base is known.
+// unitDIE reads the unit DIE, keeping its DW_AT_addr_base,
+// DW_AT_str_offsets_base, DW_AT_rnglists_base and its base address as
+// debug/dwarf does: the base address is read once the bases are known.
 func (r *dieReader) unitDIE() bool {
 	a := r.abbrevs[r.uleb()]
 	if a == nil || a.tag == 0 {
 		return false
 	}
 	start := r.pos
-	var addrBase uint64
-	if base, ok := r.unitAttr(a, dwarf.AttrAddrBase).(int64); ok && r.version >= 5 {
-		addrBase = uint64(base)
-	}
+	addrBase := r.unitBase(a, dwarf.AttrAddrBase)
+	r.pos = start
+	r.strBase = r.unitBase(a, dwarf.AttrStrOffsetsBase)
+	r.pos = start
+	r.rnglistsBase = r.unitBase(a, dwarf.AttrRnglistsBase)
 	r.lists = rangeLists{rnglists: r.s.rnglists, ranges: r.s.ranges, addr: tail(r.s.addr, addrBase), asize: r.addrSize}
 	r.pos = start
 	if entry, ok := r.unitAttr(a, dwarf.AttrEntrypc).(uint64); ok {
@@ -179,6 +188,16 @@ func (r *dieReader) unitDIE() bool {
 		r.lists.base, _ = r.unitAttr(a, dwarf.AttrLowpc).(uint64)
 	}
 	return r.err == nil
+}
+
+// unitBase is the unit DIE's base attr (DW_FORM_sec_offset), which
+// debug/dwarf takes in DWARF 5 units only; 0 without it.
+func (r *dieReader) unitBase(a *dieAbbrev, attr dwarf.Attr) uint64 {
+	base, ok := r.unitAttr(a, attr).(int64)
+	if !ok || r.version < 5 {
+		return 0
+	}
+	return uint64(base)
 }
 
 // unitAttr reads the attributes of the DIE at pos, whose abbreviation is
@@ -303,16 +322,14 @@ func (r *dieReader) reads(at dieAttr) bool {
 		return !at.want || r.s.str != nil
 	case formLineStrp:
 		return !at.want || r.s.lineStr != nil
-	case formAddrx:
+	case formAddrx, formAddrx1, formAddrx2, formAddrx3, formAddrx4:
 		return !at.want || r.s.addr != nil
+	case formStrx, formStrx1, formStrx2, formStrx3, formStrx4:
+		return !at.want || r.s.str != nil && r.s.strOffsets != nil
+	case formRnglistx:
+		return !at.want || r.s.rnglists != nil
 	case formBlock1, formBlock2, formBlock4, formBlock, formExprloc, formData16, formRefSig8,
-		formStrx, formLoclistx, formRnglistx, formRefSup4, formRefSup8, formStrpSup:
-		return !at.want
-	}
-	switch {
-	case at.form >= formAddrx1 && at.form <= formAddrx4:
-		return !at.want || r.s.addr != nil
-	case at.form >= formStrx1 && at.form <= formStrx4:
+		formLoclistx, formRefSup4, formRefSup8, formStrpSup:
 		return !at.want
 	}
 	return false
@@ -398,19 +415,31 @@ func (r *dieReader) value(at dieAttr) dwarf.Field {
 		f.Val, f.Class = dwarf.Offset(r.offset()), dwarf.ClassReference
 	case formSecOffset:
 		f.Val, f.Class = int64(r.offset()), secOffsetClass(at.attr)
-	case formAddrx:
-		f.Val, f.Class = r.addrx(r.uleb()), dwarf.ClassAddress
-	case formAddrx1:
-		f.Val, f.Class = r.addrx(uint64(r.u8())), dwarf.ClassAddress
-	case formAddrx1 + 1:
-		f.Val, f.Class = r.addrx(uint64(r.u16())), dwarf.ClassAddress
-	case formAddrx1 + 2:
-		b := r.bytes(3)
-		f.Val, f.Class = r.addrx(uint64(b[0])|uint64(b[1])<<8|uint64(b[2])<<16), dwarf.ClassAddress
-	case formAddrx4:
-		f.Val, f.Class = r.addrx(uint64(r.u32())), dwarf.ClassAddress
+	case formAddrx, formAddrx1, formAddrx2, formAddrx3, formAddrx4:
+		f.Val, f.Class = r.addrx(r.index(at.form)), dwarf.ClassAddress
+	case formStrx, formStrx1, formStrx2, formStrx3, formStrx4:
+		f.Val, f.Class = r.strx(r.index(at.form)), dwarf.ClassString
+	case formRnglistx:
+		f.Val, f.Class = r.rnglistx(r.uleb()), dwarf.ClassRngList
 	}
 	return f
+}
+
+// index reads the index of an addrx or strx form: ULEB128, or 1 to 4
+// bytes.
+func (r *dieReader) index(form uint64) uint64 {
+	switch form {
+	case formAddrx1, formStrx1:
+		return uint64(r.u8())
+	case formAddrx2, formStrx2:
+		return uint64(r.u16())
+	case formAddrx3, formStrx3:
+		b := r.bytes(3)
+		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16
+	case formAddrx4, formStrx4:
+		return uint64(r.u32())
+	}
+	return r.uleb()
 }
 
 // addrx is entry idx of the unit's addresses in .debug_addr.
@@ -421,6 +450,34 @@ func (r *dieReader) addrx(idx uint64) uint64 {
 		r.err = errDIE
 	}
 	return v
+}
+
+// strx is string idx of the unit's .debug_str_offsets entries: the
+// string at the offset that entry holds in .debug_str.
+func (r *dieReader) strx(idx uint64) string {
+	return r.strAt(r.s.str, r.offsetAt(r.s.strOffsets, r.strBase, idx))
+}
+
+// rnglistx is the .debug_rnglists offset of range list idx of the unit:
+// its offsets table, at the unit's DW_AT_rnglists_base, holds it from
+// that base on.
+func (r *dieReader) rnglistx(idx uint64) uint64 {
+	return r.rnglistsBase + r.offsetAt(r.s.rnglists, r.rnglistsBase, idx)
+}
+
+// offsetAt is entry idx of the table of offsets (of the unit's offset
+// size) at base of sec.
+func (r *dieReader) offsetAt(sec []byte, base, idx uint64) uint64 {
+	n := uint64(r.offSize)
+	off := base + idx*n
+	if idx > uint64(len(sec))/n || off < base || off > uint64(len(sec)) || uint64(len(sec))-off < n {
+		r.err = errDIE
+		return 0
+	}
+	if n == 4 {
+		return uint64(binary.LittleEndian.Uint32(sec[off:]))
+	}
+	return binary.LittleEndian.Uint64(sec[off:])
 }
 
 // secOffsetClass is debug/dwarf's class of a DW_FORM_sec_offset
@@ -438,9 +495,9 @@ func (r *dieReader) skip(form uint64) {
 	case formFlagPresent, formImplicitConst:
 	case formData1, formRef1, formFlag, formStrx1, formAddrx1:
 		r.pos++
-	case formData2, formRef2, formStrx1 + 1, formAddrx1 + 1:
+	case formData2, formRef2, formStrx2, formAddrx2:
 		r.pos += 2
-	case formStrx1 + 2, formAddrx1 + 2:
+	case formStrx3, formAddrx3:
 		r.pos += 3
 	case formData4, formRef4, formRefSup4, formStrx4, formAddrx4:
 		r.pos += 4
@@ -584,24 +641,41 @@ func (r *dieReader) ranges(e *dwarf.Entry) ([][2]uint64, error) {
 	if lowOK && highOK {
 		ret = append(ret, [2]uint64{low, high})
 	}
-	var list func(uint64) ([][2]uint64, error)
-	var off int64
-	var ok bool
-	if r.version >= 5 && r.s.rnglists != nil {
-		if f := e.AttrField(dwarf.AttrRanges); f != nil && f.Class == dwarf.ClassRangeListPtr {
-			off, ok = f.Val.(int64)
-		}
-		list = r.lists.list5
-	} else if r.s.ranges != nil {
-		off, ok = e.Val(dwarf.AttrRanges).(int64)
-		list = r.lists.list4
-	}
-	if !ok {
+	off, list := r.rangeList(e)
+	if list == nil {
 		return ret, nil
 	}
-	rs, err := list(uint64(off))
+	rs, err := list(off)
 	if err != nil {
 		return nil, err
 	}
 	return append(ret, rs...), nil
+}
+
+// rangeList is the offset of e's DW_AT_ranges list and the reader of that
+// list (nil without one): in DWARF 5 a section offset or a resolved
+// DW_FORM_rnglistx, in .debug_rnglists; before, a section offset in
+// .debug_ranges.
+func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func(uint64) ([][2]uint64, error)) {
+	f := e.AttrField(dwarf.AttrRanges)
+	if f == nil {
+		return 0, nil
+	}
+	if r.version >= 5 && r.s.rnglists != nil {
+		switch v := f.Val.(type) {
+		case int64:
+			if f.Class == dwarf.ClassRangeListPtr {
+				return uint64(v), r.lists.list5
+			}
+		case uint64:
+			if f.Class == dwarf.ClassRngList {
+				return v, r.lists.list5
+			}
+		}
+		return 0, nil
+	}
+	if v, ok := f.Val.(int64); ok && r.s.ranges != nil {
+		return uint64(v), r.lists.list4
+	}
+	return 0, nil
 }

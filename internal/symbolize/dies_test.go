@@ -12,11 +12,15 @@ import (
 )
 
 // dieTestBinaries are binaries whose units dieReader is checked on: the
-// test data of this package and generate's, and the large ones of
-// PROFGEN_TESTDATA when they are built (the Go compiler among them).
+// test data of generate and binary (clang's DWARF 5 and 4, gcc's), and the
+// large ones of PROFGEN_TESTDATA when they are built (the Go compiler,
+// sqlite and a large C++ program by clang among them).
 func dieTestBinaries() []string {
 	paths, _ := filepath.Glob("../generate/testdata/*.bin")
-	for _, p := range []string{"gocompile/compile", "nonpie/nonpiego", "nonpie/nonpie", "callstack/forky"} {
+	elfs, _ := filepath.Glob("../binary/testdata/*.elf")
+	paths = append(paths, elfs...)
+	for _, p := range []string{"gocompile/compile", "nonpie/nonpiego", "nonpie/nonpie", "callstack/forky",
+		"lbr/sqlite/binary", "cs/sqlite-bench/binary", "bigcpp/bigcpp"} {
 		if dir, ok := testutil.OptionalDataDir(filepath.Dir(p)); ok {
 			paths = append(paths, filepath.Join(dir, filepath.Base(p)))
 		}
@@ -30,7 +34,7 @@ func dieTestBinaries() []string {
 // reads.
 func TestDIEReaderIsDebugDWARF(t *testing.T) {
 	for _, path := range dieTestBinaries() {
-		t.Run(filepath.Base(path), func(t *testing.T) {
+		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
 			ef, err := elf.Open(path)
 			if err != nil {
 				t.Skip(err)
@@ -40,24 +44,30 @@ func TestDIEReaderIsDebugDWARF(t *testing.T) {
 			if err != nil {
 				t.Skip(err)
 			}
-			s := testDIESections(t, ef)
-			hs, ok := readUnitHeaders(bytes.NewReader(s.info))
-			if !ok {
-				t.Fatal("unit headers")
-			}
-			tables := map[uint64]map[uint64]*dieAbbrev{}
-			read := 0
-			for _, h := range hs {
-				fast, ok := newDIEReader(s, h.start, tables)
-				if !ok {
-					continue
-				}
-				read++
-				compareUnitDIEs(t, fast, d, h.entry)
-			}
-			t.Logf("%d of %d units read", read, len(hs))
+			read, units := compareUnits(t, testDIESections(t, ef), d)
+			t.Logf("%d of %d units read", read, units)
 		})
 	}
+}
+
+// compareUnits compares the units of s that dieReader reads with d's and
+// returns how many it read, of how many.
+func compareUnits(t *testing.T, s *dieSections, d *dwarf.Data) (read, units int) {
+	t.Helper()
+	hs, ok := readUnitHeaders(bytes.NewReader(s.info))
+	if !ok {
+		t.Fatal("unit headers")
+	}
+	tables := map[uint64]map[uint64]*dieAbbrev{}
+	for _, h := range hs {
+		fast, ok := newDIEReader(s, h.start, tables)
+		if !ok {
+			continue
+		}
+		read++
+		compareUnitDIEs(t, fast, d, h.entry)
+	}
+	return read, len(hs)
 }
 
 func testDIESections(t *testing.T, ef *elf.File) *dieSections {
@@ -74,7 +84,7 @@ func testDIESections(t *testing.T, ef *elf.File) *dieSections {
 		return b
 	}
 	return &dieSections{info: data(".debug_info"), abbrev: data(".debug_abbrev"), str: data(".debug_str"), lineStr: data(".debug_line_str"), addr: data(".debug_addr"),
-		rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges")}
+		strOffsets: data(".debug_str_offsets"), rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges")}
 }
 
 func compareUnitDIEs(t *testing.T, fast *dieReader, d *dwarf.Data, entry dwarf.Offset) {
@@ -120,25 +130,27 @@ func compareUnitDIEs(t *testing.T, fast *dieReader, d *dwarf.Data, entry dwarf.O
 }
 
 // FuzzDIEReader reads arbitrary units with arbitrary abbreviations,
-// strings, addresses and range lists: bad DWARF must end the DIEs (or
-// their ranges) with an error, never panic.
+// strings, string offsets, addresses and range lists: bad DWARF must end
+// the DIEs (or their ranges) with an error, never panic. The seeds are
+// gcc's DWARF 5, clang's DWARF 4 and clang's DWARF 5 (strx, addrx and
+// rnglistx forms).
 func FuzzDIEReader(f *testing.F) {
-	for _, path := range []string{"../generate/testdata/gcc-pie.bin", "../generate/testdata/cxx-nopie-dwarf4.bin"} {
+	for _, path := range []string{"../generate/testdata/gcc-pie.bin", "../generate/testdata/cxx-nopie-dwarf4.bin", "../generate/testdata/cxx-split.bin"} {
 		ef, err := elf.Open(path)
 		if err != nil {
 			continue
 		}
-		var secs [7][]byte
-		for i, name := range []string{".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str", ".debug_addr", ".debug_rnglists", ".debug_ranges"} {
+		var secs [8][]byte
+		for i, name := range []string{".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str", ".debug_addr", ".debug_str_offsets", ".debug_rnglists", ".debug_ranges"} {
 			if s := ef.Section(name); s != nil {
 				secs[i], _ = s.Data()
 			}
 		}
 		ef.Close()
-		f.Add(secs[0], secs[1], secs[2], secs[3], secs[4], secs[5], secs[6])
+		f.Add(secs[0], secs[1], secs[2], secs[3], secs[4], secs[5], secs[6], secs[7])
 	}
-	f.Fuzz(func(t *testing.T, info, abbrev, str, lineStr, addr, rnglists, ranges []byte) {
-		s := &dieSections{info: info, abbrev: abbrev, str: str, lineStr: lineStr, addr: addr, rnglists: rnglists, ranges: ranges}
+	f.Fuzz(func(t *testing.T, info, abbrev, str, lineStr, addr, strOffsets, rnglists, ranges []byte) {
+		s := &dieSections{info: info, abbrev: abbrev, str: str, lineStr: lineStr, addr: addr, strOffsets: strOffsets, rnglists: rnglists, ranges: ranges}
 		hs, _ := readUnitHeaders(bytes.NewReader(info))
 		tables := map[uint64]map[uint64]*dieAbbrev{}
 		for _, h := range append(hs, unitHeader{}) {
