@@ -15,6 +15,7 @@ func checkPprofRefs(b []byte) error {
 	if err != nil {
 		return err
 	}
+	last := lastOffsets(b, 0)
 	return forFields(b, 0, func(f pbField) error {
 		switch f.num {
 		case 1, 11: // sample_type, period_type: ValueType{type, unit}
@@ -27,8 +28,12 @@ func checkPprofRefs(b []byte) error {
 			return t.checkLocation(f)
 		case 5: // function: name, system_name, filename
 			return t.checkStrings(f, 2, 3, 4)
-		case 7, 8, 13, 14, 15: // drop_frames, keep_frames, comment, default_sample_type, doc_url
+		case 13: // comment
 			return t.checkIndex(f.val, f.off, "string index")
+		case 7, 8, 14, 15: // drop_frames, keep_frames, default_sample_type, doc_url: the last one counts
+			if f.off == last[f.num] {
+				return t.checkIndex(f.val, f.off, "string index")
+			}
 		}
 		return nil
 	})
@@ -160,16 +165,30 @@ func (t *pprofTables) checkIndex(i uint64, off int, what string) error {
 	return nil
 }
 
-// checkStrings checks the string-index fields nums of a message.
+// checkStrings checks the string-index fields nums of a message, each
+// singular: when one repeats, its last value counts, as in pprof's decoder.
 func (t *pprofTables) checkStrings(f pbField, nums ...uint64) error {
+	last := lastOffsets(f.data, f.off)
 	return forFields(f.data, f.off, func(g pbField) error {
 		for _, n := range nums {
-			if g.num == n {
+			if g.num == n && g.off == last[n] {
 				return t.checkIndex(g.val, g.off, "string index")
 			}
 		}
 		return nil
 	})
+}
+
+// lastOffsets returns the file offset of the last occurrence of each field
+// of the message b, which starts at file offset base. A malformed message
+// gives what precedes the fault (the checks report the fault).
+func lastOffsets(b []byte, base int) map[uint64]int {
+	last := map[uint64]int{}
+	_ = forFields(b, base, func(f pbField) error {
+		last[f.num] = f.off
+		return nil
+	})
+	return last
 }
 
 // checkSample checks a sample's location ids, value count and labels.
