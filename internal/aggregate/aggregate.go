@@ -115,8 +115,11 @@ type Aggregator struct {
 	limit   int // flush when the pending keys would exceed it
 	key     []byte
 	entries []entry
-	opts    Options
-	Stats   Stats
+	// ranges and branches hold the latest increments of c's maps.
+	ranges   increments[Range]
+	branches increments[Branch]
+	opts     Options
+	Stats    Stats
 }
 
 type entry struct {
@@ -181,6 +184,8 @@ func (a *Aggregator) keep(key []byte) string {
 // Counters counts the pending samples and returns the counters.
 func (a *Aggregator) Counters() *Counters {
 	a.flush()
+	a.ranges.flush(a.c.Ranges)
+	a.branches.flush(a.c.Branches)
 	return a.c
 }
 
@@ -222,7 +227,7 @@ func (a *Aggregator) count(key string, n uint64) {
 	for i, e := range es {
 		dstCode := e.dst != ExternalAddr
 		if dstCode {
-			a.c.Branches[Branch{e.src, e.dst}] += n
+			a.branches.add(a.c.Branches, Branch{e.src, e.dst}, e.src, e.dst, n)
 		}
 		if i > 0 {
 			a.Stats.Pairs += n
@@ -251,7 +256,7 @@ func (a *Aggregator) countRange(start, end, n uint64) {
 		a.c.Unused[Range{start, end}] += n
 		return
 	}
-	a.c.Ranges[Range{start, end}] += n
+	a.ranges.add(a.c.Ranges, Range{start, end}, start, end, n)
 }
 
 // canonicalEntries decodes a key into entries, with addresses outside the
