@@ -5,48 +5,56 @@ import (
 	"testing"
 )
 
-// TestScanIsInsts checks that Scan yields what Insts yields over the whole
-// binary, each instruction with its bytes, and that it caches nothing.
-func TestScanIsInsts(t *testing.T) {
+// TestCodeSections checks that the sections CodeSections yields hold every
+// instruction Insts yields, with its bytes, and that it decodes nothing.
+func TestCodeSections(t *testing.T) {
 	for _, name := range []string{"tricky.elf", "clang-pie.elf", "gcc-cet.elf", "arm64-tricky.elf"} {
 		t.Run(name, func(t *testing.T) {
 			f := openTestdata(t, name, Options{})
-			var got []Inst
-			for in, b := range f.Scan() {
-				got = append(got, in)
-				want := make([]byte, in.Size)
-				if err := f.ReadCode(in.Addr, want); err == nil && !bytes.Equal(b, want) {
-					t.Errorf("%#x: bytes %x, want %x", in.Addr, b, want)
-				}
+			type section struct {
+				addr uint64
+				text []byte
+			}
+			var secs []section
+			for addr, text := range f.CodeSections() {
+				secs = append(secs, section{addr, bytes.Clone(text)})
 			}
 			if n := decodedRanges(f); n != 0 {
-				t.Errorf("Scan decoded %d ranges for Inst", n)
+				t.Errorf("CodeSections decoded %d ranges", n)
 			}
-			var want []Inst
+			n := 0
 			for in := range f.Insts(0, ^uint64(0)) {
-				want = append(want, in)
-			}
-			if len(got) != len(want) || len(want) == 0 {
-				t.Fatalf("Scan: %d instructions, Insts: %d", len(got), len(want))
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("instruction %d: Scan %+v, Insts %+v", i, got[i], want[i])
+				n++
+				want := make([]byte, in.Size)
+				if err := f.ReadCode(in.Addr, want); err != nil {
+					t.Fatal(err)
 				}
+				i := 0
+				for i < len(secs) && !(in.Addr >= secs[i].addr && in.End() <= secs[i].addr+uint64(len(secs[i].text))) {
+					i++
+				}
+				if i == len(secs) {
+					t.Fatalf("%#x: in no section", in.Addr)
+				}
+				if got := secs[i].text[in.Addr-secs[i].addr : in.End()-secs[i].addr]; !bytes.Equal(got, want) {
+					t.Errorf("%#x: bytes %x, want %x", in.Addr, got, want)
+				}
+			}
+			if n == 0 {
+				t.Fatal("no instructions")
 			}
 		})
 	}
 }
 
-func TestScanStops(t *testing.T) {
+func TestCodeSectionsStops(t *testing.T) {
 	f := openTestdata(t, "tricky.elf", Options{})
 	n := 0
-	for range f.Scan() {
-		if n++; n == 3 {
-			break
-		}
+	for range f.CodeSections() {
+		n++
+		break
 	}
-	if n != 3 {
+	if n != 1 {
 		t.Errorf("early break: %d", n)
 	}
 }

@@ -14,7 +14,10 @@ type code struct {
 	f       *binary.File
 	funcs   map[uint64]*function // by entry
 	plt     map[uint64]bool      // PLT stub entries
-	callers map[uint64][]site    // direct call and tail-call sites by target; built on first use
+	// walkFuncs are the functions walk decodes, in address order, and
+	// walkEnds the highest end up to each; made on first use.
+	walkFuncs []*function
+	walkEnds  []uint64
 	buf     []byte               // the code of the function being decoded
 	insts   []inst               // its instructions, as decoded
 	sites   []site               // its call sites, as decoded

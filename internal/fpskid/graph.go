@@ -1,9 +1,12 @@
 package fpskid
 
 import (
+	"cmp"
 	"slices"
 
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/binary/x86"
 )
 
 // The static call graph: which call sites lead from one function to
@@ -84,63 +87,117 @@ func (s *search) walk(from uint64, depth int) {
 	}
 }
 
-// uniqueCaller returns the one call site in the binary that calls (or
-// tail-calls) the function at entry directly, if there is exactly one.
-func (c *code) uniqueCaller(entry uint64) (uint64, bool) {
-	if c.callers == nil {
-		c.indexCallers()
+// uniqueCallers returns, of the functions at entries, those that the
+// binary calls (or tail-calls) directly from exactly one site: the site by
+// entry. It does not decode the whole binary: a search of the code's bytes
+// finds where a direct branch to one of the entries could be, and only
+// the functions holding those places are decoded.
+func (c *code) uniqueCallers(entries []uint64) map[uint64]uint64 {
+	want := map[uint64]bool{}
+	for _, e := range entries {
+		want[e] = true
 	}
-	sites := c.callers[entry]
-	if len(sites) != 1 {
-		return 0, false
+	lo, hi := slices.Min(entries), slices.Max(entries)
+	isWanted := func(t uint64) bool { return t >= lo && t <= hi && want[t] }
+	candidates := map[uint64][]uint64{} // by target: where a branch to it could start
+	for base, text := range c.f.CodeSections() {
+		x86.BranchCandidates(text, base, isWanted, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
 	}
-	return sites[0].at, true
+	out := map[uint64]uint64{}
+	for e := range want {
+		if sites := c.sitesCalling(e, candidates[e], 2); len(sites) == 1 {
+			out[e] = sites[0].at
+		}
+	}
+	return out
 }
 
-// indexCallers finds the direct call and tail-call sites of the whole
-// binary for the reverse call graph, in one pass over its code: an
-// instruction is a site of each function (as walk decodes it) holding it.
-func (c *code) indexCallers() {
-	c.callers = map[uint64][]site{}
-	fns := c.walkable()
-	var active []*function // the functions holding the instruction
-	next := 0
-	for in, b := range c.f.Scan() {
-		for next < len(fns) && fns[next].entry <= in.Addr {
-			active = append(active, fns[next])
-			next++
+// sitesCalling returns the direct call and tail-call sites of the function
+// at entry among the instructions holding the candidate addresses, up to
+// limit of them: a site of each function (as walk decodes it) holding the
+// instruction.
+func (c *code) sitesCalling(entry uint64, candidates []uint64, limit int) []site {
+	var out []site
+	last := uint64(0)
+	for _, at := range candidates {
+		if len(out) >= limit {
+			break
 		}
-		if len(active) == 0 {
+		in, ok := c.instHolding(at)
+		if !ok || in.addr == last || !in.direct || in.target != entry {
 			continue
 		}
-		end := in.End()
-		active = slices.DeleteFunc(active, func(fn *function) bool { return in.Addr >= fn.end || end > fn.end })
-		if in.Kind != insn.Call && in.Kind != insn.Jump && in.Kind != insn.CondBranch {
-			continue
-		}
-		i := inst{addr: in.Addr, kind: in.Kind}
-		i.target, i.direct = x86Target(b, end)
-		for _, fn := range active {
-			if s, ok := c.siteOf(fn, i, end); ok && !s.indirect {
-				c.callers[s.target] = append(c.callers[s.target], s)
+		last = in.addr
+		for _, fn := range c.holders(in) {
+			if s, ok := c.siteOf(fn, in.inst, in.end); ok && !s.indirect {
+				out = append(out, s)
 			}
 		}
 	}
+	return out
+}
+
+// boundInst is a decoded instruction with its end.
+type boundInst struct {
+	inst
+	end uint64
+}
+
+// instHolding decodes the instruction whose bytes hold addr.
+func (c *code) instHolding(addr uint64) (boundInst, bool) {
+	var found binary.Inst
+	for in := range c.f.Insts(addr-min(addr, maxInstLen-1), addr) {
+		found = in
+	}
+	if found.Size == 0 || found.End() <= addr {
+		return boundInst{}, false
+	}
+	if found.Kind != insn.Call && found.Kind != insn.Jump && found.Kind != insn.CondBranch {
+		return boundInst{}, false
+	}
+	b := make([]byte, found.Size)
+	if c.f.ReadCode(found.Addr, b) != nil {
+		return boundInst{}, false
+	}
+	i := inst{addr: found.Addr, kind: found.Kind}
+	i.target, i.direct = x86Target(b, found.End())
+	return boundInst{i, found.End()}, true
+}
+
+// maxInstLen is the longest x86-64 instruction.
+const maxInstLen = 15
+
+// holders returns the functions (as walk decodes them) that hold in.
+func (c *code) holders(in boundInst) []*function {
+	if c.walkFuncs == nil {
+		c.walkFuncs, c.walkEnds = c.walkable()
+	}
+	fns := c.walkFuncs
+	i, _ := slices.BinarySearchFunc(fns, in.addr+1, func(fn *function, a uint64) int { return cmp.Compare(fn.entry, a) })
+	var out []*function
+	for j := i - 1; j >= 0 && c.walkEnds[j] > in.addr; j-- {
+		if fn := fns[j]; in.addr < fn.end && in.end <= fn.end {
+			out = append(out, fn)
+		}
+	}
+	return out
 }
 
 // walkable returns the functions that walk decodes, one per entry (the
-// first symbol of an address), in address order.
-func (c *code) walkable() []*function {
-	var out []*function
+// first symbol of an address), in address order, and the highest end of
+// the functions up to each.
+func (c *code) walkable() (fns []*function, maxEnds []uint64) {
+	end := uint64(0)
 	for _, sym := range c.f.FuncSymbols() {
-		if len(out) > 0 && out[len(out)-1].entry == sym.Addr {
+		if len(fns) > 0 && fns[len(fns)-1].entry == sym.Addr {
 			continue
 		}
 		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
 		if sym.Size == 0 || sym.Size > maxFuncSize || !c.f.HoldsCode(sym.Addr, sym.Size) {
 			fn.end = fn.entry // never holds an instruction
 		}
-		out = append(out, fn)
+		end = max(end, fn.end)
+		fns, maxEnds = append(fns, fn), append(maxEnds, end)
 	}
-	return out
+	return fns, maxEnds
 }

@@ -1,7 +1,6 @@
 package fpskid
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 	"testing"
@@ -10,10 +9,10 @@ import (
 	"github.com/profgen/profgen/internal/testutil"
 )
 
-// TestIndexCallers checks the one-pass reverse call graph against the
-// call sites of every function decoded on its own (decode, as funcAt
-// does).
-func TestIndexCallers(t *testing.T) {
+// TestUniqueCallers checks the callers found from the bytes of the code
+// against the call sites of every function decoded on its own (decode, as
+// funcAt does), for every function of the binary.
+func TestUniqueCallers(t *testing.T) {
 	paths := []string{"testdata/skid.elf", "../binary/testdata/clang-pie.elf", "../binary/testdata/tricky.elf"}
 	if dir, ok := testutil.OptionalDataDir("nonpie"); ok {
 		paths = append(paths, dir+"/nonpiego", dir+"/nonpie")
@@ -26,13 +25,27 @@ func TestIndexCallers(t *testing.T) {
 			}
 			defer f.Close()
 			c := newCode(f)
-			c.indexCallers()
-			want := callersByDecode(c)
-			if len(want) == 0 {
-				t.Fatal("no direct call sites")
+			var entries []uint64
+			for _, sym := range f.FuncSymbols() {
+				entries = append(entries, sym.Addr)
 			}
-			if !maps.EqualFunc(sorted(c.callers), sorted(want), slices.Equal) {
-				t.Errorf("indexCallers: %d targets, decoding each function: %d", len(c.callers), len(want))
+			got := c.uniqueCallers(entries)
+			want := map[uint64]uint64{}
+			for target, sites := range callersByDecode(c) {
+				if len(sites) == 1 && slices.Contains(entries, target) {
+					want[target] = sites[0].at
+				}
+			}
+			if len(want) == 0 {
+				t.Fatal("no function with one direct caller")
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("uniqueCallers: %d functions, decoding each function: %d", len(got), len(want))
+				for e, at := range want {
+					if got[e] != at {
+						t.Errorf("%#x: called once from %#x, got %#x", e, at, got[e])
+					}
+				}
 			}
 		})
 	}
@@ -53,11 +66,4 @@ func callersByDecode(c *code) map[uint64][]site {
 		}
 	}
 	return out
-}
-
-func sorted(m map[uint64][]site) map[uint64][]site {
-	for _, sites := range m {
-		slices.SortFunc(sites, func(a, b site) int { return cmp.Compare(a.at, b.at) })
-	}
-	return m
 }

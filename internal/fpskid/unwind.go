@@ -63,6 +63,7 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	for _, s := range counts.Stacks {
 		r.observe(s)
 	}
+	r.resolveCallers()
 	counts.Rewrite(r.fixStack)
 	return r.stats
 }
@@ -135,6 +136,11 @@ type fix struct {
 	// guess, when the code leaves several call sites, lets the stacks
 	// that needed no repair choose among them; insert is the fallback.
 	guess *guess
+	// callerOf, when not 0, is the entry of a function whose one direct
+	// call in the binary replaces the fix (resolveCallers); callerObj is
+	// the object of the caller frame.
+	callerOf  uint64
+	callerObj int32
 }
 
 // fixStack returns the repaired frames of s, or nil when nothing is
@@ -191,7 +197,7 @@ func (r *repairer) fixIndex(e edge) int32 {
 	}
 	f := r.check(e)
 	i := int32(0)
-	if f.insert != nil || f.unknown || f.guess != nil {
+	if f.insert != nil || f.unknown || f.guess != nil || f.callerOf != 0 {
 		i = int32(len(r.fixList))
 		r.fixList = append(r.fixList, f)
 	}
@@ -264,16 +270,33 @@ func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
 
 // unknownCaller handles a leaf without its frame below an indirect call:
 // its caller is missing and only the binary's one direct call of the leaf
-// function can name it.
+// function can name it. Which call that is is resolved for all such edges
+// at once (resolveCallers); until then the fix is the fallback, a frame
+// without its call site.
 func (r *repairer) unknownCaller(e edge, c *code, cal callee) fix {
-	if cal.entry != 0 {
-		if at, ok := c.uniqueCaller(cal.entry); ok {
-			return fix{insert: []aggregate.Loc{{Obj: e.caller.Obj, Addr: at}}}
-		}
-	}
 	bi := r.counts.Objects[e.caller.Obj].Binary
 	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(bi), Addr: 0}}, unknown: true,
-		guess: c.guessFor(e.caller.Obj, cal.entry, 0, e.caller.Addr)}
+		guess: c.guessFor(e.caller.Obj, cal.entry, 0, e.caller.Addr), callerOf: cal.entry, callerObj: e.caller.Obj}
+}
+
+// resolveCallers gives the fixes that wait for the one direct call of a
+// function its site, where the binary has exactly one.
+func (r *repairer) resolveCallers() {
+	wanted := map[int][]uint64{} // entries by binary
+	for _, f := range r.fixList {
+		if f.callerOf != 0 {
+			bi := r.counts.Objects[f.callerObj].Binary
+			wanted[bi] = append(wanted[bi], f.callerOf)
+		}
+	}
+	for bi, entries := range wanted {
+		sites := r.code[bi].uniqueCallers(entries)
+		for i, f := range r.fixList {
+			if at, ok := sites[f.callerOf]; ok && f.callerOf != 0 && r.counts.Objects[f.callerObj].Binary == bi {
+				r.fixList[i] = fix{insert: []aggregate.Loc{{Obj: f.callerObj, Addr: at}}}
+			}
+		}
+	}
 }
 
 // sites turns a chain of call sites (outermost first) into caller frames,

@@ -33,3 +33,55 @@ func isBranchPrefix(c byte) bool {
 	}
 	return false
 }
+
+// BranchCandidates finds, without decoding, every byte of text (code at
+// address base) that DirectTarget could read as the opcode of a direct
+// call, jump or conditional branch, and calls visit with its address and
+// the target it would have, when want accepts the target. Instruction
+// boundaries are unknown here, so some candidates are bytes inside other
+// instructions; the branches DirectTarget decodes to a wanted target are
+// all among them.
+func BranchCandidates(text []byte, base uint64, want func(target uint64) bool, visit func(at, target uint64)) {
+	for p := 0; p < len(text); p++ {
+		n := opcodeLen[text[p]]
+		if n == 0 {
+			continue
+		}
+		rel, size, ok := relOperand(text[p:], n)
+		if !ok {
+			continue
+		}
+		at := base + uint64(p)
+		if t := at + uint64(size) + uint64(rel); want(t) {
+			visit(at, t)
+		}
+	}
+}
+
+// opcodeLen is the length of a direct branch from its first opcode byte
+// (0x0f: the first of two), 0 for other bytes.
+var opcodeLen = func() (t [256]uint8) {
+	t[0xe8], t[0xe9], t[0xeb], t[0x0f] = 5, 5, 2, 6
+	for b := 0x70; b <= 0x7f; b++ {
+		t[b] = 2
+	}
+	return t
+}()
+
+// relOperand reads the displacement of a direct branch of length n whose
+// opcode starts b.
+func relOperand(b []byte, n uint8) (rel int64, size int, ok bool) {
+	if len(b) < int(n) {
+		return 0, 0, false
+	}
+	switch n {
+	case 2:
+		return int64(int8(b[1])), 2, true
+	case 5:
+		return int64(int32(binary.LittleEndian.Uint32(b[1:]))), 5, true
+	}
+	if b[1]&0xf0 != 0x80 {
+		return 0, 0, false
+	}
+	return int64(int32(binary.LittleEndian.Uint32(b[2:]))), 6, true
+}
