@@ -11,16 +11,16 @@ import (
 // functions around addresses, their frame setup and their call sites.
 // Functions are decoded on first use.
 type code struct {
-	f       *binary.File
-	funcs   map[uint64]*function // by entry
-	plt     map[uint64]bool      // PLT stub entries
+	f     *binary.File
+	funcs map[uint64]*function // by entry
+	plt   map[uint64]bool      // PLT stub entries
 	// walkFuncs are the functions walk decodes, in address order, and
 	// walkEnds the highest end up to each; made on first use.
 	walkFuncs []*function
 	walkEnds  []uint64
-	buf     []byte               // the code of the function being decoded
-	insts   []inst               // its instructions, as decoded
-	sites   []site               // its call sites, as decoded
+	buf       []byte // the code of the function being decoded
+	insts     []inst // its instructions, as decoded
+	sites     []site // its call sites, as decoded
 	// seen counts, by callee entry and call site, the calls seen in
 	// stacks that needed no repair.
 	seen    map[uint64]map[uint64]uint64
