@@ -33,6 +33,9 @@ type codeIndex struct {
 	secs    []*elf.Section
 	secOf   []uint32
 	decoded []atomic.Pointer[rangeCode]
+	// image is the whole file mapped into memory, when Open could map it:
+	// code is read from it.
+	image []byte
 
 	errMu sync.Mutex
 	err   error // first read error
@@ -213,12 +216,12 @@ func (c *codeIndex) decode(i int) *rangeCode {
 	n := min(end+uint64(c.arch.maxInstLen)-1, c.limits[i]) - start
 	s := scratchPool.Get().(*scratch)
 	defer s.release()
-	s.buf = slices.Grow(s.buf[:0], int(n))[:n]
-	if _, err := sec.ReadAt(s.buf, int64(start-sec.Addr)); err != nil {
+	code, err := c.sectionBytes(sec, start-sec.Addr, n, &s.buf)
+	if err != nil {
 		c.setErr(err)
 		return &rangeCode{}
 	}
-	return decodeRange(c.arch.decode, s.buf, end-start, s)
+	return decodeRange(c.arch.decode, code, end-start, s)
 }
 
 // scratch holds the buffers of one decoding, reused across decodings.

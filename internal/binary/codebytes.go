@@ -3,6 +3,7 @@ package binary
 import (
 	"debug/elf"
 	"fmt"
+	"slices"
 )
 
 // ReadCode fills b with the bytes at virtual address addr of an
@@ -14,6 +15,13 @@ func (f *File) ReadCode(addr uint64, b []byte) error {
 	s := f.codeSection(addr, n)
 	if s == nil {
 		return fmt.Errorf("%s: %#x+%d is not inside one executable section", f.path, addr, n)
+	}
+	if c := f.code; c.image != nil {
+		code, err := c.sectionBytes(s, addr-s.Addr, n, nil)
+		if err == nil {
+			copy(b, code)
+			return nil
+		}
 	}
 	if _, err := s.ReadAt(b, int64(addr-s.Addr)); err != nil {
 		return fmt.Errorf("%s: reading %d bytes of code at %#x: %w", f.path, n, addr, err)
@@ -38,4 +46,18 @@ func (f *File) codeSection(addr, n uint64) *elf.Section {
 		return s
 	}
 	return nil
+}
+
+// sectionBytes returns n bytes of sec from offset off: a slice of the
+// mapped file when there is one (no copy, no read system call), else read
+// into *buf, grown as needed. The bytes are read-only.
+func (c *codeIndex) sectionBytes(sec *elf.Section, off, n uint64, buf *[]byte) ([]byte, error) {
+	if at := sec.Offset + off; c.image != nil && off+n <= sec.Size && at+n <= uint64(len(c.image)) {
+		return c.image[at : at+n : at+n], nil
+	}
+	*buf = slices.Grow((*buf)[:0], int(n))[:n]
+	if _, err := sec.ReadAt(*buf, int64(off)); err != nil {
+		return nil, err
+	}
+	return *buf, nil
 }

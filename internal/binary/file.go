@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/profgen/profgen/internal/inflate"
+	"github.com/profgen/profgen/internal/mmapfile"
 )
 
 // Options tune Open.
@@ -34,6 +35,7 @@ type File struct {
 	funcs   []Symbol
 	plt     []Symbol // PLT stubs, name@plt
 	code    *codeIndex
+	image   []byte // the file mapped into memory, when Open could map it
 
 	dwarfOnce sync.Once
 	dwarf     *dwarf.Data
@@ -66,7 +68,21 @@ func Open(path string, opts Options) (*File, error) {
 		return nil, err
 	}
 	f.closers = append(f.closers, osf)
+	f.mapImage(osf)
 	return f, nil
+}
+
+// mapImage maps the whole file into memory, for code and DWARF to be read
+// from it without copies or read system calls. A file that cannot be
+// mapped is read as before.
+func (f *File) mapImage(osf *os.File) {
+	image, err := mmapfile.Map(osf)
+	if err != nil {
+		return
+	}
+	f.image = image
+	f.code.image = image
+	f.closers = append(f.closers, unmapper(image))
 }
 
 // NewFile reads an ELF image from r; path is used in messages and by Path.
@@ -210,8 +226,7 @@ func (f *File) DWARFSection(name string) ([]byte, error) {
 
 func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if f.debugPath == "" {
-		if d, mapping := mappedDWARF(f.elf, f.path); d != nil {
-			f.addCloser(unmapper(mapping))
+		if d := f.mappedDWARF(); d != nil {
 			return d, nil
 		}
 		d, err := f.elf.DWARF()

@@ -2,6 +2,7 @@ package binary
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -56,5 +57,46 @@ func TestCodeSectionsStops(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("early break: %d", n)
+	}
+}
+
+// TestDecodeIsInsts checks that Decode yields what Insts yields over each
+// function, each instruction with its bytes, and that it caches nothing.
+func TestDecodeIsInsts(t *testing.T) {
+	for _, name := range []string{"tricky.elf", "clang-pie.elf", "gcc-cet.elf", "arm64-tricky.elf"} {
+		t.Run(name, func(t *testing.T) {
+			f := openTestdata(t, name, Options{})
+			spans := [][2]uint64{{0, ^uint64(0)}}
+			for _, s := range f.FuncSymbols() {
+				spans = append(spans, [2]uint64{s.Addr, s.Addr + s.Size}, [2]uint64{s.Addr + 1, s.Addr + s.Size/2})
+			}
+			var got [][]Inst
+			for _, sp := range spans {
+				var insts []Inst
+				for in, b := range f.Decode(sp[0], sp[1]) {
+					insts = append(insts, in)
+					want := make([]byte, in.Size)
+					if err := f.ReadCode(in.Addr, want); err == nil && !bytes.Equal(b, want) {
+						t.Errorf("%#x: bytes %x, want %x", in.Addr, b, want)
+					}
+				}
+				got = append(got, insts)
+			}
+			if n := decodedRanges(f); n != 0 {
+				t.Errorf("Decode decoded %d ranges for Inst", n)
+			}
+			for k, sp := range spans {
+				var want []Inst
+				if sp[1] > sp[0] {
+					want = slices.Collect(f.Insts(sp[0], sp[1]-1))
+				}
+				if !slices.Equal(got[k], want) {
+					t.Fatalf("[%#x, %#x): Decode %d instructions, Insts %d", sp[0], sp[1], len(got[k]), len(want))
+				}
+			}
+			if len(got[0]) == 0 {
+				t.Fatal("no instructions")
+			}
+		})
 	}
 }

@@ -18,7 +18,6 @@ type code struct {
 	// walkEnds the highest end up to each; made on first use.
 	walkFuncs []*function
 	walkEnds  []uint64
-	buf       []byte // the code of the function being decoded
 	insts     []inst // its instructions, as decoded
 	sites     []site // its call sites, as decoded
 	// seen counts, by callee entry and call site, the calls seen in
@@ -35,15 +34,32 @@ type function struct {
 	frames     []frameState // per instruction, computed on first use
 }
 
-// inst is a decoded instruction with what the repair needs of it.
+// inst is a decoded instruction with what the repair needs of it, in 16
+// bytes: a binary's functions hold millions.
 type inst struct {
 	addr uint64
-	// target is the target of a direct branch; direct tells there is one.
-	target uint64
+	// rel is the displacement of a direct branch (its target from its
+	// end); direct tells there is one.
+	rel    int32
+	size   uint8
 	kind   insn.Kind
 	frame  frameOp
 	direct bool
 }
+
+// newInst makes the inst of in, whose bytes are b.
+func newInst(in binary.Inst, b []byte) inst {
+	i := inst{addr: in.Addr, size: uint8(in.Size), kind: in.Kind, frame: x86FrameOp(b)}
+	if in.Kind == insn.Call || in.Kind == insn.Jump || in.Kind == insn.CondBranch {
+		var t uint64
+		t, i.direct = x86Target(b, in.End())
+		i.rel = int32(t - in.End())
+	}
+	return i
+}
+
+// target is the target of a direct branch.
+func (i inst) target() uint64 { return i.addr + uint64(i.size) + uint64(int64(i.rel)) }
 
 // site is a call (or a tail call: a jump to another function's entry).
 type site struct {
@@ -96,24 +112,14 @@ func (c *code) decode(sym binary.Symbol) *function {
 
 // walk decodes the instructions of fn in address order.
 func (c *code) walk(fn *function, visit func(i inst, end uint64)) {
-	size := fn.end - fn.entry
-	if size == 0 || size > maxFuncSize {
+	if size := fn.end - fn.entry; size == 0 || size > maxFuncSize {
 		return
 	}
-	c.buf = append(c.buf[:0], make([]byte, size)...)
-	if c.f.ReadCode(fn.entry, c.buf) != nil {
-		return
-	}
-	for in := range c.f.Insts(fn.entry, fn.end-1) {
+	for in, b := range c.f.Decode(fn.entry, fn.end) {
 		if in.End() > fn.end {
 			break
 		}
-		b := c.buf[in.Addr-fn.entry : in.End()-fn.entry]
-		i := inst{addr: in.Addr, kind: in.Kind, frame: x86FrameOp(b)}
-		if in.Kind == insn.Call || in.Kind == insn.Jump || in.Kind == insn.CondBranch {
-			i.target, i.direct = x86Target(b, in.End())
-		}
-		visit(i, in.End())
+		visit(newInst(in, b), in.End())
 	}
 }
 
@@ -123,13 +129,13 @@ const maxFuncSize = 64 << 20
 // siteOf returns the call site that i is: a call, or a direct jump to
 // the entry of another function (a tail call).
 func (c *code) siteOf(fn *function, i inst, end uint64) (site, bool) {
-	s := site{at: end - 1, target: i.target, indirect: !i.direct}
+	s := site{at: end - 1, target: i.target(), indirect: !i.direct}
 	switch i.kind {
 	case insn.Call:
 		return s, true
 	case insn.Jump, insn.CondBranch:
-		inside := i.target >= fn.entry && i.target < fn.end
-		return s, i.direct && !inside && (c.plt[i.target] || c.isEntry(i.target))
+		inside := s.target >= fn.entry && s.target < fn.end
+		return s, i.direct && !inside && (c.plt[s.target] || c.isEntry(s.target))
 	}
 	return site{}, false
 }
@@ -239,8 +245,8 @@ func (fn *function) successors(i int) (succ [2]int, n int) {
 		succ[n] = i + 1
 		n++
 	}
-	if in.direct && in.kind != insn.Call && in.target >= fn.entry && in.target < fn.end {
-		if j := fn.instAt(in.target); j >= 0 && fn.insts[j].addr == in.target {
+	if t := in.target(); in.direct && in.kind != insn.Call && t >= fn.entry && t < fn.end {
+		if j := fn.instAt(t); j >= 0 && fn.insts[j].addr == t {
 			succ[n] = j
 			n++
 		}

@@ -93,18 +93,13 @@ func (s *search) walk(from uint64, depth int) {
 // finds where a direct branch to one of the entries could be, and only
 // the functions holding those places are decoded.
 func (c *code) uniqueCallers(entries []uint64) map[uint64]uint64 {
-	want := map[uint64]bool{}
-	for _, e := range entries {
-		want[e] = true
-	}
-	lo, hi := slices.Min(entries), slices.Max(entries)
-	isWanted := func(t uint64) bool { return t >= lo && t <= hi && want[t] }
+	want := newAddrSet(entries)
 	candidates := map[uint64][]uint64{} // by target: where a branch to it could start
 	for base, text := range c.f.CodeSections() {
-		x86.BranchCandidates(text, base, isWanted, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
+		x86.BranchCandidates(text, base, want.has, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
 	}
 	out := map[uint64]uint64{}
-	for e := range want {
+	for _, e := range want.addrs {
 		if sites := c.sitesCalling(e, candidates[e], 2); len(sites) == 1 {
 			out[e] = sites[0].at
 		}
@@ -124,7 +119,7 @@ func (c *code) sitesCalling(entry uint64, candidates []uint64, limit int) []site
 			break
 		}
 		in, ok := c.instHolding(at)
-		if !ok || in.addr == last || !in.direct || in.target != entry {
+		if !ok || in.addr == last || !in.direct || in.target() != entry {
 			continue
 		}
 		last = in.addr
@@ -159,9 +154,7 @@ func (c *code) instHolding(addr uint64) (boundInst, bool) {
 	if c.f.ReadCode(found.Addr, b) != nil {
 		return boundInst{}, false
 	}
-	i := inst{addr: found.Addr, kind: found.Kind}
-	i.target, i.direct = x86Target(b, found.End())
-	return boundInst{i, found.End()}, true
+	return boundInst{newInst(found, b), found.End()}, true
 }
 
 // maxInstLen is the longest x86-64 instruction.
@@ -200,4 +193,32 @@ func (c *code) walkable() (fns []*function, maxEnds []uint64) {
 		fns, maxEnds = append(fns, fn), append(maxEnds, end)
 	}
 	return fns, maxEnds
+}
+
+// addrSet is a set of addresses asked about for every byte of the code:
+// a bitmap over the span of its addresses.
+type addrSet struct {
+	addrs []uint64 // sorted, without repeats
+	bits  []uint64 // bit a-addrs[0] is set for each address a
+}
+
+func newAddrSet(addrs []uint64) addrSet {
+	s := addrSet{addrs: slices.Compact(slices.Sorted(slices.Values(addrs)))}
+	if len(s.addrs) == 0 {
+		return s
+	}
+	lo := s.addrs[0]
+	s.bits = make([]uint64, (s.addrs[len(s.addrs)-1]-lo)/64+1)
+	for _, a := range s.addrs {
+		s.bits[(a-lo)/64] |= 1 << ((a - lo) % 64)
+	}
+	return s
+}
+
+func (s addrSet) has(a uint64) bool {
+	if len(s.addrs) == 0 || a < s.addrs[0] {
+		return false
+	}
+	i := (a - s.addrs[0]) / 64
+	return i < uint64(len(s.bits)) && s.bits[i]&(1<<((a-s.addrs[0])%64)) != 0
 }

@@ -227,18 +227,18 @@ func (r *repairer) check(e edge) fix {
 		}
 		return r.unknownCaller(e, c, callee)
 	}
-	if callee.isTarget(call.target) && established {
+	if callee.isTarget(call.target()) && established {
 		return fix{}
 	}
-	path, found, unique := c.pathTo(call.target, callee.isTarget)
+	path, found, unique := c.pathTo(call.target(), callee.isTarget)
 	switch {
 	case unique:
 		return fix{insert: r.sites(e.caller.Obj, path)}
-	case !found && callee.isTarget(call.target):
+	case !found && callee.isTarget(call.target()):
 		return fix{} // a call of the callee itself, and no other way: trust it
 	}
-	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(caller.Binary), Addr: call.target}}, unknown: true,
-		guess: c.guessFor(e.caller.Obj, callee.entry, call.target, 0)}
+	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(caller.Binary), Addr: call.target()}}, unknown: true,
+		guess: c.guessFor(e.caller.Obj, callee.entry, call.target(), 0)}
 }
 
 // callee is what the frame below a call must be.
