@@ -3,7 +3,10 @@ package driver
 import (
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 
+	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/generate"
 )
@@ -28,12 +31,54 @@ func stackCounting(opts Options) generate.StackBinary {
 }
 
 // repairStacks gives back the frames perf's frame-pointer walk lost
-// (package fpskid), unless --no-repair-skid.
+// (package fpskid), unless --no-repair-skid. Meanwhile the DWARF units of
+// the stacks' frames load on another core: the repair reads only code, and
+// writing the profile waits for both.
 func (res *result) repairStacks(opts Options, bins *binaries) {
 	if opts.NoRepairSkid || res.stacks.Stats.Used == 0 {
 		return
 	}
+	loaded := prefetchFrames(opts, bins, res.stacks)
 	res.skid = fpskid.Repair(res.stacks, bins.files)
+	loaded.Wait()
+}
+
+// prefetchFrames starts loading the DWARF units that hold the frames of
+// counts, one goroutine per binary; the returned group ends when they are
+// loaded. The symbolizers are built first, here, as their users expect.
+// Units load in an order fixed by the input, and nothing else symbolizes
+// until the group ends, so what loads when does not change the output.
+func prefetchFrames(opts Options, bins *binaries, counts *aggregate.StackCounts) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	if opts.SkipSymbolization {
+		return &wg
+	}
+	for i, addrs := range framesByBinary(counts, len(bins.files)) {
+		sym, err := bins.symbolizer(i)
+		if err != nil || len(addrs) == 0 {
+			continue // writing the profile reports the error
+		}
+		wg.Go(func() { sym.Prefetch(addrs) })
+	}
+	return &wg
+}
+
+// framesByBinary returns the addresses of the frames of counts in each
+// profiled binary, sorted, without repeats.
+func framesByBinary(counts *aggregate.StackCounts, n int) [][]uint64 {
+	out := make([][]uint64, n)
+	for _, s := range counts.Stacks {
+		for _, l := range s.Locs {
+			if o := counts.Objects[l.Obj]; o.Binary >= 0 && !o.UnknownSite {
+				out[o.Binary] = append(out[o.Binary], l.Addr)
+			}
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i])
+		out[i] = slices.Compact(out[i])
+	}
+	return out
 }
 
 func (res *result) printUnwind(w io.Writer) {
