@@ -53,7 +53,7 @@ type Stats struct {
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixes: map[edgeKey]int32{}, fixList: []fix{{}},
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), edgeIndexes: map[edgeKey]int32{}, fixList: []fix{{}},
 		stackEdges: map[*aggregate.Stack]int{}}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
@@ -63,24 +63,34 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	for _, s := range counts.Stacks {
 		r.observe(s)
 	}
+	r.noteSeenCalls()
 	r.resolveCallers()
 	counts.Rewrite(r.fixStack)
 	return r.stats
 }
 
 // observe checks the edges of s, keeping their fixes for fixStack, and
-// notes the calls that need no repair: which function each call site was
-// seen calling, and how often.
+// counts the samples of the edges that need no repair.
 func (r *repairer) observe(s *aggregate.Stack) {
 	first := r.firstUserFrame(s.Locs)
-	r.stackEdges[s] = len(r.edgeFixes)
+	r.stackEdges[s] = len(r.edgeOfStacks)
 	for i := first; i+1 < len(s.Locs); i++ {
-		e := edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first}
-		fi := r.fixIndex(e)
-		r.edgeFixes = append(r.edgeFixes, fi)
-		if r.fixList[fi].insert != nil {
+		ei := r.edgeIndex(edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first})
+		r.edgeOfStacks = append(r.edgeOfStacks, ei)
+		if ce := &r.edges[ei]; r.fixList[ce.fix].insert == nil {
+			ce.samples += s.Count
+		}
+	}
+}
+
+// noteSeenCalls notes the calls that needed no repair: which function
+// each call site was seen calling, and in how many samples.
+func (r *repairer) noteSeenCalls() {
+	for _, ce := range r.edges {
+		if ce.samples == 0 {
 			continue
 		}
+		e := ce.edge
 		callee, caller := r.counts.Objects[e.callee.Obj], r.counts.Objects[e.caller.Obj]
 		if caller.Binary < 0 || caller.Binary != callee.Binary || caller.UnknownSite || callee.UnknownSite ||
 			r.code[caller.Binary] == nil {
@@ -88,7 +98,7 @@ func (r *repairer) observe(s *aggregate.Stack) {
 		}
 		c := r.code[caller.Binary]
 		if fn := c.funcAt(e.callee.Addr); fn != nil {
-			c.observe(e.caller.Addr, fn.entry, s.Count)
+			c.observe(e.caller.Addr, fn.entry, ce.samples)
 		}
 	}
 }
@@ -96,15 +106,23 @@ func (r *repairer) observe(s *aggregate.Stack) {
 type repairer struct {
 	counts *aggregate.StackCounts
 	code   []*code
-	// fixes holds the fix of each edge checked, as an index in fixList,
-	// whose first fix is the empty one.
-	fixes   map[edgeKey]int32
-	fixList []fix
-	// edgeFixes holds the fix of each edge of each stack, as observe
-	// found them, from stackEdges[stack] on: fixStack reads them back.
-	edgeFixes  []int32
-	stackEdges map[*aggregate.Stack]int
-	stats      Stats
+	// edges are the distinct edges checked, indexed by edgeIndexes.
+	edges       []checkedEdge
+	edgeIndexes map[edgeKey]int32
+	fixList     []fix // the fixes of edges; the first is the empty one
+	// edgeOfStacks holds the edges of each stack, as observe found them,
+	// from stackEdges[stack] on: fixStack reads them back.
+	edgeOfStacks []int32
+	stackEdges   map[*aggregate.Stack]int
+	stats        Stats
+}
+
+// checkedEdge is an edge, its fix (an index in fixList) and the samples
+// of the stacks holding it when it needs no fix.
+type checkedEdge struct {
+	edge
+	fix     int32
+	samples uint64
 }
 
 // edge is a callee frame and the caller frame above it; leaf tells that
@@ -147,7 +165,7 @@ type fix struct {
 // missing.
 func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
 	first := r.firstUserFrame(s.Locs)
-	fixes := r.edgeFixes[r.stackEdges[s]:]
+	edges := r.edgeOfStacks[r.stackEdges[s]:]
 	var out []aggregate.Loc // nil until a frame is inserted
 	unknown := false
 	for i, l := range s.Locs {
@@ -157,7 +175,7 @@ func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
 		if i < first || i+1 >= len(s.Locs) {
 			continue
 		}
-		f := r.fixList[fixes[i-first]]
+		f := r.fixList[r.edges[edges[i-first]].fix]
 		if f.guess != nil {
 			f = f.guess.pick(s.Count, f)
 		}
@@ -188,20 +206,20 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 	return len(locs)
 }
 
-// fixIndex returns the index in fixList of e's fix, checking e the first
-// time.
-func (r *repairer) fixIndex(e edge) int32 {
+// edgeIndex returns the index of e in edges, checking e the first time.
+func (r *repairer) edgeIndex(e edge) int32 {
 	k := e.key()
-	if i, ok := r.fixes[k]; ok {
+	if i, ok := r.edgeIndexes[k]; ok {
 		return i
 	}
-	f := r.check(e)
-	i := int32(0)
-	if f.insert != nil || f.unknown || f.guess != nil || f.callerOf != 0 {
-		i = int32(len(r.fixList))
+	ce := checkedEdge{edge: e}
+	if f := r.check(e); f.insert != nil || f.unknown || f.guess != nil || f.callerOf != 0 {
+		ce.fix = int32(len(r.fixList))
 		r.fixList = append(r.fixList, f)
 	}
-	r.fixes[k] = i
+	i := int32(len(r.edges))
+	r.edges = append(r.edges, ce)
+	r.edgeIndexes[k] = i
 	return i
 }
 
