@@ -54,7 +54,8 @@ type Stats struct {
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	r := &repairer{counts: counts, code: make([]*code, len(bins)), edgeIndexes: map[edgeKey]int32{}, fixList: []fix{{}},
-		stackEdges: map[*aggregate.Stack]int{}}
+		recentEdges: new([recentEdgeSlots]recentEdge),
+		stackEdges:  map[*aggregate.Stack]int{}}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
@@ -109,6 +110,9 @@ type repairer struct {
 	// edges are the distinct edges checked, indexed by edgeIndexes.
 	edges       []checkedEdge
 	edgeIndexes map[edgeKey]int32
+	// recentEdges caches edgeIndexes: the stacks of a deep program share
+	// most of their edges, and each is looked up for every stack.
+	recentEdges *[recentEdgeSlots]recentEdge
 	fixList     []fix // the fixes of edges; the first is the empty one
 	// edgeOfStacks holds the edges of each stack, as observe found them,
 	// from stackEdges[stack] on: fixStack reads them back.
@@ -206,9 +210,30 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 	return len(locs)
 }
 
+// recentEdge is a slot of the cache of edge indexes; index+1, 0 when
+// empty.
+type recentEdge struct {
+	key   edgeKey
+	index int32
+}
+
+const recentEdgeSlots = 1 << 13
+
 // edgeIndex returns the index of e in edges, checking e the first time.
 func (r *repairer) edgeIndex(e edge) int32 {
 	k := e.key()
+	slot := &r.recentEdges[(k.callee^k.caller*0x9e3779b97f4a7c15^k.objs)>>3%recentEdgeSlots]
+	if slot.index != 0 && slot.key == k {
+		return slot.index - 1
+	}
+	i := r.lookupEdge(e, k)
+	*slot = recentEdge{k, i + 1}
+	return i
+}
+
+// lookupEdge returns the index of e, whose key is k, in edges, checking e
+// the first time.
+func (r *repairer) lookupEdge(e edge, k edgeKey) int32 {
 	if i, ok := r.edgeIndexes[k]; ok {
 		return i
 	}
