@@ -1,6 +1,9 @@
 package perfdata
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // perf script delivers records in time order, as perf's ordered-events
 // queue does (tools/perf/util/ordered-events.c): a record with a
@@ -31,6 +34,16 @@ type orderQueue struct {
 	now       []queued // records without a time, delivered first
 	arena     arena
 	copied    int // bytes copied into the arena and still queued
+	// keys and moved are sortWaiting's buffers, kept for the next round.
+	keys  []orderKey
+	moved []queued
+}
+
+// orderKey is a queued record's place in time order: its time, and its
+// position in the queue for ties.
+type orderKey struct {
+	time uint64
+	pos  int
 }
 
 // maxCopied bounds the bytes of a stream (pipe mode) held in the queue:
@@ -80,18 +93,35 @@ func (o *orderQueue) final() { o.release(^uint64(0)) }
 
 func (o *orderQueue) release(limit uint64) {
 	if !o.sorted {
-		slices.SortStableFunc(o.q[o.head:], func(a, b queued) int {
-			switch {
-			case a.time < b.time:
-				return -1
-			case a.time > b.time:
-				return 1
-			}
-			return 0
-		})
+		o.sortWaiting()
 		o.sorted = true
 	}
 	o.limit = limit
+}
+
+// sortWaiting puts the records not yet delivered in time order, ties in
+// queueing order. It sorts keys that hold no pointers and then moves each
+// record once: sorting the records themselves moves them many times, each
+// move of their data pointer a write barrier while the collector runs.
+func (o *orderQueue) sortWaiting() {
+	waiting := o.q[o.head:]
+	keys := o.keys[:0]
+	for i, e := range waiting {
+		keys = append(keys, orderKey{e.time, i})
+	}
+	slices.SortFunc(keys, func(a, b orderKey) int {
+		if c := cmp.Compare(a.time, b.time); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	moved := o.moved[:0]
+	for _, k := range keys {
+		moved = append(moved, waiting[k.pos])
+	}
+	copy(waiting, moved)
+	clear(moved) // hold no record's data
+	o.keys, o.moved = keys, moved[:0]
 }
 
 // pushNow delivers a record without a time before any other.

@@ -54,3 +54,34 @@ func TestOrderQueueBounded(t *testing.T) {
 		t.Errorf("%d delivered, %d queued", n, len(q.q)-q.head)
 	}
 }
+
+// TestSortWaiting: the records not yet delivered come out in time order,
+// ties in queueing order, whatever the order they were queued in.
+func TestSortWaiting(t *testing.T) {
+	tests := []struct {
+		name  string
+		times []uint64
+		want  string // time and queueing position of each record, in order
+	}{
+		{"sorted", []uint64{1, 2, 3}, "[1.0 2.1 3.2]"},
+		{"reversed", []uint64{3, 2, 1}, "[1.2 2.1 3.0]"},
+		{"ties keep their order", []uint64{2, 1, 2, 1, 2}, "[1.1 1.3 2.0 2.2 2.4]"},
+		{"two runs", []uint64{1, 4, 7, 2, 5, 8}, "[1.0 2.3 4.1 5.4 7.2 8.5]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := newOrderQueue()
+			for i, tm := range tt.times {
+				q.push(queued{time: tm, data: []byte{byte(i)}}, false)
+			}
+			q.final()
+			var got []string
+			for e, ok := q.pop(); ok; e, ok = q.pop() {
+				got = append(got, fmt.Sprintf("%d.%d", e.time, e.data[0]))
+			}
+			if fmt.Sprint(got) != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
