@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/profgen/profgen/internal/addrspace"
@@ -65,6 +66,27 @@ func TestStackSlab(t *testing.T) {
 		}
 		if n > 0 && &st.Locs[0] == &locs[0] {
 			t.Fatal("the stack shares its frames with the caller's")
+		}
+	}
+}
+
+// TestSortedStacks: stacks come in the byte order of their keys, keys
+// that share eight bytes or are shorter than eight included.
+func TestSortedStacks(t *testing.T) {
+	keys := []string{
+		"", "\x00", "\x01", "\x01\x00", "\x01\x02\x03\x04\x05\x06\x07\x08", "\x01\x02\x03\x04\x05\x06\x07\x08\x00",
+		"\x01\x02\x03\x04\x05\x06\x07\x08\x09", "\x01\x02\x03\x04\x05\x06\x07\x09", "\xff", "\xff\xff\xff\xff\xff\xff\xff\xff\x01", "\x80\x01",
+	}
+	m := map[string]*Stack{}
+	for i, k := range keys {
+		m[k] = &Stack{Count: uint64(i)}
+	}
+	want := slices.Clone(keys)
+	slices.Sort(want)
+	got := sortedStacks(m)
+	for i, st := range got {
+		if k := keys[st.Count]; k != want[i] {
+			t.Errorf("stack %d has key %q, want %q", i, k, want[i])
 		}
 	}
 }

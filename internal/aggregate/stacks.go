@@ -1,10 +1,12 @@
 package aggregate
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/perfscript"
@@ -326,15 +328,36 @@ func (a *Stacks) Counts() *StackCounts {
 }
 
 // sortedStacks returns the stacks of a map by canonical key in key order.
+// The keys are compared by their first eight bytes first, held next to
+// them: most comparisons then read no key's bytes.
 func sortedStacks(m map[string]*Stack) []*Stack {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	type keyed struct {
+		prefix uint64
+		key    string
+		st     *Stack
 	}
-	sort.Strings(keys)
-	out := make([]*Stack, len(keys))
-	for i, k := range keys {
-		out[i] = m[k]
+	ks := make([]keyed, 0, len(m))
+	for k, st := range m {
+		ks = append(ks, keyed{keyPrefix(k), k, st})
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := cmp.Compare(a.prefix, b.prefix); c != 0 {
+			return c
+		}
+		return strings.Compare(a.key, b.key)
+	})
+	out := make([]*Stack, len(ks))
+	for i, k := range ks {
+		out[i] = k.st
 	}
 	return out
+}
+
+// keyPrefix is the first eight bytes of key as a big-endian number, zeros
+// past its end: two keys whose prefixes differ are in the order of their
+// prefixes.
+func keyPrefix(key string) uint64 {
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
 }
