@@ -2,6 +2,8 @@ package perfdata
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -81,6 +83,46 @@ func TestSortWaiting(t *testing.T) {
 			}
 			if fmt.Sprint(got) != tt.want {
 				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSortKeys: merging runs in time order sorts as sorting does, for keys
+// in a few runs, in many, and in none.
+func TestSortKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	runsOf := func(runs, n int) []orderKey {
+		var keys []orderKey
+		for range runs {
+			tm := uint64(r.IntN(100))
+			for range n {
+				tm += uint64(r.IntN(3)) // ties within and across runs
+				keys = append(keys, orderKey{time: tm, pos: len(keys)})
+			}
+		}
+		return keys
+	}
+	tests := []struct {
+		name string
+		keys []orderKey
+	}{
+		{"empty", nil},
+		{"one", runsOf(1, 1)},
+		{"sorted", runsOf(1, 50)},
+		{"two runs", runsOf(2, 50)},
+		{"three runs", runsOf(3, 17)},
+		{"many runs", runsOf(maxRuns, 5)},
+		{"too many runs", runsOf(maxRuns+1, 5)},
+		{"random", runsOf(500, 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := slices.Clone(tt.keys)
+			slices.SortFunc(want, compareKeys)
+			got, _ := sortKeys(slices.Clone(tt.keys), nil)
+			if !slices.Equal(got, want) {
+				t.Errorf("got %v, want %v", got, want)
 			}
 		})
 	}
