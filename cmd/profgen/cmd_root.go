@@ -67,6 +67,7 @@ func newRootCommand() *cobra.Command {
 			if err := opts.llvm.apply(cmd.Flags(), &opts.Options); err != nil {
 				return err
 			}
+			setGCPercent(conversionGCPercent(opts.Options))
 			return driver.Run(cmd.Context(), opts.Options)
 		},
 	}

@@ -49,7 +49,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/driver"
@@ -62,16 +61,8 @@ const (
 	exitUsage = 2 // an unknown flag, a bad flag value or combination: nothing read
 )
 
-// gcPercent is the garbage collector's target unless GOGC says otherwise:
-// the heap grows to 1.5x the live data instead of 2x. Most of profgen's
-// garbage is short-lived (DWARF entries, parsed lines), so collecting
-// sooner costs little time and keeps peak memory near what is live.
-const gcPercent = 50
-
 func main() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
+	setGCPercent(gcPercent)
 	atomicfile.RemoveOnSignal()
 	cmd := newRootCommand()
 	cmd.SetArgs(llvmStyleArgs(os.Args[1:]))

@@ -90,7 +90,10 @@ func (a *Stacks) nameKept(stacks []*Stack) {
 	}
 	for _, st := range stacks {
 		for _, l := range st.Locs {
-			if _, done := a.counts.Symbols[l]; done || a.counts.Objects[l.Obj].Binary >= 0 {
+			if a.counts.Objects[l.Obj].Binary >= 0 {
+				continue
+			}
+			if _, done := a.counts.Symbols[l]; done {
 				continue
 			}
 			if name := a.nameOf(a.nameSources[l]); name != "" {

@@ -1,10 +1,12 @@
 package aggregate
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/perfscript"
@@ -95,6 +97,8 @@ type Stacks struct {
 	namer       Namer
 	nameSources map[Loc][]nameSource
 	prefetched  map[int32]bool // objects whose symbols Prefetch was asked for
+	recent      recentDSOs
+	slab        stackSlab
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places
@@ -174,7 +178,7 @@ func (a *Stacks) count(s *perfscript.Sample) {
 	a.key = appendKey(a.key[:0], a.locs)
 	st := a.stacks[string(a.key)]
 	if st == nil {
-		st = &Stack{Locs: append([]Loc(nil), a.locs...)}
+		st = a.slab.stack(a.locs)
 		a.stacks[string(a.key)] = st
 	}
 	st.Count += s.Count
@@ -241,13 +245,14 @@ func (a *Stacks) resolveAbsolute(rec *perfscript.Record, f perfscript.Frame, cal
 
 // place returns the location of file offset off in the DSO at path.
 func (a *Stacks) place(path string, off uint64, f perfscript.Frame) Loc {
-	if bi := a.binaryOf(path); bi >= 0 {
-		if v, found := a.binaries[bi].VaddrOfOffset(off); found {
-			return Loc{a.object(path, bi, false), v}
+	d := a.dso(path)
+	if d.binary >= 0 {
+		if v, found := a.binaries[d.binary].VaddrOfOffset(off); found {
+			return Loc{a.objectOf(d, d.binary, false), v}
 		}
 		a.counts.Stats.Unplaced++
 	}
-	return a.foreign(path, false, f, off)
+	return a.foreignIn(d, false, f, off)
 }
 
 func back(caller bool) uint64 {
@@ -264,7 +269,11 @@ func isKernel(f perfscript.Frame) bool {
 // foreign places a frame of the kernel or of a DSO that is not profiled,
 // remembering perf's symbol name for it.
 func (a *Stacks) foreign(path string, kernel bool, f perfscript.Frame, addr uint64) Loc {
-	l := Loc{a.object(path, -1, kernel), addr}
+	return a.foreignIn(a.dso(path), kernel, f, addr)
+}
+
+func (a *Stacks) foreignIn(d *recentDSO, kernel bool, f perfscript.Frame, addr uint64) Loc {
+	l := Loc{a.objectOf(d, -1, kernel), addr}
 	a.noteName(l, kernel, f)
 	return l
 }
@@ -282,6 +291,8 @@ func trimOffset(sym string) string {
 	return sym
 }
 
+// object returns the index of the object at path, made with bi and kernel
+// when it is new.
 func (a *Stacks) object(path string, bi int, kernel bool) int32 {
 	if i, ok := a.objects[path]; ok {
 		return i
@@ -317,15 +328,36 @@ func (a *Stacks) Counts() *StackCounts {
 }
 
 // sortedStacks returns the stacks of a map by canonical key in key order.
+// The keys are compared by their first eight bytes first, held next to
+// them: most comparisons then read no key's bytes.
 func sortedStacks(m map[string]*Stack) []*Stack {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	type keyed struct {
+		prefix uint64
+		key    string
+		st     *Stack
 	}
-	sort.Strings(keys)
-	out := make([]*Stack, len(keys))
-	for i, k := range keys {
-		out[i] = m[k]
+	ks := make([]keyed, 0, len(m))
+	for k, st := range m {
+		ks = append(ks, keyed{keyPrefix(k), k, st})
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := cmp.Compare(a.prefix, b.prefix); c != 0 {
+			return c
+		}
+		return strings.Compare(a.key, b.key)
+	})
+	out := make([]*Stack, len(ks))
+	for i, k := range ks {
+		out[i] = k.st
 	}
 	return out
+}
+
+// keyPrefix is the first eight bytes of key as a big-endian number, zeros
+// past its end: two keys whose prefixes differ are in the order of their
+// prefixes.
+func keyPrefix(key string) uint64 {
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
 }

@@ -41,3 +41,26 @@ func BenchmarkAggregate(b *testing.B) {
 }
 
 var _ = io.Discard
+
+// BenchmarkScanGoCompile reads the call stacks of the Go compiler's
+// recording ($PROFGEN_TESTDATA/gocompile, make testdata) natively and
+// aggregates them: the scan alone, without stack repair, symbolization
+// or writing.
+func BenchmarkScanGoCompile(b *testing.B) {
+	dir := os.Getenv("PROFGEN_TESTDATA") + "/gocompile"
+	if _, err := os.Stat(dir + "/perf.data"); err != nil {
+		b.Skip("no $PROFGEN_TESTDATA/gocompile/perf.data")
+	}
+	opts := withDefaults(Options{Binaries: []string{dir + "/compile"}, PerfData: dir + "/perf.data", Format: "pprof", Output: os.DevNull, Quiet: true})
+	bins, err := openBinaries(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bins.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := scanOnce(context.Background(), opts, bins); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -233,7 +233,10 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
-	if in.names != nil {
+	if in.names != nil && opts.Format == "pprof" {
+		// Only pprof names the frames outside the binaries: for an LLVM
+		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
+		// other DSOs are not read.
 		stacks.NameWith(in.names)
 	}
 	lbr := newLBR(bins.primary(), table, opts.LLVM)

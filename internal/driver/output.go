@@ -132,7 +132,7 @@ func writePprof(opts Options, bins *binaries, res *result) error {
 			KeepWrappers: opts.NoFoldWrappers, FoldKernel: opts.FoldKernel}
 	}
 	p := pprofout.Build(res.stacks, pbs)
-	return writeFile(opts.Output, func(w io.Writer) error { return p.Write(w) })
+	return writeFile(opts.Output, func(w io.Writer) error { return pprofout.Write(w, p) })
 }
 
 func writeStackProfiles(opts Options, bins *binaries, res *result) error {

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/aggregate"
 )
 
 // stackProfile converts call-stack input (forky, text by default) and
@@ -130,5 +132,55 @@ func TestCallStackDebugBinary(t *testing.T) {
 	}
 	if !strings.Contains(string(want), "spin") {
 		t.Error("no spin")
+	}
+}
+
+// countingNamer counts what the aggregation asks its namer.
+type countingNamer struct {
+	names, prefetches int
+	aggregate.Namer
+}
+
+func (c *countingNamer) Name(dso string, kernel bool, addr uint64) string {
+	c.names++
+	return c.Namer.Name(dso, kernel, addr)
+}
+
+func (c *countingNamer) Prefetch(dso string, kernel bool) { c.prefetches++ }
+
+// TestOnlyPprofNamesFrames: the frames outside the binary of a perf.data
+// read natively are named (their DSOs' symbols, kallsyms, read) for a
+// pprof profile, which shows them, and not for an LLVM profile.
+func TestOnlyPprofNamesFrames(t *testing.T) {
+	for _, tt := range []struct {
+		format string
+		named  bool
+	}{{"pprof", true}, {"text", false}, {"extbinary", false}} {
+		t.Run(tt.format, func(t *testing.T) {
+			opts := withDefaults(Options{Binaries: []string{callstackDir + "forky"}, PerfData: callstackDir + "forky.perf.data",
+				Format: tt.format, Output: os.DevNull, Quiet: true})
+			bins, err := openBinaries(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bins.Close()
+			in, err := openInput(context.Background(), opts, bins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			namer := &countingNamer{Namer: in.names}
+			in.names = namer
+			res, err := scan(in, opts, bins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if named := namer.names+namer.prefetches > 0; named != tt.named {
+				t.Errorf("namer asked %d names, %d prefetches; want some: %v", namer.names, namer.prefetches, tt.named)
+			}
+			if named := len(res.stacks.Symbols) > 0; named != tt.named {
+				t.Errorf("%d frames named, want some: %v", len(res.stacks.Symbols), tt.named)
+			}
+		})
 	}
 }

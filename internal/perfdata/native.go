@@ -173,13 +173,8 @@ func (n *Native) read() {
 // sample id's; 0 when it has none.
 func (n *Native) timeOf(rec *perffile.Record) (uint64, error) {
 	if rec.Type == perffile.RecordSample {
-		if err := n.r.ParseSample(rec, &n.smp); err != nil {
-			return 0, err
-		}
-		if !n.smp.HasTime {
-			return 0, nil
-		}
-		return n.smp.Time, nil
+		t, _, err := n.r.SampleTime(rec)
+		return t, err
 	}
 	id, err := n.r.ParseSampleID(rec)
 	if err != nil || !id.HasTime {

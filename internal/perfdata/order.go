@@ -1,6 +1,9 @@
 package perfdata
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // perf script delivers records in time order, as perf's ordered-events
 // queue does (tools/perf/util/ordered-events.c): a record with a
@@ -31,6 +34,17 @@ type orderQueue struct {
 	now       []queued // records without a time, delivered first
 	arena     arena
 	copied    int // bytes copied into the arena and still queued
+	// keys, spare and moved are sortWaiting's buffers, kept for the next
+	// round.
+	keys, spare []orderKey
+	moved       []queued
+}
+
+// orderKey is a queued record's place in time order: its time, and its
+// position in the queue for ties.
+type orderKey struct {
+	time uint64
+	pos  int
 }
 
 // maxCopied bounds the bytes of a stream (pipe mode) held in the queue:
@@ -80,18 +94,30 @@ func (o *orderQueue) final() { o.release(^uint64(0)) }
 
 func (o *orderQueue) release(limit uint64) {
 	if !o.sorted {
-		slices.SortStableFunc(o.q[o.head:], func(a, b queued) int {
-			switch {
-			case a.time < b.time:
-				return -1
-			case a.time > b.time:
-				return 1
-			}
-			return 0
-		})
+		o.sortWaiting()
 		o.sorted = true
 	}
 	o.limit = limit
+}
+
+// sortWaiting puts the records not yet delivered in time order, ties in
+// queueing order. It sorts keys that hold no pointers and then moves each
+// record once: sorting the records themselves moves them many times, each
+// move of their data pointer a write barrier while the collector runs.
+func (o *orderQueue) sortWaiting() {
+	waiting := o.q[o.head:]
+	keys := o.keys[:0]
+	for i, e := range waiting {
+		keys = append(keys, orderKey{e.time, i})
+	}
+	keys, o.spare = sortKeys(keys, o.spare)
+	moved := o.moved[:0]
+	for _, k := range keys {
+		moved = append(moved, waiting[k.pos])
+	}
+	copy(waiting, moved)
+	clear(moved) // hold no record's data
+	o.keys, o.moved = keys, moved[:0]
 }
 
 // pushNow delivers a record without a time before any other.
@@ -118,6 +144,76 @@ func (o *orderQueue) pop() (queued, bool) {
 		o.q, o.head = o.q[:n], 0
 	}
 	return e, true
+}
+
+// compareKeys orders keys by time, then by position.
+func compareKeys(a, b orderKey) int {
+	if c := cmp.Compare(a.time, b.time); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.pos, b.pos)
+}
+
+// maxRuns is the most runs in time order that sortKeys merges; keys in
+// more runs are sorted.
+const maxRuns = 64
+
+// sortKeys sorts keys by compareKeys, using spare (grown as needed) for
+// merging; it returns the sorted keys and the other buffer. perf writes
+// the records of each CPU's buffer in turn, each in time order: the keys
+// of a round are a few runs in order, which merging puts in order in a few
+// linear passes.
+func sortKeys(keys, spare []orderKey) (sorted, other []orderKey) {
+	runs := runStarts(keys)
+	if len(runs) > maxRuns {
+		slices.SortFunc(keys, compareKeys)
+		return keys, spare
+	}
+	for len(runs) > 1 {
+		spare = slices.Grow(spare[:0], len(keys))[:len(keys)]
+		var next []int
+		for i := 0; i < len(runs); i += 2 {
+			next = append(next, runs[i])
+			lo, mid, hi := runs[i], len(keys), len(keys)
+			if i+1 < len(runs) {
+				mid = runs[i+1]
+			}
+			if i+2 < len(runs) {
+				hi = runs[i+2]
+			}
+			mergeKeys(spare[lo:hi], keys[lo:mid], keys[mid:hi])
+		}
+		keys, spare, runs = spare, keys, next
+	}
+	return keys, spare
+}
+
+// runStarts returns where each run of keys in order starts.
+func runStarts(keys []orderKey) []int {
+	if len(keys) == 0 {
+		return nil
+	}
+	runs := []int{0}
+	for i := 1; i < len(keys) && len(runs) <= maxRuns; i++ {
+		if compareKeys(keys[i-1], keys[i]) > 0 {
+			runs = append(runs, i)
+		}
+	}
+	return runs
+}
+
+// mergeKeys merges the sorted a and b into dst, which holds both.
+func mergeKeys(dst, a, b []orderKey) {
+	i, j := 0, 0
+	for k := range dst {
+		if j == len(b) || (i < len(a) && compareKeys(a[i], b[j]) < 0) {
+			dst[k] = a[i]
+			i++
+		} else {
+			dst[k] = b[j]
+			j++
+		}
+	}
 }
 
 // arena copies records into large chunks; a chunk is freed by the

@@ -32,6 +32,9 @@ func readAll(r *Reader) (map[uint32]int, error) {
 		switch rec.Type {
 		case RecordSample:
 			err = r.ParseSample(rec, &s)
+			if t, ok, terr := r.SampleTime(rec); err == nil && (terr != nil || ok != s.HasTime || t != s.Time) {
+				return counts, fmt.Errorf("SampleTime %d %v %v, ParseSample %d %v", t, ok, terr, s.Time, s.HasTime)
+			}
 		case RecordMmap, RecordMmap2:
 			_, err = r.ParseMmap(rec)
 		case RecordComm:
@@ -183,6 +186,43 @@ func TestSampleTooLong(t *testing.T) {
 		if err := r.ParseSample(rec, &s); err == nil || !strings.Contains(err.Error(), "s.data: at byte 4096: record type 9: sample:") {
 			t.Errorf("err = %v", err)
 		}
+	}
+}
+
+// TestSampleTime: the time alone, from the fields before it; a record cut
+// before its time is an error, fields after it are not looked at.
+func TestSampleTime(t *testing.T) {
+	u64s := func(vs ...uint64) []byte {
+		var b []byte
+		for _, v := range vs {
+			b = le.AppendUint64(b, v)
+		}
+		return b
+	}
+	tests := []struct {
+		name    string
+		typ     uint64
+		body    []byte
+		want    uint64
+		wantOK  bool
+		wantErr bool
+	}{
+		{"ip tid time", SampleIP | SampleTID | SampleTime, u64s(0x1000, 7<<32|7, 12345), 12345, true, false},
+		{"identifier first", SampleIdentifier | SampleIP | SampleTime, u64s(1, 0x1000, 99), 99, true, false},
+		{"time first", SampleTime | SampleCallchain, u64s(5, 1<<60), 5, true, false},
+		{"no time", SampleIP | SampleTID, u64s(0x1000, 1), 0, false, false},
+		{"cut before the time", SampleIP | SampleTID | SampleTime, u64s(0x1000, 1), 0, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newReader("s.data", &bytesSource{})
+			r.addAttr(&Attr{SampleType: tt.typ, Name: "x"})
+			rec := &Record{Type: RecordSample, Data: append(make([]byte, 8), tt.body...), Offset: 4096}
+			got, ok, err := r.SampleTime(rec)
+			if got != tt.want || ok != tt.wantOK || (err != nil) != tt.wantErr {
+				t.Errorf("SampleTime = %d, %v, %v; want %d, %v, error %v", got, ok, err, tt.want, tt.wantOK, tt.wantErr)
+			}
+		})
 	}
 }
 

@@ -156,6 +156,31 @@ func (r *Reader) ParseSample(rec *Record, s *Sample) error {
 	return nil
 }
 
+// SampleTime decodes only the TIME of the sample record rec, for ordering
+// records: ok is false when its attr has no SAMPLE_TIME. The fields after
+// TIME are left unchecked, for ParseSample.
+func (r *Reader) SampleTime(rec *Record) (t uint64, ok bool, err error) {
+	a := r.AttrOf(rec)
+	if a == nil {
+		return 0, false, r.recordError(rec, "sample of no known event")
+	}
+	st := a.SampleType
+	if st&SampleTime == 0 {
+		return 0, false, nil
+	}
+	d := decoder{b: rec.Body()}
+	for _, bit := range []uint64{SampleIdentifier, SampleIP, SampleTID} {
+		if st&bit != 0 {
+			d.u64()
+		}
+	}
+	t = d.u64()
+	if d.err != "" {
+		return 0, false, r.recordError(rec, "sample: "+d.err)
+	}
+	return t, true, nil
+}
+
 func (r *Reader) parseBranches(d *decoder, a *Attr, s *Sample) {
 	n := d.u64()
 	if a.BranchSampleType&BranchHWIndex != 0 {

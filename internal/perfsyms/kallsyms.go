@@ -1,12 +1,12 @@
 package perfsyms
 
 import (
+	"bufio"
+	"bytes"
 	"debug/elf"
 	"encoding/hex"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 )
 
 // loadKernel reads kallsyms: the running kernel's when it is the recorded
@@ -16,67 +16,91 @@ func (n *Namer) loadKernel(id string) *table {
 	if id == "" || runningKernelID(n.NotesPath) == id {
 		path = n.KallsymsPath
 	}
-	t := &table{}
 	if path == "" {
-		return t
+		return &table{}
 	}
-	// One string holds every name: a symbol's name is a slice of it.
-	text, err := readText(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return t
+		return &table{}
 	}
-	t.syms = make([]sym, 0, strings.Count(text, "\n")+1)
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		if s, ok := parseKallsym(line); ok {
-			t.syms = append(t.syms, s)
-		}
+	defer f.Close()
+	t, err := readKallsyms(f)
+	if err != nil {
+		return &table{}
 	}
 	return t.finish(false)
 }
 
-// readText reads a file whole into a string without copying it again:
-// the size of a /proc file is not known before it is read.
-func readText(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
+// kallsymsBuffer is the size of the reads of kallsyms: the kernel makes
+// /proc/kallsyms (about 5 MB) as it is read, faster in large reads.
+const kallsymsBuffer = 1 << 20
+
+// readKallsyms reads the kernel text symbols of kallsyms text, line by
+// line: only the names are kept, not the text.
+func readKallsyms(r io.Reader) (*table, error) {
+	t := &table{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, kallsymsBuffer), kallsymsBuffer)
+	for sc.Scan() {
+		if addr, name, bind, ok := parseKallsym(sc.Bytes()); ok {
+			add(t, addr, addr, name, bind)
+		}
 	}
-	defer f.Close()
-	var b strings.Builder
-	_, err = io.Copy(&b, f)
-	return b.String(), err
+	return t, sc.Err()
 }
 
 // parseKallsym reads `address type name [module]`; only kernel text
 // symbols (types T, t, W, w) are kept, as perf keeps them for the kernel
 // map (module symbols go to the modules' maps).
-func parseKallsym(line string) (sym, bool) {
-	addrText, rest, ok1 := strings.Cut(line, " ")
-	typ, name, ok2 := strings.Cut(rest, " ")
-	if !ok1 || !ok2 || len(typ) != 1 || name == "" || strings.ContainsAny(name, " \t") {
-		return sym{}, false
+func parseKallsym(line []byte) (addr uint64, name []byte, bind elf.SymBind, ok bool) {
+	addrText, rest, ok1 := bytes.Cut(line, []byte{' '})
+	typ, name, ok2 := bytes.Cut(rest, []byte{' '})
+	if !ok1 || !ok2 || len(typ) != 1 || len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || bytes.IndexByte(name, '\t') >= 0 {
+		return 0, nil, 0, false
 	}
-	addr, err := strconv.ParseUint(addrText, 16, 64)
-	if err != nil {
-		return sym{}, false
+	addr, ok = parseHex(addrText)
+	if !ok {
+		return 0, nil, 0, false
 	}
-	bind := elf.STB_GLOBAL
-	switch typ {
-	case "T":
-	case "t":
+	switch typ[0] {
+	case 'T':
+		bind = elf.STB_GLOBAL
+	case 't':
 		bind = elf.STB_LOCAL
-	case "W", "w":
+	case 'W', 'w':
 		bind = elf.STB_WEAK
 	default:
-		return sym{}, false
+		return 0, nil, 0, false
 	}
-	return sym{start: addr, end: addr, name: name, bind: bind}, true
+	return addr, name, bind, true
+}
+
+// parseHex is strconv.ParseUint(string(b), 16, 64) without its error
+// value: hex digits of either case, leading zeros allowed, no prefix, no
+// overflow.
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		if v>>60 != 0 {
+			return 0, false // the value needs more than 64 bits
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, true
 }
 
 // runningKernelID reads the GNU build id note of the running kernel.

@@ -15,12 +15,12 @@
 package perfsyms
 
 import (
+	"bytes"
 	"cmp"
 	"debug/elf"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/profgen/profgen/internal/binary"
@@ -101,13 +101,35 @@ func (n *Namer) entry(path string, kernel bool) (*entry, func() *table) {
 }
 
 // sym is one symbol: [start, end) in file offsets (or kernel addresses).
+// Its name is in its table's names: a table of a hundred thousand kernel
+// symbols is then two allocations without pointers, which the garbage
+// collector need not scan.
 type sym struct {
-	start, end uint64
-	name       string
-	bind       elf.SymBind
+	start, end    uint64
+	name, nameLen uint32 // the name is names[name : name+nameLen]
+	bind          elf.SymBind
 }
 
-type table struct{ syms []sym }
+type table struct {
+	syms  []sym
+	names []byte // the symbols' names, one after another
+}
+
+// add adds a symbol. The slices double when full (append grows large
+// slices by a quarter: many more copies for a table read whole).
+func add[N string | []byte](t *table, start, end uint64, name N, bind elf.SymBind) {
+	if len(t.syms) == cap(t.syms) {
+		t.syms = slices.Grow(t.syms, len(t.syms)+64)
+	}
+	if cap(t.names)-len(t.names) < len(name) {
+		t.names = slices.Grow(t.names, len(t.names)+len(name)+1024)
+	}
+	t.syms = append(t.syms, sym{start: start, end: end, name: uint32(len(t.names)), nameLen: uint32(len(name)), bind: bind})
+	t.names = append(t.names, name...)
+}
+
+// nameOf returns the bytes of s's name.
+func (t *table) nameOf(s sym) []byte { return t.names[s.name : s.name+s.nameLen] }
 
 // find is perf's symbols__find: the symbol holding addr (a symbol of no
 // size holds its start).
@@ -118,7 +140,7 @@ func (t *table) find(addr uint64) string {
 	}
 	s := t.syms[i-1]
 	if addr < s.end || addr == s.start {
-		return s.name
+		return string(t.nameOf(s))
 	}
 	return ""
 }
@@ -138,7 +160,7 @@ func (t *table) finish(dedup bool) *table {
 	out := t.syms[:0]
 	for _, s := range t.syms {
 		if k := len(out) - 1; k >= 0 && out[k].start == s.start {
-			if !dedup || better(s, out[k]) {
+			if !dedup || t.better(s, out[k]) {
 				out[k] = s
 			}
 			continue
@@ -162,7 +184,7 @@ func (t *table) finish(dedup bool) *table {
 // better is perf's choose_best_symbol: b (earlier) wins ties. Prefer a
 // symbol with a size, then not weak, then global, then fewer leading
 // underscores, then the longer name.
-func better(a, b sym) bool {
+func (t *table) better(a, b sym) bool {
 	if sa, sb := a.end > a.start, b.end > b.start; sa != sb {
 		return sa
 	}
@@ -172,13 +194,13 @@ func better(a, b sym) bool {
 	if ga, gb := a.bind == elf.STB_GLOBAL, b.bind == elf.STB_GLOBAL; ga != gb {
 		return ga
 	}
-	if ua, ub := underscores(a.name), underscores(b.name); ua != ub {
+	if ua, ub := underscores(t.nameOf(a)), underscores(t.nameOf(b)); ua != ub {
 		return ua < ub
 	}
-	return len(a.name) > len(b.name)
+	return a.nameLen > b.nameLen
 }
 
-func underscores(s string) int { return len(s) - len(strings.TrimLeft(s, "_")) }
+func underscores(s []byte) int { return len(s) - len(bytes.TrimLeft(s, "_")) }
 
 // loadDSO reads the symbols of a DSO: the first file with a .symtab among
 // perf's candidates, else the DSO's dynamic symbols; and its PLT stubs.
@@ -200,12 +222,12 @@ func (n *Namer) loadDSO(path, recordedID string) *table {
 			continue
 		}
 		if off, ok := fileOffset(progs, s.Value); ok {
-			t.syms = append(t.syms, sym{off, off + s.Size, s.Name, elf.ST_BIND(s.Info)})
+			add(t, off, off+s.Size, s.Name, elf.ST_BIND(s.Info))
 		}
 	}
 	for _, s := range pltSymbols(runtime.ELF()) {
 		if off, ok := fileOffset(progs, s.start); ok {
-			t.syms = append(t.syms, sym{off, off + (s.end - s.start), s.name, elf.STB_GLOBAL})
+			add(t, off, off+(s.end-s.start), s.name, elf.STB_GLOBAL)
 		}
 	}
 	return t.finish(true)

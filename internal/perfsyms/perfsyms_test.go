@@ -4,25 +4,41 @@ import (
 	"debug/elf"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
+
+type testSym struct {
+	start, end uint64
+	name       string
+	bind       elf.SymBind
+}
+
+func tableOf(syms []testSym) *table {
+	t := &table{}
+	for _, s := range syms {
+		add(t, s.start, s.end, s.name, s.bind)
+	}
+	return t
+}
 
 // TestTable: aliases of an ELF symbol table resolve as perf's
 // choose_best_symbol does; kallsyms keeps the last alias; symbols of no
 // size reach the next one.
 func TestTable(t *testing.T) {
-	elfSyms := (&table{syms: []sym{
+	elfSyms := tableOf([]testSym{
 		{0x100, 0x120, "__GI___execve", elf.STB_LOCAL},
 		{0x100, 0x120, "__execve", elf.STB_LOCAL},
 		{0x100, 0x120, "execve", elf.STB_WEAK},
 		{0x200, 0x200, "label", elf.STB_GLOBAL},
 		{0x300, 0x340, "last", elf.STB_GLOBAL},
-	}}).finish(true)
-	kernel := (&table{syms: []sym{
+	}).finish(true)
+	kernel := tableOf([]testSym{
 		{0x1000, 0x1000, "memset", elf.STB_GLOBAL},
 		{0x1000, 0x1000, "__pi_memset", elf.STB_GLOBAL},
 		{0x1100, 0x1100, "next", elf.STB_LOCAL},
-	}}).finish(false)
+	}).finish(false)
 	tests := []struct {
 		t    *table
 		addr uint64
@@ -58,6 +74,31 @@ func TestKallsyms(t *testing.T) {
 	}
 }
 
+func TestParseHex(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"ffffffff81000000", 0xffffffff81000000, true},
+		{"FFFFFFFF81000000", 0xffffffff81000000, true},
+		{"0", 0, true},
+		{"00000000000000000001", 1, true}, // leading zeros past 16 digits
+		{"10000000000000000", 0, false},   // 65 bits
+		{"", 0, false},
+		{"0x10", 0, false},
+		{"12g4", 0, false},
+		{"-1", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseHex([]byte(tt.in))
+		want, err := strconv.ParseUint(tt.in, 16, 64)
+		if got != tt.want || ok != tt.ok || ok != (err == nil) || (ok && got != want) {
+			t.Errorf("parseHex(%q) = %#x, %v; want %#x, %v (ParseUint: %#x, %v)", tt.in, got, ok, tt.want, tt.ok, want, err)
+		}
+	}
+}
+
 func TestRunningKernelID(t *testing.T) {
 	note := []byte{4, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 0xab, 0xcd, 0xef}
 	p := filepath.Join(t.TempDir(), "notes")
@@ -71,8 +112,39 @@ func FuzzParseKallsym(f *testing.F) {
 	f.Add("ffffffff81000000 T _text")
 	f.Add("ffffffffc0000000 t mod_fn\t[mod]")
 	f.Fuzz(func(t *testing.T, line string) {
-		if s, ok := parseKallsym(line); ok && (s.name == "" || s.end != s.start) {
-			t.Fatalf("%q: %+v", line, s)
+		addr, name, _, ok := parseKallsym([]byte(line))
+		if !ok {
+			return
+		}
+		addrText, _, _ := strings.Cut(line, " ")
+		if want, err := strconv.ParseUint(addrText, 16, 64); err != nil || addr != want || len(name) == 0 {
+			t.Fatalf("%q: address %#x (ParseUint: %#x, %v), name %q", line, addr, want, err, name)
 		}
 	})
+}
+
+// BenchmarkLoadKernel reads and parses the running kernel's kallsyms
+// (/proc/kallsyms, and a copy of it in a file, without the kernel's cost
+// of making the text).
+func BenchmarkLoadKernel(b *testing.B) {
+	text, err := os.ReadFile("/proc/kallsyms")
+	if err != nil || len(text) == 0 {
+		b.Skip("no /proc/kallsyms")
+	}
+	copyPath := filepath.Join(b.TempDir(), "kallsyms")
+	if err := os.WriteFile(copyPath, text, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []string{"/proc/kallsyms", copyPath} {
+		b.Run(filepath.Base(filepath.Dir(path)), func(b *testing.B) {
+			n := New(nil)
+			n.KallsymsPath = path
+			b.ReportAllocs()
+			for b.Loop() {
+				if t := n.loadKernel(""); len(t.syms) == 0 {
+					b.Fatal("no symbols")
+				}
+			}
+		})
+	}
 }

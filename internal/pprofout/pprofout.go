@@ -21,8 +21,6 @@
 package pprofout
 
 import (
-	"sort"
-
 	"github.com/google/pprof/profile"
 	"github.com/ianlancetaylor/demangle"
 
@@ -60,31 +58,49 @@ func Build(counts *aggregate.StackCounts, bins []Binary) *profile.Profile {
 		counts:    counts,
 		bins:      bins,
 		p:         &profile.Profile{},
-		locs:      map[locKey]*profile.Location{},
-		funcs:     map[profile.Function]*profile.Function{},
+		funcs:     map[funcKey]*profile.Function{},
 		objMaps:   map[int32]*profile.Mapping{},
 		clockOnly: isClock(counts.Events),
+	}
+	for fold := range b.locs {
+		b.locs[fold] = make([]map[uint64]cachedLoc, len(counts.Objects))
 	}
 	b.sampleTypes()
 	if counts.LastNS > counts.FirstNS {
 		b.p.DurationNanos = int64(counts.LastNS - counts.FirstNS)
 	}
 	b.binaryMappings()
-	for _, s := range counts.Stacks {
-		b.addStack(s)
-	}
+	b.addStacks()
 	return b.p
 }
 
 type builder struct {
-	counts    *aggregate.StackCounts
-	bins      []Binary
-	p         *profile.Profile
-	locs      map[locKey]*profile.Location
-	funcs     map[profile.Function]*profile.Function
+	counts *aggregate.StackCounts
+	bins   []Binary
+	p      *profile.Profile
+	// locs holds the locations made so far, by fold (with wrapper frames
+	// folded: 1), object and address.
+	locs      [2][]map[uint64]cachedLoc
+	funcs     map[funcKey]*profile.Function
 	binMaps   []*profile.Mapping
 	objMaps   map[int32]*profile.Mapping
 	clockOnly bool
+	slabs     slabs
+	spans     []span // by object, made when first needed
+}
+
+// cachedLoc is a location made, and whether its outermost function is one
+// whose wrapper callers Go keeps in stacks (isPanic).
+type cachedLoc struct {
+	loc    *profile.Location
+	panics bool
+}
+
+// funcKey is what tells functions apart: a function's Name is its
+// SystemName demangled.
+type funcKey struct {
+	systemName, filename string
+	startLine            int64
 }
 
 // isClock reports whether all samples come from software clock events,
@@ -137,24 +153,48 @@ func (b *builder) binaryMappings() {
 	}
 }
 
-func (b *builder) addStack(s *aggregate.Stack) {
-	ps := &profile.Sample{Value: []int64{int64(s.Count)}}
+// addStacks adds a sample per stack, their values and location lists cut
+// from a few large slices (one allocation each instead of three per
+// sample).
+func (b *builder) addStacks() {
+	stacks := b.counts.Stacks
+	nvalues, nlocs := 1, 0
 	if b.clockOnly {
-		ps.Value = append(ps.Value, int64(s.Period))
+		nvalues = 2
 	}
-	callee := ""
-	for _, l := range b.userStack(s.Locs) {
-		loc := b.location(l, b.folds(l) && !isPanic(callee))
-		callee = ""
-		if loc == nil {
+	for _, s := range stacks {
+		nlocs += len(s.Locs)
+	}
+	samples := make([]profile.Sample, len(stacks))
+	values := make([]int64, 0, nvalues*len(stacks))
+	locs := make([]*profile.Location, 0, nlocs)
+	b.p.Sample = make([]*profile.Sample, len(stacks))
+	for i, s := range stacks {
+		ps := &samples[i]
+		values = append(values, int64(s.Count))
+		if b.clockOnly {
+			values = append(values, int64(s.Period))
+		}
+		ps.Value = values[len(values)-nvalues : len(values) : len(values)]
+		start := len(locs)
+		locs = b.appendLocations(locs, s.Locs)
+		ps.Location = locs[start:len(locs):len(locs)]
+		b.p.Sample[i] = ps
+	}
+}
+
+// appendLocations appends the locations of a stack's frames to dst.
+func (b *builder) appendLocations(dst []*profile.Location, locs []aggregate.Loc) []*profile.Location {
+	calleePanics := false
+	for _, l := range b.userStack(locs) {
+		c := b.location(l, b.folds(l) && !calleePanics)
+		calleePanics = c.panics
+		if c.loc == nil {
 			continue // a wrapper, folded
 		}
-		ps.Location = append(ps.Location, loc)
-		if len(loc.Line) > 0 {
-			callee = loc.Line[len(loc.Line)-1].Function.SystemName
-		}
+		dst = append(dst, c.loc)
 	}
-	b.p.Sample = append(b.p.Sample, ps)
+	return dst
 }
 
 // userStack returns locs without their leading kernel and vDSO frames
@@ -189,22 +229,27 @@ func isPanic(fn string) bool {
 	return fn == "runtime.gopanic" || fn == "runtime.sigpanic" || fn == "runtime.panicwrap"
 }
 
-// locKey is a location, with or without its wrapper frames.
-type locKey struct {
-	loc  aggregate.Loc
-	fold bool
-}
-
 // location returns the location of l; with fold, without the lines of
 // wrapper functions, nil when only wrappers are left.
-func (b *builder) location(l aggregate.Loc, fold bool) *profile.Location {
-	key := locKey{l, fold}
-	if loc, ok := b.locs[key]; ok {
-		return loc
+func (b *builder) location(l aggregate.Loc, fold bool) cachedLoc {
+	f := 0
+	if fold {
+		f = 1
 	}
-	loc := b.newLocation(l, fold)
-	b.locs[key] = loc
-	return loc
+	m := b.locs[f][l.Obj]
+	if c, ok := m[l.Addr]; ok {
+		return c
+	}
+	if m == nil {
+		m = map[uint64]cachedLoc{}
+		b.locs[f][l.Obj] = m
+	}
+	c := cachedLoc{loc: b.newLocation(l, fold)}
+	if c.loc != nil && len(c.loc.Line) > 0 {
+		c.panics = isPanic(c.loc.Line[len(c.loc.Line)-1].Function.SystemName)
+	}
+	m[l.Addr] = c
+	return c
 }
 
 func (b *builder) newLocation(l aggregate.Loc, fold bool) *profile.Location {
@@ -216,14 +261,15 @@ func (b *builder) newLocation(l aggregate.Loc, fold bool) *profile.Location {
 			kept := withoutWrappers(fs)
 			switch {
 			case len(kept) == len(fs):
-				return b.location(l, false)
+				return b.location(l, false).loc
 			case len(kept) == 0:
 				return nil
 			}
 			fs = kept
 		}
 	}
-	loc := &profile.Location{ID: uint64(len(b.p.Location) + 1), Address: l.Addr}
+	loc := b.slabs.location()
+	loc.ID, loc.Address = uint64(len(b.p.Location)+1), l.Addr
 	switch {
 	case o.UnknownSite:
 		loc.Mapping = b.binMaps[o.Binary]
@@ -234,7 +280,7 @@ func (b *builder) newLocation(l aggregate.Loc, fold bool) *profile.Location {
 	default:
 		loc.Mapping = b.objectMapping(l.Obj)
 		if name := b.counts.Symbols[l]; name != "" {
-			loc.Line = []profile.Line{{Function: b.function(profile.Function{Name: demangle.Filter(name), SystemName: name})}}
+			loc.Line = []profile.Line{{Function: b.function(funcKey{systemName: name})}}
 		}
 	}
 	b.p.Location = append(b.p.Location, loc)
@@ -255,11 +301,10 @@ func withoutWrappers(fs []symbolize.Frame) []symbolize.Frame {
 // function whose entry is addr, at line 0 (no line of the function, so
 // that go build -pgo keys no call edge to it), or [unknown] for addr 0.
 func (b *builder) unknownSiteLines(sym Symbolizer, addr uint64) []profile.Line {
-	name := "[unknown]"
-	fn := profile.Function{Name: name, SystemName: name}
+	fn := funcKey{systemName: "[unknown]"}
 	if fs := sym.FramesOrSymbol(addr, nil); addr != 0 && len(fs) > 0 {
 		f := fs[0]
-		fn = profile.Function{Name: demangle.Filter(f.Func), SystemName: f.Func, Filename: f.File, StartLine: int64(f.StartLine)}
+		fn = funcKey{systemName: f.Func, filename: f.File, startLine: int64(f.StartLine)}
 	}
 	return []profile.Line{{Function: b.function(fn)}}
 }
@@ -267,25 +312,26 @@ func (b *builder) unknownSiteLines(sym Symbolizer, addr uint64) []profile.Line {
 // binaryLines converts an inline stack (outermost first) to pprof lines
 // (innermost first).
 func (b *builder) binaryLines(fs []symbolize.Frame) []profile.Line {
-	lines := make([]profile.Line, len(fs))
+	lines := b.slabs.lines(len(fs))
 	for i, f := range fs {
-		fn := b.function(profile.Function{
-			Name: demangle.Filter(f.Func), SystemName: f.Func, Filename: f.File, StartLine: int64(f.StartLine),
-		})
+		fn := b.function(funcKey{systemName: f.Func, filename: f.File, startLine: int64(f.StartLine)})
 		lines[len(fs)-1-i] = profile.Line{Function: fn, Line: int64(f.Line)}
 	}
 	return lines
 }
 
-func (b *builder) function(key profile.Function) *profile.Function {
+// function returns the function of key, named when it is new.
+func (b *builder) function(key funcKey) *profile.Function {
 	if fn := b.funcs[key]; fn != nil {
 		return fn
 	}
-	fn := key
-	fn.ID = uint64(len(b.p.Function) + 1)
-	b.p.Function = append(b.p.Function, &fn)
-	b.funcs[key] = &fn
-	return &fn
+	fn := &profile.Function{
+		ID:   uint64(len(b.p.Function) + 1),
+		Name: demangle.Filter(key.systemName), SystemName: key.systemName, Filename: key.filename, StartLine: key.startLine,
+	}
+	b.p.Function = append(b.p.Function, fn)
+	b.funcs[key] = fn
+	return fn
 }
 
 // objectMapping returns the mapping of a DSO outside the profiled binaries,
@@ -294,9 +340,12 @@ func (b *builder) objectMapping(obj int32) *profile.Mapping {
 	if m := b.objMaps[obj]; m != nil {
 		return m
 	}
-	lo, hi := b.addressRange(obj)
+	if b.spans == nil {
+		b.spans = addressSpans(b.counts)
+	}
+	sp := b.spans[obj]
 	m := &profile.Mapping{
-		ID: uint64(len(b.p.Mapping) + 1), Start: lo, Limit: hi + 1,
+		ID: uint64(len(b.p.Mapping) + 1), Start: sp.lo, Limit: sp.hi + 1,
 		File: b.counts.Objects[obj].Path, HasFunctions: true,
 	}
 	b.p.Mapping = append(b.p.Mapping, m)
@@ -304,15 +353,26 @@ func (b *builder) objectMapping(obj int32) *profile.Mapping {
 	return m
 }
 
-func (b *builder) addressRange(obj int32) (lo, hi uint64) {
-	var addrs []uint64
-	for _, s := range b.counts.Stacks {
+// span is the lowest and the highest address seen in an object.
+type span struct{ lo, hi uint64 }
+
+// addressSpans returns the span of each object's addresses in the stacks,
+// in one pass over them.
+func addressSpans(counts *aggregate.StackCounts) []span {
+	spans := make([]span, len(counts.Objects))
+	seen := make([]bool, len(counts.Objects))
+	for _, s := range counts.Stacks {
 		for _, l := range s.Locs {
-			if l.Obj == obj {
-				addrs = append(addrs, l.Addr)
+			sp := &spans[l.Obj]
+			switch {
+			case !seen[l.Obj]:
+				*sp, seen[l.Obj] = span{l.Addr, l.Addr}, true
+			case l.Addr < sp.lo:
+				sp.lo = l.Addr
+			case l.Addr > sp.hi:
+				sp.hi = l.Addr
 			}
 		}
 	}
-	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
-	return addrs[0], addrs[len(addrs)-1]
+	return spans
 }

@@ -160,3 +160,26 @@ func TestWriteParseRoundTrip(t *testing.T) {
 		t.Error("profile changed in a write/parse round trip")
 	}
 }
+
+// TestWriteDeterministic: Write gives the same bytes every time, and they
+// decode to the profile written.
+func TestWriteDeterministic(t *testing.T) {
+	p := forkyProfile(t)
+	var a, b bytes.Buffer
+	if err := pprofout.Write(&a, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := pprofout.Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two writes of one profile differ")
+	}
+	q, err := profile.Parse(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.String() != p.String() {
+		t.Error("profile changed in a Write/Parse round trip")
+	}
+}
