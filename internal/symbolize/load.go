@@ -24,9 +24,9 @@ type subroutine struct {
 	parent            int32 // enclosing subroutine, -1 for none
 	inlined           bool
 	// trampoline: the subprogram carries DW_AT_trampoline (true), as Go's
-	// compiler marks its generated wrappers; wrapper: the function is one
-	// (for inlined copies too, by name).
-	trampoline, wrapper bool
+	// compiler marks its generated wrappers. Whether a subroutine is a
+	// wrapper (inlined copies too) goes by its name: see wrapperNames.
+	trampoline bool
 }
 
 // interval is one address range of a subroutine; order is the subroutine's
@@ -68,7 +68,7 @@ func (k dieKey) binaryOffset() (dwarf.Offset, bool) {
 // loader reads the DIEs and line tables of all compilation units.
 type loader struct {
 	d         *dwarf.Data
-	wrappers  map[string]bool // names of the trampoline subprograms seen
+	wrappers  wrapperNames
 	decls     map[dieKey]*declInfo
 	subs      []subroutine
 	subOffs   []dieKey // DIE of each subroutine
@@ -342,27 +342,36 @@ func (l *loader) resolveNamesFrom(first int) {
 	l.markWrappers(first)
 }
 
-// markWrappers marks the subroutines of the functions that some
-// subprogram marks as a trampoline: Go's wrappers (method values' -fm,
-// promoted and pointer-receiver methods), which Go's own profiler leaves
-// out of stacks. It looks at the subroutines from index first on (those a
-// lazily loaded unit added) against the trampoline names of every unit
-// loaded so far, so that loading units one by one stays linear.
+// markWrappers adds the names of the trampolines among the subroutines
+// from index first on (those a lazily loaded unit added) to the wrapper
+// names.
 func (l *loader) markWrappers(first int) {
 	for _, s := range l.subs[first:] {
 		if s.trampoline {
-			if l.wrappers == nil {
-				l.wrappers = map[string]bool{}
-			}
-			l.wrappers[s.name] = true
+			l.wrappers.add(s.name)
 		}
 	}
-	if len(l.wrappers) == 0 {
-		return
+}
+
+// wrapperNames are the names of the subprograms that some subprogram of
+// that name marks as a trampoline: Go's wrappers (method values' -fm,
+// promoted and pointer-receiver methods), which Go's own profiler leaves
+// out of stacks. An inlined copy of a wrapper carries no mark of its
+// own: it is one by name. The names are looked up when frames are asked
+// for, not when a unit loads, so that a subroutine is a wrapper when any
+// unit loaded so far marks its name, whatever the order units loaded in.
+type wrapperNames map[string]bool
+
+func (w *wrapperNames) add(name string) {
+	if *w == nil {
+		*w = wrapperNames{}
 	}
-	for i := first; i < len(l.subs); i++ {
-		l.subs[i].wrapper = l.wrappers[l.subs[i].name]
-	}
+	(*w)[name] = true
+}
+
+// has reports whether name is a wrapper's.
+func (w wrapperNames) has(name string) bool {
+	return len(w) > 0 && w[name]
 }
 
 func (l *loader) findString(off dieKey, get func(*declInfo) string) string {

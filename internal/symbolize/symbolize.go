@@ -44,8 +44,10 @@ type Table struct {
 	lines []lineRow    // all line-table rows, sorted by address
 	funcs funcTable    // top-level functions by range
 	syms  []Symbol     // ELF function symbols by address, for FramesOrSymbol
-	lazy  *lazyTables  // when set, the tables above are per unit, loaded on demand
-	split *splitSource // where split units are read from, nil if nowhere
+	// wrappers are the names of Go's generated wrappers.
+	wrappers wrapperNames
+	lazy     *lazyTables  // when set, the tables above are per unit, loaded on demand
+	split    *splitSource // where split units are read from, nil if nowhere
 }
 
 // Options tune table construction.
@@ -83,6 +85,7 @@ func New(d *dwarf.Data, opts Options) (*Table, error) {
 	t.segs = flatten(l.intervals)
 	sortLineRows(t.lines)
 	t.funcs = newFuncTable(l, opts.PreferredBase)
+	t.wrappers = l.wrappers
 	return t, nil
 }
 
@@ -106,7 +109,7 @@ func (t *Table) Close() {
 // runs LLVM's symbolizer without the ELF symbol table).
 func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
 	dst = dst[:0]
-	segs, lines, subs := t.segs, t.lines, t.subs
+	segs, lines, subs, wrappers := t.segs, t.lines, t.subs, t.wrappers
 	if t.lazy != nil {
 		u := t.lazy.unitAt(addr)
 		if u == nil {
@@ -114,14 +117,14 @@ func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
 		}
 		t.lazy.mu.Lock() // the subroutines grow as units load
 		defer t.lazy.mu.Unlock()
-		segs, lines, subs = u.segs, u.lines, t.lazy.l.subs
+		segs, lines, subs, wrappers = u.segs, u.lines, t.lazy.l.subs, t.lazy.l.wrappers
 	}
 	s := subroutineAt(segs, addr)
 	if s < 0 {
 		return dst
 	}
 	row, _ := lineAt(lines, addr)
-	dst = inlineChain(subs, s, row, dst)
+	dst = inlineChain(subs, wrappers, s, row, dst)
 	if dst[0].Func == "" {
 		return dst[:0]
 	}
@@ -155,11 +158,11 @@ func (t *Table) AddSymbols(syms []Symbol) {
 // inlineChain appends the frames of subroutine s and its inlining callers,
 // outermost first. The leaf takes its line from the line table, each caller
 // the call line of the callee inlined into it.
-func inlineChain(subs []subroutine, s int32, row lineRow, dst []Frame) []Frame {
+func inlineChain(subs []subroutine, wrappers wrapperNames, s int32, row lineRow, dst []Frame) []Frame {
 	line, disc := row.line, row.discriminator
 	for ; s >= 0; s = subs[s].parent {
 		sub := &subs[s]
-		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: sub.wrapper})
+		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: wrappers.has(sub.name)})
 		line, disc = sub.callLine, sub.callDiscriminator
 		if !sub.inlined {
 			break
