@@ -36,6 +36,13 @@ type Symbolizer interface {
 	FramesOrSymbol(addr uint64, dst []symbolize.Frame) []symbolize.Frame
 }
 
+// Prefetcher is a Symbolizer that can load up front, all at once, what
+// the symbolization of a batch of addresses needs (*symbolize.Table
+// reads the DWARF units that hold them on several goroutines).
+type Prefetcher interface {
+	Prefetch(addrs []uint64)
+}
+
 // Binary describes one profiled binary.
 type Binary struct {
 	Path    string
@@ -70,6 +77,7 @@ func Build(counts *aggregate.StackCounts, bins []Binary) *profile.Profile {
 		b.p.DurationNanos = int64(counts.LastNS - counts.FirstNS)
 	}
 	b.binaryMappings()
+	b.prefetch()
 	for _, s := range counts.Stacks {
 		b.addStack(s)
 	}
@@ -85,6 +93,24 @@ type builder struct {
 	binMaps   []*profile.Mapping
 	objMaps   map[int32]*profile.Mapping
 	clockOnly bool
+}
+
+// prefetch hands each binary's Symbolizer that is a Prefetcher the
+// addresses of the binary's frames (in stack order, repeats included).
+func (b *builder) prefetch() {
+	addrs := make([][]uint64, len(b.bins))
+	for _, s := range b.counts.Stacks {
+		for _, l := range s.Locs {
+			if bi := b.counts.Objects[l.Obj].Binary; bi >= 0 {
+				addrs[bi] = append(addrs[bi], l.Addr)
+			}
+		}
+	}
+	for i, bin := range b.bins {
+		if p, ok := bin.Symbolizer.(Prefetcher); ok && len(addrs[i]) > 0 {
+			p.Prefetch(addrs[i])
+		}
+	}
 }
 
 // isClock reports whether all samples come from software clock events,

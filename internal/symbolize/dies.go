@@ -103,6 +103,7 @@ type dieSections struct {
 	info, abbrev, str, lineStr, addr []byte
 	strOffsets                       []byte // DWARF 5: .debug_str_offsets
 	rnglists, ranges                 []byte // DWARF 5 and 4 range lists
+	line                             []byte // .debug_line, for the sizes of line tables
 }
 
 // readDIESections gets the sections with section (Options.Section); nil
@@ -116,7 +117,7 @@ func readDIESections(section func(string) ([]byte, error)) *dieSections {
 		name string
 		data *[]byte
 	}{{".debug_info", &s.info}, {".debug_abbrev", &s.abbrev}, {".debug_str", &s.str}, {".debug_line_str", &s.lineStr},
-		{".debug_addr", &s.addr}, {".debug_str_offsets", &s.strOffsets}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}} {
+		{".debug_addr", &s.addr}, {".debug_str_offsets", &s.strOffsets}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}, {".debug_line", &s.line}} {
 		b, err := section(sec.name)
 		if err != nil {
 			return nil

@@ -150,16 +150,3 @@ func CanonicalName(name string) string {
 	}
 	return name
 }
-
-// Prefetch loads, when t loads lazily, the units holding addrs, so that
-// the work can overlap other work before the lookups. Lookups may run
-// meanwhile (a unit loads under the lazy tables' lock); methods that add
-// to t (MarkEntries, AddSymbols) may not.
-func (t *Table) Prefetch(addrs []uint64) {
-	if t.lazy == nil {
-		return
-	}
-	for _, a := range addrs {
-		t.lazy.unitAt(a)
-	}
-}

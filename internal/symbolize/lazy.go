@@ -27,6 +27,7 @@ import (
 // unitInfo is one compilation unit.
 type unitInfo struct {
 	start  uint64       // offset of the unit's header
+	size   uint64       // its length in .debug_info, header included
 	entry  dwarf.Offset // offset of the unit's DIE
 	split  *splitRef    // a skeleton's split unit, nil if none (or missing)
 	ranges [][2]uint64
@@ -57,9 +58,10 @@ type lazyTables struct {
 	seen       map[uint64]bool
 	// dies are the sections units are read from without debug/dwarf, nil
 	// when they cannot be; abbrevs, the abbreviation tables read, by
-	// offset.
-	dies    *dieSections
-	abbrevs map[uint64]map[uint64]*dieAbbrev
+	// offset (units are read on several goroutines: see abbrevMu).
+	dies     *dieSections
+	abbrevs  map[uint64]map[uint64]*dieAbbrev
+	abbrevMu sync.Mutex
 	// tried holds the DIEs of other units read for their declarations;
 	// files, the file tables of those units.
 	tried map[dwarf.Offset]bool
@@ -104,7 +106,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 		// A unit without ranges holds no code (Go emits such units for
 		// packages without functions); it stays listed, for the DIEs
 		// other units refer to.
-		u := unitInfo{start: h.start, entry: off, split: ref}
+		u := unitInfo{start: h.start, size: h.end - h.start, entry: off, split: ref}
 		for _, rg := range rs {
 			if rg[0] >= base && rg[0] < rg[1] {
 				u.ranges = append(u.ranges, rg)
@@ -147,7 +149,7 @@ func (z *lazyTables) unitAt(addr uint64) *unitInfo {
 		return nil
 	}
 	if !z.units[i].loaded {
-		z.loadGroup(i)
+		z.loadGroup(i, nil)
 	}
 	return &z.units[i]
 }
@@ -177,17 +179,28 @@ func (z *lazyTables) span() (start, end uint64) {
 	return start, end
 }
 
+// find returns the unit holding addr, -1 for none.
 func (z *lazyTables) find(addr uint64) int {
-	i := sort.Search(len(z.byAddr), func(i int) bool { return z.byAddr[i].end > addr })
-	if i < len(z.byAddr) && z.byAddr[i].start <= addr {
+	if i := z.rangeAt(addr); i >= 0 {
 		return z.byAddr[i].unit
 	}
 	return -1
 }
 
+// rangeAt returns the index in byAddr of the range holding addr, -1 for
+// none.
+func (z *lazyTables) rangeAt(addr uint64) int {
+	i := sort.Search(len(z.byAddr), func(i int) bool { return z.byAddr[i].end > addr })
+	if i < len(z.byAddr) && z.byAddr[i].start <= addr {
+		return i
+	}
+	return -1
+}
+
 // loadGroup loads unit i and the units of the other functions of the
-// names it defines, then marks their entries.
-func (z *lazyTables) loadGroup(i int) {
+// names it defines, then marks their entries. p is unit i as read, nil
+// when it is still to be read.
+func (z *lazyTables) loadGroup(i int, p *unitParse) {
 	queue := []int{i}
 	var group []int
 	for len(queue) > 0 {
@@ -196,7 +209,11 @@ func (z *lazyTables) loadGroup(i int) {
 		if z.units[u].loaded {
 			continue
 		}
-		names := z.load(u)
+		read := p
+		if u != i || read == nil {
+			read = z.parse(u)
+		}
+		names := z.join(u, read)
 		group = append(group, u)
 		for _, name := range names {
 			for _, a := range z.dups[name] {
@@ -209,52 +226,6 @@ func (z *lazyTables) loadGroup(i int) {
 	for _, u := range group {
 		z.markEntries(&z.units[u])
 	}
-}
-
-// load reads unit i's line table and DIEs; it returns the names of the
-// functions it defines.
-func (z *lazyTables) load(i int) []string {
-	u := &z.units[i]
-	u.loaded = true
-	l := z.l
-	// The line rows, intervals and top-level subroutines of one unit at a
-	// time: buffers reused from unit to unit.
-	l.lines, l.intervals, l.topLevel = l.lines[:0], l.intervals[:0], l.topLevel[:0]
-	first := len(l.subs)
-	r := z.d.Reader()
-	r.Seek(u.entry)
-	cu, err := r.Next()
-	if err != nil || cu == nil {
-		return nil
-	}
-	if l.loadLines(cu) != nil {
-		return nil
-	}
-	u.decls = true
-	if err := z.loadDIEs(u, r, cu); err != nil {
-		return nil
-	}
-	z.resolveNames(first)
-	u.segs = flatten(l.intervals)
-	sortLineRows(l.lines)
-	u.lines = slices.Clone(l.lines)
-	u.funcs = z.funcTable(i)
-	names := make([]string, 0, len(u.funcs))
-	for _, fr := range u.funcs {
-		names = append(names, fr.Func.Name)
-	}
-	return names
-}
-
-// loadDIEs is loader.loadDIEs, reading the unit with a dieReader when
-// it can (dies.go).
-func (z *lazyTables) loadDIEs(u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
-	if u.split == nil && cu.Children && z.dies != nil {
-		if dr, ok := newDIEReader(z.dies, u.start, z.abbrevs); ok {
-			return z.l.loadUnitDIEs(dr, dr.ranges)
-		}
-	}
-	return z.l.loadDIEs(r, cu, u.split)
 }
 
 // resolveNames resolves the subroutines from index first on, after
@@ -348,13 +319,14 @@ func (z *lazyTables) readFiles(u int) fileTable {
 	return t
 }
 
-// funcTable builds the function ranges of the subprograms just loaded,
-// adding to the functions of the same name in other units.
-func (z *lazyTables) funcTable(unit int) funcTable {
+// funcTable builds the function ranges of the subprograms of unit p,
+// joined from subroutine index first on, adding to the functions of the
+// same name in other units.
+func (z *lazyTables) funcTable(unit int, p *loader, first int) funcTable {
 	l := z.l
 	var t funcTable
-	for _, idx := range l.topLevel {
-		name := l.subs[idx].name
+	for _, idx := range p.topLevel {
+		name := l.subs[first+int(idx)].name
 		if name == "" {
 			continue
 		}
@@ -363,7 +335,7 @@ func (z *lazyTables) funcTable(unit int) funcTable {
 			fn = &Function{Name: name}
 			z.byName[name] = fn
 		}
-		for _, r := range l.ranges[idx] {
+		for _, r := range p.ranges[idx] {
 			if r[1] <= r[0] || r[0] < z.base {
 				continue
 			}
@@ -421,4 +393,23 @@ func (z *lazyTables) markEntries(u *unitInfo) {
 			}
 		}
 	}
+}
+
+// loadDIEs is l.loadDIEs for unit u, reading it with a dieReader when
+// it can (dies.go).
+func (z *lazyTables) loadDIEs(l *loader, u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
+	if u.split == nil && cu.Children && z.dies != nil {
+		if dr, ok := z.dieReader(u); ok {
+			return l.loadUnitDIEs(dr, dr.ranges)
+		}
+	}
+	return l.loadDIEs(r, cu, u.split)
+}
+
+// dieReader is newDIEReader for unit u, sharing the abbreviation tables
+// read among the goroutines that read units.
+func (z *lazyTables) dieReader(u *unitInfo) (*dieReader, bool) {
+	z.abbrevMu.Lock()
+	defer z.abbrevMu.Unlock()
+	return newDIEReader(z.dies, u.start, z.abbrevs)
 }

@@ -18,6 +18,7 @@ const (
 // .debug_info.dwo).
 type unitHeader struct {
 	start    uint64       // offset of the unit's header
+	end      uint64       // offset past the unit
 	entry    dwarf.Offset // offset of the unit's first DIE
 	version  int
 	unitType uint8  // DWARF 5; 0 before
@@ -71,7 +72,8 @@ func readUnitHeaders(info io.ReaderAt) ([]unitHeader, bool) {
 			}
 		}
 		u.entry = dwarf.Offset(off + hdr)
-		out = append(out, u)
 		off += lenSize + int64(length)
+		u.end = uint64(off)
+		out = append(out, u)
 	}
 }

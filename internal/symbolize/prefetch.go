@@ -1,0 +1,107 @@
+package symbolize
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Prefetch loads, when t loads lazily, the units holding addrs (in any
+// order, repeats allowed): it reads them on GOMAXPROCS goroutines and
+// joins them to the tables one by one, the largest first, an order that
+// does not depend on which reading ends first. Lookups may run meanwhile
+// (a unit joins under the lazy tables' lock; a unit a lookup loaded
+// first is not joined again); methods that add to t (MarkEntries,
+// AddSymbols) may not.
+func (t *Table) Prefetch(addrs []uint64) {
+	if t.lazy == nil {
+		return
+	}
+	t.lazy.prefetch(addrs, runtime.GOMAXPROCS(0))
+}
+
+// prefetch is Prefetch with the units read on the given number of
+// goroutines.
+func (z *lazyTables) prefetch(addrs []uint64, workers int) {
+	units := z.unitsToLoad(addrs)
+	if len(units) == 0 {
+		return
+	}
+	parsed := z.parseAll(units, workers)
+	for k, i := range units {
+		p := <-parsed[k]
+		z.mu.Lock()
+		if !z.units[i].loaded {
+			z.loadGroup(i, p)
+		}
+		z.mu.Unlock()
+	}
+}
+
+// unitsToLoad lists the units, not loaded yet, that hold addrs: the
+// largest first, then by position.
+func (z *lazyTables) unitsToLoad(addrs []uint64) []int {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	want := make([]bool, len(z.units))
+	var units []int
+	last := unitRange{unit: -1}
+	for _, a := range addrs {
+		if a >= last.start && a < last.end {
+			continue
+		}
+		j := z.rangeAt(a)
+		if j < 0 {
+			continue
+		}
+		last = z.byAddr[j]
+		if i := last.unit; !want[i] && !z.units[i].loaded {
+			want[i] = true
+			units = append(units, i)
+		}
+	}
+	slices.SortFunc(units, func(a, b int) int {
+		if c := cmp.Compare(z.units[b].size, z.units[a].size); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return units
+}
+
+// parseAll reads units on workers goroutines, in their order; the parse
+// of units[k] arrives on the k-th channel. The split units of skeletons
+// are not read there (see parse): theirs arrive nil.
+func (z *lazyTables) parseAll(units []int, workers int) []chan *unitParse {
+	out := make([]chan *unitParse, len(units))
+	for k := range out {
+		out[k] = make(chan *unitParse, 1)
+	}
+	var next sync.Mutex
+	k := 0
+	for range min(workers, len(units)) {
+		go func() {
+			for {
+				next.Lock()
+				mine := k
+				k++
+				next.Unlock()
+				if mine >= len(units) {
+					return
+				}
+				out[mine] <- z.parseAlone(units[mine])
+			}
+		}()
+	}
+	return out
+}
+
+// parseAlone is parse for a unit read on a goroutine of its own: nil for
+// one whose split unit is to be read.
+func (z *lazyTables) parseAlone(i int) *unitParse {
+	if z.units[i].split != nil {
+		return nil
+	}
+	return z.parse(i)
+}
