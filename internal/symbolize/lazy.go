@@ -284,6 +284,7 @@ func (z *lazyTables) readDecl(off dwarf.Offset) {
 	saved := l.files
 	l.files = files
 	l.recordDecl(e)
+	l.addDecls(nil)
 	l.files = saved
 }
 

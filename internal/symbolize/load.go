@@ -70,6 +70,7 @@ type loader struct {
 	d         *dwarf.Data
 	wrappers  wrapperNames
 	decls     map[dieKey]*declInfo
+	read      []keyedDecl // declarations read, not yet in decls
 	subs      []subroutine
 	subOffs   []dieKey // DIE of each subroutine
 	intervals []interval
@@ -210,8 +211,10 @@ func (l *loader) loadUnitDIEs(r dieSource, ranges rangesFunc) error {
 	return nil
 }
 
+// recordDecl adds e to the declarations read (see addDecls).
 func (l *loader) recordDecl(e *dwarf.Entry) {
-	di := &declInfo{}
+	l.read = append(l.read, keyedDecl{key: l.key(e.Offset)})
+	di := &l.read[len(l.read)-1].info
 	di.name, _ = e.Val(dwarf.AttrName).(string)
 	di.linkageName, _ = e.Val(dwarf.AttrLinkageName).(string)
 	if di.linkageName == "" {
@@ -226,7 +229,25 @@ func (l *loader) recordDecl(e *dwarf.Entry) {
 	origin, _ := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
 	spec, _ := e.Val(dwarf.AttrSpecification).(dwarf.Offset)
 	di.origin, di.spec = l.key(origin), l.key(spec)
-	l.decls[l.key(e.Offset)] = di
+}
+
+// keyedDecl is a declaration read, with the key of its DIE.
+type keyedDecl struct {
+	key  dieKey
+	info declInfo
+}
+
+// addDecls makes the declarations read so far, and those of read, the
+// ones name lookups find. Declarations are read into a slice and looked
+// up in a map: a unit read on a goroutine of its own (unitload.go) adds
+// its declarations to the map of the tables once, when it joins them.
+func (l *loader) addDecls(read []keyedDecl) {
+	for _, r := range [][]keyedDecl{l.read, read} {
+		for i := range r {
+			l.decls[r[i].key] = &r[i].info
+		}
+	}
+	l.read = nil
 }
 
 // addSubroutine records e when it has code and returns its index, or parent
@@ -320,26 +341,43 @@ func (l *loader) addLineRow(r lineRow, seqStart int) {
 // resolveNames fills each subroutine's name and start line, following
 // DW_AT_abstract_origin and DW_AT_specification as LLVM does: a linkage name
 // anywhere on the chain wins over a plain name.
-func (l *loader) resolveNames() { l.resolveNamesFrom(0) }
+func (l *loader) resolveNames() {
+	l.addDecls(nil)
+	l.resolveNamesFrom(0)
+}
 
 // resolveNamesFrom resolves the subroutines from index first on.
 func (l *loader) resolveNamesFrom(first int) {
 	for i := first; i < len(l.subOffs); i++ {
-		off := l.subOffs[i]
-		s := &l.subs[i]
-		s.name = l.findString(off, func(d *declInfo) string { return d.linkageName })
-		if s.name == "" {
-			s.name = l.findString(off, func(d *declInfo) string { return d.name })
-		}
-		s.file = l.findString(off, func(d *declInfo) string { return d.file })
-		l.walkDecls(off, func(d *declInfo) bool {
-			if d.hasDeclLine {
-				s.declLine = d.declLine
-			}
-			return d.hasDeclLine
-		})
+		l.resolve(&l.subs[i], l.subOffs[i])
 	}
 	l.markWrappers(first)
+}
+
+// resolve fills s's name, file and start line from its DIE at off, in
+// one walk of the chain: of each, the first the walk finds.
+func (l *loader) resolve(s *subroutine, off dieKey) {
+	var linkage, name string
+	var file, line bool
+	l.walkDecls(off, func(d *declInfo) bool {
+		if linkage == "" {
+			linkage = d.linkageName
+		}
+		if name == "" {
+			name = d.name
+		}
+		if !file && d.file != "" {
+			s.file, file = d.file, true
+		}
+		if !line && d.hasDeclLine {
+			s.declLine, line = d.declLine, true
+		}
+		return linkage != "" && file && line
+	})
+	s.name = linkage
+	if s.name == "" {
+		s.name = name
+	}
 }
 
 // markWrappers adds the names of the trampolines among the subroutines
@@ -372,15 +410,6 @@ func (w *wrapperNames) add(name string) {
 // has reports whether name is a wrapper's.
 func (w wrapperNames) has(name string) bool {
 	return len(w) > 0 && w[name]
-}
-
-func (l *loader) findString(off dieKey, get func(*declInfo) string) string {
-	var s string
-	l.walkDecls(off, func(d *declInfo) bool {
-		s = get(d)
-		return s != ""
-	})
-	return s
 }
 
 // walkDecls visits the DIE at off and then, breadth first, the DIEs its

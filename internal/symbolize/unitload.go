@@ -3,7 +3,6 @@ package symbolize
 import (
 	"debug/dwarf"
 	"encoding/binary"
-	"maps"
 	"slices"
 )
 
@@ -94,7 +93,7 @@ func (z *lazyTables) addSubroutines(p *loader) int {
 		l.subs = append(l.subs, s)
 	}
 	l.subOffs = append(l.subOffs, p.subOffs...)
-	maps.Copy(l.decls, p.decls)
+	l.addDecls(p.read)
 	l.spaces = max(l.spaces, p.spaces)
 	return first
 }
