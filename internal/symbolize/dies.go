@@ -140,7 +140,7 @@ type dieReader struct {
 	version  int
 	offSize  int
 	addrSize int
-	abbrevs  map[uint64]*dieAbbrev
+	abbrevs  abbrevTable
 	// lists reads the unit's range lists and, from its DW_AT_addr_base on,
 	// its addresses (DW_FORM_addrx).
 	lists rangeLists
@@ -154,7 +154,7 @@ type dieReader struct {
 // newDIEReader returns a reader of the unit whose header is at start of
 // s.info, positioned after its unit DIE; false when the unit is one
 // dieReader does not read (see above).
-func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]map[uint64]*dieAbbrev) (*dieReader, bool) {
+func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]abbrevTable) (*dieReader, bool) {
 	r := &dieReader{s: s, unit: dwarf.Offset(start)}
 	abbrevOff, ok := r.header(start)
 	if !ok || !r.readAbbrevs(abbrevs, abbrevOff) {
@@ -170,7 +170,7 @@ func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]map[uint64]*d
 // DW_AT_str_offsets_base, DW_AT_rnglists_base and its base address as
 // debug/dwarf does: the base address is read once the bases are known.
 func (r *dieReader) unitDIE() bool {
-	a := r.abbrevs[r.uleb()]
+	a := r.abbrevs.at(r.uleb())
 	if a == nil || a.tag == 0 {
 		return false
 	}
@@ -258,7 +258,7 @@ func (r *dieReader) header(start uint64) (uint64, bool) {
 
 // readAbbrevs reads the unit's abbreviation table, at off (once per table:
 // tables holds them by offset), and checks its forms.
-func (r *dieReader) readAbbrevs(tables map[uint64]map[uint64]*dieAbbrev, off uint64) bool {
+func (r *dieReader) readAbbrevs(tables map[uint64]abbrevTable, off uint64) bool {
 	t, ok := tables[off]
 	if !ok {
 		t = parseAbbrevs(r.s.abbrev, off)
@@ -268,6 +268,9 @@ func (r *dieReader) readAbbrevs(tables map[uint64]map[uint64]*dieAbbrev, off uin
 		return false
 	}
 	for _, a := range t {
+		if a == nil {
+			continue
+		}
 		for _, at := range a.attrs {
 			if !r.reads(at) {
 				return false
@@ -278,13 +281,40 @@ func (r *dieReader) readAbbrevs(tables map[uint64]map[uint64]*dieAbbrev, off uin
 	return true
 }
 
-// parseAbbrevs reads the abbreviation table at off; nil when malformed.
-func parseAbbrevs(b []byte, off uint64) map[uint64]*dieAbbrev {
+// abbrevTable holds the abbreviations of a table by code. Compilers
+// number them from 1 up, so that a slice indexed by code holds them.
+type abbrevTable []*dieAbbrev
+
+// at returns the abbreviation of code, nil when none.
+func (t abbrevTable) at(code uint64) *dieAbbrev {
+	if code < uint64(len(t)) {
+		return t[code]
+	}
+	return nil
+}
+
+// add sets the abbreviation of code; false when code is too far past
+// the codes before it for a slice to hold them.
+func (t *abbrevTable) add(code uint64, a *dieAbbrev) bool {
+	if code >= uint64(len(*t)) {
+		if code > 2*uint64(len(*t))+1024 {
+			return false
+		}
+		*t = append(*t, make(abbrevTable, code+1-uint64(len(*t)))...)
+	}
+	(*t)[code] = a
+	return true
+}
+
+// parseAbbrevs reads the abbreviation table at off; nil when malformed,
+// or numbered too sparsely for an abbrevTable (debug/dwarf reads the
+// unit then).
+func parseAbbrevs(b []byte, off uint64) abbrevTable {
 	if off >= uint64(len(b)) {
 		return nil
 	}
 	p := &dieReader{data: b, pos: int(off)}
-	t := map[uint64]*dieAbbrev{}
+	t := abbrevTable{}
 	for {
 		code := p.uleb()
 		if code == 0 || p.err != nil {
@@ -303,7 +333,9 @@ func parseAbbrevs(b []byte, off uint64) map[uint64]*dieAbbrev {
 			at.want = a.wanted && dieAttrs[at.attr]
 			a.attrs = append(a.attrs, at)
 		}
-		t[code] = a
+		if !t.add(code, a) {
+			return nil
+		}
 	}
 	if p.err != nil {
 		return nil
@@ -353,7 +385,7 @@ func (r *dieReader) Next() (*dwarf.Entry, error) {
 		e.Tag, e.Children = 0, false
 		return e, r.err
 	}
-	a := r.abbrevs[code]
+	a := r.abbrevs.at(code)
 	if a == nil {
 		r.err = errDIE
 		return nil, r.err

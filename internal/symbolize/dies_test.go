@@ -58,7 +58,7 @@ func compareUnits(t *testing.T, s *dieSections, d *dwarf.Data) (read, units int)
 	if !ok {
 		t.Fatal("unit headers")
 	}
-	tables := map[uint64]map[uint64]*dieAbbrev{}
+	tables := map[uint64]abbrevTable{}
 	for _, h := range hs {
 		fast, ok := newDIEReader(s, h.start, tables)
 		if !ok {
@@ -152,7 +152,7 @@ func FuzzDIEReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, info, abbrev, str, lineStr, addr, strOffsets, rnglists, ranges []byte) {
 		s := &dieSections{info: info, abbrev: abbrev, str: str, lineStr: lineStr, addr: addr, strOffsets: strOffsets, rnglists: rnglists, ranges: ranges}
 		hs, _ := readUnitHeaders(bytes.NewReader(info))
-		tables := map[uint64]map[uint64]*dieAbbrev{}
+		tables := map[uint64]abbrevTable{}
 		for _, h := range append(hs, unitHeader{}) {
 			r, ok := newDIEReader(s, h.start, tables)
 			if !ok {

@@ -60,7 +60,7 @@ type lazyTables struct {
 	// when they cannot be; abbrevs, the abbreviation tables read, by
 	// offset (units are read on several goroutines: see abbrevMu).
 	dies     *dieSections
-	abbrevs  map[uint64]map[uint64]*dieAbbrev
+	abbrevs  map[uint64]abbrevTable
 	abbrevMu sync.Mutex
 	// tried holds the DIEs of other units read for their declarations;
 	// files, the file tables of those units.
@@ -82,7 +82,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	if !ok || len(hs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}, abbrevs: map[uint64]map[uint64]*dieAbbrev{},
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}, abbrevs: map[uint64]abbrevTable{},
 		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
 	r := d.Reader()
 	for _, h := range hs {

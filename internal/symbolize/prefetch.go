@@ -29,6 +29,7 @@ func (z *lazyTables) prefetch(addrs []uint64, workers int) {
 		return
 	}
 	parsed := z.parseAll(units, workers)
+	z.presize(units)
 	for k, i := range units {
 		p := <-parsed[k]
 		z.mu.Lock()
@@ -104,4 +105,17 @@ func (z *lazyTables) parseAlone(i int) *unitParse {
 		return nil
 	}
 	return z.parse(i)
+}
+
+// presize makes room in the tables' subroutines for those of units.
+func (z *lazyTables) presize(units []int) {
+	var size uint64
+	for _, i := range units {
+		size += z.units[i].size
+	}
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	n := int(min(size, 1<<30) / 48)
+	z.l.subs = slices.Grow(z.l.subs, n)
+	z.l.subOffs = slices.Grow(z.l.subOffs, n)
 }
