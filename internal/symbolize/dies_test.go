@@ -84,7 +84,7 @@ func testDIESections(t *testing.T, ef *elf.File) *dieSections {
 		return b
 	}
 	return &dieSections{info: data(".debug_info"), abbrev: data(".debug_abbrev"), str: data(".debug_str"), lineStr: data(".debug_line_str"), addr: data(".debug_addr"),
-		strOffsets: data(".debug_str_offsets"), rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges")}
+		strOffsets: data(".debug_str_offsets"), rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges"), line: data(".debug_line")}
 }
 
 func compareUnitDIEs(t *testing.T, fast *dieReader, d *dwarf.Data, entry dwarf.Offset) {

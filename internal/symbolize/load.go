@@ -80,8 +80,12 @@ type loader struct {
 	ranges   map[int32][][2]uint64
 	files    []*dwarf.LineFile // the file table of the unit being read
 	split    *splitSource      // nil: split DWARF is refused
-	space    uint32            // key space of the unit being read
-	spaces   uint32            // split units read
+	// lineSection is .debug_line, when line tables may be read without
+	// LineReader; unitAddrSize, the address size of the unit being read.
+	lineSection  []byte
+	unitAddrSize int
+	space        uint32 // key space of the unit being read
+	spaces       uint32 // split units read
 }
 
 func newLoader(d *dwarf.Data, split *splitSource) *loader {
@@ -298,6 +302,9 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 		return nil
 	}
 	l.files = lr.Files()
+	if l.runLineProgram(cu) {
+		return nil
+	}
 	var le dwarf.LineEntry
 	seqStart := len(l.lines)
 	for {
@@ -318,6 +325,26 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 			seqStart = len(l.lines)
 		}
 	}
+}
+
+// runLineProgram appends the rows of cu's line table without LineReader
+// when it can (lineprog.go); false, having appended none, when it
+// cannot.
+func (l *loader) runLineProgram(cu *dwarf.Entry) bool {
+	off, ok := cu.Val(dwarf.AttrStmtList).(int64)
+	if !ok || off < 0 || l.lineSection == nil {
+		return false
+	}
+	p, ok := newLineProgram(l.lineSection, uint64(off), l.unitAddrSize)
+	if !ok {
+		return false
+	}
+	n := len(l.lines)
+	if !p.run(l) {
+		l.lines = l.lines[:n]
+		return false
+	}
+	return true
 }
 
 // addLineRow appends a row of the sequence starting at row seqStart,

@@ -33,6 +33,9 @@ func (z *lazyTables) parse(i int) *unitParse {
 	u := &z.units[i]
 	p := &unitParse{l: newLoader(z.d, nil)}
 	p.l.presize(u.size)
+	if z.dies != nil {
+		p.l.lineSection, p.l.unitAddrSize = z.dies.line, unitAddrSize(z.dies.info, u.start)
+	}
 	if u.split != nil {
 		p.l.split, p.l.spaces = z.l.split, z.l.spaces
 	}
