@@ -242,13 +242,31 @@ func (b *builder) newLocation(l aggregate.Loc, fold bool) *profile.Location {
 			kept := withoutWrappers(fs)
 			switch {
 			case len(kept) == len(fs):
-				return b.location(l, false)
+				return b.unfolded(l, fs)
 			case len(kept) == 0:
 				return nil
 			}
 			fs = kept
 		}
 	}
+	return b.addLocation(l, fs)
+}
+
+// unfolded returns the location of l without folding, whose frames are
+// fs.
+func (b *builder) unfolded(l aggregate.Loc, fs []symbolize.Frame) *profile.Location {
+	key := locKey{l, false}
+	if loc, ok := b.locs[key]; ok {
+		return loc
+	}
+	loc := b.addLocation(l, fs)
+	b.locs[key] = loc
+	return loc
+}
+
+// addLocation adds the location of l, whose frames in a binary are fs.
+func (b *builder) addLocation(l aggregate.Loc, fs []symbolize.Frame) *profile.Location {
+	o := b.counts.Objects[l.Obj]
 	loc := &profile.Location{ID: uint64(len(b.p.Location) + 1), Address: l.Addr}
 	switch {
 	case o.UnknownSite:
