@@ -148,6 +148,7 @@ type dieReader struct {
 	// DW_AT_rnglists_base (DWARF 5; 0 before, as debug/dwarf has them).
 	strBase, rnglistsBase uint64
 	entry                 dwarf.Entry
+	rangeBuf              [][2]uint64 // the ranges returned last (ranges)
 	err                   error
 }
 
@@ -657,8 +658,11 @@ func (r *dieReader) strAt(sec []byte, off uint64) string {
 
 // ranges is dwarf.Data.Ranges for a DIE that the reader returned: its
 // low and high pc, then its range list, from the unit's base address.
+// The ranges are valid until the next call: they are kept in a buffer
+// reused from DIE to DIE.
 func (r *dieReader) ranges(e *dwarf.Entry) ([][2]uint64, error) {
-	var ret [][2]uint64
+	ret := r.rangeBuf[:0]
+	defer func() { r.rangeBuf = ret[:0] }()
 	low, lowOK := e.Val(dwarf.AttrLowpc).(uint64)
 	var high uint64
 	var highOK bool
@@ -675,21 +679,23 @@ func (r *dieReader) ranges(e *dwarf.Entry) ([][2]uint64, error) {
 		ret = append(ret, [2]uint64{low, high})
 	}
 	off, list := r.rangeList(e)
-	if list == nil {
-		return ret, nil
+	if list != nil {
+		var err error
+		if ret, err = list(ret, off); err != nil {
+			return nil, err
+		}
 	}
-	rs, err := list(off)
-	if err != nil {
-		return nil, err
+	if len(ret) == 0 {
+		return nil, nil
 	}
-	return append(ret, rs...), nil
+	return ret, nil
 }
 
 // rangeList is the offset of e's DW_AT_ranges list and the reader of that
 // list (nil without one): in DWARF 5 a section offset or a resolved
 // DW_FORM_rnglistx, in .debug_rnglists; before, a section offset in
 // .debug_ranges.
-func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func(uint64) ([][2]uint64, error)) {
+func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func([][2]uint64, uint64) ([][2]uint64, error)) {
 	f := e.AttrField(dwarf.AttrRanges)
 	if f == nil {
 		return 0, nil
@@ -698,17 +704,17 @@ func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func(uint64) ([][2]uint64
 		switch v := f.Val.(type) {
 		case int64:
 			if f.Class == dwarf.ClassRangeListPtr {
-				return uint64(v), r.lists.list5
+				return uint64(v), r.lists.appendList5
 			}
 		case uint64:
 			if f.Class == dwarf.ClassRngList {
-				return v, r.lists.list5
+				return v, r.lists.appendList5
 			}
 		}
 		return 0, nil
 	}
 	if v, ok := f.Val.(int64); ok && r.s.ranges != nil {
-		return uint64(v), r.lists.list4
+		return uint64(v), r.lists.appendList4
 	}
 	return 0, nil
 }

@@ -30,7 +30,7 @@ func newFuncTable(l *loader, preferredBase uint64) funcTable {
 	byName := map[string]*Function{}
 	var t funcTable
 	seen := map[uint64]bool{}
-	for _, idx := range l.topLevel {
+	for k, idx := range l.topLevel {
 		name := l.subs[idx].name
 		if name == "" {
 			continue
@@ -40,7 +40,7 @@ func newFuncTable(l *loader, preferredBase uint64) funcTable {
 			fn = &Function{Name: name}
 			byName[name] = fn
 		}
-		for _, r := range l.ranges[idx] {
+		for _, r := range l.topRanges[k] {
 			if r[1] <= r[0] || r[0] < preferredBase {
 				continue
 			}

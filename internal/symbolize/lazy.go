@@ -326,7 +326,7 @@ func (z *lazyTables) readFiles(u int) fileTable {
 func (z *lazyTables) funcTable(unit int, p *loader, first int) funcTable {
 	l := z.l
 	var t funcTable
-	for _, idx := range p.topLevel {
+	for k, idx := range p.topLevel {
 		name := l.subs[first+int(idx)].name
 		if name == "" {
 			continue
@@ -336,7 +336,7 @@ func (z *lazyTables) funcTable(unit int, p *loader, first int) funcTable {
 			fn = &Function{Name: name}
 			z.byName[name] = fn
 		}
-		for _, r := range p.ranges[idx] {
+		for _, r := range p.topRanges[k] {
 			if r[1] <= r[0] || r[0] < z.base {
 				continue
 			}

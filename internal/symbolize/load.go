@@ -75,11 +75,12 @@ type loader struct {
 	subOffs   []dieKey // DIE of each subroutine
 	intervals []interval
 	lines     []lineRow
-	// topLevel lists the subprograms for the function table.
-	topLevel []int32
-	ranges   map[int32][][2]uint64
-	files    []*dwarf.LineFile // the file table of the unit being read
-	split    *splitSource      // nil: split DWARF is refused
+	// topLevel lists the subprograms for the function table, topRanges
+	// the address ranges of each.
+	topLevel  []int32
+	topRanges [][][2]uint64
+	files     []*dwarf.LineFile // the file table of the unit being read
+	split     *splitSource      // nil: split DWARF is refused
 	// lineSection is .debug_line, when line tables may be read without
 	// LineReader; unitAddrSize, the address size of the unit being read.
 	lineSection  []byte
@@ -89,7 +90,7 @@ type loader struct {
 }
 
 func newLoader(d *dwarf.Data, split *splitSource) *loader {
-	return &loader{d: d, split: split, decls: map[dieKey]*declInfo{}, ranges: map[int32][][2]uint64{}}
+	return &loader{d: d, split: split, decls: map[dieKey]*declInfo{}}
 }
 
 func (l *loader) load() error {
@@ -178,7 +179,8 @@ func holdsCode(cu *dwarf.Entry) bool {
 	return cu.Tag == dwarf.TagCompileUnit || cu.Tag == dwarf.TagPartialUnit || cu.Tag == dwarf.TagSkeletonUnit
 }
 
-// rangesFunc returns the address ranges of a DIE.
+// rangesFunc returns the address ranges of a DIE, which may be valid only
+// until the next call.
 type rangesFunc func(*dwarf.Entry) ([][2]uint64, error)
 
 // dieSource yields DIEs in order: a *dwarf.Reader, or a dieReader.
@@ -277,7 +279,7 @@ func (l *loader) addSubroutine(e *dwarf.Entry, parent int32, ranges rangesFunc) 
 	}
 	if !s.inlined {
 		l.topLevel = append(l.topLevel, idx)
-		l.ranges[idx] = rs
+		l.topRanges = append(l.topRanges, slices.Clone(rs))
 	}
 	return idx
 }
