@@ -10,6 +10,7 @@ import (
 type Function struct {
 	Name   string
 	Ranges [][2]uint64 // [start, end)
+	units  []int32     // lazily loaded tables: the unit of each range
 }
 
 // FuncRange is one address range of a Function.

@@ -52,10 +52,7 @@ type lazyTables struct {
 	units  []unitInfo
 	byAddr []unitRange
 	byName map[string]*Function
-	// rangeUnits holds the unit of each of a function's ranges: they are
-	// kept in unit order, the order of a pass over all units.
-	rangeUnits map[*Function][]int
-	seen       map[uint64]bool
+	seen   map[uint64]bool
 	// dies are the sections units are read from without debug/dwarf, nil
 	// when they cannot be; abbrevs, the abbreviation tables read, by
 	// offset (units are read on several goroutines: see abbrevMu).
@@ -82,7 +79,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	if !ok || len(hs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}, abbrevs: map[uint64]abbrevTable{},
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, seen: map[uint64]bool{}, abbrevs: map[uint64]abbrevTable{},
 		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
 	r := d.Reader()
 	for _, h := range hs {
@@ -325,7 +322,11 @@ func (z *lazyTables) readFiles(u int) fileTable {
 // same name in other units.
 func (z *lazyTables) funcTable(unit int, p *loader, first int) funcTable {
 	l := z.l
-	var t funcTable
+	n := 0
+	for _, rs := range p.topRanges {
+		n += len(rs)
+	}
+	ranges := make([]FuncRange, 0, n) // one allocation for the unit's ranges
 	for k, idx := range p.topLevel {
 		name := l.subs[first+int(idx)].name
 		if name == "" {
@@ -340,23 +341,27 @@ func (z *lazyTables) funcTable(unit int, p *loader, first int) funcTable {
 			if r[1] <= r[0] || r[0] < z.base {
 				continue
 			}
-			z.addRange(fn, unit, r)
+			fn.addRange(unit, r)
 			if !z.seen[r[0]] {
 				z.seen[r[0]] = true
-				t = append(t, &FuncRange{Func: fn, Start: r[0], End: r[1]})
+				ranges = append(ranges, FuncRange{Func: fn, Start: r[0], End: r[1]})
 			}
 		}
 	}
-	sort.Slice(t, func(i, j int) bool { return t[i].Start < t[j].Start })
+	t := make(funcTable, len(ranges))
+	for i := range ranges {
+		t[i] = &ranges[i]
+	}
+	slices.SortFunc(t, func(a, b *FuncRange) int { return cmp.Compare(a.Start, b.Start) })
 	return t
 }
 
 // addRange adds a range of unit to fn, after those of earlier units and
-// of the same unit.
-func (z *lazyTables) addRange(fn *Function, unit int, r [2]uint64) {
-	us := z.rangeUnits[fn]
-	i := sort.Search(len(us), func(i int) bool { return us[i] > unit })
-	z.rangeUnits[fn] = slices.Insert(us, i, unit)
+// of the same unit: its ranges are kept in unit order, the order of a
+// pass over all units.
+func (fn *Function) addRange(unit int, r [2]uint64) {
+	i := sort.Search(len(fn.units), func(i int) bool { return fn.units[i] > int32(unit) })
+	fn.units = slices.Insert(fn.units, i, int32(unit))
 	fn.Ranges = slices.Insert(fn.Ranges, i, r)
 }
 
