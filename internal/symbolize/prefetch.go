@@ -8,9 +8,10 @@ import (
 )
 
 // Prefetch loads, when t loads lazily, the units holding addrs (in any
-// order, repeats allowed): it reads them on GOMAXPROCS goroutines and
-// joins them to the tables one by one, the largest first, an order that
-// does not depend on which reading ends first. Lookups may run meanwhile
+// order, repeats allowed): it reads them on GOMAXPROCS goroutines, the
+// largest first, and joins them to the tables one by one in an order
+// that does not depend on which reading ends first (see joinOrder).
+// Lookups may run meanwhile
 // (a unit joins under the lazy tables' lock; a unit a lookup loaded
 // first is not joined again); methods that add to t (MarkEntries,
 // AddSymbols) may not.
@@ -30,14 +31,26 @@ func (z *lazyTables) prefetch(addrs []uint64, workers int) {
 	}
 	parsed := z.parseAll(units, workers)
 	z.presize(units)
-	for k, i := range units {
-		p := <-parsed[k]
+	for _, k := range joinOrder(len(units)) {
+		i, p := units[k], <-parsed[k]
 		z.mu.Lock()
 		if !z.units[i].loaded {
 			z.loadGroup(i, p)
 		}
 		z.mu.Unlock()
 	}
+}
+
+// joinOrder is the order in which n units read largest first are
+// joined: the largest last. The largest unit (of a Go binary, often half
+// of the code loaded) is read on one goroutine while the others read the
+// rest, and these join as they come rather than after it.
+func joinOrder(n int) []int {
+	order := make([]int, 0, n)
+	for k := 1; k < n; k++ {
+		order = append(order, k)
+	}
+	return append(order, 0)
 }
 
 // unitsToLoad lists the units, not loaded yet, that hold addrs: the
