@@ -152,14 +152,7 @@ func (g *stackGenerator) frames(loc aggregate.Loc) []symbolize.Frame {
 // addresses needs up front (*symbolize.Table: Prefetch) the addresses of
 // the binary's frames.
 func (g *stackGenerator) prefetch() {
-	addrs := make([][]uint64, len(g.bins))
-	for _, s := range g.counts.Stacks {
-		for _, l := range s.Locs {
-			if bi := g.counts.Objects[l.Obj].Binary; bi >= 0 {
-				addrs[bi] = append(addrs[bi], l.Addr)
-			}
-		}
-	}
+	addrs := g.counts.BinaryAddrs(len(g.bins))
 	for i, b := range g.bins {
 		if p, ok := b.Sym.(interface{ Prefetch(addrs []uint64) }); ok && len(addrs[i]) > 0 {
 			p.Prefetch(addrs[i])

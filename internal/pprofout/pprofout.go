@@ -98,14 +98,7 @@ type builder struct {
 // prefetch hands each binary's Symbolizer that is a Prefetcher the
 // addresses of the binary's frames (in stack order, repeats included).
 func (b *builder) prefetch() {
-	addrs := make([][]uint64, len(b.bins))
-	for _, s := range b.counts.Stacks {
-		for _, l := range s.Locs {
-			if bi := b.counts.Objects[l.Obj].Binary; bi >= 0 {
-				addrs[bi] = append(addrs[bi], l.Addr)
-			}
-		}
-	}
+	addrs := b.counts.BinaryAddrs(len(b.bins))
 	for i, bin := range b.bins {
 		if p, ok := bin.Symbolizer.(Prefetcher); ok && len(addrs[i]) > 0 {
 			p.Prefetch(addrs[i])
