@@ -225,38 +225,53 @@ func (z *lazyTables) loadGroup(i int, p *unitParse) {
 	}
 }
 
-// resolveNames resolves the subroutines from index first on, after
-// reading the DIEs of the other units that their abstract origins or
+// resolveNames resolves the subroutines from index first on, reading on
+// the way the DIEs of the other units that their abstract origins or
 // specifications refer to: each DIE on its own (with its unit's file
-// table), not the units whole.
+// table), not the units whole. A subroutine whose chain reaches such a
+// DIE, not read yet, before its walk ends is resolved in a next round,
+// once the DIEs this round listed are read; a DIE is read once (one that
+// is no subprogram is never recorded).
 func (z *lazyTables) resolveNames(first int) {
-	for {
-		missing := z.missingDecls(first)
-		if len(missing) == 0 {
-			break
-		}
-		for _, off := range missing {
-			z.readDecl(off)
-		}
-	}
-	z.l.resolveNamesFrom(first)
-}
-
-// missingDecls lists the DIEs, not read yet, of units not loaded that the
-// subroutines from index first on refer to. A DIE is listed once: one
-// that is no subprogram is never recorded.
-func (z *lazyTables) missingDecls(first int) []dwarf.Offset {
-	var out []dwarf.Offset
 	l := z.l
-	for _, off := range l.subOffs[first:] {
-		l.walkRefs(off, func(o dwarf.Offset) {
-			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !z.tried[o] {
-				z.tried[o] = true
-				out = append(out, o)
-			}
-		})
+	var pending []int
+	var toRead []dwarf.Offset
+	listed := map[dwarf.Offset]bool{}
+	unread := func(k dieKey) bool {
+		o, ok := k.binaryOffset()
+		if !ok {
+			return false
+		}
+		if u := z.unitOfOffset(o); u < 0 || z.units[u].decls || z.tried[o] {
+			return false
+		}
+		if !listed[o] {
+			listed[o] = true
+			toRead = append(toRead, o)
+		}
+		return true
 	}
-	return out
+	for i := first; i < len(l.subs); i++ {
+		if !l.resolve(&l.subs[i], l.subOffs[i], unread) {
+			pending = append(pending, i)
+		}
+	}
+	for len(pending) > 0 {
+		for _, o := range toRead {
+			z.tried[o] = true
+			z.readDecl(o)
+		}
+		toRead = toRead[:0]
+		clear(listed)
+		left := pending[:0]
+		for _, i := range pending {
+			if !l.resolve(&l.subs[i], l.subOffs[i], unread) {
+				left = append(left, i)
+			}
+		}
+		pending = left
+	}
+	l.markWrappers(first)
 }
 
 func (z *lazyTables) unitOfOffset(o dwarf.Offset) int {

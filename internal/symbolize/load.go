@@ -378,35 +378,49 @@ func (l *loader) resolveNames() {
 // resolveNamesFrom resolves the subroutines from index first on.
 func (l *loader) resolveNamesFrom(first int) {
 	for i := first; i < len(l.subOffs); i++ {
-		l.resolve(&l.subs[i], l.subOffs[i])
+		l.resolve(&l.subs[i], l.subOffs[i], nil)
 	}
 	l.markWrappers(first)
 }
 
 // resolve fills s's name, file and start line from its DIE at off, in
-// one walk of the chain: of each, the first the walk finds.
-func (l *loader) resolve(s *subroutine, off dieKey) {
-	var linkage, name string
-	var file, line bool
-	l.walkDecls(off, func(d *declInfo) bool {
+// one walk of the chain: of each, the first the walk finds. A DIE of the
+// chain not in decls is passed to absent (when not nil): when it returns
+// true (the DIE is still to be read), resolve stops and returns false,
+// leaving s as it was.
+func (l *loader) resolve(s *subroutine, off dieKey, absent func(dieKey) bool) bool {
+	var linkage, name, file string
+	var line uint32
+	var hasFile, hasLine bool
+	done := l.walkDecls(off, func(d *declInfo) bool {
 		if linkage == "" {
 			linkage = d.linkageName
 		}
 		if name == "" {
 			name = d.name
 		}
-		if !file && d.file != "" {
-			s.file, file = d.file, true
+		if !hasFile && d.file != "" {
+			file, hasFile = d.file, true
 		}
-		if !line && d.hasDeclLine {
-			s.declLine, line = d.declLine, true
+		if !hasLine && d.hasDeclLine {
+			line, hasLine = d.declLine, true
 		}
-		return linkage != "" && file && line
-	})
+		return linkage != "" && hasFile && hasLine
+	}, absent)
+	if !done {
+		return false
+	}
 	s.name = linkage
 	if s.name == "" {
 		s.name = name
 	}
+	if hasFile {
+		s.file = file
+	}
+	if hasLine {
+		s.declLine = line
+	}
+	return true
 }
 
 // markWrappers adds the names of the trampolines among the subroutines
@@ -443,30 +457,9 @@ func (w wrapperNames) has(name string) bool {
 
 // walkDecls visits the DIE at off and then, breadth first, the DIEs its
 // abstract origin and specification refer to, until visit returns true.
-func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool) {
-	var buf [8]dieKey
-	queue := append(buf[:0], off)
-	for i := 0; i < len(queue); i++ {
-		o := queue[i]
-		d := l.decls[o]
-		if d == nil || slices.Contains(queue[:i], o) {
-			continue
-		}
-		if visit(d) {
-			return
-		}
-		for _, next := range []dieKey{d.origin, d.spec} {
-			if next != 0 {
-				queue = append(queue, next)
-			}
-		}
-	}
-}
-
-// walkRefs calls missing for each DIE of the binary's DWARF that the chain
-// of abstract origins and specifications from off reaches and that is not
-// in decls (a split unit is read whole: its DIEs are never missing).
-func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
+// A DIE not in decls is passed to absent, when not nil: when it returns
+// true, the walk stops and walkDecls returns false.
+func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool, absent func(dieKey) bool) bool {
 	var buf [8]dieKey
 	queue := append(buf[:0], off)
 	for i := 0; i < len(queue); i++ {
@@ -476,10 +469,13 @@ func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
 		}
 		d := l.decls[o]
 		if d == nil {
-			if bo, ok := o.binaryOffset(); ok {
-				missing(bo)
+			if absent != nil && absent(o) {
+				return false
 			}
 			continue
+		}
+		if visit(d) {
+			return true
 		}
 		for _, next := range []dieKey{d.origin, d.spec} {
 			if next != 0 {
@@ -487,4 +483,5 @@ func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
 			}
 		}
 	}
+	return true
 }
