@@ -8,14 +8,18 @@ import (
 // flatten turns possibly nested subroutine ranges into disjoint segments,
 // each owned by the innermost subroutine: of the ranges covering an address,
 // the one whose subroutine comes last in DIE order, as in LLVM's address map.
+// It sweeps the ranges by start: the owner changes only where a range
+// starts or where the owner's range ends.
 func flatten(ivs []interval) []segment {
 	slices.SortFunc(ivs, func(a, b interval) int { return cmp.Compare(a.start, b.start) })
-	points := boundaryPoints(ivs)
-	segs := make([]segment, 0, len(points))
+	segs := make([]segment, 0, len(ivs))
 	var active intervalHeap
 	next := 0
-	for i := 0; i+1 < len(points); i++ {
-		p := points[i]
+	var p uint64 // where the segment to come starts
+	for next < len(ivs) || len(active) > 0 {
+		if len(active) == 0 {
+			p = ivs[next].start // after a gap
+		}
 		for next < len(ivs) && ivs[next].start == p {
 			active.push(ivs[next])
 			next++
@@ -26,24 +30,14 @@ func flatten(ivs []interval) []segment {
 		if len(active) == 0 {
 			continue
 		}
-		segs = appendSegment(segs, segment{p, points[i+1], active[0].sub})
+		end := active[0].end
+		if next < len(ivs) {
+			end = min(end, ivs[next].start)
+		}
+		segs = appendSegment(segs, segment{p, end, active[0].sub})
+		p = end
 	}
 	return segs
-}
-
-func boundaryPoints(ivs []interval) []uint64 {
-	points := make([]uint64, 0, 2*len(ivs))
-	for _, iv := range ivs {
-		points = append(points, iv.start, iv.end)
-	}
-	slices.Sort(points)
-	out := points[:0]
-	for i, p := range points {
-		if i == 0 || p != points[i-1] {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // appendSegment appends s, merging it into the last segment when they touch
