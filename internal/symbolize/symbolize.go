@@ -16,6 +16,7 @@ package symbolize
 import (
 	"debug/dwarf"
 	"io"
+	"slices"
 	"sort"
 )
 
@@ -159,6 +160,7 @@ func (t *Table) AddSymbols(syms []Symbol) {
 // outermost first. The leaf takes its line from the line table, each caller
 // the call line of the callee inlined into it.
 func inlineChain(subs []subroutine, wrappers wrapperNames, s int32, row lineRow, dst []Frame) []Frame {
+	dst = slices.Grow(dst, chainLength(subs, s))
 	line, disc := row.line, row.discriminator
 	for ; s >= 0; s = subs[s].parent {
 		sub := &subs[s]
@@ -172,6 +174,18 @@ func inlineChain(subs []subroutine, wrappers wrapperNames, s int32, row lineRow,
 		dst[i], dst[j] = dst[j], dst[i]
 	}
 	return dst
+}
+
+// chainLength is the number of frames inlineChain gives for s.
+func chainLength(subs []subroutine, s int32) int {
+	n := 0
+	for ; s >= 0; s = subs[s].parent {
+		n++
+		if !subs[s].inlined {
+			break
+		}
+	}
+	return n
 }
 
 // segment is [start, end) of code owned by one subroutine.
