@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"runtime"
 	"slices"
-	"sync"
+	"sync/atomic"
 )
 
 // Prefetch loads, when t loads lazily, the units holding addrs (in any
@@ -92,19 +92,11 @@ func (z *lazyTables) parseAll(units []int, workers int) []chan *unitParse {
 	for k := range out {
 		out[k] = make(chan *unitParse, 1)
 	}
-	var next sync.Mutex
-	k := 0
+	var next atomic.Int64 // the position of the next unit to read
 	for range min(workers, len(units)) {
 		go func() {
-			for {
-				next.Lock()
-				mine := k
-				k++
-				next.Unlock()
-				if mine >= len(units) {
-					return
-				}
-				out[mine] <- z.parseAlone(units[mine])
+			for k := int(next.Add(1) - 1); k < len(units); k = int(next.Add(1) - 1) {
+				out[k] <- z.parseAlone(units[k])
 			}
 		}()
 	}
