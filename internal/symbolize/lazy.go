@@ -17,6 +17,8 @@ import (
 // the units' ranges (at or above the preferred base: below it lies code the
 // linker dropped) do not overlap, so that every address belongs to one
 // unit and a unit answers as the whole table would; else New loads all.
+// Prefetch loads the units a batch of addresses needs at once, reading
+// them on several goroutines (prefetch.go, unitload.go).
 //
 // A function is grouped by name across units (Function.Ranges); a name of
 // several functions (static functions of one name in several files) has
