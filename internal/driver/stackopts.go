@@ -3,7 +3,6 @@ package driver
 import (
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/profgen/profgen/internal/aggregate"
@@ -53,7 +52,7 @@ func prefetchFrames(opts Options, bins *binaries, counts *aggregate.StackCounts)
 	if opts.SkipSymbolization {
 		return &wg
 	}
-	for i, addrs := range framesByBinary(counts, len(bins.files)) {
+	for i, addrs := range counts.BinaryAddrs(len(bins.files)) {
 		sym, err := bins.symbolizer(i)
 		if err != nil || len(addrs) == 0 {
 			continue // writing the profile reports the error
@@ -61,24 +60,6 @@ func prefetchFrames(opts Options, bins *binaries, counts *aggregate.StackCounts)
 		wg.Go(func() { sym.Prefetch(addrs) })
 	}
 	return &wg
-}
-
-// framesByBinary returns the addresses of the frames of counts in each
-// profiled binary, sorted, without repeats.
-func framesByBinary(counts *aggregate.StackCounts, n int) [][]uint64 {
-	out := make([][]uint64, n)
-	for _, s := range counts.Stacks {
-		for _, l := range s.Locs {
-			if o := counts.Objects[l.Obj]; o.Binary >= 0 && !o.UnknownSite {
-				out[o.Binary] = append(out[o.Binary], l.Addr)
-			}
-		}
-	}
-	for i := range out {
-		slices.Sort(out[i])
-		out[i] = slices.Compact(out[i])
-	}
-	return out
 }
 
 func (res *result) printUnwind(w io.Writer) {

@@ -100,6 +100,7 @@ func StackProfiles(counts *aggregate.StackCounts, bins []StackBinary) []*samplep
 	for i := range g.hits {
 		g.hits[i] = map[uint64]uint64{}
 	}
+	g.prefetch()
 	for _, s := range counts.Stacks {
 		g.addStack(s)
 	}
@@ -145,6 +146,18 @@ func (g *stackGenerator) frames(loc aggregate.Loc) []symbolize.Frame {
 		g.cache[loc] = fs
 	}
 	return fs
+}
+
+// prefetch hands each binary's Sym that can load what a batch of
+// addresses needs up front (*symbolize.Table: Prefetch) the addresses of
+// the binary's frames.
+func (g *stackGenerator) prefetch() {
+	addrs := g.counts.BinaryAddrs(len(g.bins))
+	for i, b := range g.bins {
+		if p, ok := b.Sym.(interface{ Prefetch(addrs []uint64) }); ok && len(addrs[i]) > 0 {
+			p.Prefetch(addrs[i])
+		}
+	}
 }
 
 func (g *stackGenerator) addStack(s *aggregate.Stack) {

@@ -34,6 +34,13 @@ type Symbolizer interface {
 	FramesOrSymbol(addr uint64, dst []symbolize.Frame) []symbolize.Frame
 }
 
+// Prefetcher is a Symbolizer that can load up front, all at once, what
+// the symbolization of a batch of addresses needs (*symbolize.Table
+// reads the DWARF units that hold them on several goroutines).
+type Prefetcher interface {
+	Prefetch(addrs []uint64)
+}
+
 // Binary describes one profiled binary.
 type Binary struct {
 	Path    string
@@ -70,6 +77,7 @@ func Build(counts *aggregate.StackCounts, bins []Binary) *profile.Profile {
 		b.p.DurationNanos = int64(counts.LastNS - counts.FirstNS)
 	}
 	b.binaryMappings()
+	b.prefetch()
 	b.addStacks()
 	return b.p
 }
@@ -101,6 +109,17 @@ type cachedLoc struct {
 type funcKey struct {
 	systemName, filename string
 	startLine            int64
+}
+
+// prefetch hands each binary's Symbolizer that is a Prefetcher the
+// addresses of the binary's frames (in stack order, repeats included).
+func (b *builder) prefetch() {
+	addrs := b.counts.BinaryAddrs(len(b.bins))
+	for i, bin := range b.bins {
+		if p, ok := bin.Symbolizer.(Prefetcher); ok && len(addrs[i]) > 0 {
+			p.Prefetch(addrs[i])
+		}
+	}
 }
 
 // isClock reports whether all samples come from software clock events,
@@ -232,6 +251,12 @@ func isPanic(fn string) bool {
 // location returns the location of l; with fold, without the lines of
 // wrapper functions, nil when only wrappers are left.
 func (b *builder) location(l aggregate.Loc, fold bool) cachedLoc {
+	return b.cached(l, fold, func() *profile.Location { return b.newLocation(l, fold) })
+}
+
+// cached returns the location of l (with or without folding) made
+// before, or else made by newLoc and kept.
+func (b *builder) cached(l aggregate.Loc, fold bool, newLoc func() *profile.Location) cachedLoc {
 	f := 0
 	if fold {
 		f = 1
@@ -244,7 +269,7 @@ func (b *builder) location(l aggregate.Loc, fold bool) cachedLoc {
 		m = map[uint64]cachedLoc{}
 		b.locs[f][l.Obj] = m
 	}
-	c := cachedLoc{loc: b.newLocation(l, fold)}
+	c := cachedLoc{loc: newLoc()}
 	if c.loc != nil && len(c.loc.Line) > 0 {
 		c.panics = isPanic(c.loc.Line[len(c.loc.Line)-1].Function.SystemName)
 	}
@@ -261,13 +286,26 @@ func (b *builder) newLocation(l aggregate.Loc, fold bool) *profile.Location {
 			kept := withoutWrappers(fs)
 			switch {
 			case len(kept) == len(fs):
-				return b.location(l, false).loc
+				return b.unfolded(l, fs)
 			case len(kept) == 0:
 				return nil
 			}
 			fs = kept
 		}
 	}
+	return b.addLocation(l, fs)
+}
+
+// unfolded returns the location of l without folding, whose frames (none
+// of them a wrapper) are fs: what location(l, false) returns, without
+// symbolizing l again.
+func (b *builder) unfolded(l aggregate.Loc, fs []symbolize.Frame) *profile.Location {
+	return b.cached(l, false, func() *profile.Location { return b.addLocation(l, fs) }).loc
+}
+
+// addLocation adds the location of l, whose frames in a binary are fs.
+func (b *builder) addLocation(l aggregate.Loc, fs []symbolize.Frame) *profile.Location {
+	o := b.counts.Objects[l.Obj]
 	loc := b.slabs.location()
 	loc.ID, loc.Address = uint64(len(b.p.Location)+1), l.Addr
 	switch {

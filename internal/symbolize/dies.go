@@ -103,6 +103,7 @@ type dieSections struct {
 	info, abbrev, str, lineStr, addr []byte
 	strOffsets                       []byte // DWARF 5: .debug_str_offsets
 	rnglists, ranges                 []byte // DWARF 5 and 4 range lists
+	line                             []byte // .debug_line, for the sizes of line tables
 }
 
 // readDIESections gets the sections with section (Options.Section); nil
@@ -116,7 +117,7 @@ func readDIESections(section func(string) ([]byte, error)) *dieSections {
 		name string
 		data *[]byte
 	}{{".debug_info", &s.info}, {".debug_abbrev", &s.abbrev}, {".debug_str", &s.str}, {".debug_line_str", &s.lineStr},
-		{".debug_addr", &s.addr}, {".debug_str_offsets", &s.strOffsets}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}} {
+		{".debug_addr", &s.addr}, {".debug_str_offsets", &s.strOffsets}, {".debug_rnglists", &s.rnglists}, {".debug_ranges", &s.ranges}, {".debug_line", &s.line}} {
 		b, err := section(sec.name)
 		if err != nil {
 			return nil
@@ -139,7 +140,7 @@ type dieReader struct {
 	version  int
 	offSize  int
 	addrSize int
-	abbrevs  map[uint64]*dieAbbrev
+	abbrevs  abbrevTable
 	// lists reads the unit's range lists and, from its DW_AT_addr_base on,
 	// its addresses (DW_FORM_addrx).
 	lists rangeLists
@@ -147,13 +148,14 @@ type dieReader struct {
 	// DW_AT_rnglists_base (DWARF 5; 0 before, as debug/dwarf has them).
 	strBase, rnglistsBase uint64
 	entry                 dwarf.Entry
+	rangeBuf              [][2]uint64 // the ranges returned last (ranges)
 	err                   error
 }
 
 // newDIEReader returns a reader of the unit whose header is at start of
 // s.info, positioned after its unit DIE; false when the unit is one
 // dieReader does not read (see above).
-func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]map[uint64]*dieAbbrev) (*dieReader, bool) {
+func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]abbrevTable) (*dieReader, bool) {
 	r := &dieReader{s: s, unit: dwarf.Offset(start)}
 	abbrevOff, ok := r.header(start)
 	if !ok || !r.readAbbrevs(abbrevs, abbrevOff) {
@@ -169,7 +171,7 @@ func newDIEReader(s *dieSections, start uint64, abbrevs map[uint64]map[uint64]*d
 // DW_AT_str_offsets_base, DW_AT_rnglists_base and its base address as
 // debug/dwarf does: the base address is read once the bases are known.
 func (r *dieReader) unitDIE() bool {
-	a := r.abbrevs[r.uleb()]
+	a := r.abbrevs.at(r.uleb())
 	if a == nil || a.tag == 0 {
 		return false
 	}
@@ -257,7 +259,7 @@ func (r *dieReader) header(start uint64) (uint64, bool) {
 
 // readAbbrevs reads the unit's abbreviation table, at off (once per table:
 // tables holds them by offset), and checks its forms.
-func (r *dieReader) readAbbrevs(tables map[uint64]map[uint64]*dieAbbrev, off uint64) bool {
+func (r *dieReader) readAbbrevs(tables map[uint64]abbrevTable, off uint64) bool {
 	t, ok := tables[off]
 	if !ok {
 		t = parseAbbrevs(r.s.abbrev, off)
@@ -267,6 +269,9 @@ func (r *dieReader) readAbbrevs(tables map[uint64]map[uint64]*dieAbbrev, off uin
 		return false
 	}
 	for _, a := range t {
+		if a == nil {
+			continue
+		}
 		for _, at := range a.attrs {
 			if !r.reads(at) {
 				return false
@@ -277,13 +282,40 @@ func (r *dieReader) readAbbrevs(tables map[uint64]map[uint64]*dieAbbrev, off uin
 	return true
 }
 
-// parseAbbrevs reads the abbreviation table at off; nil when malformed.
-func parseAbbrevs(b []byte, off uint64) map[uint64]*dieAbbrev {
+// abbrevTable holds the abbreviations of a table by code. Compilers
+// number them from 1 up, so that a slice indexed by code holds them.
+type abbrevTable []*dieAbbrev
+
+// at returns the abbreviation of code, nil when none.
+func (t abbrevTable) at(code uint64) *dieAbbrev {
+	if code < uint64(len(t)) {
+		return t[code]
+	}
+	return nil
+}
+
+// add sets the abbreviation of code; false when code is too far past
+// the codes before it for a slice to hold them.
+func (t *abbrevTable) add(code uint64, a *dieAbbrev) bool {
+	if code >= uint64(len(*t)) {
+		if code > 2*uint64(len(*t))+1024 {
+			return false
+		}
+		*t = append(*t, make(abbrevTable, code+1-uint64(len(*t)))...)
+	}
+	(*t)[code] = a
+	return true
+}
+
+// parseAbbrevs reads the abbreviation table at off; nil when malformed,
+// or numbered too sparsely for an abbrevTable (debug/dwarf reads the
+// unit then).
+func parseAbbrevs(b []byte, off uint64) abbrevTable {
 	if off >= uint64(len(b)) {
 		return nil
 	}
 	p := &dieReader{data: b, pos: int(off)}
-	t := map[uint64]*dieAbbrev{}
+	t := abbrevTable{}
 	for {
 		code := p.uleb()
 		if code == 0 || p.err != nil {
@@ -302,7 +334,9 @@ func parseAbbrevs(b []byte, off uint64) map[uint64]*dieAbbrev {
 			at.want = a.wanted && dieAttrs[at.attr]
 			a.attrs = append(a.attrs, at)
 		}
-		t[code] = a
+		if !t.add(code, a) {
+			return nil
+		}
 	}
 	if p.err != nil {
 		return nil
@@ -352,7 +386,7 @@ func (r *dieReader) Next() (*dwarf.Entry, error) {
 		e.Tag, e.Children = 0, false
 		return e, r.err
 	}
-	a := r.abbrevs[code]
+	a := r.abbrevs.at(code)
 	if a == nil {
 		r.err = errDIE
 		return nil, r.err
@@ -624,8 +658,11 @@ func (r *dieReader) strAt(sec []byte, off uint64) string {
 
 // ranges is dwarf.Data.Ranges for a DIE that the reader returned: its
 // low and high pc, then its range list, from the unit's base address.
+// The ranges are valid until the next call: they are kept in a buffer
+// reused from DIE to DIE.
 func (r *dieReader) ranges(e *dwarf.Entry) ([][2]uint64, error) {
-	var ret [][2]uint64
+	ret := r.rangeBuf[:0]
+	defer func() { r.rangeBuf = ret[:0] }()
 	low, lowOK := e.Val(dwarf.AttrLowpc).(uint64)
 	var high uint64
 	var highOK bool
@@ -642,21 +679,23 @@ func (r *dieReader) ranges(e *dwarf.Entry) ([][2]uint64, error) {
 		ret = append(ret, [2]uint64{low, high})
 	}
 	off, list := r.rangeList(e)
-	if list == nil {
-		return ret, nil
+	if list != nil {
+		var err error
+		if ret, err = list(ret, off); err != nil {
+			return nil, err
+		}
 	}
-	rs, err := list(off)
-	if err != nil {
-		return nil, err
+	if len(ret) == 0 {
+		return nil, nil
 	}
-	return append(ret, rs...), nil
+	return ret, nil
 }
 
 // rangeList is the offset of e's DW_AT_ranges list and the reader of that
 // list (nil without one): in DWARF 5 a section offset or a resolved
 // DW_FORM_rnglistx, in .debug_rnglists; before, a section offset in
 // .debug_ranges.
-func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func(uint64) ([][2]uint64, error)) {
+func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func([][2]uint64, uint64) ([][2]uint64, error)) {
 	f := e.AttrField(dwarf.AttrRanges)
 	if f == nil {
 		return 0, nil
@@ -665,17 +704,17 @@ func (r *dieReader) rangeList(e *dwarf.Entry) (uint64, func(uint64) ([][2]uint64
 		switch v := f.Val.(type) {
 		case int64:
 			if f.Class == dwarf.ClassRangeListPtr {
-				return uint64(v), r.lists.list5
+				return uint64(v), r.lists.appendList5
 			}
 		case uint64:
 			if f.Class == dwarf.ClassRngList {
-				return v, r.lists.list5
+				return v, r.lists.appendList5
 			}
 		}
 		return 0, nil
 	}
 	if v, ok := f.Val.(int64); ok && r.s.ranges != nil {
-		return uint64(v), r.lists.list4
+		return uint64(v), r.lists.appendList4
 	}
 	return 0, nil
 }

@@ -38,7 +38,7 @@ func TestDIEReaderIndexedForms(t *testing.T) {
 // namesAndRanges lists the name and ranges of each DIE of the unit at the
 // start of s that has a name.
 func namesAndRanges(t *testing.T, s *dieSections) []string {
-	r, ok := newDIEReader(s, 0, map[uint64]map[uint64]*dieAbbrev{})
+	r, ok := newDIEReader(s, 0, map[uint64]abbrevTable{})
 	if !ok {
 		t.Fatal("unit not read")
 	}

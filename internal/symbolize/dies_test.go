@@ -58,7 +58,7 @@ func compareUnits(t *testing.T, s *dieSections, d *dwarf.Data) (read, units int)
 	if !ok {
 		t.Fatal("unit headers")
 	}
-	tables := map[uint64]map[uint64]*dieAbbrev{}
+	tables := map[uint64]abbrevTable{}
 	for _, h := range hs {
 		fast, ok := newDIEReader(s, h.start, tables)
 		if !ok {
@@ -84,7 +84,7 @@ func testDIESections(t *testing.T, ef *elf.File) *dieSections {
 		return b
 	}
 	return &dieSections{info: data(".debug_info"), abbrev: data(".debug_abbrev"), str: data(".debug_str"), lineStr: data(".debug_line_str"), addr: data(".debug_addr"),
-		strOffsets: data(".debug_str_offsets"), rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges")}
+		strOffsets: data(".debug_str_offsets"), rnglists: data(".debug_rnglists"), ranges: data(".debug_ranges"), line: data(".debug_line")}
 }
 
 func compareUnitDIEs(t *testing.T, fast *dieReader, d *dwarf.Data, entry dwarf.Offset) {
@@ -152,7 +152,7 @@ func FuzzDIEReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, info, abbrev, str, lineStr, addr, strOffsets, rnglists, ranges []byte) {
 		s := &dieSections{info: info, abbrev: abbrev, str: str, lineStr: lineStr, addr: addr, strOffsets: strOffsets, rnglists: rnglists, ranges: ranges}
 		hs, _ := readUnitHeaders(bytes.NewReader(info))
-		tables := map[uint64]map[uint64]*dieAbbrev{}
+		tables := map[uint64]abbrevTable{}
 		for _, h := range append(hs, unitHeader{}) {
 			r, ok := newDIEReader(s, h.start, tables)
 			if !ok {

@@ -2,49 +2,42 @@ package symbolize
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 )
 
 // flatten turns possibly nested subroutine ranges into disjoint segments,
 // each owned by the innermost subroutine: of the ranges covering an address,
 // the one whose subroutine comes last in DIE order, as in LLVM's address map.
+// It sweeps the ranges by start: the owner changes only where a range
+// starts or where the owner's range ends.
 func flatten(ivs []interval) []segment {
 	slices.SortFunc(ivs, func(a, b interval) int { return cmp.Compare(a.start, b.start) })
-	points := boundaryPoints(ivs)
-	var segs []segment
-	active := &intervalHeap{}
+	segs := make([]segment, 0, len(ivs))
+	var active intervalHeap
 	next := 0
-	for i := 0; i+1 < len(points); i++ {
-		p := points[i]
+	var p uint64 // where the segment to come starts
+	for next < len(ivs) || len(active) > 0 {
+		if len(active) == 0 {
+			p = ivs[next].start // after a gap
+		}
 		for next < len(ivs) && ivs[next].start == p {
-			heap.Push(active, ivs[next])
+			active.push(ivs[next])
 			next++
 		}
-		for active.Len() > 0 && (*active)[0].end <= p {
-			heap.Pop(active)
+		for len(active) > 0 && active[0].end <= p {
+			active.pop()
 		}
-		if active.Len() == 0 {
+		if len(active) == 0 {
 			continue
 		}
-		segs = appendSegment(segs, segment{p, points[i+1], (*active)[0].sub})
+		end := active[0].end
+		if next < len(ivs) {
+			end = min(end, ivs[next].start)
+		}
+		segs = appendSegment(segs, segment{p, end, active[0].sub})
+		p = end
 	}
 	return segs
-}
-
-func boundaryPoints(ivs []interval) []uint64 {
-	points := make([]uint64, 0, 2*len(ivs))
-	for _, iv := range ivs {
-		points = append(points, iv.start, iv.end)
-	}
-	slices.Sort(points)
-	out := points[:0]
-	for i, p := range points {
-		if i == 0 || p != points[i-1] {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // appendSegment appends s, merging it into the last segment when they touch
@@ -61,13 +54,38 @@ func appendSegment(segs []segment, s segment) []segment {
 // that ended stay until they reach the top.
 type intervalHeap []interval
 
-func (h intervalHeap) Len() int           { return len(h) }
-func (h intervalHeap) Less(i, j int) bool { return h[i].sub > h[j].sub }
-func (h intervalHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *intervalHeap) Push(x any)        { *h = append(*h, x.(interval)) }
-func (h *intervalHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *intervalHeap) push(iv interval) {
+	*h = append(*h, iv)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		up := (i - 1) / 2
+		if a[up].sub >= a[i].sub {
+			break
+		}
+		a[up], a[i] = a[i], a[up]
+		i = up
+	}
+}
+
+// pop removes the top.
+func (h *intervalHeap) pop() {
+	a := *h
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	for i := 0; ; {
+		top, l, r := i, 2*i+1, 2*i+2
+		if l < n && a[l].sub > a[top].sub {
+			top = l
+		}
+		if r < n && a[r].sub > a[top].sub {
+			top = r
+		}
+		if top == i {
+			break
+		}
+		a[i], a[top] = a[top], a[i]
+		i = top
+	}
+	*h = a
 }

@@ -10,6 +10,7 @@ import (
 type Function struct {
 	Name   string
 	Ranges [][2]uint64 // [start, end)
+	units  []int32     // lazily loaded tables: the unit of each range
 }
 
 // FuncRange is one address range of a Function.
@@ -30,7 +31,7 @@ func newFuncTable(l *loader, preferredBase uint64) funcTable {
 	byName := map[string]*Function{}
 	var t funcTable
 	seen := map[uint64]bool{}
-	for _, idx := range l.topLevel {
+	for k, idx := range l.topLevel {
 		name := l.subs[idx].name
 		if name == "" {
 			continue
@@ -40,7 +41,7 @@ func newFuncTable(l *loader, preferredBase uint64) funcTable {
 			fn = &Function{Name: name}
 			byName[name] = fn
 		}
-		for _, r := range l.ranges[idx] {
+		for _, r := range l.topRanges[k] {
 			if r[1] <= r[0] || r[0] < preferredBase {
 				continue
 			}
@@ -149,17 +150,4 @@ func CanonicalName(name string) string {
 		}
 	}
 	return name
-}
-
-// Prefetch loads, when t loads lazily, the units holding addrs, so that
-// the work can overlap other work before the lookups. Lookups may run
-// meanwhile (a unit loads under the lazy tables' lock); methods that add
-// to t (MarkEntries, AddSymbols) may not.
-func (t *Table) Prefetch(addrs []uint64) {
-	if t.lazy == nil {
-		return
-	}
-	for _, a := range addrs {
-		t.lazy.unitAt(a)
-	}
 }

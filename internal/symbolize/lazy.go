@@ -17,6 +17,8 @@ import (
 // the units' ranges (at or above the preferred base: below it lies code the
 // linker dropped) do not overlap, so that every address belongs to one
 // unit and a unit answers as the whole table would; else New loads all.
+// Prefetch loads the units a batch of addresses needs at once, reading
+// them on several goroutines (prefetch.go, unitload.go).
 //
 // A function is grouped by name across units (Function.Ranges); a name of
 // several functions (static functions of one name in several files) has
@@ -27,6 +29,7 @@ import (
 // unitInfo is one compilation unit.
 type unitInfo struct {
 	start  uint64       // offset of the unit's header
+	size   uint64       // its length in .debug_info, header included
 	entry  dwarf.Offset // offset of the unit's DIE
 	split  *splitRef    // a skeleton's split unit, nil if none (or missing)
 	ranges [][2]uint64
@@ -51,15 +54,13 @@ type lazyTables struct {
 	units  []unitInfo
 	byAddr []unitRange
 	byName map[string]*Function
-	// rangeUnits holds the unit of each of a function's ranges: they are
-	// kept in unit order, the order of a pass over all units.
-	rangeUnits map[*Function][]int
-	seen       map[uint64]bool
+	seen   map[uint64]bool
 	// dies are the sections units are read from without debug/dwarf, nil
 	// when they cannot be; abbrevs, the abbreviation tables read, by
-	// offset.
-	dies    *dieSections
-	abbrevs map[uint64]map[uint64]*dieAbbrev
+	// offset (units are read on several goroutines: see abbrevMu).
+	dies     *dieSections
+	abbrevs  map[uint64]abbrevTable
+	abbrevMu sync.Mutex
 	// tried holds the DIEs of other units read for their declarations;
 	// files, the file tables of those units.
 	tried map[dwarf.Offset]bool
@@ -80,7 +81,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	if !ok || len(hs) == 0 {
 		return nil
 	}
-	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, rangeUnits: map[*Function][]int{}, seen: map[uint64]bool{}, abbrevs: map[uint64]map[uint64]*dieAbbrev{},
+	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, seen: map[uint64]bool{}, abbrevs: map[uint64]abbrevTable{},
 		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
 	r := d.Reader()
 	for _, h := range hs {
@@ -104,7 +105,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 		// A unit without ranges holds no code (Go emits such units for
 		// packages without functions); it stays listed, for the DIEs
 		// other units refer to.
-		u := unitInfo{start: h.start, entry: off, split: ref}
+		u := unitInfo{start: h.start, size: h.end - h.start, entry: off, split: ref}
 		for _, rg := range rs {
 			if rg[0] >= base && rg[0] < rg[1] {
 				u.ranges = append(u.ranges, rg)
@@ -147,7 +148,7 @@ func (z *lazyTables) unitAt(addr uint64) *unitInfo {
 		return nil
 	}
 	if !z.units[i].loaded {
-		z.loadGroup(i)
+		z.loadGroup(i, nil)
 	}
 	return &z.units[i]
 }
@@ -177,17 +178,28 @@ func (z *lazyTables) span() (start, end uint64) {
 	return start, end
 }
 
+// find returns the unit holding addr, -1 for none.
 func (z *lazyTables) find(addr uint64) int {
-	i := sort.Search(len(z.byAddr), func(i int) bool { return z.byAddr[i].end > addr })
-	if i < len(z.byAddr) && z.byAddr[i].start <= addr {
+	if i := z.rangeAt(addr); i >= 0 {
 		return z.byAddr[i].unit
 	}
 	return -1
 }
 
+// rangeAt returns the index in byAddr of the range holding addr, -1 for
+// none.
+func (z *lazyTables) rangeAt(addr uint64) int {
+	i := sort.Search(len(z.byAddr), func(i int) bool { return z.byAddr[i].end > addr })
+	if i < len(z.byAddr) && z.byAddr[i].start <= addr {
+		return i
+	}
+	return -1
+}
+
 // loadGroup loads unit i and the units of the other functions of the
-// names it defines, then marks their entries.
-func (z *lazyTables) loadGroup(i int) {
+// names it defines, then marks their entries. p is unit i as read, nil
+// when it is still to be read.
+func (z *lazyTables) loadGroup(i int, p *unitParse) {
 	queue := []int{i}
 	var group []int
 	for len(queue) > 0 {
@@ -196,7 +208,11 @@ func (z *lazyTables) loadGroup(i int) {
 		if z.units[u].loaded {
 			continue
 		}
-		names := z.load(u)
+		read := p
+		if u != i || read == nil {
+			read = z.parse(u)
+		}
+		names := z.join(u, read)
 		group = append(group, u)
 		for _, name := range names {
 			for _, a := range z.dups[name] {
@@ -211,84 +227,53 @@ func (z *lazyTables) loadGroup(i int) {
 	}
 }
 
-// load reads unit i's line table and DIEs; it returns the names of the
-// functions it defines.
-func (z *lazyTables) load(i int) []string {
-	u := &z.units[i]
-	u.loaded = true
-	l := z.l
-	// The line rows, intervals and top-level subroutines of one unit at a
-	// time: buffers reused from unit to unit.
-	l.lines, l.intervals, l.topLevel = l.lines[:0], l.intervals[:0], l.topLevel[:0]
-	first := len(l.subs)
-	r := z.d.Reader()
-	r.Seek(u.entry)
-	cu, err := r.Next()
-	if err != nil || cu == nil {
-		return nil
-	}
-	if l.loadLines(cu) != nil {
-		return nil
-	}
-	u.decls = true
-	if err := z.loadDIEs(u, r, cu); err != nil {
-		return nil
-	}
-	z.resolveNames(first)
-	u.segs = flatten(l.intervals)
-	sortLineRows(l.lines)
-	u.lines = slices.Clone(l.lines)
-	u.funcs = z.funcTable(i)
-	names := make([]string, 0, len(u.funcs))
-	for _, fr := range u.funcs {
-		names = append(names, fr.Func.Name)
-	}
-	return names
-}
-
-// loadDIEs is loader.loadDIEs, reading the unit with a dieReader when
-// it can (dies.go).
-func (z *lazyTables) loadDIEs(u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
-	if u.split == nil && cu.Children && z.dies != nil {
-		if dr, ok := newDIEReader(z.dies, u.start, z.abbrevs); ok {
-			return z.l.loadUnitDIEs(dr, dr.ranges)
-		}
-	}
-	return z.l.loadDIEs(r, cu, u.split)
-}
-
-// resolveNames resolves the subroutines from index first on, after
-// reading the DIEs of the other units that their abstract origins or
+// resolveNames resolves the subroutines from index first on, reading on
+// the way the DIEs of the other units that their abstract origins or
 // specifications refer to: each DIE on its own (with its unit's file
-// table), not the units whole.
+// table), not the units whole. A subroutine whose chain reaches such a
+// DIE, not read yet, before its walk ends is resolved in a next round,
+// once the DIEs this round listed are read; a DIE is read once (one that
+// is no subprogram is never recorded).
 func (z *lazyTables) resolveNames(first int) {
-	for {
-		missing := z.missingDecls(first)
-		if len(missing) == 0 {
-			break
-		}
-		for _, off := range missing {
-			z.readDecl(off)
-		}
-	}
-	z.l.resolveNamesFrom(first)
-}
-
-// missingDecls lists the DIEs, not read yet, of units not loaded that the
-// subroutines from index first on refer to. A DIE is listed once: one
-// that is no subprogram is never recorded.
-func (z *lazyTables) missingDecls(first int) []dwarf.Offset {
-	var out []dwarf.Offset
 	l := z.l
-	for _, off := range l.subOffs[first:] {
-		l.walkRefs(off, func(o dwarf.Offset) {
-			if u := z.unitOfOffset(o); u >= 0 && !z.units[u].decls && !z.tried[o] {
-				z.tried[o] = true
-				out = append(out, o)
-			}
-		})
+	var pending []int
+	var toRead []dwarf.Offset
+	listed := map[dwarf.Offset]bool{}
+	unread := func(k dieKey) bool {
+		o, ok := k.binaryOffset()
+		if !ok {
+			return false
+		}
+		if u := z.unitOfOffset(o); u < 0 || z.units[u].decls || z.tried[o] {
+			return false
+		}
+		if !listed[o] {
+			listed[o] = true
+			toRead = append(toRead, o)
+		}
+		return true
 	}
-	return out
+	for i := first; i < len(l.subs); i++ {
+		if !l.resolve(&l.subs[i], l.subOffs[i], unread) {
+			pending = append(pending, i)
+		}
+	}
+	for len(pending) > 0 {
+		for _, o := range toRead {
+			z.tried[o] = true
+			z.readDecl(o)
+		}
+		toRead = toRead[:0]
+		clear(listed)
+		left := pending[:0]
+		for _, i := range pending {
+			if !l.resolve(&l.subs[i], l.subOffs[i], unread) {
+				left = append(left, i)
+			}
+		}
+		pending = left
+	}
+	l.markWrappers(first)
 }
 
 func (z *lazyTables) unitOfOffset(o dwarf.Offset) int {
@@ -313,6 +298,7 @@ func (z *lazyTables) readDecl(off dwarf.Offset) {
 	saved := l.files
 	l.files = files
 	l.recordDecl(e)
+	l.addDecls(nil)
 	l.files = saved
 }
 
@@ -348,13 +334,18 @@ func (z *lazyTables) readFiles(u int) fileTable {
 	return t
 }
 
-// funcTable builds the function ranges of the subprograms just loaded,
-// adding to the functions of the same name in other units.
-func (z *lazyTables) funcTable(unit int) funcTable {
+// funcTable builds the function ranges of the subprograms of unit p,
+// joined from subroutine index first on, adding to the functions of the
+// same name in other units.
+func (z *lazyTables) funcTable(unit int, p *loader, first int) funcTable {
 	l := z.l
-	var t funcTable
-	for _, idx := range l.topLevel {
-		name := l.subs[idx].name
+	n := 0
+	for _, rs := range p.topRanges {
+		n += len(rs)
+	}
+	ranges := make([]FuncRange, 0, n) // one allocation for the unit's ranges
+	for k, idx := range p.topLevel {
+		name := l.subs[first+int(idx)].name
 		if name == "" {
 			continue
 		}
@@ -363,27 +354,31 @@ func (z *lazyTables) funcTable(unit int) funcTable {
 			fn = &Function{Name: name}
 			z.byName[name] = fn
 		}
-		for _, r := range l.ranges[idx] {
+		for _, r := range p.topRanges[k] {
 			if r[1] <= r[0] || r[0] < z.base {
 				continue
 			}
-			z.addRange(fn, unit, r)
+			fn.addRange(unit, r)
 			if !z.seen[r[0]] {
 				z.seen[r[0]] = true
-				t = append(t, &FuncRange{Func: fn, Start: r[0], End: r[1]})
+				ranges = append(ranges, FuncRange{Func: fn, Start: r[0], End: r[1]})
 			}
 		}
 	}
-	sort.Slice(t, func(i, j int) bool { return t[i].Start < t[j].Start })
+	t := make(funcTable, len(ranges))
+	for i := range ranges {
+		t[i] = &ranges[i]
+	}
+	slices.SortFunc(t, func(a, b *FuncRange) int { return cmp.Compare(a.Start, b.Start) })
 	return t
 }
 
 // addRange adds a range of unit to fn, after those of earlier units and
-// of the same unit.
-func (z *lazyTables) addRange(fn *Function, unit int, r [2]uint64) {
-	us := z.rangeUnits[fn]
-	i := sort.Search(len(us), func(i int) bool { return us[i] > unit })
-	z.rangeUnits[fn] = slices.Insert(us, i, unit)
+// of the same unit: its ranges are kept in unit order, the order of a
+// pass over all units.
+func (fn *Function) addRange(unit int, r [2]uint64) {
+	i := sort.Search(len(fn.units), func(i int) bool { return fn.units[i] > int32(unit) })
+	fn.units = slices.Insert(fn.units, i, int32(unit))
 	fn.Ranges = slices.Insert(fn.Ranges, i, r)
 }
 
@@ -421,4 +416,23 @@ func (z *lazyTables) markEntries(u *unitInfo) {
 			}
 		}
 	}
+}
+
+// loadDIEs is l.loadDIEs for unit u, reading it with a dieReader when
+// it can (dies.go).
+func (z *lazyTables) loadDIEs(l *loader, u *unitInfo, r *dwarf.Reader, cu *dwarf.Entry) error {
+	if u.split == nil && cu.Children && z.dies != nil {
+		if dr, ok := z.dieReader(u); ok {
+			return l.loadUnitDIEs(dr, dr.ranges)
+		}
+	}
+	return l.loadDIEs(r, cu, u.split)
+}
+
+// dieReader is newDIEReader for unit u, sharing the abbreviation tables
+// read among the goroutines that read units.
+func (z *lazyTables) dieReader(u *unitInfo) (*dieReader, bool) {
+	z.abbrevMu.Lock()
+	defer z.abbrevMu.Unlock()
+	return newDIEReader(z.dies, u.start, z.abbrevs)
 }

@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"bytes"
 	"debug/elf"
 	"fmt"
 	"io"
@@ -52,7 +53,7 @@ func TestLazyEqualsEager(t *testing.T) {
 	bins, _ := filepath.Glob("../../testdata/programs/bin/*")
 	bins = append(bins, "../../testdata/callstack/forky")
 	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
-		bins = append(bins, filepath.Join(dir, "lbr/sqlite/binary"), filepath.Join(dir, "nonpie/nonpie"))
+		bins = append(bins, filepath.Join(dir, "lbr/sqlite/binary"), filepath.Join(dir, "nonpie/nonpie"), filepath.Join(dir, "nonpie/nonpiego"))
 	}
 	for _, p := range bins {
 		f, err := elf.Open(p)
@@ -60,6 +61,11 @@ func TestLazyEqualsEager(t *testing.T) {
 			t.Fatal(err)
 		}
 		info := debugInfo(f)
+		if sec := f.Section(".debug_info"); info == nil && sec != nil {
+			if b, err := sec.Data(); err == nil {
+				info = bytes.NewReader(b) // Go compresses its DWARF
+			}
+		}
 		d, err := f.DWARF()
 		if err != nil || info == nil {
 			t.Logf("%s: no uncompressed DWARF", p)

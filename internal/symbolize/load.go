@@ -24,9 +24,9 @@ type subroutine struct {
 	parent            int32 // enclosing subroutine, -1 for none
 	inlined           bool
 	// trampoline: the subprogram carries DW_AT_trampoline (true), as Go's
-	// compiler marks its generated wrappers; wrapper: the function is one
-	// (for inlined copies too, by name).
-	trampoline, wrapper bool
+	// compiler marks its generated wrappers. Whether a subroutine is a
+	// wrapper (inlined copies too) goes by its name: see wrapperNames.
+	trampoline bool
 }
 
 // interval is one address range of a subroutine; order is the subroutine's
@@ -68,23 +68,29 @@ func (k dieKey) binaryOffset() (dwarf.Offset, bool) {
 // loader reads the DIEs and line tables of all compilation units.
 type loader struct {
 	d         *dwarf.Data
-	wrappers  map[string]bool // names of the trampoline subprograms seen
+	wrappers  wrapperNames
 	decls     map[dieKey]*declInfo
+	read      []keyedDecl // declarations read, not yet in decls
 	subs      []subroutine
 	subOffs   []dieKey // DIE of each subroutine
 	intervals []interval
 	lines     []lineRow
-	// topLevel lists the subprograms for the function table.
-	topLevel []int32
-	ranges   map[int32][][2]uint64
-	files    []*dwarf.LineFile // the file table of the unit being read
-	split    *splitSource      // nil: split DWARF is refused
-	space    uint32            // key space of the unit being read
-	spaces   uint32            // split units read
+	// topLevel lists the subprograms for the function table, topRanges
+	// the address ranges of each.
+	topLevel  []int32
+	topRanges [][][2]uint64
+	files     []*dwarf.LineFile // the file table of the unit being read
+	split     *splitSource      // nil: split DWARF is refused
+	// lineSection is .debug_line, when line tables may be read without
+	// LineReader; unitAddrSize, the address size of the unit being read.
+	lineSection  []byte
+	unitAddrSize int
+	space        uint32 // key space of the unit being read
+	spaces       uint32 // split units read
 }
 
 func newLoader(d *dwarf.Data, split *splitSource) *loader {
-	return &loader{d: d, split: split, decls: map[dieKey]*declInfo{}, ranges: map[int32][][2]uint64{}}
+	return &loader{d: d, split: split, decls: map[dieKey]*declInfo{}}
 }
 
 func (l *loader) load() error {
@@ -173,7 +179,8 @@ func holdsCode(cu *dwarf.Entry) bool {
 	return cu.Tag == dwarf.TagCompileUnit || cu.Tag == dwarf.TagPartialUnit || cu.Tag == dwarf.TagSkeletonUnit
 }
 
-// rangesFunc returns the address ranges of a DIE.
+// rangesFunc returns the address ranges of a DIE, which may be valid only
+// until the next call.
 type rangesFunc func(*dwarf.Entry) ([][2]uint64, error)
 
 // dieSource yields DIEs in order: a *dwarf.Reader, or a dieReader.
@@ -210,8 +217,10 @@ func (l *loader) loadUnitDIEs(r dieSource, ranges rangesFunc) error {
 	return nil
 }
 
+// recordDecl adds e to the declarations read (see addDecls).
 func (l *loader) recordDecl(e *dwarf.Entry) {
-	di := &declInfo{}
+	l.read = append(l.read, keyedDecl{key: l.key(e.Offset)})
+	di := &l.read[len(l.read)-1].info
 	di.name, _ = e.Val(dwarf.AttrName).(string)
 	di.linkageName, _ = e.Val(dwarf.AttrLinkageName).(string)
 	if di.linkageName == "" {
@@ -226,7 +235,25 @@ func (l *loader) recordDecl(e *dwarf.Entry) {
 	origin, _ := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
 	spec, _ := e.Val(dwarf.AttrSpecification).(dwarf.Offset)
 	di.origin, di.spec = l.key(origin), l.key(spec)
-	l.decls[l.key(e.Offset)] = di
+}
+
+// keyedDecl is a declaration read, with the key of its DIE.
+type keyedDecl struct {
+	key  dieKey
+	info declInfo
+}
+
+// addDecls makes the declarations read so far, and those of read, the
+// ones name lookups find. Declarations are read into a slice and looked
+// up in a map: a unit read on a goroutine of its own (unitload.go) adds
+// its declarations to the map of the tables once, when it joins them.
+func (l *loader) addDecls(read []keyedDecl) {
+	for _, r := range [][]keyedDecl{l.read, read} {
+		for i := range r {
+			l.decls[r[i].key] = &r[i].info
+		}
+	}
+	l.read = nil
 }
 
 // addSubroutine records e when it has code and returns its index, or parent
@@ -252,7 +279,7 @@ func (l *loader) addSubroutine(e *dwarf.Entry, parent int32, ranges rangesFunc) 
 	}
 	if !s.inlined {
 		l.topLevel = append(l.topLevel, idx)
-		l.ranges[idx] = rs
+		l.topRanges = append(l.topRanges, slices.Clone(rs))
 	}
 	return idx
 }
@@ -277,6 +304,9 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 		return nil
 	}
 	l.files = lr.Files()
+	if l.runLineProgram(cu) {
+		return nil
+	}
 	var le dwarf.LineEntry
 	seqStart := len(l.lines)
 	for {
@@ -297,6 +327,26 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 			seqStart = len(l.lines)
 		}
 	}
+}
+
+// runLineProgram appends the rows of cu's line table without LineReader
+// when it can (lineprog.go); false, having appended none, when it
+// cannot.
+func (l *loader) runLineProgram(cu *dwarf.Entry) bool {
+	off, ok := cu.Val(dwarf.AttrStmtList).(int64)
+	if !ok || off < 0 || l.lineSection == nil {
+		return false
+	}
+	p, ok := newLineProgram(l.lineSection, uint64(off), l.unitAddrSize)
+	if !ok {
+		return false
+	}
+	n := len(l.lines)
+	if !p.run(l) {
+		l.lines = l.lines[:n]
+		return false
+	}
+	return true
 }
 
 // addLineRow appends a row of the sequence starting at row seqStart,
@@ -320,86 +370,96 @@ func (l *loader) addLineRow(r lineRow, seqStart int) {
 // resolveNames fills each subroutine's name and start line, following
 // DW_AT_abstract_origin and DW_AT_specification as LLVM does: a linkage name
 // anywhere on the chain wins over a plain name.
-func (l *loader) resolveNames() { l.resolveNamesFrom(0) }
+func (l *loader) resolveNames() {
+	l.addDecls(nil)
+	l.resolveNamesFrom(0)
+}
 
 // resolveNamesFrom resolves the subroutines from index first on.
 func (l *loader) resolveNamesFrom(first int) {
 	for i := first; i < len(l.subOffs); i++ {
-		off := l.subOffs[i]
-		s := &l.subs[i]
-		s.name = l.findString(off, func(d *declInfo) string { return d.linkageName })
-		if s.name == "" {
-			s.name = l.findString(off, func(d *declInfo) string { return d.name })
-		}
-		s.file = l.findString(off, func(d *declInfo) string { return d.file })
-		l.walkDecls(off, func(d *declInfo) bool {
-			if d.hasDeclLine {
-				s.declLine = d.declLine
-			}
-			return d.hasDeclLine
-		})
+		l.resolve(&l.subs[i], l.subOffs[i], nil)
 	}
 	l.markWrappers(first)
 }
 
-// markWrappers marks the subroutines of the functions that some
-// subprogram marks as a trampoline: Go's wrappers (method values' -fm,
-// promoted and pointer-receiver methods), which Go's own profiler leaves
-// out of stacks. It looks at the subroutines from index first on (those a
-// lazily loaded unit added) against the trampoline names of every unit
-// loaded so far, so that loading units one by one stays linear.
+// resolve fills s's name, file and start line from its DIE at off, in
+// one walk of the chain: of each, the first the walk finds. A DIE of the
+// chain not in decls is passed to absent (when not nil): when it returns
+// true (the DIE is still to be read), resolve stops and returns false,
+// leaving s as it was.
+func (l *loader) resolve(s *subroutine, off dieKey, absent func(dieKey) bool) bool {
+	var linkage, name, file string
+	var line uint32
+	var hasFile, hasLine bool
+	done := l.walkDecls(off, func(d *declInfo) bool {
+		if linkage == "" {
+			linkage = d.linkageName
+		}
+		if name == "" {
+			name = d.name
+		}
+		if !hasFile && d.file != "" {
+			file, hasFile = d.file, true
+		}
+		if !hasLine && d.hasDeclLine {
+			line, hasLine = d.declLine, true
+		}
+		return linkage != "" && hasFile && hasLine
+	}, absent)
+	if !done {
+		return false
+	}
+	s.name = linkage
+	if s.name == "" {
+		s.name = name
+	}
+	if hasFile {
+		s.file = file
+	}
+	if hasLine {
+		s.declLine = line
+	}
+	return true
+}
+
+// markWrappers adds the names of the trampolines among the subroutines
+// from index first on (those a lazily loaded unit added) to the wrapper
+// names.
 func (l *loader) markWrappers(first int) {
 	for _, s := range l.subs[first:] {
 		if s.trampoline {
-			if l.wrappers == nil {
-				l.wrappers = map[string]bool{}
-			}
-			l.wrappers[s.name] = true
+			l.wrappers.add(s.name)
 		}
-	}
-	if len(l.wrappers) == 0 {
-		return
-	}
-	for i := first; i < len(l.subs); i++ {
-		l.subs[i].wrapper = l.wrappers[l.subs[i].name]
 	}
 }
 
-func (l *loader) findString(off dieKey, get func(*declInfo) string) string {
-	var s string
-	l.walkDecls(off, func(d *declInfo) bool {
-		s = get(d)
-		return s != ""
-	})
-	return s
+// wrapperNames are the names of the subprograms that some subprogram of
+// that name marks as a trampoline: Go's wrappers (method values' -fm,
+// promoted and pointer-receiver methods), which Go's own profiler leaves
+// out of stacks. An inlined copy of a wrapper carries no mark of its
+// own: it is one by name. The names are looked up when frames are asked
+// for, not when a unit loads, so that a subroutine is a wrapper when any
+// unit loaded so far marks its name, whatever the order units loaded in.
+type wrapperNames map[string]bool
+
+func (w *wrapperNames) add(name string) {
+	if *w == nil {
+		*w = wrapperNames{}
+	}
+	(*w)[name] = true
+}
+
+// has reports whether name is a wrapper's.
+func (w wrapperNames) has(name string) bool {
+	return len(w) > 0 && w[name]
 }
 
 // walkDecls visits the DIE at off and then, breadth first, the DIEs its
 // abstract origin and specification refer to, until visit returns true.
-func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool) {
-	var buf [8]dieKey
-	queue := append(buf[:0], off)
-	for i := 0; i < len(queue); i++ {
-		o := queue[i]
-		d := l.decls[o]
-		if d == nil || slices.Contains(queue[:i], o) {
-			continue
-		}
-		if visit(d) {
-			return
-		}
-		for _, next := range []dieKey{d.origin, d.spec} {
-			if next != 0 {
-				queue = append(queue, next)
-			}
-		}
-	}
-}
-
-// walkRefs calls missing for each DIE of the binary's DWARF that the chain
-// of abstract origins and specifications from off reaches and that is not
-// in decls (a split unit is read whole: its DIEs are never missing).
-func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
+// A DIE not in decls is passed to absent, when not nil: when it returns
+// true, the walk stops and walkDecls returns false.
+func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool, absent func(dieKey) bool) bool {
 	var buf [8]dieKey
 	queue := append(buf[:0], off)
 	for i := 0; i < len(queue); i++ {
@@ -409,10 +469,13 @@ func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
 		}
 		d := l.decls[o]
 		if d == nil {
-			if bo, ok := o.binaryOffset(); ok {
-				missing(bo)
+			if absent != nil && absent(o) {
+				return false
 			}
 			continue
+		}
+		if visit(d) {
+			return true
 		}
 		for _, next := range []dieKey{d.origin, d.spec} {
 			if next != 0 {
@@ -420,4 +483,5 @@ func (l *loader) walkRefs(off dieKey, missing func(dwarf.Offset)) {
 			}
 		}
 	}
+	return true
 }

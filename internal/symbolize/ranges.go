@@ -19,10 +19,12 @@ type rangeLists struct {
 }
 
 // list4 reads the DWARF 4 range list at off of .debug_ranges.
-func (l rangeLists) list4(off uint64) ([][2]uint64, error) {
+func (l rangeLists) list4(off uint64) ([][2]uint64, error) { return l.appendList4(nil, off) }
+
+// appendList4 is list4, appending the ranges to out.
+func (l rangeLists) appendList4(out [][2]uint64, off uint64) ([][2]uint64, error) {
 	r := rangeReader{b: l.ranges, pos: off, asize: l.asize}
 	base := l.base
-	var out [][2]uint64
 	maxAddr := ^uint64(0) >> (64 - 8*l.asize)
 	for {
 		lo, hi := r.addr(), r.addr()
@@ -53,10 +55,12 @@ const (
 )
 
 // list5 reads the DWARF 5 range list at off of .debug_rnglists.
-func (l rangeLists) list5(off uint64) ([][2]uint64, error) {
+func (l rangeLists) list5(off uint64) ([][2]uint64, error) { return l.appendList5(nil, off) }
+
+// appendList5 is list5, appending the ranges to out.
+func (l rangeLists) appendList5(out [][2]uint64, off uint64) ([][2]uint64, error) {
 	r := rangeReader{b: l.rnglists, pos: off, asize: l.asize}
 	base := l.base
-	var out [][2]uint64
 	for {
 		kind := r.byte()
 		var lo, hi uint64

@@ -147,24 +147,29 @@ func describeFull(tab *Table, addr uint64) string {
 }
 
 // TestSplitDWARFMatchesPlain: the table of a -gsplit-dwarf build, its
-// split units read from the .dwo files or from the package, eagerly or
-// unit by unit, answers every address of the code as the table of the
-// same program built without it; and it has the same functions.
+// split units read from the .dwo files or from the package, eagerly,
+// unit by unit or all prefetched, answers every address of the code as
+// the table of the same program built without it; and it has the same
+// functions.
 func TestSplitDWARFMatchesPlain(t *testing.T) {
 	for _, version := range []int{5, 4} {
 		b := buildSplit(t, version, splitSrc)
 		t.Chdir(b.dir) // the .dwo files are at DW_AT_comp_dir ".", the working directory
 		lo, hi := textAddrs(t, b.plain)
-		for _, lazy := range []bool{false, true} {
+		for _, mode := range []string{"eager", "lazy", "prefetched"} {
+			lazy := mode != "eager"
 			want := openTable(t, b.plain, lazy, nil)
 			for _, from := range []string{"dwo", "dwp"} {
-				t.Run(fmt.Sprintf("DWARF%d/%s/lazy=%v", version, from, lazy), func(t *testing.T) {
+				t.Run(fmt.Sprintf("DWARF%d/%s/%s", version, from, mode), func(t *testing.T) {
 					split := &Split{DWP: "nosuch.dwp"}
 					if from == "dwp" {
 						split.DWP = "split.dwp"
 						hideDWOs(t, b.dir)
 					}
 					got := openTable(t, b.split, lazy, split)
+					if mode == "prefetched" {
+						got.Prefetch([]uint64{lo, (lo + hi) / 2, hi - 1})
+					}
 					if r := got.Split(); r.Units != 2 || len(r.Missing) != 0 || (r.DWP != "") != (from == "dwp") {
 						t.Errorf("split report %+v", r)
 					}

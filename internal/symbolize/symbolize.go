@@ -16,6 +16,7 @@ package symbolize
 import (
 	"debug/dwarf"
 	"io"
+	"slices"
 	"sort"
 )
 
@@ -44,8 +45,10 @@ type Table struct {
 	lines []lineRow    // all line-table rows, sorted by address
 	funcs funcTable    // top-level functions by range
 	syms  []Symbol     // ELF function symbols by address, for FramesOrSymbol
-	lazy  *lazyTables  // when set, the tables above are per unit, loaded on demand
-	split *splitSource // where split units are read from, nil if nowhere
+	// wrappers are the names of Go's generated wrappers.
+	wrappers wrapperNames
+	lazy     *lazyTables  // when set, the tables above are per unit, loaded on demand
+	split    *splitSource // where split units are read from, nil if nowhere
 }
 
 // Options tune table construction.
@@ -83,6 +86,7 @@ func New(d *dwarf.Data, opts Options) (*Table, error) {
 	t.segs = flatten(l.intervals)
 	sortLineRows(t.lines)
 	t.funcs = newFuncTable(l, opts.PreferredBase)
+	t.wrappers = l.wrappers
 	return t, nil
 }
 
@@ -106,7 +110,7 @@ func (t *Table) Close() {
 // runs LLVM's symbolizer without the ELF symbol table).
 func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
 	dst = dst[:0]
-	segs, lines, subs := t.segs, t.lines, t.subs
+	segs, lines, subs, wrappers := t.segs, t.lines, t.subs, t.wrappers
 	if t.lazy != nil {
 		u := t.lazy.unitAt(addr)
 		if u == nil {
@@ -114,14 +118,14 @@ func (t *Table) Frames(addr uint64, dst []Frame) []Frame {
 		}
 		t.lazy.mu.Lock() // the subroutines grow as units load
 		defer t.lazy.mu.Unlock()
-		segs, lines, subs = u.segs, u.lines, t.lazy.l.subs
+		segs, lines, subs, wrappers = u.segs, u.lines, t.lazy.l.subs, t.lazy.l.wrappers
 	}
 	s := subroutineAt(segs, addr)
 	if s < 0 {
 		return dst
 	}
 	row, _ := lineAt(lines, addr)
-	dst = inlineChain(subs, s, row, dst)
+	dst = inlineChain(subs, wrappers, s, row, dst)
 	if dst[0].Func == "" {
 		return dst[:0]
 	}
@@ -155,11 +159,12 @@ func (t *Table) AddSymbols(syms []Symbol) {
 // inlineChain appends the frames of subroutine s and its inlining callers,
 // outermost first. The leaf takes its line from the line table, each caller
 // the call line of the callee inlined into it.
-func inlineChain(subs []subroutine, s int32, row lineRow, dst []Frame) []Frame {
+func inlineChain(subs []subroutine, wrappers wrapperNames, s int32, row lineRow, dst []Frame) []Frame {
+	dst = slices.Grow(dst, chainLength(subs, s))
 	line, disc := row.line, row.discriminator
 	for ; s >= 0; s = subs[s].parent {
 		sub := &subs[s]
-		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: sub.wrapper})
+		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: wrappers.has(sub.name)})
 		line, disc = sub.callLine, sub.callDiscriminator
 		if !sub.inlined {
 			break
@@ -169,6 +174,18 @@ func inlineChain(subs []subroutine, s int32, row lineRow, dst []Frame) []Frame {
 		dst[i], dst[j] = dst[j], dst[i]
 	}
 	return dst
+}
+
+// chainLength is the number of frames inlineChain gives for s.
+func chainLength(subs []subroutine, s int32) int {
+	n := 0
+	for ; s >= 0; s = subs[s].parent {
+		n++
+		if !subs[s].inlined {
+			break
+		}
+	}
+	return n
 }
 
 // segment is [start, end) of code owned by one subroutine.

@@ -18,6 +18,7 @@ const (
 // .debug_info.dwo).
 type unitHeader struct {
 	start    uint64       // offset of the unit's header
+	end      uint64       // offset past the unit
 	entry    dwarf.Offset // offset of the unit's first DIE
 	version  int
 	unitType uint8  // DWARF 5; 0 before
@@ -71,7 +72,32 @@ func readUnitHeaders(info io.ReaderAt) ([]unitHeader, bool) {
 			}
 		}
 		u.entry = dwarf.Offset(off + hdr)
-		out = append(out, u)
 		off += lenSize + int64(length)
+		u.end = uint64(off)
+		out = append(out, u)
 	}
+}
+
+// unitAddrSize is the address size in the header of the unit at start
+// of .debug_info; 0 when it cannot be read.
+func unitAddrSize(info []byte, start uint64) int {
+	if start+4 > uint64(len(info)) {
+		return 0
+	}
+	pos, offSize := start+4, uint64(4)
+	if binary.LittleEndian.Uint32(info[start:]) == 0xffffffff {
+		pos, offSize = start+12, 8
+	}
+	if pos+2 > uint64(len(info)) {
+		return 0
+	}
+	version := binary.LittleEndian.Uint16(info[pos:])
+	pos += 2 + offSize // DWARF 2 to 4: the abbreviations' offset
+	if version >= 5 {
+		pos = pos - offSize + 1 // the unit type
+	}
+	if pos >= uint64(len(info)) {
+		return 0
+	}
+	return int(info[pos])
 }

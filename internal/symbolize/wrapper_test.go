@@ -1,7 +1,9 @@
 package symbolize
 
 import (
+	"bytes"
 	"debug/elf"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -54,4 +56,73 @@ func TestGoWrappers(t *testing.T) {
 	if seen != len(want) {
 		t.Errorf("found %d of the %d functions in the symbol table", seen, len(want))
 	}
+}
+
+// TestWrappersIndependentOfLoadOrder: loading the units of a Go binary
+// from the first to the last, or from the last to the first, gives the
+// same frames with the same wrapper marks at every address: whether an
+// inlined copy is a wrapper does not depend on whether the unit holding
+// the wrapper's trampoline was loaded before or after it.
+func TestWrappersIndependentOfLoadOrder(t *testing.T) {
+	path := filepath.Join(testutil.DataDir(t, "nonpie"), "nonpiego")
+	ef, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ef.Close()
+	forward, backward := lazyTable(t, ef), lazyTable(t, ef)
+	starts := unitStarts(forward)
+	for i := range starts {
+		forward.Frames(starts[i], nil)
+		backward.Frames(starts[len(starts)-1-i], nil)
+	}
+	text := ef.Section(".text")
+	wrappers, bad := 0, 0
+	for a := text.Addr; a < text.Addr+text.Size; a += 11 {
+		f, b := forward.Frames(a, nil), backward.Frames(a, nil)
+		if fmt.Sprint(f) != fmt.Sprint(b) {
+			if bad++; bad <= 3 {
+				t.Errorf("%#x:\nforward  %v\nbackward %v", a, f, b)
+			}
+		}
+		for _, fr := range f {
+			if fr.Wrapper {
+				wrappers++
+			}
+		}
+	}
+	if wrappers == 0 {
+		t.Error("no wrapper frames")
+	}
+	t.Logf("%d units, %d wrapper frames, %d addresses differ", len(starts), wrappers, bad)
+}
+
+// lazyTable is the table of ef that loads units on demand (from its
+// .debug_info uncompressed, when Go compressed it).
+func lazyTable(t *testing.T, ef *elf.File) *Table {
+	d, err := ef.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := ef.Section(".debug_info").Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := New(d, Options{Info: bytes.NewReader(info)})
+	if err != nil || tab.lazy == nil {
+		t.Fatalf("not lazy: %v", err)
+	}
+	return tab
+}
+
+// unitStarts is the lowest address of each unit with code, in unit
+// order.
+func unitStarts(tab *Table) []uint64 {
+	var out []uint64
+	for _, u := range tab.lazy.units {
+		if len(u.ranges) > 0 {
+			out = append(out, u.ranges[0][0])
+		}
+	}
+	return out
 }
