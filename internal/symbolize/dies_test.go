@@ -33,6 +33,15 @@ func dieTestBinaries() []string {
 // subroutines the same values (and classes) of the attributes the loader
 // reads.
 func TestDIEReaderIsDebugDWARF(t *testing.T) {
+	eachDWARFTestBinary(t, func(t *testing.T, ef *elf.File, d *dwarf.Data) {
+		read, units := compareUnits(t, testDIESections(t, ef), d)
+		t.Logf("%d of %d units read", read, units)
+	})
+}
+
+// eachDWARFTestBinary runs f as a subtest on each of dieTestBinaries,
+// skipping those that cannot be read.
+func eachDWARFTestBinary(t *testing.T, f func(t *testing.T, ef *elf.File, d *dwarf.Data)) {
 	for _, path := range dieTestBinaries() {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
 			ef, err := elf.Open(path)
@@ -44,8 +53,7 @@ func TestDIEReaderIsDebugDWARF(t *testing.T) {
 			if err != nil {
 				t.Skip(err)
 			}
-			read, units := compareUnits(t, testDIESections(t, ef), d)
-			t.Logf("%d of %d units read", read, units)
+			f(t, ef, d)
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -16,47 +15,36 @@ import (
 // test binaries with lineProgram and with debug/dwarf's LineReader: the
 // same rows.
 func TestLineProgramIsLineReader(t *testing.T) {
-	for _, path := range dieTestBinaries() {
-		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
-			ef, err := elf.Open(path)
-			if err != nil {
-				t.Skip(err)
+	eachDWARFTestBinary(t, func(t *testing.T, ef *elf.File, d *dwarf.Data) {
+		s := testDIESections(t, ef)
+		hs, ok := readUnitHeaders(bytes.NewReader(s.info))
+		if !ok {
+			t.Fatal("unit headers")
+		}
+		run, tables := 0, 0
+		for _, h := range hs {
+			cu := unitEntry(t, d, h.entry)
+			if _, ok := cu.Val(dwarf.AttrStmtList).(int64); !ok {
+				continue
 			}
-			defer ef.Close()
-			d, err := ef.DWARF()
-			if err != nil {
-				t.Skip(err)
+			tables++
+			want := newLoader(d, nil)
+			errWant := want.loadLines(cu)
+			got := newLoader(d, nil)
+			got.lineSection, got.unitAddrSize = s.line, unitAddrSize(s.info, h.start)
+			if _, ok := newLineProgram(s.line, uint64(cu.Val(dwarf.AttrStmtList).(int64)), got.unitAddrSize); ok {
+				run++
 			}
-			s := testDIESections(t, ef)
-			hs, ok := readUnitHeaders(bytes.NewReader(s.info))
-			if !ok {
-				t.Fatal("unit headers")
+			errGot := got.loadLines(cu)
+			if (errWant == nil) != (errGot == nil) || !slices.Equal(want.lines, got.lines) {
+				t.Fatalf("unit at %#x: %d rows (%v), LineReader %d (%v)", h.start, len(got.lines), errGot, len(want.lines), errWant)
 			}
-			run, tables := 0, 0
-			for _, h := range hs {
-				cu := unitEntry(t, d, h.entry)
-				if _, ok := cu.Val(dwarf.AttrStmtList).(int64); !ok {
-					continue
-				}
-				tables++
-				want := newLoader(d, nil)
-				errWant := want.loadLines(cu)
-				got := newLoader(d, nil)
-				got.lineSection, got.unitAddrSize = s.line, unitAddrSize(s.info, h.start)
-				if _, ok := newLineProgram(s.line, uint64(cu.Val(dwarf.AttrStmtList).(int64)), got.unitAddrSize); ok {
-					run++
-				}
-				errGot := got.loadLines(cu)
-				if (errWant == nil) != (errGot == nil) || !slices.Equal(want.lines, got.lines) {
-					t.Fatalf("unit at %#x: %d rows (%v), LineReader %d (%v)", h.start, len(got.lines), errGot, len(want.lines), errWant)
-				}
-			}
-			t.Logf("%d of %d line tables run", run, tables)
-			if tables > 0 && run == 0 {
-				t.Error("no line table run without LineReader")
-			}
-		})
-	}
+		}
+		t.Logf("%d of %d line tables run", run, tables)
+		if tables > 0 && run == 0 {
+			t.Error("no line table run without LineReader")
+		}
+	})
 }
 
 func unitEntry(t *testing.T, d *dwarf.Data, entry dwarf.Offset) *dwarf.Entry {
