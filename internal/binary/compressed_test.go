@@ -3,9 +3,13 @@ package binary
 import (
 	"bytes"
 	"compress/zlib"
+	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -92,5 +96,70 @@ func TestCompressedDebugBombs(t *testing.T) {
 	ok := zlibSection(t, append([]byte(nil), img...), ".debug_str", 4<<20)
 	if _, err := NewFile(bytes.NewReader(ok), "ok.elf", Options{}); err != nil {
 		t.Errorf("4 MiB section: %v", err)
+	}
+}
+
+// TestCompressedDWARF checks that DWARF read from compressed sections
+// (inflated in parallel by Sections.DWARF) is the DWARF of the same binary
+// uncompressed, and that the binary's .debug_info is read from it.
+func TestCompressedDWARF(t *testing.T) {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		t.Skip("objcopy not installed")
+	}
+	path := filepath.Join(t.TempDir(), "z.elf")
+	if out, err := exec.Command(objcopy, "--compress-debug-sections=zlib", "testdata/clang-pie.elf", path).CombinedOutput(); err != nil {
+		t.Skipf("objcopy: %v: %s", err, out)
+	}
+	want := openTestdata(t, "clang-pie.elf", Options{})
+	got, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if s := got.ELF().Section(".debug_info"); s == nil || s.Flags&elf.SHF_COMPRESSED == 0 {
+		t.Fatal("objcopy left .debug_info uncompressed")
+	}
+	dw, err := want.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg, err := got.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.sections == nil || got.sections.inflated[".debug_info"] == nil {
+		t.Error("compressed DWARF not read through Sections")
+	}
+	if w, g := dwarfDump(t, dw), dwarfDump(t, dg); w != g || w == "" {
+		t.Errorf("compressed DWARF reads differently:\n%.500s\nwant\n%.500s", g, w)
+	}
+}
+
+// dwarfDump prints every entry of d and the rows of every unit's line
+// table.
+func dwarfDump(t *testing.T, d *dwarf.Data) string {
+	var b strings.Builder
+	r := d.Reader()
+	for {
+		e, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e == nil {
+			return b.String()
+		}
+		fmt.Fprintf(&b, "%v\n", *e)
+		if e.Tag != dwarf.TagCompileUnit {
+			continue
+		}
+		lr, err := d.LineReader(e)
+		if err != nil || lr == nil {
+			continue
+		}
+		var row dwarf.LineEntry
+		for lr.Next(&row) == nil {
+			fmt.Fprintf(&b, "%#x %s:%d\n", row.Address, row.File.Name, row.Line)
+		}
 	}
 }

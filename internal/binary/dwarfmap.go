@@ -35,6 +35,12 @@ func (f *File) mappedDWARF() *dwarf.Data {
 		}
 		return data[s.Offset : s.Offset+s.Size : s.Offset+s.Size]
 	}
+	return newDWARF(get)
+}
+
+// newDWARF makes the DWARF of the sections get returns by their names
+// without ".debug_" (nil for a missing one), or returns nil.
+func newDWARF(get func(name string) []byte) *dwarf.Data {
 	d, err := dwarf.New(get("abbrev"), get("aranges"), get("frame"), get("info"), get("line"), get("pubnames"), get("ranges"), get("str"))
 	if err != nil {
 		return nil

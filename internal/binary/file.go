@@ -212,22 +212,34 @@ func (f *File) DWARFPath() string {
 // units' .debug_info, .debug_addr and .debug_ranges directly. The slice
 // must not be modified, nor used after Close.
 func (f *File) DWARFSection(name string) ([]byte, error) {
+	s, err := f.dwarfFile()
+	if err != nil {
+		return nil, err
+	}
+	return s.Section(name)
+}
+
+// dwarfFile returns the Sections of the file holding the DWARF, opening
+// it on first use.
+func (f *File) dwarfFile() (*Sections, error) {
 	f.sectionsOnce.Do(func() {
 		f.sections, f.sectionsErr = OpenSections(f.DWARFPath())
 		if f.sectionsErr == nil {
 			f.addCloser(f.sections)
 		}
 	})
-	if f.sectionsErr != nil {
-		return nil, f.sectionsErr
-	}
-	return f.sections.Section(name)
+	return f.sections, f.sectionsErr
 }
 
 func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if f.debugPath == "" {
 		if d := f.mappedDWARF(); d != nil {
 			return d, nil
+		}
+		if s, err := f.dwarfFile(); err == nil {
+			if d := s.DWARF(); d != nil {
+				return d, nil // compressed: inflated in parallel
+			}
 		}
 		d, err := f.elf.DWARF()
 		if err != nil {

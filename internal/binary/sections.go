@@ -2,9 +2,11 @@ package binary
 
 import (
 	"bytes"
+	"debug/dwarf"
 	"debug/elf"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/profgen/profgen/internal/mmapfile"
@@ -21,7 +23,14 @@ type Sections struct {
 	ef   *elf.File
 
 	mu       sync.Mutex
-	inflated map[string][]byte
+	inflated map[string]*inflation
+}
+
+// inflation is a compressed section, inflated once.
+type inflation struct {
+	once sync.Once
+	data []byte
+	err  error
 }
 
 // OpenSections maps the ELF file at path.
@@ -43,7 +52,7 @@ func OpenSections(path string) (*Sections, error) {
 		mmapfile.Unmap(data)
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &Sections{path: path, data: data, ef: ef, inflated: map[string][]byte{}}, nil
+	return &Sections{path: path, data: data, ef: ef, inflated: map[string]*inflation{}}, nil
 }
 
 // Path is the path the file was opened with.
@@ -63,16 +72,58 @@ func (s *Sections) Section(name string) ([]byte, error) {
 		return s.data[sec.Offset : sec.Offset+sec.Size : sec.Offset+sec.Size], nil
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if b, ok := s.inflated[name]; ok {
-		return b, nil
+	in := s.inflated[name]
+	if in == nil {
+		in = new(inflation)
+		s.inflated[name] = in
 	}
-	b, err := sec.Data()
-	if err != nil {
-		return nil, fmt.Errorf("%s: section %s: %w", s.path, name, err)
+	s.mu.Unlock()
+	in.once.Do(func() {
+		if in.data, in.err = sec.Data(); in.err != nil {
+			in.err = fmt.Errorf("%s: section %s: %w", s.path, name, in.err)
+		}
+	})
+	return in.data, in.err
+}
+
+// Compressed reports whether the named section is compressed
+// (SHF_COMPRESSED), so that Section inflates it.
+func (s *Sections) Compressed(name string) bool {
+	sec := s.ef.Section(name)
+	return sec != nil && sec.Flags&elf.SHF_COMPRESSED != 0
+}
+
+// dwarfSections are the DWARF sections symbolization reads, by the name
+// debug/dwarf knows them by. The others (locations, call frames) are not
+// read, and so not inflated.
+var dwarfSections = []string{"abbrev", "info", "line", "str", "ranges", "addr", "line_str", "rnglists", "str_offsets", "types"}
+
+// DWARF reads the DWARF of the file from its sections, the compressed
+// ones inflated each on its own goroutine, for a file whose DWARF
+// debug/dwarf could read only by inflating every debug section, one after
+// another. It returns nil for what it does not read: old-style .zdebug_
+// sections, or no .debug_info.
+func (s *Sections) DWARF() *dwarf.Data {
+	for _, sec := range s.ef.Sections {
+		if strings.HasPrefix(sec.Name, ".zdebug_") {
+			return nil
+		}
 	}
-	s.inflated[name] = b
-	return b, nil
+	data := make(map[string][]byte, len(dwarfSections))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, name := range dwarfSections {
+		wg.Go(func() {
+			b, err := s.Section(".debug_" + name)
+			if err == nil && b != nil {
+				mu.Lock()
+				data[name] = b
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return newDWARF(func(name string) []byte { return data[name] })
 }
 
 // Close unmaps the file.

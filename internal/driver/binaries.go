@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"debug/elf"
 	"fmt"
 	"io"
@@ -154,12 +155,20 @@ func (b *binaries) warnSplit(t *symbolize.Table, i int) {
 }
 
 // debugInfo is the binary's .debug_info section, for symbolize to load
-// compilation units on demand; nil when the DWARF is in a separate file
-// or compressed (symbolize then loads it all).
+// compilation units on demand (a compressed one inflated, as its DWARF
+// was read); nil when the DWARF is in a separate file (symbolize then
+// loads it all).
 func (b *binaries) debugInfo(f *binary.File) io.ReaderAt {
 	s := f.ELF().Section(".debug_info")
-	if b.separateDebug || s == nil || s.Flags&elf.SHF_COMPRESSED != 0 {
+	switch {
+	case b.separateDebug || s == nil:
 		return nil
+	case s.Flags&elf.SHF_COMPRESSED != 0:
+		info, err := f.DWARFSection(".debug_info")
+		if err != nil || info == nil {
+			return nil
+		}
+		return bytes.NewReader(info)
 	}
 	return s
 }
