@@ -148,3 +148,47 @@ func BenchmarkLoadKernel(b *testing.B) {
 		})
 	}
 }
+
+// TestKernelSource checks which kallsyms loadKernel reads: perf's cached
+// copy of the recorded kernel's when there is one, else the running
+// kernel's when it was the one recorded.
+func TestKernelSource(t *testing.T) {
+	dir := t.TempDir()
+	note := []byte{4, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 0xab, 0xcd, 0xef, 0}
+	notes := filepath.Join(dir, "notes")
+	running := filepath.Join(dir, "kallsyms")
+	os.WriteFile(notes, note, 0o644)
+	os.WriteFile(running, []byte("ffffffff81000000 T running_fn\n"), 0o644)
+	cached := func(id string) {
+		p := filepath.Join(dir, "cache", "[kernel.kallsyms]", id, "kallsyms")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("ffffffff81000000 T cached_fn_"+id+"\n"), 0o644)
+	}
+	cached("abcdef")
+	cached("012345")
+	tests := []struct {
+		id      string
+		noCache bool
+		want    string
+	}{
+		{"abcdef", false, "cached_fn_abcdef"}, // the running kernel, also cached: the file
+		{"abcdef", true, "running_fn"},        // the running kernel, not cached
+		{"012345", false, "cached_fn_012345"}, // another kernel, cached
+		{"", false, "running_fn"},             // no build id recorded
+		{"999999", false, ""},                 // another kernel, not cached
+	}
+	for _, tt := range tests {
+		n := New(nil)
+		n.KallsymsPath, n.NotesPath, n.CacheDir = running, notes, filepath.Join(dir, "cache")
+		if tt.noCache {
+			n.CacheDir = filepath.Join(dir, "none")
+		}
+		got := ""
+		if tb := n.loadKernel(tt.id); len(tb.syms) > 0 {
+			got = tb.find(0xffffffff81000010)
+		}
+		if got != tt.want {
+			t.Errorf("kernel %q: %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}
