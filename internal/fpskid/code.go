@@ -32,6 +32,7 @@ type function struct {
 	insts      []inst
 	sites      []site
 	frames     []frameState // per instruction, computed on first use
+	decoded    bool         // insts and sites are set
 }
 
 // inst is a decoded instruction with what the repair needs of it, in 16
@@ -76,8 +77,18 @@ func newCode(f *binary.File) *code {
 	return c
 }
 
-// funcAt returns the function holding addr, or nil.
+// funcAt returns the function holding addr, decoded, or nil.
 func (c *code) funcAt(addr uint64) *function {
+	fn := c.symbolAt(addr)
+	if fn != nil && !fn.decoded {
+		c.decode(fn)
+	}
+	return fn
+}
+
+// symbolAt returns the function holding addr, decoded or not (its entry
+// and end are known), or nil.
+func (c *code) symbolAt(addr uint64) *function {
 	sym, ok := c.f.FuncSymbolAt(addr)
 	if !ok {
 		return nil
@@ -85,7 +96,7 @@ func (c *code) funcAt(addr uint64) *function {
 	if fn, ok := c.funcs[sym.Addr]; ok {
 		return fn
 	}
-	fn := c.decode(sym)
+	fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
 	c.funcs[sym.Addr] = fn
 	return fn
 }
@@ -96,8 +107,9 @@ func (c *code) isEntry(addr uint64) bool {
 	return ok && sym.Addr == addr
 }
 
-func (c *code) decode(sym binary.Symbol) *function {
-	fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+// decode decodes the instructions and call sites of fn.
+func (c *code) decode(fn *function) {
+	fn.decoded = true
 	insts, sites := c.insts[:0], c.sites[:0]
 	c.walk(fn, func(i inst, end uint64) {
 		insts = append(insts, i)
@@ -107,7 +119,6 @@ func (c *code) decode(sym binary.Symbol) *function {
 	})
 	fn.insts, fn.sites = slices.Clone(insts), slices.Clone(sites)
 	c.insts, c.sites = insts, sites
-	return fn
 }
 
 // walk decodes the instructions of fn in address order.

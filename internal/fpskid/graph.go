@@ -38,6 +38,8 @@ func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, f
 	fn := c.funcs[from]
 	if fn == nil {
 		fn = c.funcAt(from)
+	} else if !fn.decoded {
+		c.decode(fn)
 	}
 	var only uint64
 	n := 0

@@ -59,7 +59,9 @@ func callersByDecode(c *code) map[uint64][]site {
 			continue
 		}
 		seen[sym.Addr] = true
-		for _, s := range c.decode(sym).sites {
+		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+		c.decode(fn)
+		for _, s := range fn.sites {
 			if !s.indirect {
 				out[s.target] = append(out[s.target], s)
 			}

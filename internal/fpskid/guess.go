@@ -65,7 +65,7 @@ func (c *code) guessFor(obj int32, callee, within, from uint64) *guess {
 func (g *guess) candidates() {
 	g.ready = true
 	for site, n := range g.c.seen[g.callee] {
-		fn := g.c.funcAt(site)
+		fn := g.c.symbolAt(site)
 		switch {
 		case fn == nil:
 			continue

@@ -98,7 +98,7 @@ func (r *repairer) noteSeenCalls() {
 			continue
 		}
 		c := r.code[caller.Binary]
-		if fn := c.funcAt(e.callee.Addr); fn != nil {
+		if fn := c.symbolAt(e.callee.Addr); fn != nil {
 			c.observe(e.caller.Addr, fn.entry, ce.samples)
 		}
 	}
@@ -256,6 +256,9 @@ func (r *repairer) check(e edge) fix {
 		return fix{}
 	}
 	c := r.code[caller.Binary]
+	if r.callsCallee(e, c, caller.Binary) {
+		return fix{}
+	}
 	call, ok := c.callAt(e.caller.Addr)
 	if !ok {
 		return fix{}
@@ -284,6 +287,23 @@ func (r *repairer) check(e edge) fix {
 		guess: c.guessFor(e.caller.Obj, callee.entry, call.target(), 0)}
 }
 
+// callsCallee reports, without decoding the caller's function, that the
+// caller frame of an edge returns from a direct call (e8 rel32 right
+// before the return address) of the callee frame's function, whose own
+// frame is set up: what check finds decoding it, unless the return
+// address is not an instruction boundary of the linear decoding, whose
+// misreading check would then take for a missing frame.
+func (r *repairer) callsCallee(e edge, c *code, bi int) bool {
+	var b [5]byte
+	ret := e.caller.Addr + 1
+	if ret < uint64(len(b)) || c.f.ReadCode(ret-uint64(len(b)), b[:]) != nil || b[0] != 0xe8 {
+		return false
+	}
+	target, _ := x86Target(b[:], ret)
+	cal, established, ok := r.calleeOf(e, c, bi)
+	return ok && established && cal.isTarget(target)
+}
+
 // callee is what the frame below a call must be.
 type callee struct {
 	entry    uint64 // the function's entry, in the caller's binary
@@ -303,11 +323,11 @@ func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
 	case obj.Binary != bi:
 		return callee{}, false, false
 	}
-	fn := c.funcAt(e.callee.Addr)
+	fn := c.symbolAt(e.callee.Addr)
 	if fn == nil {
 		return callee{}, false, false
 	}
-	established := !e.leaf || fn.established(e.callee.Addr)
+	established := !e.leaf || c.funcAt(e.callee.Addr).established(e.callee.Addr)
 	return callee{entry: fn.entry, isTarget: func(t uint64) bool { return t == fn.entry }}, established, true
 }
 
