@@ -55,12 +55,17 @@ type Stats struct {
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	r := &repairer{counts: counts, code: make([]*code, len(bins)), edgeIndexes: map[edgeKey]int32{}, fixList: []fix{{}},
 		recentEdges: new([recentEdgeSlots]recentEdge),
-		stackEdges:  map[*aggregate.Stack]int{}}
+		stackEdges:  make(map[*aggregate.Stack]stackEdges, len(counts.Stacks))}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
 		}
 	}
+	n := 0
+	for _, s := range counts.Stacks {
+		n += len(s.Locs)
+	}
+	r.edgeOfStacks = make([]int32, 0, n)
 	for _, s := range counts.Stacks {
 		r.observe(s)
 	}
@@ -74,7 +79,7 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 // counts the samples of the edges that need no repair.
 func (r *repairer) observe(s *aggregate.Stack) {
 	first := r.firstUserFrame(s.Locs)
-	r.stackEdges[s] = len(r.edgeOfStacks)
+	r.stackEdges[s] = stackEdges{start: len(r.edgeOfStacks), first: int32(first)}
 	for i := first; i+1 < len(s.Locs); i++ {
 		ei := r.edgeIndex(edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first})
 		r.edgeOfStacks = append(r.edgeOfStacks, ei)
@@ -115,10 +120,17 @@ type repairer struct {
 	recentEdges *[recentEdgeSlots]recentEdge
 	fixList     []fix // the fixes of edges; the first is the empty one
 	// edgeOfStacks holds the edges of each stack, as observe found them,
-	// from stackEdges[stack] on: fixStack reads them back.
+	// from stackEdges[stack].start on: fixStack reads them back.
 	edgeOfStacks []int32
-	stackEdges   map[*aggregate.Stack]int
+	stackEdges   map[*aggregate.Stack]stackEdges
 	stats        Stats
+}
+
+// stackEdges locates the edges of a stack in edgeOfStacks: from start on,
+// one per frame from the first user-space frame (first).
+type stackEdges struct {
+	start int
+	first int32
 }
 
 // checkedEdge is an edge, its fix (an index in fixList) and the samples
@@ -168,8 +180,8 @@ type fix struct {
 // fixStack returns the repaired frames of s, or nil when nothing is
 // missing.
 func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
-	first := r.firstUserFrame(s.Locs)
-	edges := r.edgeOfStacks[r.stackEdges[s]:]
+	se := r.stackEdges[s]
+	first, edges := int(se.first), r.edgeOfStacks[se.start:]
 	var out []aggregate.Loc // nil until a frame is inserted
 	unknown := false
 	for i, l := range s.Locs {
