@@ -328,7 +328,7 @@ func (z *lazyTables) readFiles(u int) fileTable {
 		return fileTable{}
 	}
 	t := fileTable{ok: true}
-	if lr, err := z.d.LineReader(cu); err == nil && lr != nil {
+	if lr, err := lineReader(z.d, cu, z.lineSection()); err == nil && lr != nil {
 		t.files = lr.Files()
 	}
 	return t
@@ -435,4 +435,13 @@ func (z *lazyTables) dieReader(u *unitInfo) (*dieReader, bool) {
 	z.abbrevMu.Lock()
 	defer z.abbrevMu.Unlock()
 	return newDIEReader(z.dies, u.start, z.abbrevs)
+}
+
+// lineSection is .debug_line when the tables read the DIEs themselves,
+// else nil.
+func (z *lazyTables) lineSection() []byte {
+	if z.dies == nil {
+		return nil
+	}
+	return z.dies.line
 }

@@ -295,7 +295,7 @@ func uintAttr(e *dwarf.Entry, a dwarf.Attr) uint32 {
 }
 
 func (l *loader) loadLines(cu *dwarf.Entry) error {
-	lr, err := l.d.LineReader(cu)
+	lr, err := lineReader(l.d, cu, l.lineSection)
 	if err != nil {
 		return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
 	}
@@ -310,7 +310,7 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 	var le dwarf.LineEntry
 	seqStart := len(l.lines)
 	for {
-		err := lr.Next(&le)
+		err := nextLine(lr, &le)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -484,4 +484,34 @@ func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool, absent func(d
 		}
 	}
 	return true
+}
+
+// errMalformedLines stands for a line table debug/dwarf panics on, or
+// would spend minutes on (a header whose counts it allocates for
+// unchecked).
+var errMalformedLines = errors.New("malformed line table")
+
+// lineReader is d.LineReader(cu), a panic of it an error, as is a header
+// LineReader would take too long over when .debug_line (sec) is at hand
+// to check it (boundedLineHeader).
+func lineReader(d *dwarf.Data, cu *dwarf.Entry, sec []byte) (lr *dwarf.LineReader, err error) {
+	if off, ok := cu.Val(dwarf.AttrStmtList).(int64); ok && sec != nil && off >= 0 && !boundedLineHeader(sec, uint64(off)) {
+		return nil, errMalformedLines
+	}
+	defer func() {
+		if recover() != nil {
+			lr, err = nil, errMalformedLines
+		}
+	}()
+	return d.LineReader(cu)
+}
+
+// nextLine is lr.Next(le), a panic of it an error.
+func nextLine(lr *dwarf.LineReader, le *dwarf.LineEntry) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errMalformedLines
+		}
+	}()
+	return lr.Next(le)
 }
