@@ -10,52 +10,20 @@ package symbolize
 // given either. Tables of other versions, and ones whose length is past
 // the section, are left to LineReader.
 func boundedLineHeader(sec []byte, off uint64) bool {
-	h, version, offSize, ok := lineHeaderStart(sec, off)
-	if version < 5 {
+	h, hd, ok := readLineHeader(sec, off, 0)
+	switch {
+	case hd.version < 5:
 		return true
+	case !ok || hd.programStart < uint64(h.pos) || hd.programStart > uint64(len(h.b)):
+		return false // fields past header_length
 	}
-	if !ok {
-		return false
-	}
+	h.b = h.b[:hd.programStart]
 	for range 2 { // directories, then file names
-		if !h.skipEntryList(offSize) {
+		if !h.skipEntryList(hd.offSize) {
 			return false
 		}
 	}
 	return !h.bad
-}
-
-// lineHeaderStart reads a line table header up to its DWARF 5 entry
-// lists, its end the end of the header; version is 0 when the table's
-// length does not fit in sec.
-func lineHeaderStart(sec []byte, off uint64) (h *lineProgram, version, offSize int, ok bool) {
-	if off >= uint64(len(sec)) {
-		return nil, 0, 0, false
-	}
-	h = &lineProgram{b: sec[off:]}
-	length, offSize := uint64(h.u32()), 4
-	if length == 0xffffffff {
-		length, offSize = h.u64(), 8
-	}
-	if h.bad || length > uint64(len(h.b)-h.pos) {
-		return nil, 0, 0, false
-	}
-	h.b = h.b[:h.pos+int(length)]
-	version = int(h.u16())
-	if version >= 5 {
-		h.u8() // address size
-		h.u8() // segment selector size
-	}
-	headerLength := h.u32AsOffset(offSize)
-	if h.bad || headerLength > uint64(len(h.b)-h.pos) {
-		return nil, version, offSize, false
-	}
-	h.b = h.b[:h.pos+int(headerLength)]
-	h.pos += 4 // minimum_instruction_length, maximum_operations_per_instruction, default_is_stmt, line_base
-	h.u8()     // line_range
-	opcodeBase := int(h.u8())
-	h.skip(uint64(max(opcodeBase-1, 0)))
-	return h, version, offSize, !h.bad
 }
 
 // skipEntryList skips a DWARF 5 entry format and its entries; false when

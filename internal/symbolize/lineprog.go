@@ -51,41 +51,59 @@ type lineProgram struct {
 // .debug_line; unitAddrSize is the address size of its unit (which DWARF
 // 5 tables repeat). False when the table is one lineProgram does not run.
 func newLineProgram(sec []byte, off uint64, unitAddrSize int) (*lineProgram, bool) {
-	if off >= uint64(len(sec)) {
+	h, hd, ok := readLineHeader(sec, off, unitAddrSize)
+	if !ok || hd.version < 2 || hd.version > 5 || hd.maxOps != 1 || h.lineRange == 0 || hd.programStart > uint64(len(h.b)) {
 		return nil, false
 	}
-	h := &lineProgram{b: sec[off:]}
+	h.pos = int(hd.programStart)
+	return h, true
+}
+
+// lineHeader is what a line table's header says besides the fields
+// lineProgram keeps.
+type lineHeader struct {
+	version, offSize int
+	maxOps           int
+	programStart     uint64 // the offset of the program in the table
+}
+
+// readLineHeader reads the header of the line table at off of sec up to
+// its standard_opcode_lengths (a DWARF 5 header's entry lists follow): the
+// lineProgram holds the whole table, positioned after them. ok is false
+// when the header does not fit in the table; version is 0 when the
+// table's length does not fit in sec.
+func readLineHeader(sec []byte, off uint64, unitAddrSize int) (h *lineProgram, hd lineHeader, ok bool) {
+	if off >= uint64(len(sec)) {
+		return nil, hd, false
+	}
+	h = &lineProgram{b: sec[off:]}
 	length, offSize := uint64(h.u32()), 4
 	if length == 0xffffffff {
 		length, offSize = h.u64(), 8
 	}
 	if h.bad || length > uint64(len(h.b)-h.pos) {
-		return nil, false
+		return nil, hd, false
 	}
 	h.b = h.b[:h.pos+int(length)]
-	version := int(h.u16())
+	hd.version, hd.offSize = int(h.u16()), offSize
 	h.addrSize = unitAddrSize
-	if version >= 5 {
+	if hd.version >= 5 {
 		h.addrSize = int(h.u8())
 		h.u8() // segment selector size
 	}
 	headerLength := h.u32AsOffset(offSize)
-	programStart := uint64(h.pos) + headerLength
+	hd.programStart = uint64(h.pos) + headerLength
 	h.minInst = int(h.u8())
-	maxOps := 1
-	if version >= 4 {
-		maxOps = int(h.u8())
+	hd.maxOps = 1
+	if hd.version >= 4 {
+		hd.maxOps = int(h.u8())
 	}
 	h.u8() // default_is_stmt
 	h.lineBase = int(int8(h.u8()))
 	h.lineRange = int(h.u8())
 	h.opcodeBase = int(h.u8())
 	h.opcodeLengths = h.bytes(max(h.opcodeBase-1, 0))
-	if h.bad || version < 2 || version > 5 || maxOps != 1 || h.lineRange == 0 || programStart > uint64(len(h.b)) {
-		return nil, false
-	}
-	h.pos = int(programStart)
-	return h, true
+	return h, hd, !h.bad
 }
 
 // u32AsOffset reads an offset of offSize bytes.
