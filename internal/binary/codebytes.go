@@ -16,16 +16,11 @@ func (f *File) ReadCode(addr uint64, b []byte) error {
 	if s == nil {
 		return fmt.Errorf("%s: %#x+%d is not inside one executable section", f.path, addr, n)
 	}
-	if c := f.code; c.image != nil {
-		code, err := c.sectionBytes(s, addr-s.Addr, n, nil)
-		if err == nil {
-			copy(b, code)
-			return nil
-		}
-	}
-	if _, err := s.ReadAt(b, int64(addr-s.Addr)); err != nil {
+	code, err := f.code.sectionBytes(s, addr-s.Addr, n, &b)
+	if err != nil {
 		return fmt.Errorf("%s: reading %d bytes of code at %#x: %w", f.path, n, addr, err)
 	}
+	copy(b, code) // a no-op when it was read into b
 	return nil
 }
 

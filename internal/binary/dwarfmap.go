@@ -3,40 +3,10 @@ package binary
 import (
 	"debug/dwarf"
 	"debug/elf"
-	"os"
 	"strings"
 
 	"github.com/profgen/profgen/internal/mmapfile"
 )
-
-// mappedDWARF reads the DWARF of the file from the file mapped into memory
-// (mapping it now if Open did not): the sections are slices of the
-// mapping, not copies, so that the gigabytes of DWARF of a large binary
-// cost address space, not memory, and only the pages read (the
-// compilation units symbolize loads) are brought in. It returns nil when a debug section is compressed or needs
-// relocating (an object file): debug/elf then reads it.
-func (f *File) mappedDWARF() *dwarf.Data {
-	secs := debugSections(f.elf)
-	if secs == nil {
-		return nil
-	}
-	data := f.image
-	if data == nil {
-		data = mapPath(f.path)
-		if data == nil {
-			return nil
-		}
-		f.addCloser(unmapper(data))
-	}
-	get := func(name string) []byte {
-		s := secs[name]
-		if s == nil || s.Offset+s.Size > uint64(len(data)) {
-			return nil
-		}
-		return data[s.Offset : s.Offset+s.Size : s.Offset+s.Size]
-	}
-	return newDWARF(get)
-}
 
 // newDWARF makes the DWARF of the sections get returns by their names
 // without ".debug_" (nil for a missing one), or returns nil.
@@ -60,45 +30,26 @@ func newDWARF(get func(name string) []byte) *dwarf.Data {
 	return d
 }
 
-// debugSections returns the .debug_ sections of ef by name without the
-// prefix, or nil when DWARF cannot be read from a mapping: none, or
-// compressed, or an object file's (relocations to apply).
-func debugSections(ef *elf.File) map[string]*elf.Section {
+// sectionsHoldDWARF reports whether the DWARF of ef can be read from its
+// sections as they are in the file (compressed ones inflated): it has
+// .debug_info, no old-style .zdebug_ section, no debug section without
+// contents, and is not an object file (whose relocations debug/elf
+// applies).
+func sectionsHoldDWARF(ef *elf.File) bool {
 	if ef.Type == elf.ET_REL {
-		return nil
+		return false
 	}
-	secs := map[string]*elf.Section{}
+	info := false
 	for _, s := range ef.Sections {
 		name, ok := strings.CutPrefix(s.Name, ".debug_")
-		if !ok {
-			if strings.HasPrefix(s.Name, ".zdebug_") {
-				return nil
-			}
-			continue
+		switch {
+		case strings.HasPrefix(s.Name, ".zdebug_"), ok && s.Type == elf.SHT_NOBITS:
+			return false
+		case name == "info":
+			info = true
 		}
-		if s.Flags&elf.SHF_COMPRESSED != 0 || s.Type == elf.SHT_NOBITS {
-			return nil
-		}
-		secs[name] = s
 	}
-	if secs["info"] == nil {
-		return nil
-	}
-	return secs
-}
-
-// mapPath maps the file at path, or returns nil.
-func mapPath(path string) []byte {
-	osf, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer osf.Close()
-	data, err := mmapfile.Map(osf)
-	if err != nil {
-		return nil
-	}
-	return data
+	return info
 }
 
 // unmapper releases a mapping at Close.

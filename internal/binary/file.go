@@ -35,14 +35,13 @@ type File struct {
 	funcs   []Symbol
 	plt     []Symbol // PLT stubs, name@plt
 	code    *codeIndex
-	image   []byte // the file mapped into memory, when Open could map it
 
 	dwarfOnce sync.Once
 	dwarf     *dwarf.Data
 	dwarfErr  error
 
 	sectionsOnce sync.Once
-	sections     *Sections // the file holding the DWARF, for DWARFSection
+	sections     *Sections // the file holding the DWARF, for DWARF and DWARFSection
 	sectionsErr  error
 }
 
@@ -72,15 +71,14 @@ func Open(path string, opts Options) (*File, error) {
 	return f, nil
 }
 
-// mapImage maps the whole file into memory, for code and DWARF to be read
-// from it without copies or read system calls. A file that cannot be
-// mapped is read as before.
+// mapImage maps the whole file into memory, for code to be read from it
+// without copies or read system calls. A file that cannot be mapped is
+// read as before.
 func (f *File) mapImage(osf *os.File) {
 	image, err := mmapfile.Map(osf)
 	if err != nil {
 		return
 	}
-	f.image = image
 	f.code.image = image
 	f.closers = append(f.closers, unmapper(image))
 }
@@ -233,12 +231,9 @@ func (f *File) dwarfFile() (*Sections, error) {
 
 func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if f.debugPath == "" {
-		if d := f.mappedDWARF(); d != nil {
-			return d, nil
-		}
 		if s, err := f.dwarfFile(); err == nil {
 			if d := s.DWARF(); d != nil {
-				return d, nil // compressed: inflated in parallel
+				return d, nil
 			}
 		}
 		d, err := f.elf.DWARF()

@@ -6,7 +6,6 @@ import (
 	"debug/elf"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/profgen/profgen/internal/mmapfile"
@@ -86,28 +85,21 @@ func (s *Sections) Section(name string) ([]byte, error) {
 	return in.data, in.err
 }
 
-// Compressed reports whether the named section is compressed
-// (SHF_COMPRESSED), so that Section inflates it.
-func (s *Sections) Compressed(name string) bool {
-	sec := s.ef.Section(name)
-	return sec != nil && sec.Flags&elf.SHF_COMPRESSED != 0
-}
-
 // dwarfSections are the DWARF sections symbolization reads, by the name
 // debug/dwarf knows them by. The others (locations, call frames) are not
 // read, and so not inflated.
 var dwarfSections = []string{"abbrev", "info", "line", "str", "ranges", "addr", "line_str", "rnglists", "str_offsets", "types"}
 
-// DWARF reads the DWARF of the file from its sections, the compressed
-// ones inflated each on its own goroutine, for a file whose DWARF
-// debug/dwarf could read only by inflating every debug section, one after
-// another. It returns nil for what it does not read: old-style .zdebug_
-// sections, or no .debug_info.
+// DWARF reads the DWARF of the file from its sections: slices of the
+// mapping, so that the gigabytes of DWARF of a large binary cost address
+// space, not memory, and only the pages read (the compilation units
+// symbolize loads) are brought in; compressed ones inflated each on its
+// own goroutine, where debug/dwarf would inflate every debug section one
+// after another. It returns nil for what it does not read (see
+// sectionsHoldDWARF): debug/elf then reads it.
 func (s *Sections) DWARF() *dwarf.Data {
-	for _, sec := range s.ef.Sections {
-		if strings.HasPrefix(sec.Name, ".zdebug_") {
-			return nil
-		}
+	if !sectionsHoldDWARF(s.ef) {
+		return nil
 	}
 	data := make(map[string][]byte, len(dwarfSections))
 	var mu sync.Mutex
