@@ -59,8 +59,11 @@ func newInst(in binary.Inst, b []byte) inst {
 	return i
 }
 
+// end is the address after the instruction.
+func (i inst) end() uint64 { return i.addr + uint64(i.size) }
+
 // target is the target of a direct branch.
-func (i inst) target() uint64 { return i.addr + uint64(i.size) + uint64(int64(i.rel)) }
+func (i inst) target() uint64 { return i.end() + uint64(int64(i.rel)) }
 
 // site is a call (or a tail call: a jump to another function's entry).
 type site struct {
@@ -111,9 +114,9 @@ func (c *code) isEntry(addr uint64) bool {
 func (c *code) decode(fn *function) {
 	fn.decoded = true
 	insts, sites := c.insts[:0], c.sites[:0]
-	c.walk(fn, func(i inst, end uint64) {
+	c.walk(fn, func(i inst) {
 		insts = append(insts, i)
-		if s, ok := c.siteOf(fn, i, end); ok {
+		if s, ok := c.siteOf(fn, i); ok {
 			sites = append(sites, s)
 		}
 	})
@@ -122,7 +125,7 @@ func (c *code) decode(fn *function) {
 }
 
 // walk decodes the instructions of fn in address order.
-func (c *code) walk(fn *function, visit func(i inst, end uint64)) {
+func (c *code) walk(fn *function, visit func(i inst)) {
 	if size := fn.end - fn.entry; size == 0 || size > maxFuncSize {
 		return
 	}
@@ -130,7 +133,7 @@ func (c *code) walk(fn *function, visit func(i inst, end uint64)) {
 		if in.End() > fn.end {
 			break
 		}
-		visit(newInst(in, b), in.End())
+		visit(newInst(in, b))
 	}
 }
 
@@ -139,8 +142,8 @@ const maxFuncSize = 64 << 20
 
 // siteOf returns the call site that i is: a call, or a direct jump to
 // the entry of another function (a tail call).
-func (c *code) siteOf(fn *function, i inst, end uint64) (site, bool) {
-	s := site{at: end - 1, target: i.target(), indirect: !i.direct}
+func (c *code) siteOf(fn *function, i inst) (site, bool) {
+	s := site{at: i.end() - 1, target: i.target(), indirect: !i.direct}
 	switch i.kind {
 	case insn.Call:
 		return s, true

@@ -35,12 +35,7 @@ func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, f
 			return nil, false, false
 		}
 	}
-	fn := c.funcs[from]
-	if fn == nil {
-		fn = c.funcAt(from)
-	} else if !fn.decoded {
-		c.decode(fn)
-	}
+	fn := c.funcAt(from)
 	var only uint64
 	n := 0
 	for _, s := range fn.sitesOrNil() {
@@ -126,7 +121,7 @@ func (c *code) sitesCalling(entry uint64, candidates []uint64, limit int) []site
 		}
 		last = in.addr
 		for _, fn := range c.holders(in) {
-			if s, ok := c.siteOf(fn, in.inst, in.end); ok && !s.indirect {
+			if s, ok := c.siteOf(fn, in); ok && !s.indirect {
 				out = append(out, s)
 			}
 		}
@@ -134,36 +129,30 @@ func (c *code) sitesCalling(entry uint64, candidates []uint64, limit int) []site
 	return out
 }
 
-// boundInst is a decoded instruction with its end.
-type boundInst struct {
-	inst
-	end uint64
-}
-
 // instHolding decodes the instruction whose bytes hold addr.
-func (c *code) instHolding(addr uint64) (boundInst, bool) {
+func (c *code) instHolding(addr uint64) (inst, bool) {
 	var found binary.Inst
 	for in := range c.f.Insts(addr-min(addr, maxInstLen-1), addr) {
 		found = in
 	}
 	if found.Size == 0 || found.End() <= addr {
-		return boundInst{}, false
+		return inst{}, false
 	}
 	if found.Kind != insn.Call && found.Kind != insn.Jump && found.Kind != insn.CondBranch {
-		return boundInst{}, false
+		return inst{}, false
 	}
 	b := make([]byte, found.Size)
 	if c.f.ReadCode(found.Addr, b) != nil {
-		return boundInst{}, false
+		return inst{}, false
 	}
-	return boundInst{newInst(found, b), found.End()}, true
+	return newInst(found, b), true
 }
 
 // maxInstLen is the longest x86-64 instruction.
 const maxInstLen = 15
 
 // holders returns the functions (as walk decodes them) that hold in.
-func (c *code) holders(in boundInst) []*function {
+func (c *code) holders(in inst) []*function {
 	if c.walkFuncs == nil {
 		c.walkFuncs, c.walkEnds = c.walkable()
 	}
@@ -171,7 +160,7 @@ func (c *code) holders(in boundInst) []*function {
 	i, _ := slices.BinarySearchFunc(fns, in.addr+1, func(fn *function, a uint64) int { return cmp.Compare(fn.entry, a) })
 	var out []*function
 	for j := i - 1; j >= 0 && c.walkEnds[j] > in.addr; j-- {
-		if fn := fns[j]; in.addr < fn.end && in.end <= fn.end {
+		if fn := fns[j]; in.addr < fn.end && in.end() <= fn.end {
 			out = append(out, fn)
 		}
 	}
