@@ -268,14 +268,11 @@ func (r *repairer) check(e edge) fix {
 		return fix{}
 	}
 	c := r.code[caller.Binary]
-	if r.callsCallee(e, c, caller.Binary) {
+	callee, established, ok := r.calleeOf(e, c, caller.Binary)
+	if !ok || established && returnsFromCallOf(e, c, callee) {
 		return fix{}
 	}
 	call, ok := c.callAt(e.caller.Addr)
-	if !ok {
-		return fix{}
-	}
-	callee, established, ok := r.calleeOf(e, c, caller.Binary)
 	if !ok {
 		return fix{}
 	}
@@ -299,21 +296,20 @@ func (r *repairer) check(e edge) fix {
 		guess: c.guessFor(e.caller.Obj, callee.entry, call.target(), 0)}
 }
 
-// callsCallee reports, without decoding the caller's function, that the
-// caller frame of an edge returns from a direct call (e8 rel32 right
-// before the return address) of the callee frame's function, whose own
-// frame is set up: what check finds decoding it, unless the return
+// returnsFromCallOf reports, without decoding the caller's function, that
+// the caller frame of an edge returns from a direct call (e8 rel32 right
+// before the return address) that the callee agrees with: for a callee
+// whose frame is set up, what check finds decoding it, unless the return
 // address is not an instruction boundary of the linear decoding, whose
 // misreading check would then take for a missing frame.
-func (r *repairer) callsCallee(e edge, c *code, bi int) bool {
+func returnsFromCallOf(e edge, c *code, cal callee) bool {
 	var b [5]byte
 	ret := e.caller.Addr + 1
 	if ret < uint64(len(b)) || c.f.ReadCode(ret-uint64(len(b)), b[:]) != nil || b[0] != 0xe8 {
 		return false
 	}
 	target, _ := x86Target(b[:], ret)
-	cal, established, ok := r.calleeOf(e, c, bi)
-	return ok && established && cal.isTarget(target)
+	return cal.isTarget(target)
 }
 
 // callee is what the frame below a call must be.
