@@ -120,7 +120,5 @@ func (z *lazyTables) presize(units []int) {
 	}
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	n := int(min(size, 1<<30) / 48)
-	z.l.subs = slices.Grow(z.l.subs, n)
-	z.l.subOffs = slices.Grow(z.l.subOffs, n)
+	z.l.presizeSubroutines(size)
 }

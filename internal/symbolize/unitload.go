@@ -116,10 +116,11 @@ func shiftSegments(segs []segment, first int32) []segment {
 // are dropped; 0 when the size is unknown.
 func (z *lazyTables) lineRowsHint(cu *dwarf.Entry) int {
 	off, ok := cu.Val(dwarf.AttrStmtList).(int64)
-	if !ok || z.dies == nil || off < 0 || off > int64(len(z.dies.line))-4 {
+	line := z.lineSection()
+	if !ok || off < 0 || off > int64(len(line))-4 {
 		return 0
 	}
-	size := binary.LittleEndian.Uint32(z.dies.line[off:]) // 0xffffffff for 64-bit DWARF: capped
+	size := binary.LittleEndian.Uint32(line[off:]) // 0xffffffff for 64-bit DWARF: capped
 	return int(min(size, 1<<26) / 4)
 }
 
@@ -129,9 +130,16 @@ func (z *lazyTables) lineRowsHint(cu *dwarf.Entry) int {
 // subroutine, and as many declarations, every 30 to 70 bytes, each
 // with one to two address ranges.
 func (l *loader) presize(size uint64) {
+	n := l.presizeSubroutines(size)
+	l.read = slices.Grow(l.read, n)
+	l.intervals = slices.Grow(l.intervals, 2*n)
+}
+
+// presizeSubroutines makes room for the subroutines of units of size
+// bytes of .debug_info (see presize) and returns how many that is.
+func (l *loader) presizeSubroutines(size uint64) int {
 	n := int(min(size, 1<<30) / 48)
 	l.subs = slices.Grow(l.subs, n)
 	l.subOffs = slices.Grow(l.subOffs, n)
-	l.read = slices.Grow(l.read, n)
-	l.intervals = slices.Grow(l.intervals, 2*n)
+	return n
 }
