@@ -47,29 +47,6 @@ func TestPlaceThroughRecentDSOs(t *testing.T) {
 	}
 }
 
-func TestStackSlab(t *testing.T) {
-	var s stackSlab
-	long := make([]Loc, slabLocs/8+1)
-	for _, n := range []int{1, 0, 20, slabLocs / 8, len(long), 3} {
-		locs := long[:n]
-		for i := range locs {
-			locs[i] = Loc{Obj: int32(n), Addr: uint64(i)}
-		}
-		st := s.stack(locs)
-		if len(st.Locs) != n || cap(st.Locs) != n || st.Count != 0 {
-			t.Fatalf("stack of %d frames: len %d cap %d count %d", n, len(st.Locs), cap(st.Locs), st.Count)
-		}
-		for i, l := range st.Locs {
-			if l != locs[i] {
-				t.Fatalf("stack of %d frames: frame %d is %v, want %v", n, i, l, locs[i])
-			}
-		}
-		if n > 0 && &st.Locs[0] == &locs[0] {
-			t.Fatal("the stack shares its frames with the caller's")
-		}
-	}
-}
-
 // TestSortedStacks: stacks come in the byte order of their keys, keys
 // that share eight bytes or are shorter than eight included.
 func TestSortedStacks(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/slab"
 )
 
 // ErrNoDSO reports call-chain frames printed without their DSO: perf prints
@@ -98,7 +99,11 @@ type Stacks struct {
 	nameSources map[Loc][]nameSource
 	prefetched  map[int32]bool // objects whose symbols Prefetch was asked for
 	recent      recentDSOs
-	slab        stackSlab
+	// stackSlab and locSlab hold the stacks made and their frames: a
+	// recording of tens of thousands of distinct stacks is then a few
+	// hundred allocations, not two per stack.
+	stackSlab slab.Slab[Stack]
+	locSlab   slab.Slab[Loc]
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places
@@ -109,6 +114,7 @@ func NewStacks(binaries []StackBinary, table *addrspace.Table) *Stacks {
 		table:    table,
 		objects:  map[string]int32{},
 		stacks:   map[string]*Stack{},
+		locSlab:  slab.Slab[Loc]{Chunk: 1 << 15},
 		counts: StackCounts{Symbols: map[Loc]string{}, Events: map[string]uint64{},
 			Stats: StackStats{PerBinary: make([]uint64, len(binaries))}},
 	}
@@ -178,7 +184,8 @@ func (a *Stacks) count(s *perfscript.Sample) {
 	a.key = appendKey(a.key[:0], a.locs)
 	st := a.stacks[string(a.key)]
 	if st == nil {
-		st = a.slab.stack(a.locs)
+		st = a.stackSlab.New()
+		st.Locs = a.locSlab.Copy(a.locs)
 		a.stacks[string(a.key)] = st
 	}
 	st.Count += s.Count

@@ -25,6 +25,7 @@ import (
 	"github.com/ianlancetaylor/demangle"
 
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/slab"
 	"github.com/profgen/profgen/internal/symbolize"
 )
 
@@ -93,8 +94,11 @@ type builder struct {
 	binMaps   []*profile.Mapping
 	objMaps   map[int32]*profile.Mapping
 	clockOnly bool
-	slabs     slabs
-	spans     []span // by object, made when first needed
+	// locSlab and lineSlab hold the locations made and their lines: a
+	// profile of many locations is then a few hundred allocations.
+	locSlab  slab.Slab[profile.Location]
+	lineSlab slab.Slab[profile.Line]
+	spans    []span // by object, made when first needed
 }
 
 // cachedLoc is a location made, and whether its outermost function is one
@@ -306,7 +310,7 @@ func (b *builder) unfolded(l aggregate.Loc, fs []symbolize.Frame) *profile.Locat
 // addLocation adds the location of l, whose frames in a binary are fs.
 func (b *builder) addLocation(l aggregate.Loc, fs []symbolize.Frame) *profile.Location {
 	o := b.counts.Objects[l.Obj]
-	loc := b.slabs.location()
+	loc := b.locSlab.New()
 	loc.ID, loc.Address = uint64(len(b.p.Location)+1), l.Addr
 	switch {
 	case o.UnknownSite:
@@ -350,7 +354,7 @@ func (b *builder) unknownSiteLines(sym Symbolizer, addr uint64) []profile.Line {
 // binaryLines converts an inline stack (outermost first) to pprof lines
 // (innermost first).
 func (b *builder) binaryLines(fs []symbolize.Frame) []profile.Line {
-	lines := b.slabs.lines(len(fs))
+	lines := b.lineSlab.Make(len(fs))
 	for i, f := range fs {
 		fn := b.function(funcKey{systemName: f.Func, filename: f.File, startLine: int64(f.StartLine)})
 		lines[len(fs)-1-i] = profile.Line{Function: fn, Line: int64(f.Line)}
