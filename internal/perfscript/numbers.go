@@ -1,21 +1,15 @@
 package perfscript
 
+import "github.com/profgen/profgen/internal/hexnum"
+
 // Hand-written number and token helpers: the hot path must not allocate.
 
-// parseHex parses b (no 0x prefix) as hexadecimal.
+// parseHex parses b (no 0x prefix, at most 16 digits) as hexadecimal.
 func parseHex(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 16 {
+	if len(b) > 16 {
 		return 0, false
 	}
-	var v uint64
-	for _, c := range b {
-		d := hexDigit[c]
-		if d == 0xff {
-			return 0, false
-		}
-		v = v<<4 | uint64(d)
-	}
-	return v, true
+	return hexnum.Parse(b)
 }
 
 // parseHex0x parses "0x..." as hexadecimal.
@@ -59,22 +53,6 @@ func parseInt32(b []byte) (int32, bool) {
 	}
 	return int32(v), true
 }
-
-var hexDigit = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = byte(c - '0')
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c] = byte(c - 'a' + 10)
-	}
-	for c := 'A'; c <= 'F'; c++ {
-		t[c] = byte(c - 'A' + 10)
-	}
-	return t
-}()
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 

@@ -1,13 +1,14 @@
 package perfscript
 
 import (
-	quotepkg "github.com/profgen/profgen/internal/quote"
-
 	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/profgen/profgen/internal/hexnum"
+	quotepkg "github.com/profgen/profgen/internal/quote"
 )
 
 // ParseError is a malformed line.
@@ -479,7 +480,7 @@ func hexAfter0x(b []byte, i int) (v uint64, end int, ok bool) {
 	i += 2
 	start := i
 	for ; i < len(b); i++ {
-		d := hexDigit[b[i]]
+		d := hexnum.Digit(b[i])
 		if d == 0xff {
 			break
 		}

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+
+	"github.com/profgen/profgen/internal/hexnum"
 )
 
 // loadKernel reads kallsyms: perf's copy of the recorded kernel's in the
@@ -60,7 +62,7 @@ func parseKallsym(line []byte) (addr uint64, name []byte, bind elf.SymBind, ok b
 	if !ok1 || !ok2 || len(typ) != 1 || len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || bytes.IndexByte(name, '\t') >= 0 {
 		return 0, nil, 0, false
 	}
-	addr, ok = parseHex(addrText)
+	addr, ok = hexnum.Parse(addrText)
 	if !ok {
 		return 0, nil, 0, false
 	}
@@ -75,34 +77,6 @@ func parseKallsym(line []byte) (addr uint64, name []byte, bind elf.SymBind, ok b
 		return 0, nil, 0, false
 	}
 	return addr, name, bind, true
-}
-
-// parseHex is strconv.ParseUint(string(b), 16, 64) without its error
-// value: hex digits of either case, leading zeros allowed, no prefix, no
-// overflow.
-func parseHex(b []byte) (uint64, bool) {
-	if len(b) == 0 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		var d byte
-		switch {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		if v>>60 != 0 {
-			return 0, false // the value needs more than 64 bits
-		}
-		v = v<<4 | uint64(d)
-	}
-	return v, true
 }
 
 // runningKernelID reads the GNU build id note of the running kernel.

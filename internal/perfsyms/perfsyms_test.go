@@ -74,31 +74,6 @@ func TestKallsyms(t *testing.T) {
 	}
 }
 
-func TestParseHex(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"ffffffff81000000", 0xffffffff81000000, true},
-		{"FFFFFFFF81000000", 0xffffffff81000000, true},
-		{"0", 0, true},
-		{"00000000000000000001", 1, true}, // leading zeros past 16 digits
-		{"10000000000000000", 0, false},   // 65 bits
-		{"", 0, false},
-		{"0x10", 0, false},
-		{"12g4", 0, false},
-		{"-1", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseHex([]byte(tt.in))
-		want, err := strconv.ParseUint(tt.in, 16, 64)
-		if got != tt.want || ok != tt.ok || ok != (err == nil) || (ok && got != want) {
-			t.Errorf("parseHex(%q) = %#x, %v; want %#x, %v (ParseUint: %#x, %v)", tt.in, got, ok, tt.want, tt.ok, want, err)
-		}
-	}
-}
-
 func TestRunningKernelID(t *testing.T) {
 	note := []byte{4, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 0xab, 0xcd, 0xef}
 	p := filepath.Join(t.TempDir(), "notes")
