@@ -1,7 +1,6 @@
 package profshow
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -52,7 +51,7 @@ type pbField struct {
 // file offset base.
 func forFields(b []byte, base int, fn func(pbField) error) error {
 	for off := 0; off < len(b); {
-		key, kn := binary.Uvarint(b[off:])
+		key, kn := pbVarint(b[off:])
 		if kn <= 0 { // field number 0 is skipped, as pprof does
 			return &PprofError{Offset: int64(base + off), Err: errors.New("bad field key")}
 		}
@@ -60,7 +59,7 @@ func forFields(b []byte, base int, fn func(pbField) error) error {
 		n := kn
 		switch f.wire {
 		case 0:
-			v, vn := binary.Uvarint(b[off+n:])
+			v, vn := pbVarint(b[off+n:])
 			if vn <= 0 {
 				return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: bad varint", f.num)}
 			}
@@ -72,7 +71,7 @@ func forFields(b []byte, base int, fn func(pbField) error) error {
 			}
 			n += size
 		case 2:
-			l, ln := binary.Uvarint(b[off+n:])
+			l, ln := pbVarint(b[off+n:])
 			if ln <= 0 || l > uint64(len(b)-off-n-ln) {
 				return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: length runs past the message", f.num)}
 			}
@@ -96,7 +95,7 @@ func (f pbField) varints() ([]uint64, error) {
 	}
 	var out []uint64
 	for b := f.data; len(b) > 0; {
-		v, n := binary.Uvarint(b)
+		v, n := pbVarint(b)
 		if n <= 0 {
 			return nil, &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: bad packed varint", f.num)}
 		}
@@ -250,4 +249,17 @@ func (t *pprofTables) checkLocation(f pbField) error {
 		}
 		return nil
 	})
+}
+
+// pbVarint reads a protobuf varint as pprof's decoder does: at most ten
+// bytes, bits past 64 dropped (binary.Uvarint refuses them). n is 0 when
+// there is none.
+func pbVarint(b []byte) (v uint64, n int) {
+	for i := 0; i < 10 && i < len(b); i++ {
+		v |= uint64(b[i]&0x7f) << (7 * i)
+		if b[i]&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
 }

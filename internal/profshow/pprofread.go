@@ -3,7 +3,6 @@ package profshow
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -138,7 +137,7 @@ func scanPprof(b []byte) error {
 
 // pprofField reads the field at off: its number and total length.
 func pprofField(b []byte, off int) (field uint64, n int, err error) {
-	key, kn := binary.Uvarint(b[off:])
+	key, kn := pbVarint(b[off:])
 	if kn <= 0 {
 		return 0, 0, errors.New("bad field key")
 	}
@@ -148,7 +147,7 @@ func pprofField(b []byte, off int) (field uint64, n int, err error) {
 	}
 	switch key & 7 {
 	case 0: // varint
-		if _, vn := binary.Uvarint(b[off+n:]); vn > 0 {
+		if _, vn := pbVarint(b[off+n:]); vn > 0 {
 			return field, n + vn, nil
 		}
 		return 0, 0, errors.New("bad varint")
@@ -157,7 +156,7 @@ func pprofField(b []byte, off int) (field uint64, n int, err error) {
 	case 5:
 		n += 4
 	case 2:
-		l, ln := binary.Uvarint(b[off+n:])
+		l, ln := pbVarint(b[off+n:])
 		if ln <= 0 || l > uint64(len(b)-off-n-ln) {
 			return 0, 0, fmt.Errorf("field %d: length runs past the end (%d bytes left)", field, len(b)-off-n)
 		}

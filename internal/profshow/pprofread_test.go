@@ -113,3 +113,26 @@ func FuzzDecodePprof(f *testing.F) {
 		}
 	})
 }
+
+// TestPbVarint: varints read as pprof's decoder reads them, a tenth byte
+// over 1 included (binary.Uvarint refuses it).
+func TestPbVarint(t *testing.T) {
+	tests := []struct {
+		b []byte
+		v uint64
+		n int
+	}{
+		{[]byte{0x05}, 5, 1},
+		{[]byte{0x96, 0x01}, 150, 2},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 1<<64 - 1, 10},
+		{[]byte{0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x7f}, 0x8912244891224489, 10},
+		{[]byte{0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x89, 0x01}, 0, 0}, // eleven bytes
+		{[]byte{0x80}, 0, 0},
+		{nil, 0, 0},
+	}
+	for _, tt := range tests {
+		if v, n := pbVarint(tt.b); v != tt.v || n != tt.n {
+			t.Errorf("pbVarint(% x) = %#x, %d; want %#x, %d", tt.b, v, n, tt.v, tt.n)
+		}
+	}
+}
