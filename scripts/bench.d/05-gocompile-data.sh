@@ -6,7 +6,7 @@
 # running this compiler through -toolexec. Cached: redone when missing.
 set -euo pipefail
 data=${2:?usage: 05-gocompile-data.sh PROFGEN TESTDATA}
-dir=$data/gocompile
+dir=$(realpath -m "$data/gocompile")
 for tool in go perf; do
 	command -v "$tool" >/dev/null || { echo "05-gocompile-data: $tool not found; skipped"; exit 0; }
 done
