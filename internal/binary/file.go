@@ -40,6 +40,13 @@ type File struct {
 	dwarf     *dwarf.Data
 	dwarfErr  error
 
+	// goText and goFunc are runtime.text and go:func.*, which place a Go
+	// binary's pclntab (GoLines).
+	goText, goFunc uint64
+	goLinesOnce    sync.Once
+	goLines        *GoLines
+	goLinesErr     error
+
 	sectionsOnce sync.Once
 	sections     *Sections // the file holding the DWARF, for DWARF and DWARFSection
 	sectionsErr  error
@@ -138,6 +145,7 @@ func (f *File) load(fileSize int64) error {
 		return fmt.Errorf("reading .symtab%s: %w", sectionAt(f.elf, ".symtab"), err)
 	}
 	f.funcs = funcSymbols(syms)
+	f.goText, f.goFunc = goSymbols(syms)
 	if len(syms) == 0 { // stripped: the dynamic symbols still name the exported functions
 		dyn, _ := f.elf.DynamicSymbols()
 		f.funcs = funcSymbols(dyn)

@@ -1,0 +1,114 @@
+package symbolize
+
+import (
+	"slices"
+
+	elfbin "github.com/profgen/profgen/internal/binary"
+)
+
+// GoTable symbolizes a Go binary: its Go code from the pclntab
+// (binary.GoLines), as the Go runtime's tracebacks do, and the rest (the
+// C code of cgo) from DWARF, through the Table it falls back to. The
+// frames are those the DWARF gives, without reading it for the Go code:
+// where DWARF needs the compilation unit of an address loaded, the
+// pclntab needs the few hundred bytes of the function's tables decoded.
+//
+// Like Table, a GoTable is used by one goroutine at a time.
+type GoTable struct {
+	lines    *elfbin.GoLines
+	fallback *Table
+	funcs    map[uint64]*goFuncLines // by entry, decoded on first use
+}
+
+// goFuncLines is a function of the pclntab with the tables that
+// symbolize its addresses decoded.
+type goFuncLines struct {
+	fn                elfbin.GoFunc
+	files, lines, inl elfbin.GoValues
+	file              string // the file of the entry
+}
+
+// NewGo returns the symbolizer of the binary whose pclntab is lines and
+// whose DWARF table (for the rest) is fallback.
+func NewGo(lines *elfbin.GoLines, fallback *Table) *GoTable {
+	return &GoTable{lines: lines, fallback: fallback, funcs: map[uint64]*goFuncLines{}}
+}
+
+// FramesOrSymbol returns the inline stack at addr, outermost first,
+// appended to dst; outside the Go code, what the fallback Table's
+// FramesOrSymbol returns.
+func (g *GoTable) FramesOrSymbol(addr uint64, dst []Frame) []Frame {
+	fl := g.funcAt(addr)
+	if fl == nil {
+		return g.fallback.FramesOrSymbol(addr, dst)
+	}
+	return g.frames(fl, addr, dst)
+}
+
+// Prefetch decodes the tables of the Go functions holding addrs, and
+// hands the other addresses to the fallback's Prefetch.
+func (g *GoTable) Prefetch(addrs []uint64) {
+	var rest []uint64
+	for _, a := range addrs {
+		if g.funcAt(a) == nil {
+			rest = append(rest, a)
+		}
+	}
+	if len(rest) > 0 {
+		g.fallback.Prefetch(rest)
+	}
+}
+
+// funcAt returns the Go function holding addr, its tables decoded, or
+// nil: outside the pclntab, or in a function it has no lines for (the C
+// code the linker took in).
+func (g *GoTable) funcAt(addr uint64) *goFuncLines {
+	fn, ok := g.lines.FuncAt(addr)
+	if !ok {
+		return nil
+	}
+	if fl, ok := g.funcs[fn.Entry]; ok {
+		return fl
+	}
+	var fl *goFuncLines
+	if lines := g.lines.Values(fn, elfbin.GoTableLine); len(lines.End) > 0 {
+		fl = &goFuncLines{fn: fn, lines: lines, files: g.lines.Values(fn, elfbin.GoTableFile),
+			inl: g.lines.Values(fn, elfbin.GoTableInlTree)}
+		fl.file = g.lines.File(fn, fl.files.At(fn.Entry))
+	}
+	g.funcs[fn.Entry] = fl
+	return fl
+}
+
+// maxInlineDepth bounds the walk up an inline tree, which a malformed
+// pclntab could make a loop.
+const maxInlineDepth = 256
+
+// frames appends the inline stack at pc of fl, outermost first: the calls
+// inlined at pc, innermost first, each at the position of pc in it, then
+// the function itself at the position of the outermost call. A frame's
+// file is the file of its position, where Go keeps the files of inlined
+// functions; the function's own is that of its entry, for code inlined
+// without an inline tree entry may come from another file.
+func (g *GoTable) frames(fl *goFuncLines, pc uint64, dst []Frame) []Frame {
+	start := len(dst)
+	for depth := 0; depth < maxInlineDepth; depth++ {
+		call, ok := g.lines.Inlined(fl.fn, fl.inl.At(pc))
+		if !ok {
+			break
+		}
+		dst = append(dst, g.frameAt(fl, pc, call.Name, call.StartLine, call.Wrapper))
+		pc = call.ParentPC
+	}
+	outer := g.frameAt(fl, pc, fl.fn.Name, fl.fn.StartLine, fl.fn.Wrapper)
+	outer.File = fl.file
+	dst = append(dst, outer)
+	slices.Reverse(dst[start:])
+	return dst
+}
+
+// frameAt is the frame of function name at pc of fl.
+func (g *GoTable) frameAt(fl *goFuncLines, pc uint64, name string, startLine int32, wrapper bool) Frame {
+	return Frame{Func: name, File: g.lines.File(fl.fn, fl.files.At(pc)), Line: uint32(max(fl.lines.At(pc), 0)),
+		StartLine: uint32(max(startLine, 0)), Wrapper: wrapper}
+}
