@@ -40,6 +40,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoZeroUnsampledLines, "no-zero-unsampled-lines", false, "call stacks to LLVM profiles: leave out the lines of sampled functions that no sample hit (unknown to the compiler) instead of writing them with zero counts, as llvm-profgen's LBR profiles have them")
 	fs.BoolVar(&o.FoldKernel, "fold-kernel", false, "pprof: leave out the kernel and vDSO frames above the binary's frames, their samples going to its innermost frame, as Go's profiler records them (for go build -pgo)")
 	fs.BoolVar(&o.NoFoldWrappers, "no-fold-wrappers", false, "pprof: keep the frames of Go's generated wrappers (method values' -fm, promoted methods), which Go's profiler leaves out")
+	fs.BoolVar(&o.GoDWARF, "go-dwarf", false, "pprof: symbolize Go code from its DWARF rather than from the pclntab Go's runtime reads (the same frames, but that Go's DWARF names no file for inlined functions)")
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")
 	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
 	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout; with --show-disassembly-only, the probes of each instruction too")

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 )
 
@@ -27,7 +29,8 @@ type GoLines struct {
 	cutab     []byte
 	filetab   []byte
 	pctab     []byte
-	functab   []byte // nfunc+1 pairs of (entry offset, _func offset)
+	functab   []byte   // nfunc+1 pairs of (entry offset, _func offset)
+	entries   []uint32 // the entry offsets of the functab, for the search
 	funcs     []byte // from the functab on: the _func records' offsets are relative to it
 	gofunc    []byte // go:func.*, where the inline trees are
 	wrapperID uint8
@@ -182,6 +185,10 @@ func newGoLines(pcln []byte, text uint64, gofunc []byte) (*GoLines, error) {
 		return nil, errGoLines
 	}
 	t.functab = t.funcs[:(t.nfunc+1)*8]
+	t.entries = make([]uint32, t.nfunc+1)
+	for i := range t.entries {
+		t.entries[i] = t.order.Uint32(t.functab[8*i:])
+	}
 	t.wrapperID = t.commonFuncID()
 	return t, nil
 }
@@ -210,9 +217,7 @@ func (t *GoLines) commonFuncID() uint8 {
 
 // entry returns the address of the i'th function of the functab (i =
 // nfunc: the end of the last).
-func (t *GoLines) entry(i int) uint64 {
-	return t.text + uint64(t.order.Uint32(t.functab[8*i:]))
-}
+func (t *GoLines) entry(i int) uint64 { return t.text + uint64(t.entries[i]) }
 
 // funcRecord returns the _func record of the i'th function.
 func (t *GoLines) funcRecord(i int) ([]byte, bool) {
@@ -232,10 +237,32 @@ func (t *GoLines) u32(b []byte, off uint64) uint32 { return t.order.Uint32(b[off
 
 // FuncAt returns the function holding pc.
 func (t *GoLines) FuncAt(pc uint64) (GoFunc, bool) {
-	if t.nfunc == 0 || pc < t.entry(0) || pc >= t.entry(t.nfunc) {
+	i, ok := t.FuncIndex(pc)
+	if !ok {
 		return GoFunc{}, false
 	}
-	i := sort.Search(t.nfunc, func(i int) bool { return t.entry(i) > pc }) - 1
+	return t.Func(i)
+}
+
+// FuncIndex returns the index of the function holding pc, for Func: a
+// search that reads no name.
+func (t *GoLines) FuncIndex(pc uint64) (int, bool) {
+	if t.nfunc == 0 || pc < t.entry(0) || pc >= t.entry(t.nfunc) {
+		return 0, false
+	}
+	off := pc - t.text
+	if off > math.MaxUint32 {
+		return 0, false
+	}
+	i, found := slices.BinarySearch(t.entries[:t.nfunc], uint32(off))
+	if !found {
+		i--
+	}
+	return i, true
+}
+
+// Func returns function i of the functab.
+func (t *GoLines) Func(i int) (GoFunc, bool) {
 	raw, ok := t.funcRecord(i)
 	if !ok {
 		return GoFunc{}, false

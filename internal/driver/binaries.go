@@ -19,12 +19,14 @@ type Binary = *binary.File
 // binaries are the profiled binaries, each opened once.
 type binaries struct {
 	files         []*binary.File
-	syms          []*symbolize.Table // built on first use
-	symbolsOnly   bool               // a binary without DWARF is symbolized by its ELF symbols
-	separateDebug bool               // --debug-binary: the DWARF is in another file
-	dwp           string             // --dwp: the DWARF package of the primary binary
-	warn          io.Writer          // llvm-profgen's warnings about loading the DWARF
-	detailed      bool               // --show-detailed-warning
+	syms          []*symbolize.Table   // built on first use
+	goSyms        []*symbolize.GoTable // the same, over the pclntab of Go binaries, for pprof
+	goPclntab     bool                 // pprof of Go binaries symbolizes Go code from the pclntab
+	symbolsOnly   bool                 // a binary without DWARF is symbolized by its ELF symbols
+	separateDebug bool                 // --debug-binary: the DWARF is in another file
+	dwp           string               // --dwp: the DWARF package of the primary binary
+	warn          io.Writer            // llvm-profgen's warnings about loading the DWARF
+	detailed      bool                 // --show-detailed-warning
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one) and
@@ -40,6 +42,8 @@ func openBinaries(opts Options) (*binaries, error) {
 		b.files = append(b.files, f)
 	}
 	b.syms = make([]*symbolize.Table, len(b.files))
+	b.goSyms = make([]*symbolize.GoTable, len(b.files))
+	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
@@ -99,6 +103,31 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 	t.AddSymbols(symbols(f.PLTSymbols()))
 	b.syms[i] = t
 	return t, nil
+}
+
+// frameSymbolizer symbolizes the frames of call stacks.
+type frameSymbolizer interface {
+	FramesOrSymbol(addr uint64, dst []symbolize.Frame) []symbolize.Frame
+	Prefetch(addrs []uint64)
+}
+
+// stackSymbolizer returns what symbolizes binary i's call-stack frames:
+// symbolizer(i), over the pclntab of a Go binary when the output is pprof
+// (the frames Go's own profiler gives, without reading the DWARF of the
+// Go code).
+func (b *binaries) stackSymbolizer(i int) (frameSymbolizer, error) {
+	t, err := b.symbolizer(i)
+	if err != nil || !b.goPclntab {
+		return t, err
+	}
+	if b.goSyms[i] == nil {
+		lines := b.files[i].GoLines()
+		if lines == nil {
+			return t, nil
+		}
+		b.goSyms[i] = symbolize.NewGo(lines, t)
+	}
+	return b.goSyms[i], nil
 }
 
 // dwarfTable reads the DWARF of f; without DWARF, an empty table when ELF

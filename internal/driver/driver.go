@@ -44,6 +44,7 @@ type Options struct {
 	PerfEvent         string // keep only samples of this event ("" = all)
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
+	GoDWARF           bool   // pprof: symbolize Go code from DWARF, not from the pclntab
 	FoldKernel        bool   // pprof: leave out kernel and vDSO frames above a binary's frames
 	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
 	BodyCounts        string // call stacks to LLVM profiles: block-max (default, ""), hits, per-instruction, blocks

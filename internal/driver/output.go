@@ -123,7 +123,7 @@ func writeStacks(opts Options, bins *binaries, res *result) error {
 func writePprof(opts Options, bins *binaries, res *result) error {
 	pbs := make([]pprofout.Binary, len(bins.files))
 	for i, f := range bins.files {
-		sym, err := bins.symbolizer(i)
+		sym, err := bins.stackSymbolizer(i)
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func prefetchFrames(opts Options, bins *binaries, counts *aggregate.StackCounts)
 		return &wg
 	}
 	for i, addrs := range counts.BinaryAddrs(len(bins.files)) {
-		sym, err := bins.symbolizer(i)
+		sym, err := bins.stackSymbolizer(i)
 		if err != nil || len(addrs) == 0 {
 			continue // writing the profile reports the error
 		}

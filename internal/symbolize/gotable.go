@@ -17,7 +17,8 @@ import (
 type GoTable struct {
 	lines    *elfbin.GoLines
 	fallback *Table
-	funcs    map[uint64]*goFuncLines // by entry, decoded on first use
+	funcs    map[int]*goFuncLines // by index in the pclntab, decoded on first use
+	last     *goFuncLines         // the function found last, the likeliest next
 }
 
 // goFuncLines is a function of the pclntab with the tables that
@@ -31,7 +32,7 @@ type goFuncLines struct {
 // NewGo returns the symbolizer of the binary whose pclntab is lines and
 // whose DWARF table (for the rest) is fallback.
 func NewGo(lines *elfbin.GoLines, fallback *Table) *GoTable {
-	return &GoTable{lines: lines, fallback: fallback, funcs: map[uint64]*goFuncLines{}}
+	return &GoTable{lines: lines, fallback: fallback, funcs: map[int]*goFuncLines{}}
 }
 
 // FramesOrSymbol returns the inline stack at addr, outermost first,
@@ -63,20 +64,37 @@ func (g *GoTable) Prefetch(addrs []uint64) {
 // nil: outside the pclntab, or in a function it has no lines for (the C
 // code the linker took in).
 func (g *GoTable) funcAt(addr uint64) *goFuncLines {
-	fn, ok := g.lines.FuncAt(addr)
+	if l := g.last; l != nil && addr >= l.fn.Entry && addr < l.fn.End {
+		return l
+	}
+	i, ok := g.lines.FuncIndex(addr)
 	if !ok {
 		return nil
 	}
-	if fl, ok := g.funcs[fn.Entry]; ok {
-		return fl
+	fl, ok := g.funcs[i]
+	if !ok {
+		fl = g.decode(i)
+		g.funcs[i] = fl
 	}
-	var fl *goFuncLines
-	if lines := g.lines.Values(fn, elfbin.GoTableLine); len(lines.End) > 0 {
-		fl = &goFuncLines{fn: fn, lines: lines, files: g.lines.Values(fn, elfbin.GoTableFile),
-			inl: g.lines.Values(fn, elfbin.GoTableInlTree)}
-		fl.file = g.lines.File(fn, fl.files.At(fn.Entry))
+	if fl != nil {
+		g.last = fl
 	}
-	g.funcs[fn.Entry] = fl
+	return fl
+}
+
+// decode decodes the tables of function i, nil when it has no lines.
+func (g *GoTable) decode(i int) *goFuncLines {
+	fn, ok := g.lines.Func(i)
+	if !ok {
+		return nil
+	}
+	lines := g.lines.Values(fn, elfbin.GoTableLine)
+	if len(lines.End) == 0 {
+		return nil
+	}
+	fl := &goFuncLines{fn: fn, lines: lines, files: g.lines.Values(fn, elfbin.GoTableFile),
+		inl: g.lines.Values(fn, elfbin.GoTableInlTree)}
+	fl.file = g.lines.File(fn, fl.files.At(fn.Entry))
 	return fl
 }
 
