@@ -31,8 +31,8 @@ type GoLines struct {
 	pctab     []byte
 	functab   []byte   // nfunc+1 pairs of (entry offset, _func offset)
 	entries   []uint32 // the entry offsets of the functab, for the search
-	funcs     []byte // from the functab on: the _func records' offsets are relative to it
-	gofunc    []byte // go:func.*, where the inline trees are
+	funcs     []byte   // from the functab on: the _func records' offsets are relative to it
+	gofunc    []byte   // go:func.*, where the inline trees are
 	wrapperID uint8
 }
 
