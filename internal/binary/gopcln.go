@@ -54,7 +54,7 @@ type GoFunc struct {
 // GoInlined is an entry of a function's inline tree: a call inlined into
 // it.
 type GoInlined struct {
-	Name      string
+	NameOff   uint32 // the offset of its name, for FuncName
 	StartLine int32
 	Wrapper   bool
 	// ParentPC is an address whose source position is the call site: its
@@ -267,14 +267,14 @@ func (t *GoLines) Func(i int) (GoFunc, bool) {
 	if !ok {
 		return GoFunc{}, false
 	}
-	return GoFunc{Entry: t.entry(i), End: t.entry(i + 1), Name: t.funcName(t.u32(raw, funcNameOff)),
+	return GoFunc{Entry: t.entry(i), End: t.entry(i + 1), Name: t.FuncName(t.u32(raw, funcNameOff)),
 		StartLine: int32(t.u32(raw, funcStartLine)), Wrapper: t.isWrapper(raw[funcFuncID]), raw: raw}, true
 }
 
 func (t *GoLines) isWrapper(id uint8) bool { return id != 0 && id == t.wrapperID }
 
-// funcName returns the name at off in the function name table.
-func (t *GoLines) funcName(off uint32) string { return cString(t.funcnames, uint64(off)) }
+// FuncName returns the name at off in the function name table.
+func (t *GoLines) FuncName(off uint32) string { return cString(t.funcnames, uint64(off)) }
 
 // cString returns the NUL-terminated string at off in b, "" when off is
 // out of b.
@@ -356,20 +356,29 @@ func (v GoValues) At(pc uint64) int32 {
 	return v.Value[i]
 }
 
-// File returns the name of file index i of fn's compilation unit.
-func (t *GoLines) File(fn GoFunc, i int32) string {
+// FileOffset returns the offset, for FileName, of the name of file index
+// i of fn's compilation unit.
+func (t *GoLines) FileOffset(fn GoFunc, i int32) (uint32, bool) {
 	if i < 0 {
-		return ""
+		return 0, false
 	}
 	at := 4 * (uint64(t.u32(fn.raw, funcCUOffset)) + uint64(i))
 	if at+4 > uint64(len(t.cutab)) {
-		return ""
+		return 0, false
 	}
 	off := t.u32(t.cutab, at)
-	if off == ^uint32(0) {
-		return ""
+	return off, off != ^uint32(0)
+}
+
+// FileName returns the file name at off in the file table.
+func (t *GoLines) FileName(off uint32) string { return cString(t.filetab, uint64(off)) }
+
+// File returns the name of file index i of fn's compilation unit.
+func (t *GoLines) File(fn GoFunc, i int32) string {
+	if off, ok := t.FileOffset(fn, i); ok {
+		return t.FileName(off)
 	}
-	return cString(t.filetab, uint64(off))
+	return ""
 }
 
 // Inlined returns entry i of fn's inline tree.
@@ -384,6 +393,6 @@ func (t *GoLines) Inlined(fn GoFunc, i int32) (GoInlined, bool) {
 		return GoInlined{}, false
 	}
 	e := t.gofunc[at : at+inlinedCallSize]
-	return GoInlined{Name: t.funcName(t.u32(e, 4)), StartLine: int32(t.u32(e, 12)), Wrapper: t.isWrapper(e[0]),
+	return GoInlined{NameOff: t.u32(e, 4), StartLine: int32(t.u32(e, 12)), Wrapper: t.isWrapper(e[0]),
 		ParentPC: fn.Entry + uint64(int64(int32(t.u32(e, 8))))}, true
 }

@@ -93,12 +93,15 @@ func inlinedCall(funcID uint8, nameOff uint32, parentPC int32, startLine uint32)
 	return le32(le32(le32(append([]byte{funcID}, 0, 0, 0), nameOff), uint32(parentPC)), startLine)
 }
 
+// callee is the name offset of the inlined function of testGoLines.
+var callee uint32
+
 func testGoLines(t testing.TB) *GoLines {
 	var b pclnBuilder
 	lines := b.table(4, 10, 8, 12, 16, 11)
 	files := b.table(4, 0, 8, 1, 16, 0)
 	inl := b.table(4, -1, 8, 0, 16, -1)
-	callee := b.name("pkg.callee")
+	callee = b.name("pkg.callee")
 	b.add(0, "pkg.f", 9, 0, lines, files, inl, inlinedCall(0, callee, 2, 20))
 	b.add(16, "pkg.(*T).M", 1, 7, b.table(16, 1), b.table(16, 0), 0, nil)
 	b.add(32, "pkg.(*U).M", 1, 7, b.table(16, 1), b.table(16, 0), 0, nil)
@@ -131,7 +134,7 @@ func TestGoLines(t *testing.T) {
 		}
 	}
 	call, ok := tab.Inlined(fn, 0)
-	if want := (GoInlined{Name: "pkg.callee", StartLine: 20, ParentPC: 0x1002}); !ok || call != want {
+	if want := (GoInlined{NameOff: callee, StartLine: 20, ParentPC: 0x1002}); !ok || call != want || tab.FuncName(call.NameOff) != "pkg.callee" {
 		t.Errorf("Inlined(0) = %+v, %v; want %+v", call, ok, want)
 	}
 	if _, ok := tab.Inlined(fn, -1); ok {

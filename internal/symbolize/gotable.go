@@ -19,6 +19,10 @@ type GoTable struct {
 	fallback *Table
 	funcs    map[int]*goFuncLines // by index in the pclntab, decoded on first use
 	last     *goFuncLines         // the function found last, the likeliest next
+	// frames are the inline stacks of the addresses prefetched.
+	frames map[uint64][]Frame
+	// names and files intern the strings of the pclntab, by offset.
+	names, files map[uint32]string
 }
 
 // goFuncLines is a function of the pclntab with the tables that
@@ -32,26 +36,35 @@ type goFuncLines struct {
 // NewGo returns the symbolizer of the binary whose pclntab is lines and
 // whose DWARF table (for the rest) is fallback.
 func NewGo(lines *elfbin.GoLines, fallback *Table) *GoTable {
-	return &GoTable{lines: lines, fallback: fallback, funcs: map[int]*goFuncLines{}}
+	return &GoTable{lines: lines, fallback: fallback, funcs: map[int]*goFuncLines{}, frames: map[uint64][]Frame{},
+		names: map[uint32]string{}, files: map[uint32]string{}}
 }
 
 // FramesOrSymbol returns the inline stack at addr, outermost first,
 // appended to dst; outside the Go code, what the fallback Table's
 // FramesOrSymbol returns.
 func (g *GoTable) FramesOrSymbol(addr uint64, dst []Frame) []Frame {
+	if fs, ok := g.frames[addr]; ok {
+		return append(dst, fs...)
+	}
 	fl := g.funcAt(addr)
 	if fl == nil {
 		return g.fallback.FramesOrSymbol(addr, dst)
 	}
-	return g.frames(fl, addr, dst)
+	return g.inlineStack(fl, addr, dst)
 }
 
-// Prefetch decodes the tables of the Go functions holding addrs, and
-// hands the other addresses to the fallback's Prefetch.
+// Prefetch symbolizes the addresses of Go code among addrs, and hands the
+// others to the fallback's Prefetch.
 func (g *GoTable) Prefetch(addrs []uint64) {
 	var rest []uint64
 	for _, a := range addrs {
-		if g.funcAt(a) == nil {
+		if _, ok := g.frames[a]; ok {
+			continue
+		}
+		if fl := g.funcAt(a); fl != nil {
+			g.frames[a] = g.inlineStack(fl, a, nil)
+		} else {
 			rest = append(rest, a)
 		}
 	}
@@ -102,20 +115,20 @@ func (g *GoTable) decode(i int) *goFuncLines {
 // pclntab could make a loop.
 const maxInlineDepth = 256
 
-// frames appends the inline stack at pc of fl, outermost first: the calls
+// inlineStack appends the inline stack at pc of fl, outermost first: the calls
 // inlined at pc, innermost first, each at the position of pc in it, then
 // the function itself at the position of the outermost call. A frame's
 // file is the file of its position, where Go keeps the files of inlined
 // functions; the function's own is that of its entry, for code inlined
 // without an inline tree entry may come from another file.
-func (g *GoTable) frames(fl *goFuncLines, pc uint64, dst []Frame) []Frame {
+func (g *GoTable) inlineStack(fl *goFuncLines, pc uint64, dst []Frame) []Frame {
 	start := len(dst)
 	for depth := 0; depth < maxInlineDepth; depth++ {
 		call, ok := g.lines.Inlined(fl.fn, fl.inl.At(pc))
 		if !ok {
 			break
 		}
-		dst = append(dst, g.frameAt(fl, pc, call.Name, call.StartLine, call.Wrapper))
+		dst = append(dst, g.frameAt(fl, pc, g.name(call.NameOff), call.StartLine, call.Wrapper))
 		pc = call.ParentPC
 	}
 	outer := g.frameAt(fl, pc, fl.fn.Name, fl.fn.StartLine, fl.fn.Wrapper)
@@ -127,6 +140,30 @@ func (g *GoTable) frames(fl *goFuncLines, pc uint64, dst []Frame) []Frame {
 
 // frameAt is the frame of function name at pc of fl.
 func (g *GoTable) frameAt(fl *goFuncLines, pc uint64, name string, startLine int32, wrapper bool) Frame {
-	return Frame{Func: name, File: g.lines.File(fl.fn, fl.files.At(pc)), Line: uint32(max(fl.lines.At(pc), 0)),
+	return Frame{Func: name, File: g.file(fl, pc), Line: uint32(max(fl.lines.At(pc), 0)),
 		StartLine: uint32(max(startLine, 0)), Wrapper: wrapper}
+}
+
+// name returns the function name at off, interned.
+func (g *GoTable) name(off uint32) string {
+	s, ok := g.names[off]
+	if !ok {
+		s = g.lines.FuncName(off)
+		g.names[off] = s
+	}
+	return s
+}
+
+// file returns the name of the file of pc in fl, interned.
+func (g *GoTable) file(fl *goFuncLines, pc uint64) string {
+	off, ok := g.lines.FileOffset(fl.fn, fl.files.At(pc))
+	if !ok {
+		return ""
+	}
+	s, ok := g.files[off]
+	if !ok {
+		s = g.lines.FileName(off)
+		g.files[off] = s
+	}
+	return s
 }
