@@ -4,7 +4,12 @@
 # --sort sym on the same perf.data (acceptance, issue 15: no slower, on a
 # real recording of >= 20k samples and a binary of >= 30 MB: the Go
 # compiler of 05-gocompile-data.sh), and profgen --perfscript next to perf
-# script alone. BENCH_RUNS: number of runs (5).
+# script alone. On the Go compiler, perf report runs twice: as the
+# acceptance spells it (it then builds the call graphs of the recorded
+# chains, its default for a -g recording) and with -g none (leaf symbols
+# only, its fastest); profgen without its frame-pointer repair
+# (--no-repair-skid) is the like-for-like of the second. BENCH_RUNS:
+# number of runs (5).
 set -euo pipefail
 bin=$(realpath "${1:?usage: 60-callstack.sh PROFGEN TESTDATA}")
 data=${2:?usage: 60-callstack.sh PROFGEN TESTDATA}
@@ -19,8 +24,16 @@ go=$data/gocompile
 if [ -s "$go/perf.data" ]; then
 	n=$(perf report -i "$go/perf.data" --stdio -g none --sort dso 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
 	echo "== call stacks -> pprof: the Go compiler ($(du -m "$go/compile" | cut -f1) MB) compiling net/http, ${n:-?} samples"
-	compare "$runs" "profgen --perfdata" "perf report" \
+	compare "$runs" "profgen --perfdata" "perf report (call graphs)" \
 		"$bin" --binary "$go/compile" --perfdata "$go/perf.data" --format=pprof -o "$out/go.pprof" -- \
+		perf report --no-children --sort sym --stdio -i "$go/perf.data"
+	echo "== the same, perf report -g none (leaf symbols only)"
+	compare "$runs" "profgen --perfdata" "perf report -g none" \
+		"$bin" --binary "$go/compile" --perfdata "$go/perf.data" --format=pprof -o "$out/go.pprof" -- \
+		"${report[@]}" "$go/perf.data"
+	echo "== the same, profgen --no-repair-skid (the chains as recorded, as perf reads them)"
+	compare "$runs" "profgen --no-repair-skid" "perf report -g none" \
+		"$bin" --binary "$go/compile" --perfdata "$go/perf.data" --format=pprof --no-repair-skid -o "$out/go.pprof" -- \
 		"${report[@]}" "$go/perf.data"
 fi
 dir=$data/callstack
