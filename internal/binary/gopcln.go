@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -307,21 +308,36 @@ func (t *GoLines) Values(fn GoFunc, table GoTable) GoValues {
 	if !ok || off == 0 || uint64(off) >= uint64(len(t.pctab)) {
 		return GoValues{}
 	}
-	var v GoValues
-	p, pc, val := t.pctab[off:], fn.Entry, int32(-1)
-	for first := true; ; first = false {
-		uvdelta, n := binary.Uvarint(p)
-		if n <= 0 || uvdelta == 0 && !first {
-			return v
-		}
-		pcdelta, m := binary.Uvarint(p[n:])
-		if m <= 0 {
-			return v
-		}
-		p = p[n+m:]
-		val += int32(-(uvdelta & 1) ^ uvdelta>>1)
-		pc += pcdelta * t.quantum
+	p := t.pctab[off:]
+	n := 0
+	for range pcSteps(p) {
+		n++
+	}
+	v := GoValues{End: make([]uint64, 0, n), Value: make([]int32, 0, n)}
+	pc, val := fn.Entry, int32(-1)
+	for pcDelta, valDelta := range pcSteps(p) {
+		pc += pcDelta * t.quantum
+		val += valDelta
 		v.End, v.Value = append(v.End, pc), append(v.Value, val)
+	}
+	return v
+}
+
+// pcSteps yields the steps of the pc-value table p: the pc delta (in
+// quanta) and the value delta of each, up to its end.
+func pcSteps(p []byte) iter.Seq2[uint64, int32] {
+	return func(yield func(uint64, int32) bool) {
+		for first := true; ; first = false {
+			uvdelta, n := binary.Uvarint(p)
+			if n <= 0 || uvdelta == 0 && !first {
+				return
+			}
+			pcdelta, m := binary.Uvarint(p[n:])
+			if m <= 0 || !yield(pcdelta, int32(-(uvdelta&1)^uvdelta>>1)) {
+				return
+			}
+			p = p[n+m:]
+		}
 	}
 }
 
