@@ -1,10 +1,9 @@
 package fpskid
 
 import (
-	"slices"
-
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/slab"
 )
 
 // code answers what the repair asks about one x86-64 binary: the
@@ -18,8 +17,12 @@ type code struct {
 	// walkEnds the highest end up to each; made on first use.
 	walkFuncs []*function
 	walkEnds  []uint64
-	insts     []inst // its instructions, as decoded
-	sites     []site // its call sites, as decoded
+	insts     []inst // the instructions of the function being decoded
+	// instSlab holds the instructions of the decoded functions, and
+	// frameSlab their frame states: one allocation for many functions.
+	instSlab  slab.Slab[inst]
+	frameSlab slab.Slab[frameState]
+	work      []int32 // frameStates' work list, reused
 	// seen counts, by callee entry and call site, the calls seen in
 	// stacks that needed no repair.
 	seen    map[uint64]map[uint64]uint64
@@ -30,9 +33,10 @@ type code struct {
 type function struct {
 	entry, end uint64
 	insts      []inst
-	sites      []site
+	sites      []site       // computed from insts on first use (callSites)
 	frames     []frameState // per instruction, computed on first use
-	decoded    bool         // insts and sites are set
+	decoded    bool         // insts is set
+	sitesFound bool         // sites is set
 }
 
 // inst is a decoded instruction with what the repair needs of it, in 16
@@ -50,13 +54,22 @@ type inst struct {
 
 // newInst makes the inst of in, whose bytes are b.
 func newInst(in binary.Inst, b []byte) inst {
-	i := inst{addr: in.Addr, size: uint8(in.Size), kind: in.Kind, frame: x86FrameOp(b)}
-	if in.Kind == insn.Call || in.Kind == insn.Jump || in.Kind == insn.CondBranch {
-		var t uint64
-		t, i.direct = x86Target(b, in.End())
-		i.rel = int32(t - in.End())
-	}
+	var i inst
+	i.set(in, b)
 	return i
+}
+
+// set makes i the inst of in, whose bytes are b. It writes the fields one
+// by one: decode sets its instructions in place, where a struct built
+// field by field and then copied whole would be read back before its
+// bytes are stored (a store-forwarding stall on each instruction).
+func (i *inst) set(in binary.Inst, b []byte) {
+	i.addr, i.size, i.kind, i.frame = in.Addr, uint8(in.Size), in.Kind, x86FrameOp(b)
+	i.rel, i.direct = 0, false
+	if in.Kind == insn.Call || in.Kind == insn.Jump || in.Kind == insn.CondBranch {
+		t, direct := x86Target(b, in.End())
+		i.rel, i.direct = int32(t-in.End()), direct
+	}
 }
 
 // end is the address after the instruction.
@@ -70,10 +83,15 @@ type site struct {
 	at       uint64 // the address of its last byte, as a caller frame's (return address - 1)
 	target   uint64 // the function called, when direct
 	indirect bool
+	// calledFound tells that called is the function holding target
+	// (calledBy).
+	calledFound bool
+	called      *function
 }
 
 func newCode(f *binary.File) *code {
 	c := &code{f: f, funcs: map[uint64]*function{}, plt: map[uint64]bool{}}
+	c.instSlab.Chunk, c.frameSlab.Chunk = decodeChunk, decodeChunk
 	for _, s := range f.PLTSymbols() {
 		c.plt[s.Addr] = true
 	}
@@ -110,31 +128,45 @@ func (c *code) isEntry(addr uint64) bool {
 	return ok && sym.Addr == addr
 }
 
-// decode decodes the instructions and call sites of fn.
+// decode decodes the instructions of fn, in address order.
 func (c *code) decode(fn *function) {
 	fn.decoded = true
-	insts, sites := c.insts[:0], c.sites[:0]
-	c.walk(fn, func(i inst) {
-		insts = append(insts, i)
-		if s, ok := c.siteOf(fn, i); ok {
-			sites = append(sites, s)
+	insts := c.insts[:0]
+	if size := fn.end - fn.entry; size > 0 && size <= maxFuncSize {
+		for in, b := range c.f.Decode(fn.entry, fn.end) {
+			if in.End() > fn.end {
+				break
+			}
+			insts = append(insts, inst{})
+			insts[len(insts)-1].set(in, b)
 		}
-	})
-	fn.insts, fn.sites = slices.Clone(insts), slices.Clone(sites)
-	c.insts, c.sites = insts, sites
+	}
+	fn.insts = c.instSlab.Copy(insts)
+	c.insts = insts
 }
 
-// walk decodes the instructions of fn in address order.
-func (c *code) walk(fn *function, visit func(i inst)) {
-	if size := fn.end - fn.entry; size == 0 || size > maxFuncSize {
-		return
+// decodeChunk is the number of instructions (and of frame states) the
+// slabs of decode allocate at once: a large function gets its own slice.
+const decodeChunk = 1 << 16
+
+// callSites returns the call sites of fn (nil for nil) in address order,
+// decoding it on first use.
+func (c *code) callSites(fn *function) []site {
+	if fn == nil {
+		return nil
 	}
-	for in, b := range c.f.Decode(fn.entry, fn.end) {
-		if in.End() > fn.end {
-			break
+	if !fn.decoded {
+		c.decode(fn)
+	}
+	if !fn.sitesFound {
+		fn.sitesFound = true
+		for _, i := range fn.insts {
+			if s, ok := c.siteOf(fn, i); ok {
+				fn.sites = append(fn.sites, s)
+			}
 		}
-		visit(newInst(in, b))
 	}
+	return fn.sites
 }
 
 // maxFuncSize bounds the function read whole for decoding.
@@ -143,15 +175,17 @@ const maxFuncSize = 64 << 20
 // siteOf returns the call site that i is: a call, or a direct jump to
 // the entry of another function (a tail call).
 func (c *code) siteOf(fn *function, i inst) (site, bool) {
-	s := site{at: i.end() - 1, target: i.target(), indirect: !i.direct}
 	switch i.kind {
 	case insn.Call:
-		return s, true
 	case insn.Jump, insn.CondBranch:
-		inside := s.target >= fn.entry && s.target < fn.end
-		return s, i.direct && !inside && (c.plt[s.target] || c.isEntry(s.target))
+		t := i.target()
+		if !i.direct || t >= fn.entry && t < fn.end || !c.plt[t] && !c.isEntry(t) {
+			return site{}, false
+		}
+	default:
+		return site{}, false
 	}
-	return site{}, false
+	return site{at: i.end() - 1, target: i.target(), indirect: !i.direct}, true
 }
 
 // callAt returns the call instruction holding addr (a caller frame's
@@ -182,16 +216,16 @@ func (fn *function) instAt(addr uint64) int {
 	return lo - 1
 }
 
-// established reports whether the function's own frame is set up when
+// established reports whether the frame of fn (decoded) is set up when
 // the instruction at addr is about to run: after push %rbp; mov %rsp,%rbp
 // and before the pop %rbp (or leave) of an epilogue.
-func (fn *function) established(addr uint64) bool {
+func (c *code) established(fn *function, addr uint64) bool {
 	i := fn.instAt(addr)
 	if i < 0 || fn.insts[i].addr != addr {
 		return true // not an instruction start: nothing to tell
 	}
 	if fn.frames == nil {
-		fn.frames = frameStates(fn)
+		fn.frames = c.frameStates(fn)
 	}
 	return fn.frames[i] != frameNone && fn.frames[i] != framePushed
 }
@@ -209,26 +243,38 @@ const (
 // frameStates follows the function's control flow from its entry (direct
 // branches inside it, fall-through) and returns the frame state before
 // each instruction. Where paths disagree the frame is taken as set up.
-func frameStates(fn *function) []frameState {
-	states := make([]frameState, len(fn.insts))
-	work := []int{0}
-	if len(fn.insts) == 0 {
+func (c *code) frameStates(fn *function) []frameState {
+	insts := fn.insts
+	states := c.frameSlab.Make(len(insts))
+	if len(insts) == 0 {
 		return states
 	}
 	states[0] = frameNone
+	work := append(c.work[:0], 0)
 	for len(work) > 0 {
-		i := work[len(work)-1]
+		i := int(work[len(work)-1])
 		work = work[:len(work)-1]
-		out := after(fn.insts[i], states[i])
-		succ, n := fn.successors(i)
-		for _, j := range succ[:n] {
-			if next := merge(states[j], out); next != states[j] {
-				states[j] = next
-				work = append(work, j)
-			}
+		in := insts[i]
+		out := after(in, states[i])
+		if fallsThrough(in) && i+1 < len(insts) {
+			work = flowInto(states, work, i+1, out)
+		}
+		if j := fn.branchInside(in); j >= 0 {
+			work = flowInto(states, work, j, out)
 		}
 	}
+	c.work = work
 	return states
+}
+
+// flowInto merges state s into the state before instruction j, adding j
+// to the work list when that changes it.
+func flowInto(states []frameState, work []int32, j int, s frameState) []int32 {
+	if next := merge(states[j], s); next != states[j] {
+		states[j] = next
+		work = append(work, int32(j))
+	}
+	return work
 }
 
 // after is the frame state after in runs in state s.
@@ -251,19 +297,23 @@ func merge(old, in frameState) frameState {
 	return frameSet
 }
 
-// successors returns the indexes of the instructions that can run after
-// instruction i inside the function: the first n of succ.
-func (fn *function) successors(i int) (succ [2]int, n int) {
-	in := fn.insts[i]
-	if in.kind != insn.Return && in.kind != insn.Jump && in.kind != insn.IndirectJump && i+1 < len(fn.insts) {
-		succ[n] = i + 1
-		n++
+// fallsThrough reports whether the instruction after in can run next.
+func fallsThrough(in inst) bool {
+	return in.kind != insn.Return && in.kind != insn.Jump && in.kind != insn.IndirectJump
+}
+
+// branchInside returns the index of the instruction that in, an
+// instruction of fn, branches to directly inside fn, or -1.
+func (fn *function) branchInside(in inst) int {
+	if !in.direct || in.kind == insn.Call {
+		return -1
 	}
-	if t := in.target(); in.direct && in.kind != insn.Call && t >= fn.entry && t < fn.end {
-		if j := fn.instAt(t); j >= 0 && fn.insts[j].addr == t {
-			succ[n] = j
-			n++
-		}
+	t := in.target()
+	if t < fn.entry || t >= fn.end {
+		return -1
 	}
-	return succ, n
+	if j := fn.instAt(t); j >= 0 && fn.insts[j].addr == t {
+		return j
+	}
+	return -1
 }

@@ -19,15 +19,15 @@ const maxDepth = 3
 // maxVisits bounds the work of one search.
 const maxVisits = 4096
 
-// pathTo returns the call sites by which function from reaches a function
-// that isTarget accepts: the shortest chain of direct calls and tail calls
-// (at most maxDepth), or else one of from's indirect calls. found is false
-// when there is no such chain; unique is false when several are equally
-// short.
-func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, found, unique bool) {
+// pathTo returns the call sites by which function from reaches the
+// function cal: the shortest chain of direct calls and tail calls (at most
+// maxDepth), or else one of from's indirect calls. found is false when
+// there is no such chain; unique is false when several are equally short.
+func (c *code) pathTo(from uint64, cal callee) (path []uint64, found, unique bool) {
+	fn := c.symbolAt(from)
 	for depth := 1; depth <= maxDepth; depth++ {
-		s := search{c: c, isTarget: isTarget}
-		s.walk(from, depth)
+		s := search{c: c, callee: cal}
+		s.walk(fn, depth)
 		if s.paths > 0 {
 			return s.path, true, s.paths == 1 && s.visits < maxVisits
 		}
@@ -35,10 +35,9 @@ func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, f
 			return nil, false, false
 		}
 	}
-	fn := c.funcAt(from)
 	var only uint64
 	n := 0
-	for _, s := range fn.sitesOrNil() {
+	for _, s := range c.callSites(fn) {
 		if s.indirect {
 			only = s.at
 			n++
@@ -47,41 +46,45 @@ func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, f
 	return []uint64{only}, n > 0, n == 1
 }
 
-func (fn *function) sitesOrNil() []site {
-	if fn == nil {
-		return nil
-	}
-	return fn.sites
-}
-
 // search counts the chains of exactly a given length, keeping the first.
 type search struct {
-	c        *code
-	isTarget func(uint64) bool
-	stack    []uint64
-	path     []uint64
-	paths    int
-	visits   int
+	c      *code
+	callee callee
+	stack  []uint64
+	path   []uint64
+	paths  int
+	visits int
 }
 
-func (s *search) walk(from uint64, depth int) {
-	fn := s.c.funcAt(from)
-	for _, st := range fn.sitesOrNil() {
+// walk follows the chains of depth direct calls from fn.
+func (s *search) walk(fn *function, depth int) {
+	sites := s.c.callSites(fn)
+	for k := range sites {
+		st := &sites[k]
 		if st.indirect || s.paths > 1 || s.visits >= maxVisits {
 			continue
 		}
 		s.visits++
 		s.stack = append(s.stack, st.at)
-		if depth == 1 && s.isTarget(st.target) {
+		if depth == 1 && s.callee.isTarget(st.target) {
 			s.paths++
 			if s.paths == 1 {
 				s.path = append([]uint64(nil), s.stack...)
 			}
 		} else if depth > 1 && !s.c.plt[st.target] {
-			s.walk(st.target, depth-1)
+			s.walk(s.c.calledBy(st), depth-1)
 		}
 		s.stack = s.stack[:len(s.stack)-1]
 	}
+}
+
+// calledBy returns the function holding the target of the direct call
+// site st (nil when none), found on first use.
+func (c *code) calledBy(st *site) *function {
+	if !st.calledFound {
+		st.called, st.calledFound = c.symbolAt(st.target), true
+	}
+	return st.called
 }
 
 // uniqueCallers returns, of the functions at entries, those that the

@@ -285,7 +285,7 @@ func (r *repairer) check(e edge) fix {
 	if callee.isTarget(call.target()) && established {
 		return fix{}
 	}
-	path, found, unique := c.pathTo(call.target(), callee.isTarget)
+	path, found, unique := c.pathTo(call.target(), callee)
 	switch {
 	case unique:
 		return fix{insert: r.sites(e.caller.Obj, path)}
@@ -314,8 +314,18 @@ func returnsFromCallOf(e edge, c *code, cal callee) bool {
 
 // callee is what the frame below a call must be.
 type callee struct {
-	entry    uint64 // the function's entry, in the caller's binary
-	isTarget func(uint64) bool
+	entry uint64 // the function's entry, in the caller's binary
+	// plt, for a function in another DSO, holds the PLT stubs of the
+	// caller's binary, any of which may lead to it.
+	plt map[uint64]bool
+}
+
+// isTarget reports whether a call to t agrees with the callee.
+func (cal callee) isTarget(t uint64) bool {
+	if cal.plt != nil {
+		return cal.plt[t]
+	}
+	return t == cal.entry
 }
 
 // calleeOf says which call targets the callee frame of e agrees with, and
@@ -327,7 +337,7 @@ func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
 	case obj.Kernel || obj.UnknownSite:
 		return callee{}, false, false
 	case obj.Binary < 0: // another DSO: entered through the PLT
-		return callee{isTarget: func(t uint64) bool { return c.plt[t] }}, true, true
+		return callee{plt: c.plt}, true, true
 	case obj.Binary != bi:
 		return callee{}, false, false
 	}
@@ -335,8 +345,8 @@ func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
 	if fn == nil {
 		return callee{}, false, false
 	}
-	established := !e.leaf || c.funcAt(e.callee.Addr).established(e.callee.Addr)
-	return callee{entry: fn.entry, isTarget: func(t uint64) bool { return t == fn.entry }}, established, true
+	established := !e.leaf || c.established(c.funcAt(e.callee.Addr), e.callee.Addr)
+	return callee{entry: fn.entry}, established, true
 }
 
 // unknownCaller handles a leaf without its frame below an indirect call:
