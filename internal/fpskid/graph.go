@@ -93,13 +93,13 @@ func (c *code) calledBy(st *site) *function {
 // finds where a direct branch to one of the entries could be, and only
 // the functions holding those places are decoded.
 func (c *code) uniqueCallers(entries []uint64) map[uint64]uint64 {
-	want := newAddrSet(entries)
+	entries = slices.Compact(slices.Sorted(slices.Values(entries)))
 	candidates := map[uint64][]uint64{} // by target: where a branch to it could start
 	for base, text := range c.f.CodeSections() {
-		x86.BranchCandidates(text, base, want.has, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
+		x86.BranchCandidates(text, base, entries, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
 	}
 	out := map[uint64]uint64{}
-	for _, e := range want.addrs {
+	for _, e := range entries {
 		if sites := c.sitesCalling(e, candidates[e], 2); len(sites) == 1 {
 			out[e] = sites[0].at
 		}
@@ -187,32 +187,4 @@ func (c *code) walkable() (fns []*function, maxEnds []uint64) {
 		fns, maxEnds = append(fns, fn), append(maxEnds, end)
 	}
 	return fns, maxEnds
-}
-
-// addrSet is a set of addresses asked about for every byte of the code:
-// a bitmap over the span of its addresses.
-type addrSet struct {
-	addrs []uint64 // sorted, without repeats
-	bits  []uint64 // bit a-addrs[0] is set for each address a
-}
-
-func newAddrSet(addrs []uint64) addrSet {
-	s := addrSet{addrs: slices.Compact(slices.Sorted(slices.Values(addrs)))}
-	if len(s.addrs) == 0 {
-		return s
-	}
-	lo := s.addrs[0]
-	s.bits = make([]uint64, (s.addrs[len(s.addrs)-1]-lo)/64+1)
-	for _, a := range s.addrs {
-		s.bits[(a-lo)/64] |= 1 << ((a - lo) % 64)
-	}
-	return s
-}
-
-func (s addrSet) has(a uint64) bool {
-	if len(s.addrs) == 0 || a < s.addrs[0] {
-		return false
-	}
-	i := (a - s.addrs[0]) / 64
-	return i < uint64(len(s.bits)) && s.bits[i]&(1<<((a-s.addrs[0])%64)) != 0
 }

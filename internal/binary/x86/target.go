@@ -1,6 +1,11 @@
 package x86
 
-import "encoding/binary"
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"slices"
+)
 
 // DirectTarget returns the target of the direct call, jump or conditional
 // branch whose bytes are b, at address end - len(b); false for any other
@@ -34,30 +39,6 @@ func isBranchPrefix(c byte) bool {
 	return false
 }
 
-// BranchCandidates finds, without decoding, every byte of text (code at
-// address base) that DirectTarget could read as the opcode of a direct
-// call, jump or conditional branch, and calls visit with its address and
-// the target it would have, when want accepts the target. Instruction
-// boundaries are unknown here, so some candidates are bytes inside other
-// instructions; the branches DirectTarget decodes to a wanted target are
-// all among them.
-func BranchCandidates(text []byte, base uint64, want func(target uint64) bool, visit func(at, target uint64)) {
-	for p := 0; p < len(text); p++ {
-		n := opcodeLen[text[p]]
-		if n == 0 {
-			continue
-		}
-		rel, size, ok := relOperand(text[p:], n)
-		if !ok {
-			continue
-		}
-		at := base + uint64(p)
-		if t := at + uint64(size) + uint64(rel); want(t) {
-			visit(at, t)
-		}
-	}
-}
-
 // opcodeLen is the length of a direct branch from its first opcode byte
 // (0x0f: the first of two), 0 for other bytes.
 var opcodeLen = func() (t [256]uint8) {
@@ -84,4 +65,112 @@ func relOperand(b []byte, n uint8) (rel int64, size int, ok bool) {
 		return 0, 0, false
 	}
 	return int64(int32(binary.LittleEndian.Uint32(b[2:]))), 6, true
+}
+
+// BranchCandidates finds, without decoding, every byte of text (code at
+// address base) that DirectTarget could read as the opcode of a direct
+// call, jump or conditional branch to one of targets (sorted, without
+// repeats), and calls visit with its address and that target, in address
+// order. Instruction boundaries are unknown here, so some candidates are
+// bytes inside other instructions; the branches DirectTarget decodes to a
+// target are all among them.
+//
+// It does not read every byte: the opcodes of the branches with a 32-bit
+// displacement are found by bytes.IndexByte, those of the branches with
+// an 8-bit one, which reach 128 bytes around them, only near a target.
+func BranchCandidates(text []byte, base uint64, targets []uint64, visit func(at, target uint64)) {
+	if len(targets) == 0 {
+		return
+	}
+	want := newTargetSet(targets)
+	var found [4][]candidate // each in address order
+	for i, op := range [...]byte{0xe8, 0xe9, 0x0f} {
+		found[i] = rel32Candidates(nil, text, base, op, want)
+	}
+	found[3] = rel8Candidates(nil, text, base, targets)
+	for {
+		next := -1 // the list whose first candidate comes first
+		for i, f := range found {
+			if len(f) > 0 && (next < 0 || f[0].at < found[next][0].at) {
+				next = i
+			}
+		}
+		if next < 0 {
+			return
+		}
+		c := found[next][0]
+		found[next] = found[next][1:]
+		visit(c.at, c.target)
+	}
+}
+
+// candidate is where a branch to target could start.
+type candidate struct{ at, target uint64 }
+
+// rel32Candidates appends to found the candidates of want whose opcode
+// (its first byte) is op, one with a 32-bit displacement.
+func rel32Candidates(found []candidate, text []byte, base uint64, op byte, want targetSet) []candidate {
+	n := opcodeLen[op]
+	for p := 0; p < len(text); p++ {
+		i := bytes.IndexByte(text[p:], op)
+		if i < 0 {
+			break
+		}
+		p += i
+		if rel, size, ok := relOperand(text[p:], n); ok {
+			at := base + uint64(p)
+			if t := at + uint64(size) + uint64(rel); want.has(t) {
+				found = append(found, candidate{at, t})
+			}
+		}
+	}
+	return found
+}
+
+// rel8Candidates appends to found, in address order, the candidates of
+// targets whose opcode has an 8-bit displacement: those in the 256 bytes
+// from which a target is in reach.
+func rel8Candidates(found []candidate, text []byte, base uint64, targets []uint64) []candidate {
+	start := len(found)
+	for _, t := range targets {
+		for k := range uint64(256) {
+			// A 2-byte branch at t-129+k reaches t with the displacement 127-k.
+			p := t - 129 + k - base
+			if p < uint64(len(text)) && p+1 < uint64(len(text)) && opcodeLen[text[p]] == 2 && int8(text[p+1]) == int8(127-k) {
+				found = append(found, candidate{base + p, t})
+			}
+		}
+	}
+	slices.SortFunc(found[start:], func(a, b candidate) int { return cmp.Compare(a.at, b.at) })
+	return slices.Compact(found)
+}
+
+// targetSet tells whether an address is one of a sorted list of targets:
+// a bitmap of the 64-byte blocks holding one first (folded over
+// targetBlocks bits, however far apart the targets are), then a binary
+// search.
+type targetSet struct {
+	sorted []uint64
+	blocks *[targetBlocks / 64]uint64
+}
+
+// targetBlocks is the size of targetSet's bitmap: 32 KiB, one bit per
+// block of the 16 MiB around any address.
+const targetBlocks = 1 << 18
+
+func newTargetSet(sorted []uint64) targetSet {
+	s := targetSet{sorted: sorted, blocks: new([targetBlocks / 64]uint64)}
+	for _, t := range sorted {
+		b := t / 64 % targetBlocks
+		s.blocks[b/64] |= 1 << (b % 64)
+	}
+	return s
+}
+
+func (s targetSet) has(t uint64) bool {
+	if b := t / 64 % targetBlocks; s.blocks[b/64]&(1<<(b%64)) == 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(s.sorted, t)
+	return ok
 }
