@@ -54,8 +54,7 @@ type Stats struct {
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	r := &repairer{counts: counts, code: make([]*code, len(bins)), edgeIndexes: map[edgeKey]int32{}, fixList: []fix{{}},
-		recentEdges: new([recentEdgeSlots]recentEdge),
-		stackEdges:  make(map[*aggregate.Stack]stackEdges, len(counts.Stacks))}
+		recentEdges: new([recentEdgeSlots]recentEdge), stackFixes: make([]stackFixes, len(counts.Stacks))}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
@@ -65,9 +64,9 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	for _, s := range counts.Stacks {
 		n += len(s.Locs)
 	}
-	r.edgeOfStacks = make([]int32, 0, n)
-	for _, s := range counts.Stacks {
-		r.observe(s)
+	r.fixOfEdges = make([]int32, 0, n)
+	for i, s := range counts.Stacks {
+		r.stackFixes[i] = r.observe(s)
 	}
 	r.noteSeenCalls()
 	r.resolveCallers()
@@ -75,25 +74,29 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	return r.stats
 }
 
-// observe checks the edges of s, keeping their fixes for fixStack, and
-// counts the samples of the edges that need no repair.
-func (r *repairer) observe(s *aggregate.Stack) {
+// observe checks the edges of s, keeping their fixes for fixStack when
+// one has any, and counts the samples of each edge.
+func (r *repairer) observe(s *aggregate.Stack) stackFixes {
 	first := r.firstUserFrame(s.Locs)
-	r.stackEdges[s] = stackEdges{start: len(r.edgeOfStacks), first: int32(first)}
+	start, fixed := len(r.fixOfEdges), false
 	for i := first; i+1 < len(s.Locs); i++ {
-		ei := r.edgeIndex(edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first})
-		r.edgeOfStacks = append(r.edgeOfStacks, ei)
-		if ce := &r.edges[ei]; r.fixList[ce.fix].insert == nil {
-			ce.samples += s.Count
-		}
+		ce := &r.edges[r.edgeIndex(edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first})]
+		ce.samples += s.Count
+		r.fixOfEdges = append(r.fixOfEdges, ce.fix)
+		fixed = fixed || ce.fix != 0
 	}
+	if !fixed {
+		r.fixOfEdges = r.fixOfEdges[:start]
+		return stackFixes{start: -1}
+	}
+	return stackFixes{start: int32(start), first: int32(first)}
 }
 
 // noteSeenCalls notes the calls that needed no repair: which function
 // each call site was seen calling, and in how many samples.
 func (r *repairer) noteSeenCalls() {
 	for _, ce := range r.edges {
-		if ce.samples == 0 {
+		if ce.samples == 0 || r.fixList[ce.fix].insert != nil {
 			continue
 		}
 		e := ce.edge
@@ -119,22 +122,23 @@ type repairer struct {
 	// most of their edges, and each is looked up for every stack.
 	recentEdges *[recentEdgeSlots]recentEdge
 	fixList     []fix // the fixes of edges; the first is the empty one
-	// edgeOfStacks holds the edges of each stack, as observe found them,
-	// from stackEdges[stack].start on: fixStack reads them back.
-	edgeOfStacks []int32
-	stackEdges   map[*aggregate.Stack]stackEdges
-	stats        Stats
+	// fixOfEdges holds the fixes of the edges of the stacks that have
+	// one, as observe found them, from stackFixes[stack index].start on:
+	// fixStack reads them back.
+	fixOfEdges []int32
+	stackFixes []stackFixes
+	stats      Stats
 }
 
-// stackEdges locates the edges of a stack in edgeOfStacks: from start on,
-// one per frame from the first user-space frame (first).
-type stackEdges struct {
-	start int
-	first int32
+// stackFixes locates the fixes of the edges of a stack in fixOfEdges:
+// from start on (-1 when none needs a fix), one per frame from the first
+// user-space frame (first).
+type stackFixes struct {
+	start, first int32
 }
 
 // checkedEdge is an edge, its fix (an index in fixList) and the samples
-// of the stacks holding it when it needs no fix.
+// of the stacks holding it.
 type checkedEdge struct {
 	edge
 	fix     int32
@@ -177,23 +181,27 @@ type fix struct {
 	callerObj int32
 }
 
-// fixStack returns the repaired frames of s, or nil when nothing is
-// missing.
-func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
-	se := r.stackEdges[s]
-	first, edges := int(se.first), r.edgeOfStacks[se.start:]
+// fixStack returns the repaired frames of s, counts.Stacks[si], or nil
+// when nothing is missing.
+func (r *repairer) fixStack(si int, s *aggregate.Stack) []aggregate.Loc {
+	sf := r.stackFixes[si]
+	if sf.start < 0 {
+		return nil
+	}
+	first, fixes := int(sf.first), r.fixOfEdges[sf.start:]
 	var out []aggregate.Loc // nil until a frame is inserted
 	unknown := false
 	for i, l := range s.Locs {
 		if out != nil {
 			out = append(out, l)
 		}
-		if i < first || i+1 >= len(s.Locs) {
+		if i < first || i+1 >= len(s.Locs) || fixes[i-first] == 0 {
 			continue
 		}
-		f := r.fixList[r.edges[edges[i-first]].fix]
+		f := &r.fixList[fixes[i-first]]
 		if f.guess != nil {
-			f = f.guess.pick(s.Count, f)
+			picked := f.guess.pick(s.Count, *f)
+			f = &picked
 		}
 		if len(f.insert) > 0 && out == nil {
 			out = append(make([]aggregate.Loc, 0, len(s.Locs)+len(f.insert)+4), s.Locs[:i+1]...)
