@@ -53,8 +53,8 @@ type Stats struct {
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), edgeIndexes: map[edgeKey]int32{}, fixList: []fix{{}},
-		recentEdges: new([recentEdgeSlots]recentEdge), stackFixes: make([]stackFixes, len(counts.Stacks))}
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixList: []fix{{}},
+		edgeIndexes: newEdgeTable(len(counts.Stacks)), stackFixes: make([]stackFixes, len(counts.Stacks))}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
@@ -117,10 +117,7 @@ type repairer struct {
 	code   []*code
 	// edges are the distinct edges checked, indexed by edgeIndexes.
 	edges       []checkedEdge
-	edgeIndexes map[edgeKey]int32
-	// recentEdges caches edgeIndexes: the stacks of a deep program share
-	// most of their edges, and each is looked up for every stack.
-	recentEdges *[recentEdgeSlots]recentEdge
+	edgeIndexes edgeTable
 	fixList     []fix // the fixes of edges; the first is the empty one
 	// fixOfEdges holds the fixes of the edges of the stacks that have
 	// one, as observe found them, from stackFixes[stack index].start on:
@@ -230,32 +227,12 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 	return len(locs)
 }
 
-// recentEdge is a slot of the cache of edge indexes; index+1, 0 when
-// empty.
-type recentEdge struct {
-	key   edgeKey
-	index int32
-}
-
-const recentEdgeSlots = 1 << 13
-
 // edgeIndex returns the index of e in edges, checking e the first time.
 func (r *repairer) edgeIndex(e edge) int32 {
-	k := e.key()
-	slot := &r.recentEdges[(k.callee^k.caller*0x9e3779b97f4a7c15^k.objs)>>3%recentEdgeSlots]
-	if slot.index != 0 && slot.key == k {
+	h := e.key().hash()
+	slot := r.edgeIndexes.find(h, func(i int32) bool { return r.edges[i].edge == e })
+	if slot.index != 0 {
 		return slot.index - 1
-	}
-	i := r.lookupEdge(e, k)
-	*slot = recentEdge{k, i + 1}
-	return i
-}
-
-// lookupEdge returns the index of e, whose key is k, in edges, checking e
-// the first time.
-func (r *repairer) lookupEdge(e edge, k edgeKey) int32 {
-	if i, ok := r.edgeIndexes[k]; ok {
-		return i
 	}
 	ce := checkedEdge{edge: e}
 	if f := r.check(e); f.insert != nil || f.unknown || f.guess != nil || f.callerOf != 0 {
@@ -264,7 +241,7 @@ func (r *repairer) lookupEdge(e edge, k edgeKey) int32 {
 	}
 	i := int32(len(r.edges))
 	r.edges = append(r.edges, ce)
-	r.edgeIndexes[k] = i
+	r.edgeIndexes.add(slot, h, i, func(i int32) uint64 { return r.edges[i].key().hash() })
 	return i
 }
 
