@@ -17,10 +17,10 @@ type code struct {
 	// walkEnds the highest end up to each; made on first use.
 	walkFuncs []*function
 	walkEnds  []uint64
-	insts     []inst // the instructions of the function being decoded
-	// instSlab holds the instructions of the decoded functions, and
-	// frameSlab their frame states: one allocation for many functions.
-	instSlab  slab.Slab[inst]
+	// freeInsts is what is left of the chunk that decode appends the
+	// instructions of functions to, and frameSlab holds their frame
+	// states: one allocation for many functions.
+	freeInsts []inst
 	frameSlab slab.Slab[frameState]
 	work      []int32 // frameStates' work list, reused
 	// seen counts, by callee entry and call site, the calls seen in
@@ -91,7 +91,7 @@ type site struct {
 
 func newCode(f *binary.File) *code {
 	c := &code{f: f, funcs: map[uint64]*function{}, plt: map[uint64]bool{}}
-	c.instSlab.Chunk, c.frameSlab.Chunk = decodeChunk, decodeChunk
+	c.frameSlab.Chunk = decodeChunk
 	for _, s := range f.PLTSymbols() {
 		c.plt[s.Addr] = true
 	}
@@ -131,7 +131,10 @@ func (c *code) isEntry(addr uint64) bool {
 // decode decodes the instructions of fn, in address order.
 func (c *code) decode(fn *function) {
 	fn.decoded = true
-	insts := c.insts[:0]
+	if cap(c.freeInsts) < decodeChunk/8 {
+		c.freeInsts = make([]inst, 0, decodeChunk)
+	}
+	insts := c.freeInsts
 	if size := fn.end - fn.entry; size > 0 && size <= maxFuncSize {
 		for in, b := range c.f.Decode(fn.entry, fn.end) {
 			if in.End() > fn.end {
@@ -141,12 +144,14 @@ func (c *code) decode(fn *function) {
 			insts[len(insts)-1].set(in, b)
 		}
 	}
-	fn.insts = c.instSlab.Copy(insts)
-	c.insts = insts
+	// (append moved a function longer than what was left to a larger
+	// array, whose rest is left now.)
+	fn.insts, c.freeInsts = insts[:len(insts):len(insts)], insts[len(insts):]
 }
 
-// decodeChunk is the number of instructions (and of frame states) the
-// slabs of decode allocate at once: a large function gets its own slice.
+// decodeChunk is the number of instructions (and of frame states) that
+// decode and frameStates allocate at once; decode starts a new chunk
+// when less than an eighth is left.
 const decodeChunk = 1 << 16
 
 // callSites returns the call sites of fn (nil for nil) in address order,

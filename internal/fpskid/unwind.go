@@ -53,7 +53,7 @@ type Stats struct {
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixList: []fix{{}},
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixList: []fix{{}}, edges: make([]checkedEdge, 0, len(counts.Stacks)),
 		edgeIndexes: newEdgeTable(len(counts.Stacks)), stackFixes: make([]stackFixes, len(counts.Stacks))}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
