@@ -221,10 +221,14 @@ func (fn *function) instAt(addr uint64) int {
 	return lo - 1
 }
 
-// established reports whether the frame of fn (decoded) is set up when
-// the instruction at addr is about to run: after push %rbp; mov %rsp,%rbp
-// and before the pop %rbp (or leave) of an epilogue.
+// established reports whether the frame of fn is set up when the
+// instruction at addr is about to run: after push %rbp; mov %rsp,%rbp and
+// before the pop %rbp (or leave) of an epilogue. It decodes fn on first
+// use.
 func (c *code) established(fn *function, addr uint64) bool {
+	if !fn.decoded {
+		c.decode(fn)
+	}
 	i := fn.instAt(addr)
 	if i < 0 || fn.insts[i].addr != addr {
 		return true // not an instruction start: nothing to tell

@@ -330,7 +330,7 @@ func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
 	if fn == nil {
 		return callee{}, false, false
 	}
-	established := !e.leaf || c.established(c.funcAt(e.callee.Addr), e.callee.Addr)
+	established := !e.leaf || c.established(fn, e.callee.Addr)
 	return callee{entry: fn.entry}, established, true
 }
 
