@@ -13,9 +13,9 @@ type code struct {
 	f     *binary.File
 	funcs map[uint64]*function // by entry
 	plt   map[uint64]bool      // PLT stub entries
-	// walkFuncs are the functions walk decodes, in address order, and
-	// walkEnds the highest end up to each; made on first use.
-	walkFuncs []*function
+	// walkFuncs are the functions as decode sees them, in address order,
+	// and walkEnds the highest end up to each; made on first use.
+	walkFuncs []function
 	walkEnds  []uint64
 	// freeInsts is what is left of the chunk that decode appends the
 	// instructions of functions to, and frameSlab holds their frame

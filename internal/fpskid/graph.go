@@ -109,7 +109,7 @@ func (c *code) uniqueCallers(entries []uint64) map[uint64]uint64 {
 
 // sitesCalling returns the direct call and tail-call sites of the function
 // at entry among the instructions holding the candidate addresses, up to
-// limit of them: a site of each function (as walk decodes it) holding the
+// limit of them: a site of each function (as decode sees it) holding the
 // instruction.
 func (c *code) sitesCalling(entry uint64, candidates []uint64, limit int) []site {
 	var out []site
@@ -154,32 +154,34 @@ func (c *code) instHolding(addr uint64) (inst, bool) {
 // maxInstLen is the longest x86-64 instruction.
 const maxInstLen = 15
 
-// holders returns the functions (as walk decodes them) that hold in.
+// holders returns the functions (as decode sees them) that hold in.
 func (c *code) holders(in inst) []*function {
 	if c.walkFuncs == nil {
 		c.walkFuncs, c.walkEnds = c.walkable()
 	}
 	fns := c.walkFuncs
-	i, _ := slices.BinarySearchFunc(fns, in.addr+1, func(fn *function, a uint64) int { return cmp.Compare(fn.entry, a) })
+	i, _ := slices.BinarySearchFunc(fns, in.addr+1, func(fn function, a uint64) int { return cmp.Compare(fn.entry, a) })
 	var out []*function
 	for j := i - 1; j >= 0 && c.walkEnds[j] > in.addr; j-- {
-		if fn := fns[j]; in.addr < fn.end && in.end() <= fn.end {
+		if fn := &fns[j]; in.addr < fn.end && in.end() <= fn.end {
 			out = append(out, fn)
 		}
 	}
 	return out
 }
 
-// walkable returns the functions that walk decodes, one per entry (the
+// walkable returns the functions as decode sees them, one per entry (the
 // first symbol of an address), in address order, and the highest end of
 // the functions up to each.
-func (c *code) walkable() (fns []*function, maxEnds []uint64) {
+func (c *code) walkable() (fns []function, maxEnds []uint64) {
+	syms := c.f.FuncSymbols()
+	fns, maxEnds = make([]function, 0, len(syms)), make([]uint64, 0, len(syms))
 	end := uint64(0)
-	for _, sym := range c.f.FuncSymbols() {
+	for _, sym := range syms {
 		if len(fns) > 0 && fns[len(fns)-1].entry == sym.Addr {
 			continue
 		}
-		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+		fn := function{entry: sym.Addr, end: sym.Addr + sym.Size}
 		if sym.Size == 0 || sym.Size > maxFuncSize || !c.f.HoldsCode(sym.Addr, sym.Size) {
 			fn.end = fn.entry // never holds an instruction
 		}
