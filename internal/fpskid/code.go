@@ -27,6 +27,7 @@ type code struct {
 	// stacks that needed no repair.
 	seen    map[uint64]map[uint64]uint64
 	guesses map[guessKey]*guess
+	paths   map[pathQuestion]pathAnswer // pathTo's answers
 }
 
 // function is one function (an ELF function symbol) as decoded.

@@ -23,7 +23,37 @@ const maxVisits = 4096
 // function cal: the shortest chain of direct calls and tail calls (at most
 // maxDepth), or else one of from's indirect calls. found is false when
 // there is no such chain; unique is false when several are equally short.
+// The answers are kept: the edges from the samples at several addresses of
+// a function below the same call ask the same. The path is shared; its
+// users copy it.
 func (c *code) pathTo(from uint64, cal callee) (path []uint64, found, unique bool) {
+	k := pathQuestion{from: from, entry: cal.entry, viaPLT: cal.plt != nil}
+	a, ok := c.paths[k]
+	if !ok {
+		a.path, a.found, a.unique = c.searchPath(from, cal)
+		if c.paths == nil {
+			c.paths = map[pathQuestion]pathAnswer{}
+		}
+		c.paths[k] = a
+	}
+	return a.path, a.found, a.unique
+}
+
+// pathQuestion is what pathTo is asked: the function called, and the
+// callee's entry (for a function in another DSO, viaPLT and 0).
+type pathQuestion struct {
+	from, entry uint64
+	viaPLT      bool
+}
+
+// pathAnswer is what pathTo answers.
+type pathAnswer struct {
+	path          []uint64
+	found, unique bool
+}
+
+// searchPath is pathTo without its memory.
+func (c *code) searchPath(from uint64, cal callee) (path []uint64, found, unique bool) {
 	fn := c.symbolAt(from)
 	for depth := 1; depth <= maxDepth; depth++ {
 		s := search{c: c, callee: cal}
