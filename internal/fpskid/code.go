@@ -22,6 +22,7 @@ type code struct {
 	// states: one allocation for many functions.
 	freeInsts []inst
 	frameSlab slab.Slab[frameState]
+	blockSlab slab.Slab[int32]
 	work      []int32 // frameStates' work list, reused
 	// seen counts, by callee entry and call site, the calls seen in
 	// stacks that needed no repair.
@@ -34,6 +35,9 @@ type code struct {
 type function struct {
 	entry, end uint64
 	insts      []inst
+	// blocks[b] is the index of the first instruction at or after
+	// entry + b*instBlock: where instAt starts looking.
+	blocks     []int32
 	sites      []site       // computed from insts on first use (callSites)
 	frames     []frameState // per instruction, computed on first use
 	decoded    bool         // insts is set
@@ -92,7 +96,7 @@ type site struct {
 
 func newCode(f *binary.File) *code {
 	c := &code{f: f, funcs: map[uint64]*function{}, plt: map[uint64]bool{}}
-	c.frameSlab.Chunk = decodeChunk
+	c.frameSlab.Chunk, c.blockSlab.Chunk = decodeChunk, decodeChunk
 	for _, s := range f.PLTSymbols() {
 		c.plt[s.Addr] = true
 	}
@@ -148,6 +152,26 @@ func (c *code) decode(fn *function) {
 	// (append moved a function longer than what was left to a larger
 	// array, whose rest is left now.)
 	fn.insts, c.freeInsts = insts[:len(insts):len(insts)], insts[len(insts):]
+	fn.blocks = c.blockStarts(fn)
+}
+
+// instBlock is the span of the code that function.blocks indexes by.
+const instBlock = 32
+
+// blockStarts returns the blocks of fn, whose instructions are decoded.
+func (c *code) blockStarts(fn *function) []int32 {
+	if len(fn.insts) == 0 {
+		return nil
+	}
+	blocks := c.blockSlab.Make(int((fn.end-fn.entry)/instBlock) + 1)
+	j := 0
+	for b := range blocks {
+		for start := fn.entry + uint64(b)*instBlock; j < len(fn.insts) && fn.insts[j].addr < start; {
+			j++
+		}
+		blocks[b] = int32(j)
+	}
+	return blocks
 }
 
 // decodeChunk is the number of instructions (and of frame states) that
@@ -208,8 +232,23 @@ func (c *code) callAt(addr uint64) (inst, bool) {
 	return fn.insts[i], true
 }
 
-// instAt returns the index of the instruction holding addr, or -1.
+// instAt returns the index of the instruction holding addr, or -1. Inside
+// the function it starts at the first instruction of addr's block and
+// reads on: a binary search would read a cache line for each halving of
+// a large function's instructions.
 func (fn *function) instAt(addr uint64) int {
+	if addr < fn.entry || addr >= fn.end || fn.blocks == nil {
+		return fn.searchInst(addr)
+	}
+	j := int(fn.blocks[(addr-fn.entry)/instBlock])
+	for j < len(fn.insts) && fn.insts[j].addr <= addr {
+		j++
+	}
+	return j - 1
+}
+
+// searchInst is instAt by binary search.
+func (fn *function) searchInst(addr uint64) int {
 	lo, hi := 0, len(fn.insts)
 	for lo < hi {
 		m := (lo + hi) / 2
