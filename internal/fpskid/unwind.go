@@ -156,6 +156,13 @@ type edgeKey struct {
 	objs           uint64 // callee object << 32 | caller object << 1 | leaf
 }
 
+// is reports whether e and o are the same edge, field by field: == on
+// the padded struct calls a generated function.
+func (e edge) is(o edge) bool {
+	return e.callee.Addr == o.callee.Addr && e.caller.Addr == o.caller.Addr &&
+		e.callee.Obj == o.callee.Obj && e.caller.Obj == o.caller.Obj && e.leaf == o.leaf
+}
+
 func (e edge) key() edgeKey {
 	objs := uint64(uint32(e.callee.Obj))<<32 | uint64(uint32(e.caller.Obj))<<1
 	if e.leaf {
@@ -230,7 +237,7 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 // edgeIndex returns the index of e in edges, checking e the first time.
 func (r *repairer) edgeIndex(e edge) int32 {
 	h := e.key().hash()
-	slot := r.edgeIndexes.find(h, func(i int32) bool { return r.edges[i].edge == e })
+	slot := r.edgeIndexes.find(h, func(i int32) bool { return r.edges[i].is(e) })
 	if slot.index != 0 {
 		return slot.index - 1
 	}
