@@ -1,9 +1,9 @@
 package x86
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -75,31 +75,23 @@ func relOperand(b []byte, n uint8) (rel int64, size int, ok bool) {
 // bytes inside other instructions; the branches DirectTarget decodes to a
 // target are all among them.
 //
-// It does not read every byte: the opcodes of the branches with a 32-bit
-// displacement are found by bytes.IndexByte, those of the branches with
-// an 8-bit one, which reach 128 bytes around them, only near a target.
+// It does not look at every byte: the opcodes of the branches with a
+// 32-bit displacement are found eight bytes at a time, those of the
+// branches with an 8-bit one, which reach 128 bytes around them, only
+// near a target.
 func BranchCandidates(text []byte, base uint64, targets []uint64, visit func(at, target uint64)) {
 	if len(targets) == 0 {
 		return
 	}
 	want := newTargetSet(targets)
-	var found [4][]candidate // each in address order
-	for i, op := range [...]byte{0xe8, 0xe9, 0x0f} {
-		found[i] = rel32Candidates(nil, text, base, op, want)
-	}
-	found[3] = rel8Candidates(nil, text, base, targets)
-	for {
-		next := -1 // the list whose first candidate comes first
-		for i, f := range found {
-			if len(f) > 0 && (next < 0 || f[0].at < found[next][0].at) {
-				next = i
-			}
+	rel32, rel8 := rel32Candidates(nil, text, base, want), rel8Candidates(nil, text, base, targets)
+	for len(rel32) > 0 || len(rel8) > 0 {
+		var c candidate
+		if len(rel8) == 0 || len(rel32) > 0 && rel32[0].at < rel8[0].at {
+			c, rel32 = rel32[0], rel32[1:]
+		} else {
+			c, rel8 = rel8[0], rel8[1:]
 		}
-		if next < 0 {
-			return
-		}
-		c := found[next][0]
-		found[next] = found[next][1:]
 		visit(c.at, c.target)
 	}
 }
@@ -107,21 +99,42 @@ func BranchCandidates(text []byte, base uint64, targets []uint64, visit func(at,
 // candidate is where a branch to target could start.
 type candidate struct{ at, target uint64 }
 
-// rel32Candidates appends to found the candidates of want whose opcode
-// (its first byte) is op, one with a 32-bit displacement.
-func rel32Candidates(found []candidate, text []byte, base uint64, op byte, want targetSet) []candidate {
-	n := opcodeLen[op]
-	for p := 0; p < len(text); p++ {
-		i := bytes.IndexByte(text[p:], op)
-		if i < 0 {
-			break
+// rel32Candidates appends to found, in address order, the candidates of
+// want whose opcode has a 32-bit displacement (e8, e9, 0f 8x): text is
+// read eight bytes at a time, and only the bytes equal to e8, e9 or 0f
+// are looked at.
+func rel32Candidates(found []candidate, text []byte, base uint64, want targetSet) []candidate {
+	const ones = 0x0101010101010101
+	p := 0
+	for ; p+8 <= len(text); p += 8 {
+		x := binary.LittleEndian.Uint64(text[p:])
+		m := zeroBytes(x&(0xfe*ones)^0xe8*ones) | zeroBytes(x^0x0f*ones)
+		for ; m != 0; m &= m - 1 {
+			found = rel32Candidate(found, text, base, p+bits.TrailingZeros64(m)/8, want)
 		}
-		p += i
-		if rel, size, ok := relOperand(text[p:], n); ok {
-			at := base + uint64(p)
-			if t := at + uint64(size) + uint64(rel); want.has(t) {
-				found = append(found, candidate{at, t})
-			}
+	}
+	for ; p < len(text); p++ {
+		if b := text[p]; b&0xfe == 0xe8 || b == 0x0f {
+			found = rel32Candidate(found, text, base, p, want)
+		}
+	}
+	return found
+}
+
+// zeroBytes returns x with the top bit of each zero byte set, every other
+// bit clear.
+func zeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((x&low7 + low7) | x | low7)
+}
+
+// rel32Candidate appends to found the candidate whose opcode starts
+// text[p:], when want has its target.
+func rel32Candidate(found []candidate, text []byte, base uint64, p int, want targetSet) []candidate {
+	if rel, size, ok := relOperand(text[p:], opcodeLen[text[p]]); ok {
+		at := base + uint64(p)
+		if t := at + uint64(size) + uint64(rel); want.has(t) {
+			found = append(found, candidate{at, t})
 		}
 	}
 	return found
