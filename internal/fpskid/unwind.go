@@ -260,8 +260,8 @@ func (r *repairer) check(e edge) fix {
 		return fix{}
 	}
 	c := r.code[caller.Binary]
-	callee, established, ok := r.calleeOf(e, c, caller.Binary)
-	if !ok || established && returnsFromCallOf(e, c, callee) {
+	callee, ok := r.calleeOf(e, c, caller.Binary)
+	if !ok || returnsFromCallOf(e, c, callee) && calleeEstablished(e, c, callee) {
 		return fix{}
 	}
 	call, ok := c.callAt(e.caller.Addr)
@@ -269,12 +269,12 @@ func (r *repairer) check(e edge) fix {
 		return fix{}
 	}
 	if !call.direct {
-		if established {
+		if calleeEstablished(e, c, callee) {
 			return fix{} // nothing to check against
 		}
 		return r.unknownCaller(e, c, callee)
 	}
-	if callee.isTarget(call.target()) && established {
+	if callee.isTarget(call.target()) && calleeEstablished(e, c, callee) {
 		return fix{}
 	}
 	path, found, unique := c.pathTo(call.target(), callee)
@@ -306,7 +306,8 @@ func returnsFromCallOf(e edge, c *code, cal callee) bool {
 
 // callee is what the frame below a call must be.
 type callee struct {
-	entry uint64 // the function's entry, in the caller's binary
+	entry uint64    // the function's entry, in the caller's binary
+	fn    *function // the function, nil for one in another DSO
 	// plt, for a function in another DSO, holds the PLT stubs of the
 	// caller's binary, any of which may lead to it.
 	plt map[uint64]bool
@@ -320,25 +321,30 @@ func (cal callee) isTarget(t uint64) bool {
 	return t == cal.entry
 }
 
-// calleeOf says which call targets the callee frame of e agrees with, and
-// whether its own frame is set up (always, for a frame that is not the
-// leaf; unknown, so taken as set up, for code outside the binary).
-func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
+// calleeOf says which call targets the callee frame of e agrees with.
+func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool) {
 	obj := r.counts.Objects[e.callee.Obj]
 	switch {
 	case obj.Kernel || obj.UnknownSite:
-		return callee{}, false, false
+		return callee{}, false
 	case obj.Binary < 0: // another DSO: entered through the PLT
-		return callee{plt: c.plt}, true, true
+		return callee{plt: c.plt}, true
 	case obj.Binary != bi:
-		return callee{}, false, false
+		return callee{}, false
 	}
 	fn := c.symbolAt(e.callee.Addr)
 	if fn == nil {
-		return callee{}, false, false
+		return callee{}, false
 	}
-	established := !e.leaf || c.established(fn, e.callee.Addr)
-	return callee{entry: fn.entry}, established, true
+	return callee{entry: fn.entry, fn: fn}, true
+}
+
+// calleeEstablished reports whether the callee frame of e, whose function is
+// cal, has its own frame set up: always, for a frame that is not the
+// leaf; unknown, so taken as set up, for code outside the binary. check
+// asks only where the answer matters, as it decodes the leaf's function.
+func calleeEstablished(e edge, c *code, cal callee) bool {
+	return !e.leaf || cal.fn == nil || c.established(cal.fn, e.callee.Addr)
 }
 
 // unknownCaller handles a leaf without its frame below an indirect call:
