@@ -77,6 +77,11 @@ func (i *inst) set(in binary.Inst, b []byte) {
 	}
 }
 
+// branches reports whether i is a call, a jump or a conditional branch.
+func (i inst) branches() bool {
+	return i.kind == insn.Call || i.kind == insn.Jump || i.kind == insn.CondBranch
+}
+
 // end is the address after the instruction.
 func (i inst) end() uint64 { return i.addr + uint64(i.size) }
 
@@ -191,6 +196,9 @@ func (c *code) callSites(fn *function) []site {
 	if !fn.sitesFound {
 		fn.sitesFound = true
 		for _, i := range fn.insts {
+			if !i.branches() {
+				continue // most are not: siteOf's result is not made for them
+			}
 			if s, ok := c.siteOf(fn, i); ok {
 				fn.sites = append(fn.sites, s)
 			}
