@@ -19,15 +19,45 @@ const maxDepth = 3
 // maxVisits bounds the work of one search.
 const maxVisits = 4096
 
-// pathTo returns the call sites by which function from reaches a function
-// that isTarget accepts: the shortest chain of direct calls and tail calls
-// (at most maxDepth), or else one of from's indirect calls. found is false
-// when there is no such chain; unique is false when several are equally
-// short.
-func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, found, unique bool) {
+// pathTo returns the call sites by which function from reaches the
+// function cal: the shortest chain of direct calls and tail calls (at most
+// maxDepth), or else one of from's indirect calls. found is false when
+// there is no such chain; unique is false when several are equally short.
+// The answers are kept: the edges from the samples at several addresses of
+// a function below the same call ask the same. The path is shared; its
+// users copy it.
+func (c *code) pathTo(from uint64, cal callee) (path []uint64, found, unique bool) {
+	k := pathQuestion{from: from, entry: cal.entry, viaPLT: cal.plt != nil}
+	a, ok := c.paths[k]
+	if !ok {
+		a.path, a.found, a.unique = c.searchPath(from, cal)
+		if c.paths == nil {
+			c.paths = map[pathQuestion]pathAnswer{}
+		}
+		c.paths[k] = a
+	}
+	return a.path, a.found, a.unique
+}
+
+// pathQuestion is what pathTo is asked: the function called, and the
+// callee's entry (for a function in another DSO, viaPLT and 0).
+type pathQuestion struct {
+	from, entry uint64
+	viaPLT      bool
+}
+
+// pathAnswer is what pathTo answers.
+type pathAnswer struct {
+	path          []uint64
+	found, unique bool
+}
+
+// searchPath is pathTo without its memory.
+func (c *code) searchPath(from uint64, cal callee) (path []uint64, found, unique bool) {
+	fn := c.symbolAt(from)
 	for depth := 1; depth <= maxDepth; depth++ {
-		s := search{c: c, isTarget: isTarget}
-		s.walk(from, depth)
+		s := search{c: c, callee: cal}
+		s.walk(fn, depth)
 		if s.paths > 0 {
 			return s.path, true, s.paths == 1 && s.visits < maxVisits
 		}
@@ -35,10 +65,9 @@ func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, f
 			return nil, false, false
 		}
 	}
-	fn := c.funcAt(from)
 	var only uint64
 	n := 0
-	for _, s := range fn.sitesOrNil() {
+	for _, s := range c.callSites(fn) {
 		if s.indirect {
 			only = s.at
 			n++
@@ -47,41 +76,45 @@ func (c *code) pathTo(from uint64, isTarget func(uint64) bool) (path []uint64, f
 	return []uint64{only}, n > 0, n == 1
 }
 
-func (fn *function) sitesOrNil() []site {
-	if fn == nil {
-		return nil
-	}
-	return fn.sites
-}
-
 // search counts the chains of exactly a given length, keeping the first.
 type search struct {
-	c        *code
-	isTarget func(uint64) bool
-	stack    []uint64
-	path     []uint64
-	paths    int
-	visits   int
+	c      *code
+	callee callee
+	stack  []uint64
+	path   []uint64
+	paths  int
+	visits int
 }
 
-func (s *search) walk(from uint64, depth int) {
-	fn := s.c.funcAt(from)
-	for _, st := range fn.sitesOrNil() {
+// walk follows the chains of depth direct calls from fn.
+func (s *search) walk(fn *function, depth int) {
+	sites := s.c.callSites(fn)
+	for k := range sites {
+		st := &sites[k]
 		if st.indirect || s.paths > 1 || s.visits >= maxVisits {
 			continue
 		}
 		s.visits++
 		s.stack = append(s.stack, st.at)
-		if depth == 1 && s.isTarget(st.target) {
+		if depth == 1 && s.callee.isTarget(st.target) {
 			s.paths++
 			if s.paths == 1 {
 				s.path = append([]uint64(nil), s.stack...)
 			}
 		} else if depth > 1 && !s.c.plt[st.target] {
-			s.walk(st.target, depth-1)
+			s.walk(s.c.calledBy(st), depth-1)
 		}
 		s.stack = s.stack[:len(s.stack)-1]
 	}
+}
+
+// calledBy returns the function holding the target of the direct call
+// site st (nil when none), found on first use.
+func (c *code) calledBy(st *site) *function {
+	if !st.calledFound {
+		st.called, st.calledFound = c.symbolAt(st.target), true
+	}
+	return st.called
 }
 
 // uniqueCallers returns, of the functions at entries, those that the
@@ -90,13 +123,13 @@ func (s *search) walk(from uint64, depth int) {
 // finds where a direct branch to one of the entries could be, and only
 // the functions holding those places are decoded.
 func (c *code) uniqueCallers(entries []uint64) map[uint64]uint64 {
-	want := newAddrSet(entries)
+	entries = slices.Compact(slices.Sorted(slices.Values(entries)))
 	candidates := map[uint64][]uint64{} // by target: where a branch to it could start
 	for base, text := range c.f.CodeSections() {
-		x86.BranchCandidates(text, base, want.has, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
+		x86.BranchCandidates(text, base, entries, func(at, t uint64) { candidates[t] = append(candidates[t], at) })
 	}
 	out := map[uint64]uint64{}
-	for _, e := range want.addrs {
+	for _, e := range entries {
 		if sites := c.sitesCalling(e, candidates[e], 2); len(sites) == 1 {
 			out[e] = sites[0].at
 		}
@@ -106,7 +139,7 @@ func (c *code) uniqueCallers(entries []uint64) map[uint64]uint64 {
 
 // sitesCalling returns the direct call and tail-call sites of the function
 // at entry among the instructions holding the candidate addresses, up to
-// limit of them: a site of each function (as walk decodes it) holding the
+// limit of them: a site of each function (as decode sees it) holding the
 // instruction.
 func (c *code) sitesCalling(entry uint64, candidates []uint64, limit int) []site {
 	var out []site
@@ -151,32 +184,34 @@ func (c *code) instHolding(addr uint64) (inst, bool) {
 // maxInstLen is the longest x86-64 instruction.
 const maxInstLen = 15
 
-// holders returns the functions (as walk decodes them) that hold in.
+// holders returns the functions (as decode sees them) that hold in.
 func (c *code) holders(in inst) []*function {
 	if c.walkFuncs == nil {
 		c.walkFuncs, c.walkEnds = c.walkable()
 	}
 	fns := c.walkFuncs
-	i, _ := slices.BinarySearchFunc(fns, in.addr+1, func(fn *function, a uint64) int { return cmp.Compare(fn.entry, a) })
+	i, _ := slices.BinarySearchFunc(fns, in.addr+1, func(fn function, a uint64) int { return cmp.Compare(fn.entry, a) })
 	var out []*function
 	for j := i - 1; j >= 0 && c.walkEnds[j] > in.addr; j-- {
-		if fn := fns[j]; in.addr < fn.end && in.end() <= fn.end {
+		if fn := &fns[j]; in.addr < fn.end && in.end() <= fn.end {
 			out = append(out, fn)
 		}
 	}
 	return out
 }
 
-// walkable returns the functions that walk decodes, one per entry (the
+// walkable returns the functions as decode sees them, one per entry (the
 // first symbol of an address), in address order, and the highest end of
 // the functions up to each.
-func (c *code) walkable() (fns []*function, maxEnds []uint64) {
+func (c *code) walkable() (fns []function, maxEnds []uint64) {
+	syms := c.f.FuncSymbols()
+	fns, maxEnds = make([]function, 0, len(syms)), make([]uint64, 0, len(syms))
 	end := uint64(0)
-	for _, sym := range c.f.FuncSymbols() {
+	for _, sym := range syms {
 		if len(fns) > 0 && fns[len(fns)-1].entry == sym.Addr {
 			continue
 		}
-		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
+		fn := function{entry: sym.Addr, end: sym.Addr + sym.Size}
 		if sym.Size == 0 || sym.Size > maxFuncSize || !c.f.HoldsCode(sym.Addr, sym.Size) {
 			fn.end = fn.entry // never holds an instruction
 		}
@@ -184,32 +219,4 @@ func (c *code) walkable() (fns []*function, maxEnds []uint64) {
 		fns, maxEnds = append(fns, fn), append(maxEnds, end)
 	}
 	return fns, maxEnds
-}
-
-// addrSet is a set of addresses asked about for every byte of the code:
-// a bitmap over the span of its addresses.
-type addrSet struct {
-	addrs []uint64 // sorted, without repeats
-	bits  []uint64 // bit a-addrs[0] is set for each address a
-}
-
-func newAddrSet(addrs []uint64) addrSet {
-	s := addrSet{addrs: slices.Compact(slices.Sorted(slices.Values(addrs)))}
-	if len(s.addrs) == 0 {
-		return s
-	}
-	lo := s.addrs[0]
-	s.bits = make([]uint64, (s.addrs[len(s.addrs)-1]-lo)/64+1)
-	for _, a := range s.addrs {
-		s.bits[(a-lo)/64] |= 1 << ((a - lo) % 64)
-	}
-	return s
-}
-
-func (s addrSet) has(a uint64) bool {
-	if len(s.addrs) == 0 || a < s.addrs[0] {
-		return false
-	}
-	i := (a - s.addrs[0]) / 64
-	return i < uint64(len(s.bits)) && s.bits[i]&(1<<((a-s.addrs[0])%64)) != 0
 }

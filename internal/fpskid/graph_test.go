@@ -60,8 +60,7 @@ func callersByDecode(c *code) map[uint64][]site {
 		}
 		seen[sym.Addr] = true
 		fn := &function{entry: sym.Addr, end: sym.Addr + sym.Size}
-		c.decode(fn)
-		for _, s := range fn.sites {
+		for _, s := range c.callSites(fn) {
 			if !s.indirect {
 				out[s.target] = append(out[s.target], s)
 			}

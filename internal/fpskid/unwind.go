@@ -53,9 +53,8 @@ type Stats struct {
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
 // indexed by aggregate.Object.Binary.
 func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), edgeIndexes: map[edgeKey]int32{}, fixList: []fix{{}},
-		recentEdges: new([recentEdgeSlots]recentEdge),
-		stackEdges:  make(map[*aggregate.Stack]stackEdges, len(counts.Stacks))}
+	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixList: []fix{{}}, edges: make([]checkedEdge, 0, len(counts.Stacks)),
+		edgeIndexes: newEdgeTable(len(counts.Stacks)), stackFixes: make([]stackFixes, len(counts.Stacks))}
 	for i, f := range bins {
 		if f.ELF().Machine == elf.EM_X86_64 {
 			r.code[i] = newCode(f)
@@ -65,9 +64,9 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	for _, s := range counts.Stacks {
 		n += len(s.Locs)
 	}
-	r.edgeOfStacks = make([]int32, 0, n)
-	for _, s := range counts.Stacks {
-		r.observe(s)
+	r.fixOfEdges = make([]int32, 0, n)
+	for i, s := range counts.Stacks {
+		r.stackFixes[i] = r.observe(s)
 	}
 	r.noteSeenCalls()
 	r.resolveCallers()
@@ -75,25 +74,29 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	return r.stats
 }
 
-// observe checks the edges of s, keeping their fixes for fixStack, and
-// counts the samples of the edges that need no repair.
-func (r *repairer) observe(s *aggregate.Stack) {
+// observe checks the edges of s, keeping their fixes for fixStack when
+// one has any, and counts the samples of each edge.
+func (r *repairer) observe(s *aggregate.Stack) stackFixes {
 	first := r.firstUserFrame(s.Locs)
-	r.stackEdges[s] = stackEdges{start: len(r.edgeOfStacks), first: int32(first)}
+	start, fixed := len(r.fixOfEdges), false
 	for i := first; i+1 < len(s.Locs); i++ {
-		ei := r.edgeIndex(edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first})
-		r.edgeOfStacks = append(r.edgeOfStacks, ei)
-		if ce := &r.edges[ei]; r.fixList[ce.fix].insert == nil {
-			ce.samples += s.Count
-		}
+		ce := &r.edges[r.edgeIndex(edge{callee: s.Locs[i], caller: s.Locs[i+1], leaf: i == first})]
+		ce.samples += s.Count
+		r.fixOfEdges = append(r.fixOfEdges, ce.fix)
+		fixed = fixed || ce.fix != 0
 	}
+	if !fixed {
+		r.fixOfEdges = r.fixOfEdges[:start]
+		return stackFixes{start: -1}
+	}
+	return stackFixes{start: int32(start), first: int32(first)}
 }
 
 // noteSeenCalls notes the calls that needed no repair: which function
 // each call site was seen calling, and in how many samples.
 func (r *repairer) noteSeenCalls() {
 	for _, ce := range r.edges {
-		if ce.samples == 0 {
+		if ce.samples == 0 || r.fixList[ce.fix].insert != nil {
 			continue
 		}
 		e := ce.edge
@@ -114,27 +117,25 @@ type repairer struct {
 	code   []*code
 	// edges are the distinct edges checked, indexed by edgeIndexes.
 	edges       []checkedEdge
-	edgeIndexes map[edgeKey]int32
-	// recentEdges caches edgeIndexes: the stacks of a deep program share
-	// most of their edges, and each is looked up for every stack.
-	recentEdges *[recentEdgeSlots]recentEdge
+	edgeIndexes edgeTable
 	fixList     []fix // the fixes of edges; the first is the empty one
-	// edgeOfStacks holds the edges of each stack, as observe found them,
-	// from stackEdges[stack].start on: fixStack reads them back.
-	edgeOfStacks []int32
-	stackEdges   map[*aggregate.Stack]stackEdges
-	stats        Stats
+	// fixOfEdges holds the fixes of the edges of the stacks that have
+	// one, as observe found them, from stackFixes[stack index].start on:
+	// fixStack reads them back.
+	fixOfEdges []int32
+	stackFixes []stackFixes
+	stats      Stats
 }
 
-// stackEdges locates the edges of a stack in edgeOfStacks: from start on,
-// one per frame from the first user-space frame (first).
-type stackEdges struct {
-	start int
-	first int32
+// stackFixes locates the fixes of the edges of a stack in fixOfEdges:
+// from start on (-1 when none needs a fix), one per frame from the first
+// user-space frame (first).
+type stackFixes struct {
+	start, first int32
 }
 
 // checkedEdge is an edge, its fix (an index in fixList) and the samples
-// of the stacks holding it when it needs no fix.
+// of the stacks holding it.
 type checkedEdge struct {
 	edge
 	fix     int32
@@ -153,6 +154,13 @@ type edge struct {
 type edgeKey struct {
 	callee, caller uint64
 	objs           uint64 // callee object << 32 | caller object << 1 | leaf
+}
+
+// is reports whether e and o are the same edge, field by field: == on
+// the padded struct calls a generated function.
+func (e edge) is(o edge) bool {
+	return e.callee.Addr == o.callee.Addr && e.caller.Addr == o.caller.Addr &&
+		e.callee.Obj == o.callee.Obj && e.caller.Obj == o.caller.Obj && e.leaf == o.leaf
 }
 
 func (e edge) key() edgeKey {
@@ -177,23 +185,27 @@ type fix struct {
 	callerObj int32
 }
 
-// fixStack returns the repaired frames of s, or nil when nothing is
-// missing.
-func (r *repairer) fixStack(s *aggregate.Stack) []aggregate.Loc {
-	se := r.stackEdges[s]
-	first, edges := int(se.first), r.edgeOfStacks[se.start:]
+// fixStack returns the repaired frames of s, counts.Stacks[si], or nil
+// when nothing is missing.
+func (r *repairer) fixStack(si int, s *aggregate.Stack) []aggregate.Loc {
+	sf := r.stackFixes[si]
+	if sf.start < 0 {
+		return nil
+	}
+	first, fixes := int(sf.first), r.fixOfEdges[sf.start:]
 	var out []aggregate.Loc // nil until a frame is inserted
 	unknown := false
 	for i, l := range s.Locs {
 		if out != nil {
 			out = append(out, l)
 		}
-		if i < first || i+1 >= len(s.Locs) {
+		if i < first || i+1 >= len(s.Locs) || fixes[i-first] == 0 {
 			continue
 		}
-		f := r.fixList[r.edges[edges[i-first]].fix]
+		f := &r.fixList[fixes[i-first]]
 		if f.guess != nil {
-			f = f.guess.pick(s.Count, f)
+			picked := f.guess.pick(s.Count, *f)
+			f = &picked
 		}
 		if len(f.insert) > 0 && out == nil {
 			out = append(make([]aggregate.Loc, 0, len(s.Locs)+len(f.insert)+4), s.Locs[:i+1]...)
@@ -222,32 +234,12 @@ func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
 	return len(locs)
 }
 
-// recentEdge is a slot of the cache of edge indexes; index+1, 0 when
-// empty.
-type recentEdge struct {
-	key   edgeKey
-	index int32
-}
-
-const recentEdgeSlots = 1 << 13
-
 // edgeIndex returns the index of e in edges, checking e the first time.
 func (r *repairer) edgeIndex(e edge) int32 {
-	k := e.key()
-	slot := &r.recentEdges[(k.callee^k.caller*0x9e3779b97f4a7c15^k.objs)>>3%recentEdgeSlots]
-	if slot.index != 0 && slot.key == k {
+	h := e.key().hash()
+	slot := r.edgeIndexes.find(h, func(i int32) bool { return r.edges[i].is(e) })
+	if slot.index != 0 {
 		return slot.index - 1
-	}
-	i := r.lookupEdge(e, k)
-	*slot = recentEdge{k, i + 1}
-	return i
-}
-
-// lookupEdge returns the index of e, whose key is k, in edges, checking e
-// the first time.
-func (r *repairer) lookupEdge(e edge, k edgeKey) int32 {
-	if i, ok := r.edgeIndexes[k]; ok {
-		return i
 	}
 	ce := checkedEdge{edge: e}
 	if f := r.check(e); f.insert != nil || f.unknown || f.guess != nil || f.callerOf != 0 {
@@ -256,7 +248,7 @@ func (r *repairer) lookupEdge(e edge, k edgeKey) int32 {
 	}
 	i := int32(len(r.edges))
 	r.edges = append(r.edges, ce)
-	r.edgeIndexes[k] = i
+	r.edgeIndexes.add(slot, h, i, func(i int32) uint64 { return r.edges[i].key().hash() })
 	return i
 }
 
@@ -268,8 +260,8 @@ func (r *repairer) check(e edge) fix {
 		return fix{}
 	}
 	c := r.code[caller.Binary]
-	callee, established, ok := r.calleeOf(e, c, caller.Binary)
-	if !ok || established && returnsFromCallOf(e, c, callee) {
+	callee, ok := r.calleeOf(e, c, caller.Binary)
+	if !ok || returnsFromCallOf(e, c, callee) && calleeEstablished(e, c, callee) {
 		return fix{}
 	}
 	call, ok := c.callAt(e.caller.Addr)
@@ -277,15 +269,15 @@ func (r *repairer) check(e edge) fix {
 		return fix{}
 	}
 	if !call.direct {
-		if established {
+		if calleeEstablished(e, c, callee) {
 			return fix{} // nothing to check against
 		}
 		return r.unknownCaller(e, c, callee)
 	}
-	if callee.isTarget(call.target()) && established {
+	if callee.isTarget(call.target()) && calleeEstablished(e, c, callee) {
 		return fix{}
 	}
-	path, found, unique := c.pathTo(call.target(), callee.isTarget)
+	path, found, unique := c.pathTo(call.target(), callee)
 	switch {
 	case unique:
 		return fix{insert: r.sites(e.caller.Obj, path)}
@@ -314,29 +306,45 @@ func returnsFromCallOf(e edge, c *code, cal callee) bool {
 
 // callee is what the frame below a call must be.
 type callee struct {
-	entry    uint64 // the function's entry, in the caller's binary
-	isTarget func(uint64) bool
+	entry uint64    // the function's entry, in the caller's binary
+	fn    *function // the function, nil for one in another DSO
+	// plt, for a function in another DSO, holds the PLT stubs of the
+	// caller's binary, any of which may lead to it.
+	plt map[uint64]bool
 }
 
-// calleeOf says which call targets the callee frame of e agrees with, and
-// whether its own frame is set up (always, for a frame that is not the
-// leaf; unknown, so taken as set up, for code outside the binary).
-func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool, bool) {
+// isTarget reports whether a call to t agrees with the callee.
+func (cal callee) isTarget(t uint64) bool {
+	if cal.plt != nil {
+		return cal.plt[t]
+	}
+	return t == cal.entry
+}
+
+// calleeOf says which call targets the callee frame of e agrees with.
+func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool) {
 	obj := r.counts.Objects[e.callee.Obj]
 	switch {
 	case obj.Kernel || obj.UnknownSite:
-		return callee{}, false, false
+		return callee{}, false
 	case obj.Binary < 0: // another DSO: entered through the PLT
-		return callee{isTarget: func(t uint64) bool { return c.plt[t] }}, true, true
+		return callee{plt: c.plt}, true
 	case obj.Binary != bi:
-		return callee{}, false, false
+		return callee{}, false
 	}
 	fn := c.symbolAt(e.callee.Addr)
 	if fn == nil {
-		return callee{}, false, false
+		return callee{}, false
 	}
-	established := !e.leaf || c.funcAt(e.callee.Addr).established(e.callee.Addr)
-	return callee{entry: fn.entry, isTarget: func(t uint64) bool { return t == fn.entry }}, established, true
+	return callee{entry: fn.entry, fn: fn}, true
+}
+
+// calleeEstablished reports whether the callee frame of e, whose function is
+// cal, has its own frame set up: always, for a frame that is not the
+// leaf; unknown, so taken as set up, for code outside the binary. check
+// asks only where the answer matters, as it decodes the leaf's function.
+func calleeEstablished(e edge, c *code, cal callee) bool {
+	return !e.leaf || cal.fn == nil || c.established(cal.fn, e.callee.Addr)
 }
 
 // unknownCaller handles a leaf without its frame below an indirect call:

@@ -42,8 +42,7 @@ func entry(t *testing.T, f *binary.File, name string) uint64 {
 func callSite(t *testing.T, f *binary.File, from, to string) uint64 {
 	t.Helper()
 	c := newCode(f)
-	fn := c.funcAt(entry(t, f, from))
-	for _, s := range fn.sites {
+	for _, s := range c.callSites(c.symbolAt(entry(t, f, from))) {
 		if !s.indirect && s.target == entry(t, f, to) {
 			return s.at
 		}
@@ -230,7 +229,7 @@ func TestEstablished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		addr := entry(t, f, tt.fn) + tt.off
-		if got := c.funcAt(addr).established(addr); got != tt.want {
+		if got := c.established(c.funcAt(addr), addr); got != tt.want {
 			t.Errorf("%s+%#x: established = %v, want %v", tt.fn, tt.off, got, tt.want)
 		}
 	}
@@ -243,7 +242,7 @@ func TestRepairGuesses(t *testing.T) {
 	f := skidELF(t)
 	c := newCode(f)
 	var sites []uint64 // run_two's two calls of tiny
-	for _, s := range c.funcAt(entry(t, f, "run_two")).sites {
+	for _, s := range c.callSites(c.symbolAt(entry(t, f, "run_two"))) {
 		if s.target == entry(t, f, "tiny") {
 			sites = append(sites, s.at)
 		}

@@ -1,6 +1,11 @@
 package x86
 
-import "encoding/binary"
+import (
+	"cmp"
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
 
 // DirectTarget returns the target of the direct call, jump or conditional
 // branch whose bytes are b, at address end - len(b); false for any other
@@ -34,30 +39,6 @@ func isBranchPrefix(c byte) bool {
 	return false
 }
 
-// BranchCandidates finds, without decoding, every byte of text (code at
-// address base) that DirectTarget could read as the opcode of a direct
-// call, jump or conditional branch, and calls visit with its address and
-// the target it would have, when want accepts the target. Instruction
-// boundaries are unknown here, so some candidates are bytes inside other
-// instructions; the branches DirectTarget decodes to a wanted target are
-// all among them.
-func BranchCandidates(text []byte, base uint64, want func(target uint64) bool, visit func(at, target uint64)) {
-	for p := 0; p < len(text); p++ {
-		n := opcodeLen[text[p]]
-		if n == 0 {
-			continue
-		}
-		rel, size, ok := relOperand(text[p:], n)
-		if !ok {
-			continue
-		}
-		at := base + uint64(p)
-		if t := at + uint64(size) + uint64(rel); want(t) {
-			visit(at, t)
-		}
-	}
-}
-
 // opcodeLen is the length of a direct branch from its first opcode byte
 // (0x0f: the first of two), 0 for other bytes.
 var opcodeLen = func() (t [256]uint8) {
@@ -84,4 +65,125 @@ func relOperand(b []byte, n uint8) (rel int64, size int, ok bool) {
 		return 0, 0, false
 	}
 	return int64(int32(binary.LittleEndian.Uint32(b[2:]))), 6, true
+}
+
+// BranchCandidates finds, without decoding, every byte of text (code at
+// address base) that DirectTarget could read as the opcode of a direct
+// call, jump or conditional branch to one of targets (sorted, without
+// repeats), and calls visit with its address and that target, in address
+// order. Instruction boundaries are unknown here, so some candidates are
+// bytes inside other instructions; the branches DirectTarget decodes to a
+// target are all among them.
+//
+// It does not look at every byte: the opcodes of the branches with a
+// 32-bit displacement are found eight bytes at a time, those of the
+// branches with an 8-bit one, which reach 128 bytes around them, only
+// near a target.
+func BranchCandidates(text []byte, base uint64, targets []uint64, visit func(at, target uint64)) {
+	if len(targets) == 0 {
+		return
+	}
+	want := newTargetSet(targets)
+	rel32, rel8 := rel32Candidates(nil, text, base, want), rel8Candidates(nil, text, base, targets)
+	for len(rel32) > 0 || len(rel8) > 0 {
+		var c candidate
+		if len(rel8) == 0 || len(rel32) > 0 && rel32[0].at < rel8[0].at {
+			c, rel32 = rel32[0], rel32[1:]
+		} else {
+			c, rel8 = rel8[0], rel8[1:]
+		}
+		visit(c.at, c.target)
+	}
+}
+
+// candidate is where a branch to target could start.
+type candidate struct{ at, target uint64 }
+
+// rel32Candidates appends to found, in address order, the candidates of
+// want whose opcode has a 32-bit displacement (e8, e9, 0f 8x): text is
+// read eight bytes at a time, and only the bytes equal to e8, e9 or 0f
+// are looked at.
+func rel32Candidates(found []candidate, text []byte, base uint64, want targetSet) []candidate {
+	const ones = 0x0101010101010101
+	p := 0
+	for ; p+8 <= len(text); p += 8 {
+		x := binary.LittleEndian.Uint64(text[p:])
+		m := zeroBytes(x&(0xfe*ones)^0xe8*ones) | zeroBytes(x^0x0f*ones)
+		for ; m != 0; m &= m - 1 {
+			found = rel32Candidate(found, text, base, p+bits.TrailingZeros64(m)/8, want)
+		}
+	}
+	for ; p < len(text); p++ {
+		if b := text[p]; b&0xfe == 0xe8 || b == 0x0f {
+			found = rel32Candidate(found, text, base, p, want)
+		}
+	}
+	return found
+}
+
+// zeroBytes returns x with the top bit of each zero byte set, every other
+// bit clear.
+func zeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((x&low7 + low7) | x | low7)
+}
+
+// rel32Candidate appends to found the candidate whose opcode starts
+// text[p:], when want has its target.
+func rel32Candidate(found []candidate, text []byte, base uint64, p int, want targetSet) []candidate {
+	if rel, size, ok := relOperand(text[p:], opcodeLen[text[p]]); ok {
+		at := base + uint64(p)
+		if t := at + uint64(size) + uint64(rel); want.has(t) {
+			found = append(found, candidate{at, t})
+		}
+	}
+	return found
+}
+
+// rel8Candidates appends to found, in address order, the candidates of
+// targets whose opcode has an 8-bit displacement: those in the 256 bytes
+// from which a target is in reach.
+func rel8Candidates(found []candidate, text []byte, base uint64, targets []uint64) []candidate {
+	start := len(found)
+	for _, t := range targets {
+		for k := range uint64(256) {
+			// A 2-byte branch at t-129+k reaches t with the displacement 127-k.
+			p := t - 129 + k - base
+			if p < uint64(len(text)) && p+1 < uint64(len(text)) && opcodeLen[text[p]] == 2 && int8(text[p+1]) == int8(127-k) {
+				found = append(found, candidate{base + p, t})
+			}
+		}
+	}
+	slices.SortFunc(found[start:], func(a, b candidate) int { return cmp.Compare(a.at, b.at) })
+	return slices.Compact(found)
+}
+
+// targetSet tells whether an address is one of a sorted list of targets:
+// a bitmap of the 64-byte blocks holding one first (folded over
+// targetBlocks bits, however far apart the targets are), then a binary
+// search.
+type targetSet struct {
+	sorted []uint64
+	blocks *[targetBlocks / 64]uint64
+}
+
+// targetBlocks is the size of targetSet's bitmap: 32 KiB, one bit per
+// block of the 16 MiB around any address.
+const targetBlocks = 1 << 18
+
+func newTargetSet(sorted []uint64) targetSet {
+	s := targetSet{sorted: sorted, blocks: new([targetBlocks / 64]uint64)}
+	for _, t := range sorted {
+		b := t / 64 % targetBlocks
+		s.blocks[b/64] |= 1 << (b % 64)
+	}
+	return s
+}
+
+func (s targetSet) has(t uint64) bool {
+	if b := t / 64 % targetBlocks; s.blocks[b/64]&(1<<(b%64)) == 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(s.sorted, t)
+	return ok
 }
