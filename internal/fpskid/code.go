@@ -29,6 +29,8 @@ type code struct {
 	seen    map[uint64]map[uint64]uint64
 	guesses map[guessKey]*guess
 	paths   map[pathQuestion]pathAnswer // pathTo's answers
+	// goFrames, for a Go binary, tells frames set up without decoding.
+	goFrames *goFrames
 }
 
 // function is one function (an ELF function symbol) as decoded.
@@ -100,7 +102,7 @@ type site struct {
 }
 
 func newCode(f *binary.File) *code {
-	c := &code{f: f, funcs: map[uint64]*function{}, plt: map[uint64]bool{}}
+	c := &code{f: f, funcs: map[uint64]*function{}, plt: map[uint64]bool{}, goFrames: newGoFrames(f)}
 	c.frameSlab.Chunk, c.blockSlab.Chunk = decodeChunk, decodeChunk
 	for _, s := range f.PLTSymbols() {
 		c.plt[s.Addr] = true
@@ -269,6 +271,18 @@ func (fn *function) searchInst(addr uint64) int {
 	return lo - 1
 }
 
+// leafEstablished reports whether the frame of fn, holding addr, is set
+// up when the instruction at addr is about to run: from the pclntab for Go
+// code, else decoding fn.
+func (c *code) leafEstablished(fn *function, addr uint64) bool {
+	if c.goFrames != nil {
+		if set, ok := c.goFrames.established(addr); ok {
+			return set
+		}
+	}
+	return c.established(fn, addr)
+}
+
 // established reports whether the frame of fn is set up when the
 // instruction at addr is about to run: after push %rbp; mov %rsp,%rbp and
 // before the pop %rbp (or leave) of an epilogue. It decodes fn on first
@@ -325,8 +339,14 @@ func (c *code) frameStates(fn *function) []frameState {
 }
 
 // flowInto merges state s into the state before instruction j, adding j
-// to the work list when that changes it.
+// to the work list when that changes it. The entry keeps the caller's
+// frame: a jump back to it (Go's stack growth, a tail call to itself)
+// comes from where the frame is not set up, if not from code the
+// fall-through of a call that does not return reaches.
 func flowInto(states []frameState, work []int32, j int, s frameState) []int32 {
+	if j == 0 {
+		return work
+	}
 	if next := merge(states[j], s); next != states[j] {
 		states[j] = next
 		work = append(work, int32(j))

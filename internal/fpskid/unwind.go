@@ -342,9 +342,10 @@ func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool) {
 // calleeEstablished reports whether the callee frame of e, whose function is
 // cal, has its own frame set up: always, for a frame that is not the
 // leaf; unknown, so taken as set up, for code outside the binary. check
-// asks only where the answer matters, as it decodes the leaf's function.
+// asks only where the answer matters, as it may decode the leaf's
+// function (not for Go code: leafEstablished).
 func calleeEstablished(e edge, c *code, cal callee) bool {
-	return !e.leaf || cal.fn == nil || c.established(cal.fn, e.callee.Addr)
+	return !e.leaf || cal.fn == nil || c.leafEstablished(cal.fn, e.callee.Addr)
 }
 
 // unknownCaller handles a leaf without its frame below an indirect call:
