@@ -43,3 +43,9 @@ newer_than() {
 	done
 	return 1
 }
+
+# The Go toolchains 72-goversions.sh builds testdata/goversions with, from
+# the Go module proxy (GOTOOLCHAIN; the go command checks each against the
+# checksum database): the first release of the pclntab layout profgen
+# reads (Go 1.20) and two later ones.
+GO_TOOLCHAINS="go1.20.14 go1.22.12 go1.24.4"

@@ -1,0 +1,3 @@
+module goversions
+
+go 1.20
