@@ -30,7 +30,7 @@ type GoTable struct {
 type goFuncLines struct {
 	fn                elfbin.GoFunc
 	files, lines, inl elfbin.GoValues
-	file              string // the file of the entry
+	file              string // the function's own file (ownCode)
 }
 
 // NewGo returns the symbolizer of the binary whose pclntab is lines and
@@ -107,8 +107,22 @@ func (g *GoTable) decode(i int) *goFuncLines {
 	}
 	fl := &goFuncLines{fn: fn, lines: lines, files: g.lines.Values(fn, elfbin.GoTableFile),
 		inl: g.lines.Values(fn, elfbin.GoTableInlTree)}
-	fl.file = g.lines.File(fn, fl.files.At(fn.Entry))
+	fl.file = g.file(fl, fl.ownCode())
 	return fl
+}
+
+// ownCode returns the first address of fl's own code, outside the calls
+// inlined into it: where the file is the function's own (the entry may
+// be inlined code, in a frameless leaf).
+func (fl *goFuncLines) ownCode() uint64 {
+	start := fl.fn.Entry
+	for i, v := range fl.inl.Value {
+		if v < 0 {
+			return start
+		}
+		start = fl.inl.End[i]
+	}
+	return fl.fn.Entry
 }
 
 // maxInlineDepth bounds the walk up an inline tree, which a malformed
@@ -119,8 +133,9 @@ const maxInlineDepth = 256
 // inlined at pc, innermost first, each at the position of pc in it, then
 // the function itself at the position of the outermost call. A frame's
 // file is the file of its position, where Go keeps the files of inlined
-// functions; the function's own is that of its entry, for code inlined
-// without an inline tree entry may come from another file.
+// functions; the function's own is that of its first own code (ownCode),
+// for code inlined without an inline tree entry may come from another
+// file.
 func (g *GoTable) inlineStack(fl *goFuncLines, pc uint64, dst []Frame) []Frame {
 	start := len(dst)
 	for depth := 0; depth < maxInlineDepth; depth++ {

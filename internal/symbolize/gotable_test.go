@@ -24,7 +24,8 @@ import (
 // the functions Go's tracebacks leave out (FuncIDWrapper, which also
 // marks ABI wrappers and runtime.deferreturn), where DWARF marks
 // DW_AT_trampoline; those are logged. A pc where the two line tables
-// disagree may occur once in 100,000.
+// disagree may occur once in 10,000 (Go 1.20: 5 of 141K; later ones: at
+// most 2 in 2.5M).
 func TestGoTableMatchesDWARF(t *testing.T) {
 	bins := []string{filepath.Join(testutil.DataDir(t, "nonpie"), "nonpiego")}
 	if dir, ok := testutil.OptionalDataDir("gocompile"); ok {
@@ -77,7 +78,7 @@ func checkGoTable(t *testing.T, path string) {
 		}
 	}
 	t.Logf("%d instructions, %d differ; Wrapper differs for %d functions: %v", checked, differ, len(wrappers), wrappers)
-	if checked < 100000 || differ*100000 > checked {
+	if checked < 100000 || differ*10000 > checked {
 		t.Errorf("%d of %d instructions differ", differ, checked)
 	}
 }
