@@ -31,6 +31,9 @@ func TestGoTableMatchesDWARF(t *testing.T) {
 	if dir, ok := testutil.OptionalDataDir("gocompile"); ok {
 		bins = append(bins, filepath.Join(dir, "compile"))
 	}
+	if dir, ok := testutil.OptionalDataDir("arm64", "goarm64"); ok { // GOARCH=arm64: instructions of 4 bytes
+		bins = append(bins, filepath.Join(dir, "binary"))
+	}
 	if dir, ok := testutil.OptionalDataDir("goversions"); ok { // built by older Go toolchains
 		more, _ := filepath.Glob(filepath.Join(dir, "prog-go*"))
 		bins = append(bins, more...)
@@ -39,7 +42,7 @@ func TestGoTableMatchesDWARF(t *testing.T) {
 		bins = append(bins, p)
 	}
 	for _, path := range bins {
-		t.Run(filepath.Base(path), func(t *testing.T) { checkGoTable(t, path) })
+		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) { checkGoTable(t, path) })
 	}
 }
 
