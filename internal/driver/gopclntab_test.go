@@ -1,7 +1,10 @@
 package driver
 
 import (
+	"fmt"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -67,4 +70,47 @@ func sampleTotal(p *profile.Profile) int64 {
 		n += s.Value[0]
 	}
 	return n
+}
+
+// TestGoPprofWithoutDWARF: a Go binary stripped of its DWARF (as
+// go build -ldflags=-w leaves it) still gives the pprof its full frames,
+// from the pclntab: the same locations, lines and functions as with its
+// DWARF.
+func TestGoPprofWithoutDWARF(t *testing.T) {
+	objcopy := testutil.Tool(t, "objcopy")
+	dir := testutil.DataDir(t, "nonpie")
+	stripped := filepath.Join(t.TempDir(), "nonpiego") // the name the recording maps
+	if out, err := exec.Command(objcopy, "--strip-debug", filepath.Join(dir, "nonpiego"), stripped).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, out)
+	}
+	opts := Options{PerfData: filepath.Join(dir, "nonpiego.perf.data"), Binaries: []string{filepath.Join(dir, "nonpiego")}, Format: "pprof"}
+	want := parsePprof(t, convert(t, opts))
+	opts.Binaries = []string{stripped}
+	got := parsePprof(t, convert(t, opts))
+	if g, w := locationLines(got), locationLines(want); !slices.Equal(g, w) {
+		t.Errorf("without DWARF, %d locations; with it, %d; first differing: %v", len(g), len(w), firstDiff(g, w))
+	}
+}
+
+// locationLines renders each location's frames (function, file, start
+// line, line), in order.
+func locationLines(p *profile.Profile) []string {
+	var out []string
+	for _, l := range p.Location {
+		s := fmt.Sprintf("%#x:", l.Address)
+		for _, ln := range l.Line {
+			s += fmt.Sprintf(" %s %s:%d(%d)", ln.Function.Name, ln.Function.Filename, ln.Line, ln.Function.StartLine)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return a[i] + " | " + b[i]
+		}
+	}
+	return ""
 }
