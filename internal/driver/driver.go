@@ -108,6 +108,9 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if res.stacks != nil {
+		timer.phase("Repair call stacks")
+	}
 	res.repairStacks(opts, bins)
 	timer.phase("Generate and write profile")
 	res.print(opts, bins)

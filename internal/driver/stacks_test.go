@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -182,5 +183,27 @@ func TestOnlyPprofNamesFrames(t *testing.T) {
 				t.Errorf("%d frames named, want some: %v", len(res.stacks.Symbols), tt.named)
 			}
 		})
+	}
+}
+
+// TestTimePhasesOfCallStacks: --time-profgen reports the repair of call
+// stacks as a phase of its own, between reading and writing.
+func TestTimePhasesOfCallStacks(t *testing.T) {
+	var stderr bytes.Buffer
+	opts := Options{PerfScript: callstackDir + "forky.pid-ip-sym-dso-tasks.script", Binaries: []string{callstackDir + "forky"},
+		Format: "text", Output: filepath.Join(t.TempDir(), "out"), Stderr: &stderr}
+	opts.LLVM.TimePhases = true
+	if err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	var phases []string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if i := strings.Index(line, "%)  "); i >= 0 {
+			phases = append(phases, line[i+len("%)  "):])
+		}
+	}
+	want := []string{"Load binary", "Read input", "Repair call stacks", "Generate and write profile", "Total"}
+	if !slices.Equal(phases, want) {
+		t.Errorf("phases %q, want %q\n%s", phases, want, stderr.String())
 	}
 }
