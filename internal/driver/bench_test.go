@@ -43,10 +43,22 @@ func BenchmarkAggregate(b *testing.B) {
 var _ = io.Discard
 
 // BenchmarkScanGoCompile reads the call stacks of the Go compiler's
-// recording ($PROFGEN_TESTDATA/gocompile, make testdata) natively and
-// aggregates them: the scan alone, without stack repair, symbolization
-// or writing.
+// recording natively and aggregates them: the scan alone, without stack
+// repair, symbolization or writing.
 func BenchmarkScanGoCompile(b *testing.B) {
+	opts, bins := openGoCompile(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := scanOnce(context.Background(), opts, bins); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// openGoCompile returns the options of a pprof conversion of the Go
+// compiler's recording ($PROFGEN_TESTDATA/gocompile, which make bench
+// makes: scripts/bench.d/05-gocompile-data.sh) and its binary, opened.
+func openGoCompile(b *testing.B) (Options, *binaries) {
 	dir := os.Getenv("PROFGEN_TESTDATA") + "/gocompile"
 	if _, err := os.Stat(dir + "/perf.data"); err != nil {
 		b.Skip("no $PROFGEN_TESTDATA/gocompile/perf.data")
@@ -56,11 +68,6 @@ func BenchmarkScanGoCompile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer bins.Close()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := scanOnce(context.Background(), opts, bins); err != nil {
-			b.Fatal(err)
-		}
-	}
+	b.Cleanup(bins.Close)
+	return opts, bins
 }
