@@ -9,9 +9,13 @@ import (
 // GoTable symbolizes a Go binary: its Go code from the pclntab
 // (binary.GoLines), as the Go runtime's tracebacks do, and the rest (the
 // C code of cgo) from DWARF, through the Table it falls back to. The
-// frames are those the DWARF gives, without reading it for the Go code:
-// where DWARF needs the compilation unit of an address loaded, the
-// pclntab needs the few hundred bytes of the function's tables decoded.
+// frames are the DWARF's (functions, inlining, lines), with what Go's own
+// tracebacks add: the files of inlined functions, the start lines Go 1.20's
+// DWARF lacks, and as wrappers the functions they leave out
+// (FuncIDWrapper: method and ABI wrappers, runtime.deferreturn). And they
+// come without reading the DWARF: where it needs the compilation unit of
+// an address loaded, the pclntab needs the few hundred bytes of the
+// function's tables decoded.
 //
 // Like Table, a GoTable is used by one goroutine at a time.
 type GoTable struct {
