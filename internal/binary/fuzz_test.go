@@ -37,8 +37,12 @@ func FuzzNewFile(f *testing.F) {
 				break
 			}
 		}
+		lines := bf.GoLines()
 		for _, s := range bf.FuncSymbols() {
 			bf.FuncSymbolAt(s.Addr)
+			if fn, ok := lines.FuncAt(s.Addr); ok {
+				lines.Values(fn, GoTableLine)
+			}
 		}
 	})
 }

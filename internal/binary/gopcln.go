@@ -246,9 +246,9 @@ func (t *GoLines) FuncAt(pc uint64) (GoFunc, bool) {
 }
 
 // FuncIndex returns the index of the function holding pc, for Func: a
-// search that reads no name.
+// search that reads no name. A nil GoLines holds none.
 func (t *GoLines) FuncIndex(pc uint64) (int, bool) {
-	if t.nfunc == 0 || pc < t.entry(0) || pc >= t.entry(t.nfunc) {
+	if t == nil || t.nfunc == 0 || pc < t.entry(0) || pc >= t.entry(t.nfunc) {
 		return 0, false
 	}
 	off := pc - t.text
