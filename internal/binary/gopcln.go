@@ -116,7 +116,7 @@ func (f *File) readGoLines() (*GoLines, error) {
 	}
 	t, err := newGoLines(pcln, f.goText, gofunc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: .gopclntab: %w", f.path, err)
+		return nil, fmt.Errorf("%s: .gopclntab at offset %#x: %w", f.path, sec.Offset, err)
 	}
 	return t, nil
 }

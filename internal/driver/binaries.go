@@ -22,6 +22,7 @@ type binaries struct {
 	syms          []*symbolize.Table   // built on first use
 	goSyms        []*symbolize.GoTable // the same, over the pclntab of Go binaries, for pprof
 	goPclntab     bool                 // pprof of Go binaries symbolizes Go code from the pclntab
+	goLinesWarned []bool               // a warning said the pclntab could not be read
 	symbolsOnly   bool                 // a binary without DWARF is symbolized by its ELF symbols
 	separateDebug bool                 // --debug-binary: the DWARF is in another file
 	dwp           string               // --dwp: the DWARF package of the primary binary
@@ -43,6 +44,7 @@ func openBinaries(opts Options) (*binaries, error) {
 	}
 	b.syms = make([]*symbolize.Table, len(b.files))
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
+	b.goLinesWarned = make([]bool, len(b.files))
 	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
@@ -123,11 +125,21 @@ func (b *binaries) stackSymbolizer(i int) (frameSymbolizer, error) {
 	if b.goSyms[i] == nil {
 		lines := b.files[i].GoLines()
 		if lines == nil {
+			b.warnGoLines(i)
 			return t, nil
 		}
 		b.goSyms[i] = symbolize.NewGo(lines, t)
 	}
 	return b.goSyms[i], nil
+}
+
+// warnGoLines says, once, why the pclntab binary i has could not be read:
+// its Go code is then symbolized from its DWARF.
+func (b *binaries) warnGoLines(i int) {
+	if err := b.files[i].GoLinesErr(); err != nil && !b.goLinesWarned[i] {
+		b.goLinesWarned[i] = true
+		fmt.Fprintf(b.warn, "profgen: warning: %v; Go code symbolized from DWARF\n", err)
+	}
 }
 
 // dwarfTable reads the DWARF of f; without DWARF, an empty table when ELF

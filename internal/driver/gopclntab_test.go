@@ -1,10 +1,16 @@
 package driver
 
 import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"encoding/binary"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -113,4 +119,42 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return ""
+}
+
+// TestGoPprofMalformedPclntab: a Go binary whose pclntab header does not
+// hold together is symbolized from its DWARF, with one warning naming
+// the file and the section's offset.
+func TestGoPprofMalformedPclntab(t *testing.T) {
+	dir := testutil.DataDir(t, "nonpie")
+	data, err := os.ReadFile(filepath.Join(dir, "nonpiego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := elf.NewFile(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := ef.Section(".gopclntab")
+	binary.LittleEndian.PutUint64(data[sec.Offset+8:], 1<<40) // more functions than the section holds
+	bin := filepath.Join(t.TempDir(), "nonpiego")
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	opts := Options{PerfData: filepath.Join(dir, "nonpiego.perf.data"), Binaries: []string{bin}, Format: "pprof",
+		Output: filepath.Join(t.TempDir(), "out.pprof"), Stderr: &stderr}
+	if err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("profgen: warning: %s: .gopclntab at offset %#x: malformed header; Go code symbolized from DWARF\n", bin, sec.Offset)
+	if got := stderr.String(); strings.Count(got, "warning") != 1 || !strings.Contains(got, want) {
+		t.Errorf("stderr %q, want one warning, %q", got, want)
+	}
+	out, err := os.ReadFile(opts.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := parsePprof(t, out); len(p.Sample) == 0 {
+		t.Error("no samples")
+	}
 }
