@@ -104,6 +104,11 @@ type Stacks struct {
 	// hundred allocations, not two per stack.
 	stackSlab slab.Slab[Stack]
 	locSlab   slab.Slab[Loc]
+	// watch, when set, is handed the stacks first seen (fresh) in
+	// batches of watchBatch.
+	watch      func(stacks []*Stack, objects []Object)
+	watchBatch int
+	fresh      []*Stack
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places
@@ -187,6 +192,7 @@ func (a *Stacks) count(s *perfscript.Sample) {
 		st = a.stackSlab.New()
 		st.Locs = a.locSlab.Copy(a.locs)
 		a.stacks[string(a.key)] = st
+		a.noteFresh(st)
 	}
 	st.Count += s.Count
 	st.Period += s.Period * s.Count
@@ -326,8 +332,36 @@ func (a *Stacks) binaryOf(path string) int {
 	return -1
 }
 
+// WatchNewStacks has f called with the stacks first seen, n at a time
+// (the last ones at Counts), and the objects known then. A stack's frames
+// and the objects handed never change (objects are appended to, not
+// written), so f may pass them to another goroutine; the other fields of
+// a stack do change.
+func (a *Stacks) WatchNewStacks(n int, f func(stacks []*Stack, objects []Object)) {
+	a.watch, a.watchBatch = f, n
+}
+
+// noteFresh hands st, just made, to the watcher when its batch is full.
+func (a *Stacks) noteFresh(st *Stack) {
+	if a.watch == nil {
+		return
+	}
+	if a.fresh = append(a.fresh, st); len(a.fresh) >= a.watchBatch {
+		a.handFresh()
+	}
+}
+
+// handFresh hands the fresh stacks to the watcher.
+func (a *Stacks) handFresh() {
+	if a.watch != nil && len(a.fresh) > 0 {
+		a.watch(a.fresh, a.counts.Objects[:len(a.counts.Objects):len(a.counts.Objects)])
+		a.fresh = nil
+	}
+}
+
 // Counts returns the aggregated stacks in a deterministic order.
 func (a *Stacks) Counts() *StackCounts {
+	a.handFresh()
 	c := a.counts
 	c.Stacks = sortedStacks(a.stacks)
 	a.nameKept(c.Stacks)

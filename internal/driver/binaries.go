@@ -9,6 +9,7 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -23,11 +24,14 @@ type binaries struct {
 	goSyms        []*symbolize.GoTable // the same, over the pclntab of Go binaries, for pprof
 	goPclntab     bool                 // pprof of Go binaries symbolizes Go code from the pclntab
 	goLinesWarned []bool               // a warning said the pclntab could not be read
-	symbolsOnly   bool                 // a binary without DWARF is symbolized by its ELF symbols
-	separateDebug bool                 // --debug-binary: the DWARF is in another file
-	dwp           string               // --dwp: the DWARF package of the primary binary
-	warn          io.Writer            // llvm-profgen's warnings about loading the DWARF
-	detailed      bool                 // --show-detailed-warning
+	// prechecks are the stack checks that read the binaries' code on
+	// goroutines of their own: Close waits for them.
+	prechecks     []*fpskid.Prechecker
+	symbolsOnly   bool      // a binary without DWARF is symbolized by its ELF symbols
+	separateDebug bool      // --debug-binary: the DWARF is in another file
+	dwp           string    // --dwp: the DWARF package of the primary binary
+	warn          io.Writer // llvm-profgen's warnings about loading the DWARF
+	detailed      bool      // --show-detailed-warning
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one) and
@@ -62,6 +66,9 @@ func openBinaries(opts Options) (*binaries, error) {
 }
 
 func (b *binaries) Close() {
+	for _, p := range b.prechecks {
+		p.Close()
+	}
 	for _, t := range b.syms {
 		if t != nil {
 			t.Close()

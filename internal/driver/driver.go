@@ -225,6 +225,9 @@ type result struct {
 	table  addrspace.Stats
 	events eventFilter
 	skid   fpskid.Stats
+	// precheck, when not nil, has checked the call stacks' edges during
+	// the scan; repairStacks ends it.
+	precheck *fpskid.Prechecker
 }
 
 // scan streams the records of in once: side-band records update the
@@ -233,10 +236,26 @@ func scan(in *input, opts Options, bins *binaries) (*result, error) {
 	if jobs := opts.jobs(); jobs > 1 && in.native == nil && parallelSafe(opts) {
 		return scanParallel(in, opts, bins, jobs)
 	}
+	pre := newPrechecker(opts, bins)
+	res, err := scanSequential(in, opts, bins, pre)
+	if err != nil {
+		pre.Close()
+		return nil, err
+	}
+	res.precheck = pre
+	return res, nil
+}
+
+// scanSequential is scan in one pass; pre, when not nil, checks the
+// call stacks' edges meanwhile.
+func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechecker) (*result, error) {
 	ab := bins.addrspaceBinary()
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
 	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
+	if pre != nil {
+		stacks.WatchNewStacks(precheckBatch, pre.Add)
+	}
 	if in.names != nil && opts.Format == "pprof" {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of

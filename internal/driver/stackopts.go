@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/profgen/profgen/internal/aggregate"
@@ -35,12 +36,28 @@ func stackCounting(opts Options) generate.StackBinary {
 // writing the profile waits for both.
 func (res *result) repairStacks(opts Options, bins *binaries) {
 	if opts.NoRepairSkid || res.stacks.Stats.Used == 0 {
+		res.precheck.Close()
 		return
 	}
 	loaded := prefetchFrames(opts, bins, res.stacks)
-	res.skid = fpskid.Repair(res.stacks, bins.files)
+	res.skid = fpskid.Repair(res.stacks, bins.files, res.precheck)
 	loaded.Wait()
 }
+
+// newPrechecker starts checking the edges of the call stacks while they
+// are read (fpskid.Prechecker), on the other core, when they will be
+// repaired; nil otherwise. Closing bins ends it.
+func newPrechecker(opts Options, bins *binaries) *fpskid.Prechecker {
+	if opts.NoRepairSkid || opts.SkipSymbolization || runtime.GOMAXPROCS(0) < 2 {
+		return nil
+	}
+	p := fpskid.NewPrechecker(bins.files)
+	bins.prechecks = append(bins.prechecks, p)
+	return p
+}
+
+// precheckBatch is the number of new stacks handed to the checks at a time.
+const precheckBatch = 256
 
 // prefetchFrames starts loading the DWARF units that hold the frames of
 // counts, one goroutine per binary; the returned group ends when they are

@@ -43,20 +43,19 @@ type guessKey struct {
 	callee, within, from uint64
 }
 
-// guessFor returns the guess of the missing frame, nil for a callee
-// outside the binary.
-func (c *code) guessFor(obj int32, callee, within, from uint64) *guess {
-	if callee == 0 {
+// guessFor returns the guess of the missing frame k is about, nil for a
+// callee outside the binary (or no k).
+func (c *code) guessFor(k guessKey) *guess {
+	if k.callee == 0 {
 		return nil
 	}
-	k := guessKey{obj, callee, within, from}
 	if g := c.guesses[k]; g != nil {
 		return g
 	}
 	if c.guesses == nil {
 		c.guesses = map[guessKey]*guess{}
 	}
-	g := &guess{c: c, obj: obj, callee: callee, within: within, from: from}
+	g := &guess{c: c, obj: k.obj, callee: k.callee, within: k.within, from: k.from}
 	c.guesses[k] = g
 	return g
 }

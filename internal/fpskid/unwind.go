@@ -37,6 +37,7 @@ package fpskid
 
 import (
 	"debug/elf"
+	"math"
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
@@ -51,14 +52,15 @@ type Stats struct {
 }
 
 // Repair repairs the stacks of counts; bins are the profiled binaries, as
-// indexed by aggregate.Object.Binary.
-func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
-	r := &repairer{counts: counts, code: make([]*code, len(bins)), fixList: []fix{{}}, edges: make([]checkedEdge, 0, len(counts.Stacks)),
+// indexed by aggregate.Object.Binary. pre, when not nil, has checked
+// edges of the stacks while they were aggregated (Prechecker).
+func Repair(counts *aggregate.StackCounts, bins []*binary.File, pre *Prechecker) Stats {
+	r := &repairer{counts: counts, fixList: []fix{{}}, edges: make([]checkedEdge, 0, len(counts.Stacks)),
 		edgeIndexes: newEdgeTable(len(counts.Stacks)), stackFixes: make([]stackFixes, len(counts.Stacks))}
-	for i, f := range bins {
-		if f.ELF().Machine == elf.EM_X86_64 {
-			r.code[i] = newCode(f)
-		}
+	if pre != nil {
+		r.code, r.prechecked = pre.wait()
+	} else {
+		r.code = newCodes(bins)
 	}
 	n := 0
 	for _, s := range counts.Stacks {
@@ -72,6 +74,17 @@ func Repair(counts *aggregate.StackCounts, bins []*binary.File) Stats {
 	r.resolveCallers()
 	counts.Rewrite(r.fixStack)
 	return r.stats
+}
+
+// newCodes returns a code for each x86-64 binary of bins, nil for others.
+func newCodes(bins []*binary.File) []*code {
+	codes := make([]*code, len(bins))
+	for i, f := range bins {
+		if f.ELF().Machine == elf.EM_X86_64 {
+			codes[i] = newCode(f)
+		}
+	}
+	return codes
 }
 
 // observe checks the edges of s, keeping their fixes for fixStack when
@@ -115,6 +128,8 @@ func (r *repairer) noteSeenCalls() {
 type repairer struct {
 	counts *aggregate.StackCounts
 	code   []*code
+	// prechecked holds what check found for the edges a Prechecker saw.
+	prechecked map[edgeKey]fix
 	// edges are the distinct edges checked, indexed by edgeIndexes.
 	edges       []checkedEdge
 	edgeIndexes edgeTable
@@ -177,7 +192,9 @@ type fix struct {
 	unknown bool // a frame without its call site is among them
 	// guess, when the code leaves several call sites, lets the stacks
 	// that needed no repair choose among them; insert is the fallback.
+	// check says which it wants, settle makes it.
 	guess *guess
+	wants guessKey
 	// callerOf, when not 0, is the entry of a function whose one direct
 	// call in the binary replaces the fix (resolveCallers); callerObj is
 	// the object of the caller frame.
@@ -226,8 +243,12 @@ func (r *repairer) fixStack(si int, s *aggregate.Stack) []aggregate.Loc {
 // firstUserFrame returns the index of the first frame outside the kernel:
 // the user-space instruction pointer.
 func (r *repairer) firstUserFrame(locs []aggregate.Loc) int {
+	return firstUserFrame(locs, r.counts.Objects)
+}
+
+func firstUserFrame(locs []aggregate.Loc, objects []aggregate.Object) int {
 	for i, l := range locs {
-		if !r.counts.Objects[l.Obj].Kernel {
+		if !objects[l.Obj].Kernel {
 			return i
 		}
 	}
@@ -242,9 +263,13 @@ func (r *repairer) edgeIndex(e edge) int32 {
 		return slot.index - 1
 	}
 	ce := checkedEdge{edge: e}
-	if f := r.check(e); f.insert != nil || f.unknown || f.guess != nil || f.callerOf != 0 {
+	f, ok := r.prechecked[e.key()]
+	if !ok {
+		f = checker{objects: r.counts.Objects, codes: r.code}.check(e)
+	}
+	if f.insert != nil || f.unknown || f.wants != (guessKey{}) || f.callerOf != 0 {
 		ce.fix = int32(len(r.fixList))
-		r.fixList = append(r.fixList, f)
+		r.fixList = append(r.fixList, r.settle(f, e))
 	}
 	i := int32(len(r.edges))
 	r.edges = append(r.edges, ce)
@@ -252,15 +277,39 @@ func (r *repairer) edgeIndex(e edge) int32 {
 	return i
 }
 
+// settle makes what check left to be made, in the order of the edges:
+// the object of the frames without a call site and the guess.
+func (r *repairer) settle(f fix, e edge) fix {
+	bi := r.counts.Objects[e.caller.Obj].Binary
+	if len(f.insert) > 0 && f.insert[0].Obj == unknownSite {
+		f.insert = []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(bi), Addr: f.insert[0].Addr}}
+	}
+	f.guess = r.code[bi].guessFor(f.wants)
+	return f
+}
+
+// checker checks edges: their objects are in objects, the code of their
+// binaries in codes. It changes neither, so that a Prechecker can check
+// on its own goroutine; what check would have to add (the object of the
+// frames without a call site, the guess) settle adds.
+type checker struct {
+	objects []aggregate.Object
+	codes   []*code
+}
+
+// unknownSite stands, in the fixes check returns, for the object of the
+// frames without a call site of the caller's binary, which settle makes.
+const unknownSite = math.MinInt32
+
 // check decodes the call of e's caller frame and says which frames are
 // missing below it.
-func (r *repairer) check(e edge) fix {
-	caller := r.counts.Objects[e.caller.Obj]
-	if caller.Binary < 0 || caller.UnknownSite || r.code[caller.Binary] == nil {
+func (k checker) check(e edge) fix {
+	caller := k.objects[e.caller.Obj]
+	if caller.Binary < 0 || caller.UnknownSite || k.codes[caller.Binary] == nil {
 		return fix{}
 	}
-	c := r.code[caller.Binary]
-	callee, ok := r.calleeOf(e, c, caller.Binary)
+	c := k.codes[caller.Binary]
+	callee, ok := k.calleeOf(e, c, caller.Binary)
 	if !ok || returnsFromCallOf(e, c, callee) && calleeEstablished(e, c, callee) {
 		return fix{}
 	}
@@ -272,7 +321,7 @@ func (r *repairer) check(e edge) fix {
 		if calleeEstablished(e, c, callee) {
 			return fix{} // nothing to check against
 		}
-		return r.unknownCaller(e, c, callee)
+		return unknownCaller(e, callee)
 	}
 	if callee.isTarget(call.target()) && calleeEstablished(e, c, callee) {
 		return fix{}
@@ -280,12 +329,12 @@ func (r *repairer) check(e edge) fix {
 	path, found, unique := c.pathTo(call.target(), callee)
 	switch {
 	case unique:
-		return fix{insert: r.sites(e.caller.Obj, path)}
+		return fix{insert: sites(e.caller.Obj, path)}
 	case !found && callee.isTarget(call.target()):
 		return fix{} // a call of the callee itself, and no other way: trust it
 	}
-	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(caller.Binary), Addr: call.target()}}, unknown: true,
-		guess: c.guessFor(e.caller.Obj, callee.entry, call.target(), 0)}
+	return fix{insert: []aggregate.Loc{{Obj: unknownSite, Addr: call.target()}}, unknown: true,
+		wants: guessKey{e.caller.Obj, callee.entry, call.target(), 0}}
 }
 
 // returnsFromCallOf reports, without decoding the caller's function, that
@@ -322,8 +371,8 @@ func (cal callee) isTarget(t uint64) bool {
 }
 
 // calleeOf says which call targets the callee frame of e agrees with.
-func (r *repairer) calleeOf(e edge, c *code, bi int) (callee, bool) {
-	obj := r.counts.Objects[e.callee.Obj]
+func (k checker) calleeOf(e edge, c *code, bi int) (callee, bool) {
+	obj := k.objects[e.callee.Obj]
 	switch {
 	case obj.Kernel || obj.UnknownSite:
 		return callee{}, false
@@ -353,10 +402,9 @@ func calleeEstablished(e edge, c *code, cal callee) bool {
 // function can name it. Which call that is is resolved for all such edges
 // at once (resolveCallers); until then the fix is the fallback, a frame
 // without its call site.
-func (r *repairer) unknownCaller(e edge, c *code, cal callee) fix {
-	bi := r.counts.Objects[e.caller.Obj].Binary
-	return fix{insert: []aggregate.Loc{{Obj: r.counts.UnknownSiteObject(bi), Addr: 0}}, unknown: true,
-		guess: c.guessFor(e.caller.Obj, cal.entry, 0, e.caller.Addr), callerOf: cal.entry, callerObj: e.caller.Obj}
+func unknownCaller(e edge, cal callee) fix {
+	return fix{insert: []aggregate.Loc{{Obj: unknownSite, Addr: 0}}, unknown: true,
+		wants: guessKey{e.caller.Obj, cal.entry, 0, e.caller.Addr}, callerOf: cal.entry, callerObj: e.caller.Obj}
 }
 
 // resolveCallers gives the fixes that wait for the one direct call of a
@@ -381,7 +429,7 @@ func (r *repairer) resolveCallers() {
 
 // sites turns a chain of call sites (outermost first) into caller frames,
 // innermost first.
-func (r *repairer) sites(obj int32, path []uint64) []aggregate.Loc {
+func sites(obj int32, path []uint64) []aggregate.Loc {
 	out := make([]aggregate.Loc, len(path))
 	for i, at := range path {
 		out[len(path)-1-i] = aggregate.Loc{Obj: obj, Addr: at}

@@ -1,6 +1,7 @@
 package fpskid
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -106,34 +107,36 @@ func TestRepair(t *testing.T) {
 			locs: []aggregate.Loc{loc(bin, at("frameless", 0x10)), loc(bin, at("main", 0))}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			counts := &aggregate.StackCounts{
-				Objects: []aggregate.Object{{Path: "skid.elf", Binary: 0}, {Path: "libc.so.6", Binary: -1},
-					{Path: aggregate.KernelDSO, Binary: -1, Kernel: true}},
-				Stacks: []*aggregate.Stack{{Locs: slices.Clone(tt.locs), Count: 3, Period: 30}},
-			}
-			st := Repair(counts, []*binary.File{f})
-			want := tt.want
-			if want == nil {
-				want = tt.locs
-			}
-			if got := counts.Stacks[0].Locs; !slices.Equal(got, want) {
-				t.Errorf("stack = %x\nwant    %x", got, want)
-			}
-			if tt.want != nil && len(counts.Objects) > unknown && !counts.Objects[unknown].UnknownSite {
-				t.Errorf("object %d = %+v, want the unknown-site object", unknown, counts.Objects[unknown])
-			}
-			wantStats := Stats{}
-			if tt.want != nil {
-				wantStats.Repaired = 3
-				if !tt.siteOK {
-					wantStats.SiteUnknown = 3
+		for _, pre := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/precheck=%v", tt.name, pre), func(t *testing.T) {
+				counts := &aggregate.StackCounts{
+					Objects: []aggregate.Object{{Path: "skid.elf", Binary: 0}, {Path: "libc.so.6", Binary: -1},
+						{Path: aggregate.KernelDSO, Binary: -1, Kernel: true}},
+					Stacks: []*aggregate.Stack{{Locs: slices.Clone(tt.locs), Count: 3, Period: 30}},
 				}
-			}
-			if st != wantStats {
-				t.Errorf("stats = %+v, want %+v", st, wantStats)
-			}
-		})
+				st := repair(counts, []*binary.File{f}, pre)
+				want := tt.want
+				if want == nil {
+					want = tt.locs
+				}
+				if got := counts.Stacks[0].Locs; !slices.Equal(got, want) {
+					t.Errorf("stack = %x\nwant    %x", got, want)
+				}
+				if tt.want != nil && len(counts.Objects) > unknown && !counts.Objects[unknown].UnknownSite {
+					t.Errorf("object %d = %+v, want the unknown-site object", unknown, counts.Objects[unknown])
+				}
+				wantStats := Stats{}
+				if tt.want != nil {
+					wantStats.Repaired = 3
+					if !tt.siteOK {
+						wantStats.SiteUnknown = 3
+					}
+				}
+				if st != wantStats {
+					t.Errorf("stats = %+v, want %+v", st, wantStats)
+				}
+			})
+		}
 	}
 }
 
@@ -150,7 +153,7 @@ func TestRepairMerges(t *testing.T) {
 			{Locs: []aggregate.Loc{loc(0, leaf), loc(0, inner), loc(0, outer)}, Count: 5, Period: 50},
 		},
 	}
-	Repair(counts, []*binary.File{f})
+	Repair(counts, []*binary.File{f}, nil)
 	if len(counts.Stacks) != 1 || counts.Stacks[0].Count != 7 || counts.Stacks[0].Period != 70 {
 		t.Fatalf("stacks after repair: %+v, want one of 7 samples", counts.Stacks)
 	}
@@ -262,7 +265,7 @@ func TestRepairGuesses(t *testing.T) {
 			{Locs: []aggregate.Loc{loc(0, entry(t, f, "tiny")+0x16), loc(0, sites[1]), loc(0, outer)}, Count: 1},
 		},
 	}
-	st := Repair(counts, []*binary.File{f})
+	st := Repair(counts, []*binary.File{f}, nil)
 	if st.SiteUnknown != 0 || st.Repaired != 3 {
 		t.Errorf("stats %+v, want 3 repaired, all with a site", st)
 	}
@@ -278,4 +281,15 @@ func TestRepairGuesses(t *testing.T) {
 	if want := map[uint64]uint64{sites[0]: 11, sites[1]: 33}; !maps.Equal(got, want) {
 		t.Errorf("samples by site %v, want %v", got, want)
 	}
+}
+
+// repair is Repair, with a Prechecker handed the stacks first when
+// precheck is set: the stacks come out the same.
+func repair(counts *aggregate.StackCounts, bins []*binary.File, precheck bool) Stats {
+	if !precheck {
+		return Repair(counts, bins, nil)
+	}
+	pre := NewPrechecker(bins)
+	pre.Add(counts.Stacks, counts.Objects)
+	return Repair(counts, bins, pre)
 }
