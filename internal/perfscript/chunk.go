@@ -17,9 +17,11 @@ type Chunk struct {
 	Data      []byte
 	FirstLine int // line number of its first line
 	Index     int // 0, 1, 2… in input order
+	Offset    int // of its first byte in the input
 }
 
-// Chunker cuts a stream into chunks of about size bytes.
+// Chunker cuts a stream, or a whole input in memory, into chunks of about
+// size bytes.
 type Chunker struct {
 	r     io.Reader
 	size  int
@@ -28,6 +30,12 @@ type Chunker struct {
 	line  int
 	index int
 	eof   bool
+	next  int // the offset of the next chunk
+	// whole, when not nil, is the whole input (a mapped file): chunks
+	// are parts of it and no buffer is read or recycled; release, when not
+	// nil, lets pages of it that are no longer used leave memory.
+	whole   []byte
+	release func([]byte)
 }
 
 // NewChunker reads r in chunks of about size bytes (more when a record
@@ -36,13 +44,36 @@ func NewChunker(r io.Reader, size int) *Chunker {
 	return &Chunker{r: r, size: size, line: 1, free: make(chan []byte, 16)}
 }
 
+// NewChunkerOf cuts data, the whole input (a mapped file), into chunks of
+// about size bytes that are parts of it: nothing is copied. release, when
+// not nil, is given the whole pages of data that only a recycled chunk
+// held (mmapfile.Release), so that the resident set does not grow with
+// the input.
+func NewChunkerOf(data []byte, size int, release func([]byte)) *Chunker {
+	return &Chunker{whole: data, size: size, line: 1, release: release}
+}
+
 // Recycle gives back the buffer of a chunk that is parsed (its records
 // are no longer used), so that the next chunks reuse it: memory stays
 // flat however long the input. It may be called from any goroutine.
 func (c *Chunker) Recycle(ch Chunk) {
+	if c.whole != nil {
+		c.releasePages(ch)
+		return
+	}
 	select {
 	case c.free <- ch.Data[:0]:
 	default:
+	}
+}
+
+// releasePages releases the pages of the whole input that hold only ch's
+// bytes.
+func (c *Chunker) releasePages(ch Chunk) {
+	const page = 4096
+	start, end := (ch.Offset+page-1)&^(page-1), (ch.Offset+len(ch.Data))&^(page-1)
+	if c.release != nil && start < end {
+		c.release(c.whole[start:end])
 	}
 }
 
@@ -61,6 +92,9 @@ func (c *Chunker) buffer(n int) []byte {
 // Next returns the next chunk; io.EOF after the last. A chunk's data is
 // its own until it is given back with Recycle.
 func (c *Chunker) Next() (Chunk, error) {
+	if c.whole != nil {
+		return c.nextPart()
+	}
 	if c.eof && len(c.carry) == 0 {
 		return Chunk{}, io.EOF
 	}
@@ -85,15 +119,46 @@ func (c *Chunker) Next() (Chunk, error) {
 		}
 		if cut > 0 {
 			c.carry = append(c.carry, buf[cut:]...)
-			ch := Chunk{Data: buf[:cut], FirstLine: c.line, Index: c.index}
-			c.line += bytes.Count(ch.Data, []byte{'\n'})
-			c.index++
-			return ch, nil
+			return c.chunk(buf[:cut]), nil
 		}
-		if len(buf) > MaxLineBytes*4 { // no boundary in 64 MiB: not text perf prints
-			return Chunk{}, errors.New("no record boundary in 64 MiB of input: not perf script output?")
+		if len(buf) > maxChunk {
+			return Chunk{}, errNoBoundary
 		}
 		buf = append(buf, make([]byte, len(buf))...)[:len(buf)] // grow, read more
+	}
+}
+
+// maxChunk is how far a record boundary is looked for.
+const maxChunk = MaxLineBytes * 4
+
+var errNoBoundary = errors.New("no record boundary in 64 MiB of input: not perf script output?")
+
+// chunk makes the next chunk of data.
+func (c *Chunker) chunk(data []byte) Chunk {
+	ch := Chunk{Data: data, FirstLine: c.line, Index: c.index, Offset: c.next}
+	c.line += bytes.Count(data, []byte{'\n'})
+	c.index++
+	c.next += len(data)
+	return ch
+}
+
+// nextPart returns the next chunk of whole: up to the last record
+// boundary in about size bytes, or in twice as many when there is none.
+func (c *Chunker) nextPart() (Chunk, error) {
+	rest := c.whole[c.next:]
+	if len(rest) == 0 {
+		return Chunk{}, io.EOF
+	}
+	for n := c.size; ; n *= 2 {
+		if n >= len(rest) {
+			return c.chunk(rest), nil
+		}
+		if cut := lastBoundary(rest[:n]); cut > 0 {
+			return c.chunk(rest[:cut]), nil
+		}
+		if n > maxChunk {
+			return Chunk{}, errNoBoundary
+		}
 	}
 }
 

@@ -8,15 +8,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/profgen/profgen/internal/testutil"
 )
 
 // dumpChunked dumps the records of the input parsed chunk by chunk, as the
-// parallel driver does, with the stats summed.
-func dumpChunked(t *testing.T, data []byte, size int) string {
+// parallel driver does, with the stats summed; whole cuts the input as a
+// mapped file (NewChunkerOf), else as a stream.
+func dumpChunked(t *testing.T, data []byte, size int, whole bool) string {
 	var b strings.Builder
 	ch := NewChunker(strings.NewReader(string(data)), size)
+	if whole {
+		ch = NewChunkerOf(data, size, nil)
+	}
+	offset := 0
 	pidColumn := false
 	var sum Stats
 	for {
@@ -27,6 +33,10 @@ func dumpChunked(t *testing.T, data []byte, size int) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if c.Offset != offset || string(c.Data) != string(data[offset:offset+len(c.Data)]) {
+			t.Fatalf("chunk %d at offset %d: not the input's bytes from %d", c.Index, c.Offset, offset)
+		}
+		offset += len(c.Data)
 		before := pidColumn
 		pidColumn = c.Events("in", pidColumn, func(*Record) {})
 		s := NewChunkScanner(c, "in", before)
@@ -36,6 +46,7 @@ func dumpChunked(t *testing.T, data []byte, size int) string {
 			return b.String()
 		}
 		b.WriteString(part.String())
+		ch.Recycle(c)
 		st := s.Stats()
 		sum.Lines += st.Lines
 		sum.SkippedLines += st.SkippedLines
@@ -60,8 +71,10 @@ func TestChunkedEqualsSequential(t *testing.T) {
 			continue // the error inputs: sequential only
 		}
 		for _, size := range []int{1, 100, 4096, 1 << 20} {
-			if got := dumpChunked(t, data, size); got != want.String() {
-				t.Errorf("%s in chunks of %d differs:\n%s", f, size, firstDiffLine(want.String(), got))
+			for _, whole := range []bool{false, true} {
+				if got := dumpChunked(t, data, size, whole); got != want.String() {
+					t.Errorf("%s in chunks of %d (whole %v) differs:\n%s", f, size, whole, firstDiffLine(want.String(), got))
+				}
 			}
 		}
 	}
@@ -91,8 +104,45 @@ func TestChunkedBigScripts(t *testing.T) {
 		if err := dump(&want, NewScanner(strings.NewReader(string(data)), "in")); err != nil {
 			t.Fatal(err)
 		}
-		if got := dumpChunked(t, data, 256<<10); got != want.String() {
-			t.Errorf("%s in chunks differs:\n%s", f, firstDiffLine(want.String(), got))
+		for _, whole := range []bool{false, true} {
+			if got := dumpChunked(t, data, 256<<10, whole); got != want.String() {
+				t.Errorf("%s in chunks (whole %v) differs:\n%s", f, whole, firstDiffLine(want.String(), got))
+			}
 		}
+	}
+}
+
+// TestChunkerOfReleases: the pages a recycled chunk of a whole input
+// released are whole pages that only it held.
+func TestChunkerOfReleases(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/callstack/forky.default.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var released [][2]int
+	base := &data[0]
+	release := func(b []byte) {
+		start := int(uintptr(unsafe.Pointer(&b[0])) - uintptr(unsafe.Pointer(base)))
+		released = append(released, [2]int{start, start + len(b)})
+	}
+	ch := NewChunkerOf(data, 10000, release)
+	for {
+		c, err := ch.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(released)
+		ch.Recycle(c)
+		for _, r := range released[n:] {
+			if r[0]%4096 != 0 || r[1]%4096 != 0 || r[0] < c.Offset || r[1] > c.Offset+len(c.Data) {
+				t.Errorf("chunk [%d, %d) released [%d, %d)", c.Offset, c.Offset+len(c.Data), r[0], r[1])
+			}
+		}
+	}
+	if len(released) == 0 {
+		t.Errorf("no page released of %d bytes in chunks of 10000", len(data))
 	}
 }
