@@ -146,3 +146,38 @@ func TestChunkerOfReleases(t *testing.T) {
 		t.Errorf("no page released of %d bytes in chunks of 10000", len(data))
 	}
 }
+
+// FuzzChunker: cut either way, the chunks are the input's bytes in order,
+// each where its offset says.
+func FuzzChunker(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.script")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, uint16(100))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		for _, ch := range []*Chunker{NewChunker(strings.NewReader(string(data)), int(size)+1), NewChunkerOf(data, int(size)+1, nil)} {
+			var got []byte
+			for {
+				c, err := ch.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Offset != len(got) || len(c.Data) == 0 {
+					t.Fatalf("chunk %d: offset %d, %d bytes, after %d bytes", c.Index, c.Offset, len(c.Data), len(got))
+				}
+				got = append(got, c.Data...)
+				ch.Recycle(c)
+			}
+			if string(got) != string(data) {
+				t.Fatalf("the chunks are not the input")
+			}
+		}
+	})
+}
