@@ -162,6 +162,36 @@ func (c *Chunker) nextPart() (Chunk, error) {
 	}
 }
 
+// recordName starts the name of a side-band record.
+var recordName = []byte("PERF_RECORD_")
+
+// indexRecord returns the index of the first recordName in data, or -1.
+// It looks for the name's '_' first, a byte branch stacks never print, so
+// that an LBR trace is searched at the speed of bytes.IndexByte; where
+// '_' is common (symbol names), it soon leaves the rest to bytes.Index.
+func indexRecord(data []byte) int {
+	const at = 4 // the '_' in recordName
+	misses := 0
+	for i := at; i < len(data); {
+		j := bytes.IndexByte(data[i:], '_')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if bytes.HasPrefix(data[i-at:], recordName) {
+			return i - at
+		}
+		if misses++; misses > 16+i>>10 { // more than one '_' in a KiB
+			if k := bytes.Index(data[i-at+1:], recordName); k >= 0 {
+				return i - at + 1 + k
+			}
+			return -1
+		}
+		i++
+	}
+	return -1
+}
+
 // lastBoundary returns the start of the last line of b that begins a
 // record after a complete one, or 0. Only whole lines count: the bytes
 // after the last newline wait for the next read.
@@ -214,7 +244,7 @@ func (c Chunk) Events(name string, pidColumn bool, fn func(*Record)) bool {
 	s := &Scanner{name: name, strs: map[string]string{}, pidColumn: pidColumn}
 	data := c.Data
 	for {
-		i := bytes.Index(data, []byte("PERF_RECORD_"))
+		i := indexRecord(data)
 		if i < 0 {
 			return s.pidColumn
 		}

@@ -1,6 +1,7 @@
 package perfscript
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -178,6 +179,29 @@ func FuzzChunker(f *testing.F) {
 			if string(got) != string(data) {
 				t.Fatalf("the chunks are not the input")
 			}
+		}
+	})
+}
+
+func TestIndexRecord(t *testing.T) {
+	many := strings.Repeat("a_b ", 1000)
+	tests := []string{
+		"", "PERF_RECORD_", "xPERF_RECORD_MMAP", "_PERF_RECORD_", "PERF_RECORD", "ERF_RECORD_", "_ERF_RECORD_",
+		"a_b PERF_X PERF_RECORD_COMM", many + "PERF_RECORD_EXIT", many, many + "PERF_RECORD", "PERF" + many + "PERF_RECORD_",
+		"_\n PERF_RECORD_FORK", "PERF_PERF_RECORD_",
+	}
+	for _, in := range tests {
+		if got, want := indexRecord([]byte(in)), strings.Index(in, "PERF_RECORD_"); got != want {
+			t.Errorf("indexRecord(%.40q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func FuzzIndexRecord(f *testing.F) {
+	f.Add([]byte("a_b PERF_X PERF_RECORD_COMM"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := indexRecord(data), bytes.Index(data, []byte("PERF_RECORD_")); got != want {
+			t.Fatalf("indexRecord(%q) = %d, want %d", data, got, want)
 		}
 	})
 }
