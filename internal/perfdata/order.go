@@ -73,6 +73,9 @@ func (o *orderQueue) push(e queued, copyData bool) {
 	default:
 		o.sorted = false
 	}
+	if len(o.q) == cap(o.q) {
+		o.q = slices.Grow(o.q, len(o.q)+1024)
+	}
 	o.q = append(o.q, e)
 	if o.copied > maxCopied {
 		first, last := o.q[o.head].time, e.time
