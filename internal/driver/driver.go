@@ -262,7 +262,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechec
 		// other DSOs are not read.
 		stacks.NameWith(in.names)
 	}
-	lbr := newLBR(bins.primary(), table, opts.LLVM)
+	lbr := newLBR(bins.primary(), table, opts.LLVM, newSymbolPrefetch(opts, bins))
 	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins))}
 	s := in.records()
 	for s.Next() {

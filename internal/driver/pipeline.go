@@ -39,10 +39,14 @@ type counter struct {
 	free chan *batch
 	done chan struct{}
 	cur  *batch
+	// prefetch, once the first batch is counted, reads the DWARF of the
+	// ranges counted so far while the rest is parsed.
+	prefetch *symbolPrefetch
 }
 
-func newCounter(agg *aggregate.Aggregator) *counter {
-	c := &counter{agg: agg, work: make(chan *batch, batchesInUse), free: make(chan *batch, batchesInUse), done: make(chan struct{})}
+func newCounter(agg *aggregate.Aggregator, prefetch *symbolPrefetch) *counter {
+	c := &counter{agg: agg, work: make(chan *batch, batchesInUse), free: make(chan *batch, batchesInUse), done: make(chan struct{}),
+		prefetch: prefetch}
 	for range batchesInUse {
 		c.free <- &batch{}
 	}
@@ -61,6 +65,7 @@ func (c *counter) run() {
 		}
 		b.branches, b.samples = b.branches[:0], b.samples[:0]
 		c.free <- b
+		c.prefetch.start(c.agg)
 	}
 }
 
@@ -73,11 +78,13 @@ func (c *counter) Add(br []perfscript.Branch, delta, count uint64) {
 	}
 }
 
-// Finish counts what is queued and waits for the counting to end.
+// Finish counts what is queued and waits for the counting to end, and
+// for the prefetch.
 func (c *counter) Finish() {
 	if len(c.cur.samples) > 0 {
 		c.work <- c.cur
 	}
 	close(c.work)
 	<-c.done
+	c.prefetch.wait()
 }
