@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"slices"
+
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/perfscript"
 )
@@ -25,7 +27,14 @@ type batch struct {
 	samples  []batchSample
 }
 
+// add copies a sample's branches into the batch. The first sample sizes
+// the batch's branches for a batch of samples like it (and growth
+// doubles): grown by append, a batch of 4096 32-entry stacks would be
+// allocated five times over.
 func (b *batch) add(br []perfscript.Branch, delta, count uint64) {
+	if len(b.branches)+len(br) > cap(b.branches) {
+		b.branches = slices.Grow(b.branches, max(len(b.branches), batchSamples*len(br)))
+	}
 	b.branches = append(b.branches, br...)
 	b.samples = append(b.samples, batchSample{len(br), delta, count})
 }
