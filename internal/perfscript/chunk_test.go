@@ -161,12 +161,7 @@ func TestChunkerOfReleases(t *testing.T) {
 // FuzzChunker: cut either way, the chunks are the input's bytes in order,
 // each where its offset says.
 func FuzzChunker(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.script")
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, data := range testScripts(f) {
 		f.Add(data, uint16(100))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, size uint16) {

@@ -135,13 +135,23 @@ func ExampleScanner() {
 	// sample with 2 branches
 }
 
-func FuzzScanner(f *testing.F) {
+// testScripts returns the contents of testdata/*.script, the fuzz
+// targets' seeds.
+func testScripts(f *testing.F) [][]byte {
 	files, _ := filepath.Glob("testdata/*.script")
+	var scripts [][]byte
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
 		}
+		scripts = append(scripts, data)
+	}
+	return scripts
+}
+
+func FuzzScanner(f *testing.F) {
+	for _, data := range testScripts(f) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
