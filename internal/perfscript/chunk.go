@@ -46,9 +46,9 @@ func NewChunker(r io.Reader, size int) *Chunker {
 
 // NewChunkerOf cuts data, the whole input (a mapped file), into chunks of
 // about size bytes that are parts of it: nothing is copied. release, when
-// not nil, is given the whole pages of data that only a recycled chunk
-// held (mmapfile.Release), so that the resident set does not grow with
-// the input.
+// not nil, is given the part of data from the start of the page that
+// holds a recycled chunk's first byte to its last (mmapfile.Release), so
+// that the resident set does not grow with the input.
 func NewChunkerOf(data []byte, size int, release func([]byte)) *Chunker {
 	return &Chunker{whole: data, size: size, line: 1, release: release}
 }
@@ -67,11 +67,13 @@ func (c *Chunker) Recycle(ch Chunk) {
 	}
 }
 
-// releasePages releases the pages of the whole input that hold only ch's
-// bytes.
+// releasePages releases the pages of the whole input that hold ch's
+// bytes, those it shares with the chunks beside it too: a page of a mapped
+// file that a chunk still being parsed touches again is read back, while
+// pages kept would add up, two a chunk, with the input's size.
 func (c *Chunker) releasePages(ch Chunk) {
 	const page = 4096
-	start, end := (ch.Offset+page-1)&^(page-1), (ch.Offset+len(ch.Data))&^(page-1)
+	start, end := ch.Offset&^(page-1), min(ch.Offset+len(ch.Data), len(c.whole))
 	if c.release != nil && start < end {
 		c.release(c.whole[start:end])
 	}
