@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -89,6 +90,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			debug.SetPanicOnFault(true) // the mapped input may shrink
 			for j := range work {
 				r := w.parse(j, in.name, opts, bins)
 				if r.err == nil {
@@ -104,6 +106,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	tokens := make(chan struct{}, 2*jobs)
 	readErr := make(chan error, 1)
 	go func() {
+		debug.SetPanicOnFault(true)
 		readErr <- feedChunks(chunks, in.name, table, work, tokens)
 		close(work)
 		wg.Wait()
@@ -129,6 +132,9 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 func newChunker(in *input) (chunks *perfscript.Chunker, unmap func()) {
 	if f, ok := in.Reader.(*os.File); ok {
 		if data, err := mmapfile.Map(f); err == nil {
+			if afterMapping != nil {
+				afterMapping(f)
+			}
 			release := func(b []byte) { _ = mmapfile.Release(b) }
 			return perfscript.NewChunkerOf(data, chunkSize, release), func() { _ = mmapfile.Unmap(data) }
 		}
@@ -136,9 +142,33 @@ func newChunker(in *input) (chunks *perfscript.Chunker, unmap func()) {
 	return perfscript.NewChunker(in.Reader, chunkSize), func() {}
 }
 
+// afterMapping, when not nil, is called with a perf script file once it
+// is mapped (a test shrinks it there).
+var afterMapping func(*os.File)
+
+// errInputShrank is the error of a mapped input that got shorter while it
+// was read: what the mapping held past its new end cannot be read.
+var errInputShrank = errors.New("the file got shorter while it was read (written again by another program?)")
+
+// recoverFault, deferred on a goroutine that reads a mapped input with
+// debug.SetPanicOnFault, turns the fault of a read past the file's end
+// into *err; other panics go on.
+func recoverFault(name string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(interface{ Addr() uintptr }); ok {
+		*err = fmt.Errorf("%s: %w", name, errInputShrank)
+		return
+	}
+	panic(r)
+}
+
 // feedChunks cuts the input, keeps the table up to date chunk by chunk
 // and hands each chunk over with a copy of the table at its start.
-func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) error {
+func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) (err error) {
+	defer recoverFault(name, &err)
 	pidColumn := false
 	for {
 		c, err := ch.Next()
@@ -157,8 +187,9 @@ func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, wor
 }
 
 // parse parses and aggregates one chunk.
-func (w *worker) parse(j chunkJob, name string, opts Options, bins *binaries) chunkResult {
-	r := chunkResult{index: j.chunk.Index, stacks: aggregate.NewStacks(bins.stackBinaries(), j.table)}
+func (w *worker) parse(j chunkJob, name string, opts Options, bins *binaries) (r chunkResult) {
+	defer recoverFault(name, &r.err)
+	r = chunkResult{index: j.chunk.Index, stacks: aggregate.NewStacks(bins.stackBinaries(), j.table)}
 	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, j.table, opts.CS, usePseudoProbes(opts, bins))}
 	w.lbr.table = j.table
 	s := perfscript.NewChunkScanner(j.chunk, name, j.pidColumn)

@@ -3,8 +3,10 @@ package driver
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +59,36 @@ func TestParallelSameOutput(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestInputShrinks: a perf script file that gets shorter while it is read
+// (written again by a shell's >) fails with one error naming it, where
+// the mapped pages past its new end fault, and no output is written.
+func TestInputShrinks(t *testing.T) {
+	defer func(n int) { chunkSize = n }(chunkSize)
+	chunkSize = 16 << 10
+	data, err := os.ReadFile("../../testdata/callstack/forky.default-tasks.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "perf.script")
+	if err := os.WriteFile(script, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	afterMapping = func(f *os.File) {
+		if err := os.Truncate(f.Name(), 4096); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { afterMapping = nil }()
+	out := filepath.Join(t.TempDir(), "out")
+	opts := Options{PerfScript: script, Binaries: []string{"../../testdata/callstack/forky"}, Output: out, Format: "pprof", Jobs: 2}
+	err = Run(context.Background(), opts)
+	if !errors.Is(err, errInputShrank) || !strings.HasPrefix(err.Error(), script+": ") {
+		t.Errorf("got %v, want %s: %v", err, script, errInputShrank)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written", out)
 	}
 }
