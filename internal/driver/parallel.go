@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
@@ -76,7 +77,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	work := make(chan chunkJob, jobs)
 	done := make(chan chunkResult, jobs)
-	chunks, unmap := newChunker(in)
+	chunks, mapped, unmap := newChunker(in)
 	defer unmap()
 	workers := make([]*worker, jobs)
 	prefetch := newSymbolPrefetch(opts, bins)
@@ -92,7 +93,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 			defer wg.Done()
 			debug.SetPanicOnFault(true) // the mapped input may shrink
 			for j := range work {
-				r := w.parse(j, in.name, opts, bins)
+				r := w.parse(j, in.name, mapped, opts, bins)
 				if r.err == nil {
 					prefetch.start(w.lbr.agg)
 				}
@@ -107,7 +108,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	readErr := make(chan error, 1)
 	go func() {
 		debug.SetPanicOnFault(true)
-		readErr <- feedChunks(chunks, in.name, table, work, tokens)
+		readErr <- feedChunks(chunks, in.name, mapped, table, work, tokens)
 		close(work)
 		wg.Wait()
 		close(done)
@@ -127,19 +128,19 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 
 // newChunker cuts the input into chunks: parts of the file mapped into
 // memory where it is a regular file (no read and no copy of the text:
-// about 0.2 ms a megabyte of CPU), else read into buffers. unmap, once no
-// chunk is in use, releases the mapping.
-func newChunker(in *input) (chunks *perfscript.Chunker, unmap func()) {
+// about 0.2 ms a megabyte of CPU), else read into buffers. mapped is the
+// mapping (nil for a stream); unmap, once no chunk is in use, releases it.
+func newChunker(in *input) (chunks *perfscript.Chunker, mapped []byte, unmap func()) {
 	if f, ok := in.Reader.(*os.File); ok {
 		if data, err := mmapfile.Map(f); err == nil {
 			if afterMapping != nil {
 				afterMapping(f)
 			}
 			release := func(b []byte) { _ = mmapfile.Release(b) }
-			return perfscript.NewChunkerOf(data, chunkSize, release), func() { _ = mmapfile.Unmap(data) }
+			return perfscript.NewChunkerOf(data, chunkSize, release), data, func() { _ = mmapfile.Unmap(data) }
 		}
 	}
-	return perfscript.NewChunker(in.Reader, chunkSize), func() {}
+	return perfscript.NewChunker(in.Reader, chunkSize), nil, func() {}
 }
 
 // afterMapping, when not nil, is called with a perf script file once it
@@ -150,25 +151,28 @@ var afterMapping func(*os.File)
 // was read: what the mapping held past its new end cannot be read.
 var errInputShrank = errors.New("the file got shorter while it was read (written again by another program?)")
 
-// recoverFault, deferred on a goroutine that reads a mapped input with
-// debug.SetPanicOnFault, turns the fault of a read past the file's end
-// into *err; other panics go on.
-func recoverFault(name string, err *error) {
+// recoverFault, deferred on a goroutine that reads the input name mapped
+// at mapped with debug.SetPanicOnFault, turns the fault of a read in it
+// past the file's end into *err; other panics go on (a fault elsewhere,
+// in a mapped binary, too).
+func recoverFault(name string, mapped []byte, err *error) {
 	r := recover()
 	if r == nil {
 		return
 	}
-	if _, ok := r.(interface{ Addr() uintptr }); ok {
-		*err = fmt.Errorf("%s: %w", name, errInputShrank)
-		return
+	if f, ok := r.(interface{ Addr() uintptr }); ok && len(mapped) > 0 {
+		if start := uintptr(unsafe.Pointer(&mapped[0])); f.Addr() >= start && f.Addr()-start < uintptr(len(mapped)) {
+			*err = fmt.Errorf("%s: %w", name, errInputShrank)
+			return
+		}
 	}
 	panic(r)
 }
 
-// feedChunks cuts the input, keeps the table up to date chunk by chunk
+// feedChunks cuts the input (mapped at mapped, or nil), keeps the table up to date chunk by chunk
 // and hands each chunk over with a copy of the table at its start.
-func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) (err error) {
-	defer recoverFault(name, &err)
+func feedChunks(ch *perfscript.Chunker, name string, mapped []byte, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) (err error) {
+	defer recoverFault(name, mapped, &err)
 	pidColumn := false
 	for {
 		c, err := ch.Next()
@@ -186,9 +190,10 @@ func feedChunks(ch *perfscript.Chunker, name string, table *addrspace.Table, wor
 	}
 }
 
-// parse parses and aggregates one chunk.
-func (w *worker) parse(j chunkJob, name string, opts Options, bins *binaries) (r chunkResult) {
-	defer recoverFault(name, &r.err)
+// parse parses and aggregates one chunk of the input mapped at mapped
+// (or nil).
+func (w *worker) parse(j chunkJob, name string, mapped []byte, opts Options, bins *binaries) (r chunkResult) {
+	defer recoverFault(name, mapped, &r.err)
 	r = chunkResult{index: j.chunk.Index, stacks: aggregate.NewStacks(bins.stackBinaries(), j.table)}
 	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, j.table, opts.CS, usePseudoProbes(opts, bins))}
 	w.lbr.table = j.table
