@@ -46,9 +46,9 @@ func NewChunker(r io.Reader, size int) *Chunker {
 
 // NewChunkerOf cuts data, the whole input (a mapped file), into chunks of
 // about size bytes that are parts of it: nothing is copied. release, when
-// not nil, is given the part of data from the start of the page that
-// holds a recycled chunk's first byte to its last (mmapfile.Release), so
-// that the resident set does not grow with the input.
+// not nil, is given the pages of data that a recycled chunk spans, with a
+// margin (releasePages), for mmapfile.Release: so that the resident set
+// does not grow with the input.
 func NewChunkerOf(data []byte, size int, release func([]byte)) *Chunker {
 	return &Chunker{whole: data, size: size, line: 1, release: release}
 }
@@ -68,16 +68,23 @@ func (c *Chunker) Recycle(ch Chunk) {
 }
 
 // releasePages releases the pages of the whole input that hold ch's
-// bytes, those it shares with the chunks beside it too: a page of a mapped
-// file that a chunk still being parsed touches again is read back, while
-// pages kept would add up, two a chunk, with the input's size.
+// bytes, and those of faultAround bytes on either side: the kernel maps
+// the cached pages around each page fault, so that pages of chunks
+// released before come back without being read, and would add up with
+// the input's size. A page a chunk still being parsed touches again is
+// only read back.
 func (c *Chunker) releasePages(ch Chunk) {
 	const page = 4096
-	start, end := ch.Offset&^(page-1), min(ch.Offset+len(ch.Data), len(c.whole))
+	start := max(ch.Offset-faultAround, 0) &^ (page - 1)
+	end := min(ch.Offset+len(ch.Data)+faultAround, len(c.whole))
 	if c.release != nil && start < end {
 		c.release(c.whole[start:end])
 	}
 }
+
+// faultAround is how far around a page fault Linux maps pages of the
+// page cache (fault_around_bytes, 64 KiB by default).
+const faultAround = 64 << 10
 
 // buffer returns an empty buffer of at least n bytes.
 func (c *Chunker) buffer(n int) []byte {
