@@ -20,9 +20,13 @@ import (
 // perf.data file read natively.
 type input struct {
 	io.Reader // perf script text, when native is nil
-	name      string
-	closer    io.Closer // perf's exit status surfaces as a read error
-	native    *perfdata.Native
+	// file is the perf script file when the text is one, which the
+	// parallel scan maps (Reader may count what is read of it for the
+	// progress line).
+	file   *os.File
+	name   string
+	closer io.Closer // perf's exit status surfaces as a read error
+	native *perfdata.Native
 	// names names the frames outside the binaries that native leaves
 	// unnamed, for the aggregation (aggregate.Stacks.NameWith).
 	names    aggregate.Namer
@@ -57,7 +61,7 @@ func openInput(ctx context.Context, opts Options, bins *binaries) (*input, error
 	if err != nil {
 		return nil, err
 	}
-	return &input{Reader: f, name: opts.PerfScript, closer: f}, nil
+	return &input{Reader: f, file: f, name: opts.PerfScript, closer: f}, nil
 }
 
 // openPerfData opens a perf.data file, natively or through perf script

@@ -108,7 +108,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 	readErr := make(chan error, 1)
 	go func() {
 		debug.SetPanicOnFault(true)
-		readErr <- feedChunks(chunks, in.name, mapped, table, work, tokens)
+		readErr <- feedChunks(chunks, in, mapped, table, work, tokens)
 		close(work)
 		wg.Wait()
 		close(done)
@@ -131,7 +131,7 @@ func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, e
 // about 0.2 ms a megabyte of CPU), else read into buffers. mapped is the
 // mapping (nil for a stream); unmap, once no chunk is in use, releases it.
 func newChunker(in *input) (chunks *perfscript.Chunker, mapped []byte, unmap func()) {
-	if f, ok := in.Reader.(*os.File); ok {
+	if f := in.file; f != nil {
 		if data, err := mmapfile.Map(f); err == nil {
 			if afterMapping != nil {
 				afterMapping(f)
@@ -169,9 +169,12 @@ func recoverFault(name string, mapped []byte, err *error) {
 	panic(r)
 }
 
-// feedChunks cuts the input (mapped at mapped, or nil), keeps the table up to date chunk by chunk
-// and hands each chunk over with a copy of the table at its start.
-func feedChunks(ch *perfscript.Chunker, name string, mapped []byte, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) (err error) {
+// feedChunks cuts the input (mapped at mapped, or nil), keeps the table
+// up to date chunk by chunk and hands each chunk over with a copy of the
+// table at its start. The progress line of a mapped input moves chunk by
+// chunk (a stream's counts what is read).
+func feedChunks(ch *perfscript.Chunker, in *input, mapped []byte, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) (err error) {
+	name := in.name
 	defer recoverFault(name, mapped, &err)
 	pidColumn := false
 	for {
@@ -185,6 +188,9 @@ func feedChunks(ch *perfscript.Chunker, name string, mapped []byte, table *addrs
 		j := chunkJob{chunk: c, table: table.Clone(), pidColumn: pidColumn}
 		j.table.Stats = addrspace.Stats{}
 		pidColumn = c.Events(name, pidColumn, table.Update)
+		if mapped != nil {
+			in.progress.Set(int64(c.Offset + len(c.Data)))
+		}
 		tokens <- struct{}{}
 		work <- j
 	}
