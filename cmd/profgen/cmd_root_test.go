@@ -64,3 +64,12 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionNamesLLVM22: --version names a build and the LLVM release
+// profgen is a drop-in for.
+func TestVersionNamesLLVM22(t *testing.T) {
+	out, _, err := runInProcess([]string{"--version"})
+	if err != nil || !strings.HasPrefix(out, "profgen ") || !strings.Contains(out, "LLVM 22") {
+		t.Errorf("--version = %q, %v", out, err)
+	}
+}

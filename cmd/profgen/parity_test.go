@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -337,20 +338,54 @@ var parityTable = []parityRow{
 	{name: "show --sample on .profdata", args: []string{"show", "--sample", "{idx:ir19}"}, compare: bothFail},
 }
 
-func TestParityWithLLVMProfdata(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
-	pass := 0
-	for _, row := range parityTable {
-		if t.Run(row.name, func(t *testing.T) { checkParity(t, row) }) {
-			pass++
-		}
-	}
-	t.Logf("parity table: %d of %d rows pass", pass, len(parityTable))
+// reference is a release of llvm-profdata the parity table runs against,
+// and the flags that make profgen write what that release writes.
+type reference struct {
+	tool string
+	// flags are added to profgen's merge arguments.
+	flags []string
 }
 
-func checkParity(t *testing.T, row parityRow) {
+// references are the releases compared: LLVM 22, the primary one, and 19,
+// whose indexed version profgen writes with --output-version=12.
+var references = []reference{
+	{tool: "llvm-profdata-22"},
+	{tool: "llvm-profdata-19", flags: []string{"--output-version=12"}},
+}
+
+// profgenArgs are a row's arguments for profgen against ref: a merge gets
+// ref's flags (a text output ignores them).
+func (ref reference) profgenArgs(args []string) []string {
+	if len(args) == 0 || args[0] != "merge" || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--output-version") }) {
+		return args
+	}
+	return append(append([]string{"merge"}, ref.flags...), args[1:]...)
+}
+
+func TestParityWithLLVMProfdata(t *testing.T) {
+	for _, ref := range references {
+		t.Run(ref.tool, func(t *testing.T) {
+			needTool(t, ref.tool, inputTool)
+			pass, rows := 0, 0
+			for _, row := range parityTable {
+				if row.tool != "" && ref.tool != references[0].tool {
+					continue // a row of another release runs once
+				}
+				rows++
+				if t.Run(row.name, func(t *testing.T) { checkParity(t, row, ref) }) {
+					pass++
+				}
+			}
+			t.Logf("parity table against %s: %d of %d rows pass", ref.tool, pass, rows)
+		})
+	}
+}
+
+func checkParity(t *testing.T, row parityRow, ref reference) {
+	tool := ref.tool
 	if row.tool != "" {
 		needTool(t, row.tool)
+		tool = row.tool
 	}
 	dir := t.TempDir()
 	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
@@ -358,42 +393,53 @@ func checkParity(t *testing.T, row parityRow) {
 	if llvmArgs == nil {
 		llvmArgs = row.args
 	}
-	oOut, oErr, err := runInProcess(expandArgs(t, row.args, ours))
-	lOut, lErr, lerr := runRef(row.tool, expandArgs(t, llvmArgs, theirs))
+	args := row.args
+	if row.tool == "" {
+		args = ref.profgenArgs(args)
+	}
+	oOut, oErr, err := runInProcess(expandArgs(t, args, ours))
+	lOut, lErr, lerr := runRef(tool, expandArgs(t, llvmArgs, theirs))
 	if row.compare == bothFail {
-		checkBothFail(t, err, lerr, ours)
+		checkBothFail(t, err, lerr, ours, tool)
 		return
 	}
 	if err != nil || lerr != nil {
-		t.Fatalf("profgen: %v\n%s\nllvm-profdata-19: %v\n%s", err, oErr, lerr, lErr)
+		t.Fatalf("profgen: %v\n%s\n%s: %v\n%s", err, oErr, tool, lerr, lErr)
 	}
-	switch row.compare {
+	compareOutputs(t, row.compare, tool, [2]string{ours, theirs}, [2]string{oOut, lOut}, [2]string{oErr, lErr})
+}
+
+// compareOutputs compares profgen's files, stdout and stderr (index 0)
+// with tool's (index 1) as c says.
+func compareOutputs(t *testing.T, c compareMode, tool string, files, stdout, stderr [2]string) {
+	t.Helper()
+	switch c {
 	case sameBytes, sameWarnings, sameMessages:
-		compareFiles(t, ours, theirs)
+		compareFiles(t, files[0], files[1])
 	case sameText:
-		if a, b := llvmRender(t, ours), llvmRender(t, theirs); a != b {
-			t.Errorf("llvm-profdata-19 renders them differently:\n%s\n---\n%s", a, b)
+		if a, b := llvmRender(t, files[0]), llvmRender(t, files[1]); a != b {
+			t.Errorf("%s renders them differently:\n%s\n---\n%s", renderTool, a, b)
 		}
 	case sameStdout:
-		if oOut != lOut {
-			t.Errorf("stdout differs:\n%s\n--- llvm-profdata-19:\n%s", oOut, lOut)
+		if stdout[0] != stdout[1] {
+			t.Errorf("stdout differs:\n%s\n--- %s:\n%s", stdout[0], tool, stdout[1])
 		}
 	}
-	if row.compare == sameMessages && messages(oErr) != messages(lErr) {
-		t.Errorf("messages differ:\n%s\n--- llvm-profdata-19:\n%s", messages(oErr), messages(lErr))
+	if c == sameMessages && messages(stderr[0]) != messages(stderr[1]) {
+		t.Errorf("messages differ:\n%s\n--- %s:\n%s", messages(stderr[0]), tool, messages(stderr[1]))
 	}
-	if row.compare == sameWarnings && warnings(oErr) != warnings(lErr) {
-		t.Errorf("warnings differ:\n%s\n--- llvm-profdata-19:\n%s", warnings(oErr), warnings(lErr))
+	if c == sameWarnings && warnings(stderr[0]) != warnings(stderr[1]) {
+		t.Errorf("warnings differ:\n%s\n--- %s:\n%s", warnings(stderr[0]), tool, warnings(stderr[1]))
 	}
 }
 
-func checkBothFail(t *testing.T, ours, theirs error, out string) {
+func checkBothFail(t *testing.T, ours, theirs error, out, tool string) {
 	t.Helper()
 	if theirs == nil {
-		t.Fatal("llvm-profdata-19 succeeded: the row is wrong")
+		t.Fatalf("%s succeeded: the row is wrong", tool)
 	}
 	if ours == nil {
-		t.Fatal("profgen succeeded where llvm-profdata-19 fails")
+		t.Fatalf("profgen succeeded where %s fails", tool)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profgen left %s behind", out)
@@ -403,7 +449,7 @@ func checkBothFail(t *testing.T, ours, theirs error, out string) {
 func compareFiles(t *testing.T, ours, theirs string) {
 	t.Helper()
 	if !bytes.Equal(readFile(t, ours), readFile(t, theirs)) {
-		t.Errorf("output differs from llvm-profdata-19's:\n%s\n---\n%s", llvmRender(t, ours), llvmRender(t, theirs))
+		t.Errorf("output differs from llvm-profdata's:\n%s\n---\n%s", llvmRender(t, ours), llvmRender(t, theirs))
 	}
 }
 
@@ -501,14 +547,18 @@ func runInProcess(args []string) (stdout, stderr string, err error) {
 }
 
 func runLLVMProfdata(args []string) (stdout, stderr string, err error) {
-	return runRef("", args)
+	return runRef(inputTool, args)
 }
 
-// runRef runs tool (llvm-profdata-19 when "").
+// inputTool makes the parity table's indexed and text inputs: version 12,
+// which every release compared reads.
+const inputTool = "llvm-profdata-19"
+
+// renderTool renders profiles as text: LLVM 22 reads every version.
+const renderTool = "llvm-profdata-22"
+
+// runRef runs tool.
 func runRef(tool string, args []string) (stdout, stderr string, err error) {
-	if tool == "" {
-		tool = "llvm-profdata-19"
-	}
 	var o, e bytes.Buffer
 	cmd := exec.Command(tool, args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -520,12 +570,12 @@ func runRef(tool string, args []string) (stdout, stderr string, err error) {
 func llvmRender(t *testing.T, path string) string {
 	t.Helper()
 	for _, kind := range []string{"--instr", "--sample"} {
-		out, _, err := runLLVMProfdata([]string{"merge", kind, "--text", "-o", "-", path})
+		out, _, err := runRef(renderTool, []string{"merge", kind, "--text", "-o", "-", path})
 		if err == nil {
 			return out
 		}
 	}
-	t.Fatalf("llvm-profdata-19 cannot read %s", path)
+	t.Fatalf("%s cannot read %s", renderTool, path)
 	return ""
 }
 
@@ -565,29 +615,57 @@ func warnings(stderr string) string {
 // shape give, in every input order and for -j1 to -j3 (run repeatedly),
 // exactly llvm-profdata-19 -j=1's file for that order: the first input's
 // shape is kept.
+// TestMismatchDeterministic merges records of one name and hash with
+// other shapes in every order and with -j 1 to 4: one output, the one
+// llvm-profdata -j=1 gives when the largest shape comes first.
 func TestMismatchDeterministic(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	for _, ref := range references {
+		t.Run(ref.tool, func(t *testing.T) {
+			needTool(t, ref.tool, inputTool)
+			checkMismatchDeterministic(t, ref)
+		})
+	}
+}
+
+func checkMismatchDeterministic(t *testing.T, ref reference) {
 	inputs := []string{"{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}", "{idx:real}"}
+	llvm := map[string]bool{}
+	var ours []byte
 	for _, order := range [][]int{{0, 1, 2, 3}, {1, 0, 2, 3}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 3, 2, 0}} {
-		var in []string
-		for _, i := range order {
-			in = append(in, inputs[i])
-		}
+		in := ordered(inputs, order)
 		want := filepath.Join(t.TempDir(), "llvm")
-		if _, stderr, err := runLLVMProfdata(expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
-			t.Fatalf("llvm-profdata-19: %v\n%s", err, stderr)
+		if _, stderr, err := runRef(ref.tool, expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
+			t.Fatalf("%s: %v\n%s", ref.tool, err, stderr)
 		}
-		for run := 0; run < 12; run++ {
+		llvm[string(readFile(t, want))] = true
+		for j := 1; j <= 4; j++ {
 			got := filepath.Join(t.TempDir(), "ours")
-			args := append([]string{"merge", "-j" + strconv.Itoa(run%3+1), "-o", got}, in...)
+			args := ref.profgenArgs(append([]string{"merge", "-j" + strconv.Itoa(j), "-o", got}, in...))
 			if _, stderr, err := runInProcess(expandArgs(t, args, "")); err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
-			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
-				t.Fatalf("order %v, run %d (-j%d): differs from llvm-profdata-19 -j=1", order, run, run%3+1)
+			if b := readFile(t, got); ours == nil {
+				ours = b
+			} else if !bytes.Equal(b, ours) {
+				t.Fatalf("order %v, -j%d: differs from the first order's output", order, j)
 			}
 		}
 	}
+	if len(llvm) < 2 {
+		t.Errorf("%s gave one output in every order: the inputs do not mismatch", ref.tool)
+	}
+	if !llvm[string(ours)] {
+		t.Errorf("profgen's output is none of %s's", ref.tool)
+	}
+}
+
+// ordered lists inputs in order.
+func ordered(inputs []string, order []int) []string {
+	var in []string
+	for _, i := range order {
+		in = append(in, inputs[i])
+	}
+	return in
 }
 
 // TestOutputVersionClang14: clang-14 -fprofile-use reads profgen's
@@ -658,24 +736,33 @@ func TestHelpTexts(t *testing.T) {
 // into a function counts unscaled in llvm-profdata; profgen gives
 // llvm-profdata-19 -j=1's file for every input order, at -j1 to -j3.
 func TestWeightedValuesMatchLLVM(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	for _, ref := range references {
+		t.Run(ref.tool, func(t *testing.T) {
+			needTool(t, ref.tool, inputTool)
+			checkWeightedValues(t, ref)
+		})
+	}
+}
+
+func checkWeightedValues(t *testing.T, ref reference) {
 	inputs := []string{"3,{raw:ir19-1}", "1,{raw:ir19-2}", "5,{temporal1.profraw}", "2,{idx:values}", "4,{values.proftext}"}
+	for i := range inputs {
+		inputs[i] = "--weighted-input=" + inputs[i]
+	}
 	for _, order := range [][]int{{0, 1, 2, 3, 4}, {1, 0, 2, 4, 3}, {2, 1, 0, 3, 4}, {4, 3, 2, 1, 0}} {
-		var in []string
-		for _, i := range order {
-			in = append(in, "--weighted-input="+inputs[i])
-		}
+		in := ordered(inputs, order)
 		want := filepath.Join(t.TempDir(), "llvm")
-		if _, stderr, err := runLLVMProfdata(expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
-			t.Fatalf("llvm-profdata-19: %v\n%s", err, stderr)
+		if _, stderr, err := runRef(ref.tool, expandArgs(t, append([]string{"merge", "-j=1", "-o", want}, in...), "")); err != nil {
+			t.Fatalf("%s: %v\n%s", ref.tool, err, stderr)
 		}
 		for j := 1; j <= 3; j++ {
 			got := filepath.Join(t.TempDir(), "ours")
-			if _, stderr, err := runInProcess(expandArgs(t, append([]string{"merge", "-j" + strconv.Itoa(j), "-o", got}, in...), "")); err != nil {
+			args := ref.profgenArgs(append([]string{"merge", "-j" + strconv.Itoa(j), "-o", got}, in...))
+			if _, stderr, err := runInProcess(expandArgs(t, args, "")); err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
 			if !bytes.Equal(readFile(t, got), readFile(t, want)) {
-				t.Errorf("order %v, -j%d: differs from llvm-profdata-19 -j=1", order, j)
+				t.Errorf("order %v, -j%d: differs from %s -j=1", order, j, ref.tool)
 			}
 		}
 	}
