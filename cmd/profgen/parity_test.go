@@ -74,14 +74,19 @@ var parityTable = []parityRow{
 	{name: "sum clamped: counter overflow", args: []string{"merge", "-o", "{out}", "{idx:big}", "{idx:big}"}, compare: sameMessages},
 	{name: "weight clamped: counter overflow", args: []string{"merge", "-o", "{out}", "--weighted-input=9223372036854775807,{raw:ir19-1}", "{raw:ir19-1}"}, compare: sameMessages},
 	{name: "pseudo counts left out of the summary", args: []string{"merge", "-o", "{out}", "{idx:pseudo}"}},
-	{name: "pseudo then real: first kept", args: []string{"merge", "-o", "{out}", "{idx:pseudo}", "{idx:real}"}, compare: sameMessages},
-	{name: "real then pseudo: first kept", args: []string{"merge", "-o", "{out}", "{idx:real}", "{idx:pseudo}"}, compare: sameMessages},
+	// Records of one name and hash with other shapes: profgen keeps the
+	// largest shape in any order; llvm the first read. Where the largest
+	// comes later, llvm is given it first (README: deliberate differences).
+	{name: "pseudo then real: real kept", args: []string{"merge", "-o", "{out}", "{idx:pseudo}", "{idx:real}"},
+		llvm: []string{"merge", "-o", "{out}", "{idx:real}", "{idx:pseudo}"}, compare: sameMessages},
+	{name: "real then pseudo: real kept", args: []string{"merge", "-o", "{out}", "{idx:real}", "{idx:pseudo}"}, compare: sameMessages},
 	{name: "pseudo and pseudo", args: []string{"merge", "-o", "{out}", "{idx:pseudo}", "{idx:pseudo}"}},
 	{name: "weighted pseudo: clamped", args: []string{"merge", "-o", "{out}", "--weighted-input=3,{idx:pseudo}"}, compare: sameMessages},
 	{name: "counter mismatch: raw first", args: []string{"merge", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}"}, compare: sameMessages},
-	{name: "counter mismatch: indexed first", args: []string{"merge", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}"}, compare: sameMessages},
+	{name: "counter mismatch: indexed first", args: []string{"merge", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}"},
+		llvm: []string{"merge", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}"}, compare: sameMessages},
 	{name: "counter mismatch -j1, 3 inputs", args: []string{"merge", "-j1", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}", "{raw:ir19-2}"},
-		llvm: []string{"merge", "-j=1", "-o", "{out}", "{idx:main2}", "{raw:ir19-1}", "{raw:ir19-2}"}, compare: sameMessages},
+		llvm: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"}, compare: sameMessages},
 	{name: "counter mismatch -j2, first input kept", args: []string{"merge", "-j2", "-o", "{out}", "{raw:ir19-2}", "{idx:main2}", "{raw:ir19-1}"},
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{raw:ir19-2}", "{idx:main2}", "{raw:ir19-1}"}, compare: sameMessages},
 	{name: "counter mismatch --failure-mode=all", args: []string{"merge", "--failure-mode=all", "-o", "{out}", "{raw:ir19-1}", "{idx:main2}", "{raw:ir19-2}"},
@@ -213,7 +218,8 @@ var parityTable = []parityRow{
 	{name: "proftext: llvm's text of CS raws", args: []string{"merge", "-o", "{out}", "{txt:cs}"}},
 	{name: "proftext: llvm's text of single-byte coverage", args: []string{"merge", "-o", "{out}", "{txt:sb}"}},
 	{name: "proftext: with raws and indexed", args: []string{"merge", "-o", "{out}", "{txt:ir19}", "{raw:ir19-1}", "{idx:ir19}"}},
-	{name: "proftext: pseudo counts", args: []string{"merge", "-o", "{out}", "{pseudo.proftext}", "{real.proftext}"}, compare: sameMessages},
+	{name: "proftext: pseudo counts", args: []string{"merge", "-o", "{out}", "{pseudo.proftext}", "{real.proftext}"},
+		llvm: []string{"merge", "-o", "{out}", "{real.proftext}", "{pseudo.proftext}"}, compare: sameMessages},
 	{name: "proftext: bad hash", args: []string{"merge", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
 
 	// Classes found running LLVM's own llvm-profdata tests (issue 10).
@@ -223,7 +229,8 @@ var parityTable = []parityRow{
 	{name: "show --detailed-summary-cutoffs", args: []string{"show", "--detailed-summary", "--detailed-summary-cutoffs=999999,500000", "{idx:irfe}"}, compare: sameStdout},
 	{name: "proftext traces: names trimmed", args: []string{"merge", "--text", "-o", "{out}", "{traces-sampled.proftext}"}},
 	{name: "sampled traces cut to nothing keep their stream size", args: []string{"merge", "--temporal-profile-trace-reservoir-size=2", "--temporal-profile-max-trace-length=0", "-o", "{out}", "{traces-sampled.proftext}"}},
-	{name: "bitmap size mismatch: counters merged, first bitmap kept", args: []string{"merge", "-o", "{out}", "{bitmap1.proftext}", "{bitmap2.proftext}", "{bitmap2.proftext}"}, compare: sameMessages},
+	{name: "bitmap size mismatch: counters merged, larger bitmap kept", args: []string{"merge", "-o", "{out}", "{bitmap1.proftext}", "{bitmap2.proftext}", "{bitmap2.proftext}"},
+		llvm: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "bitmap size mismatch, other order", args: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "merge --dump-input-file-list", args: []string{"merge", "--dump-input-file-list", "-o", "{out}", "{raw:ir19-1}", "--weighted-input=3,{values.proftext}"}, compare: sameStdout},
 	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
