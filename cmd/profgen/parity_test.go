@@ -76,7 +76,7 @@ var parityTable = []parityRow{
 	{name: "pseudo counts left out of the summary", args: []string{"merge", "-o", "{out}", "{idx:pseudo}"}},
 	// Records of one name and hash with other shapes: profgen keeps the
 	// largest shape in any order; llvm the first read. Where the largest
-	// comes later, llvm is given it first (README: deliberate differences).
+	// comes later, llvm is given it first (docs/instrumentation.md: deliberate differences).
 	{name: "pseudo then real: real kept", args: []string{"merge", "-o", "{out}", "{idx:pseudo}", "{idx:real}"},
 		llvm: []string{"merge", "-o", "{out}", "{idx:real}", "{idx:pseudo}"}, compare: sameMessages},
 	{name: "real then pseudo: real kept", args: []string{"merge", "-o", "{out}", "{idx:real}", "{idx:pseudo}"}, compare: sameMessages},
