@@ -50,9 +50,9 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 		}
 	}
 	b := &binaries{notFound: notFound}
-	needDWARF := !opts.SkipSymbolization && opts.Format != "pprof" && !opts.LLVM.ShowDisassemblyOnly
+	wantDWARF := !opts.SkipSymbolization && !opts.LLVM.ShowDisassemblyOnly
 	for _, ref := range refs {
-		f, err := ref.open(needDWARF)
+		f, err := ref.open(wantDWARF)
 		if err != nil {
 			b.Close()
 			return nil, err
@@ -65,7 +65,7 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
-	if !needDWARF {
+	if !wantDWARF || b.symbolsOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
 	for _, f := range b.files {
@@ -78,8 +78,8 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 }
 
 // open opens the binary; one found by its build id without DWARF, when
-// DWARF is needed, with the debug file found for it (if any).
-func (r binaryRef) open(needDWARF bool) (*binary.File, error) {
+// symbolization wants DWARF, with the debug file found for it (if any).
+func (r binaryRef) open(wantDWARF bool) (*binary.File, error) {
 	f, err := binary.Open(r.file, binary.Options{DebugPath: r.debug, Name: r.name})
 	if err != nil && r.buildID == "" {
 		return nil, fmt.Errorf("--binary %s: %w", r.name, err)
@@ -87,7 +87,7 @@ func (r binaryRef) open(needDWARF bool) (*binary.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s (build id %s, found as %s): %w", r.name, r.buildID, r.file, err)
 	}
-	if !needDWARF || r.findDebug == nil || f.ELF().Section(".debug_info") != nil {
+	if !wantDWARF || r.findDebug == nil || f.ELF().Section(".debug_info") != nil {
 		return f, nil
 	}
 	debug, err := r.findDebug()
@@ -96,7 +96,7 @@ func (r binaryRef) open(needDWARF bool) (*binary.File, error) {
 	}
 	f.Close()
 	r.debug, r.findDebug = debug, nil
-	return r.open(needDWARF)
+	return r.open(wantDWARF)
 }
 
 func (b *binaries) Close() {

@@ -185,6 +185,25 @@ func TestFindBinariesByBuildID(t *testing.T) {
 		got, _ := tb.convertAll(t, Options{})
 		sameOutputs(t, got, want)
 	})
+	t.Run("stripped, DWARF in perf's debug file", func(t *testing.T) {
+		cache := t.TempDir()
+		for _, bin := range []struct{ path, id string }{{tb.app, tb.appID}, {tb.lib, tb.libID}} {
+			entry := filepath.Join(cache, bin.path, bin.id)
+			if err := os.MkdirAll(entry, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			runTool(t, tb.dir, nil, "objcopy", "--strip-debug", bin.path, filepath.Join(entry, "elf"))
+			data, _ := os.ReadFile(bin.path)
+			writeTestFile(t, filepath.Join(entry, "debug"), string(data))
+			link := filepath.Join(cache, ".build-id", bin.id[:2], bin.id[2:])
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			if err := os.Symlink(entry, link); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _ := tb.convertAll(t, Options{BinaryDirs: []string{cache}})
+		sameOutputs(t, got, want)
+	})
 	t.Run("debuginfod", func(t *testing.T) {
 		served := t.TempDir()
 		for _, bin := range []string{tb.app, tb.lib} {

@@ -130,7 +130,8 @@ func TestDownload(t *testing.T) {
 	}
 	empty := serve(nil)
 	defer empty.Close()
-	full := serve(map[string]string{"/buildid/" + recurseI + "/executable": recurse, "/buildid/" + wordfreI + "/executable": recurse})
+	full := serve(map[string]string{"/buildid/" + recurseI + "/executable": recurse, "/buildid/" + wordfreI + "/executable": recurse,
+		"/buildid/" + recurseI + "/debuginfo": recurse})
 	defer full.Close()
 	cache := t.TempDir()
 	f := &Finder{Servers: []string{empty.URL, full.URL + "/"}, CacheDir: cache, Timeout: 5 * time.Second}
@@ -145,7 +146,10 @@ func TestDownload(t *testing.T) {
 	if _, err := f.Executable(context.Background(), wordfreI); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "another build id") {
 		t.Errorf("a file with another build id: %v", err)
 	}
-	if _, err := f.Debuginfo(context.Background(), recurseI); !errors.Is(err, ErrNotFound) {
+	if got, err := f.Debuginfo(context.Background(), recurseI); err != nil || got != filepath.Join(cache, recurseI, "debuginfo") {
+		t.Errorf("debuginfo: %q, %v", got, err)
+	}
+	if _, err := f.Debuginfo(context.Background(), wordfreI); !errors.Is(err, ErrNotFound) {
 		t.Errorf("debuginfo served by none: %v", err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(cache, wordfreI)); len(entries) != 0 {
