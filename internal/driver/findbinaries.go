@@ -66,6 +66,10 @@ func findRecorded(ctx context.Context, opts Options, recorded []recordedBinary) 
 			return finder.Debuginfo(ctx, r.buildID)
 		}})
 	}
+	if len(recorded) == 0 {
+		return nil, nil, fmt.Errorf("%s: %w: the input records no build id of a sampled binary (perf script prints them for perf record --buildid-mmap recordings only): give --binary",
+			inputName(opts), ErrNoSamples)
+	}
 	if len(refs) == 0 {
 		return nil, nil, fmt.Errorf("%s: %w: none of the %d binaries sampled was found by its build id in %s (give --binary or --binary-dir)",
 			inputName(opts), ErrNoSamples, len(recorded), finder.Places())
