@@ -71,10 +71,18 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	for _, f := range b.files {
 		if _, err := f.DWARF(); err != nil {
 			b.Close()
-			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): build with -g, or give --debug-binary", f.Path(), err)
+			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): %s", f.Path(), err, debugHint(opts))
 		}
 	}
 	return b, nil
+}
+
+// debugHint says where DWARF can come from.
+func debugHint(opts Options) string {
+	if len(opts.Binaries) == 0 {
+		return "build with -g, or put its debug file where it is found by build id (docs/binaries.md)"
+	}
+	return "build with -g, or give --debug-binary"
 }
 
 // open opens the binary; one found by its build id without DWARF, when
