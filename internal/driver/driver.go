@@ -212,6 +212,8 @@ func validateInputs(opts Options) error {
 		return usagef("--binary is required (binaries are found by build id only for --perfdata and --perfscript)")
 	case len(opts.Binaries) == 0 && opts.DebugBinary != "":
 		return usagef("--debug-binary applies to a --binary")
+	case len(opts.Binaries) > 0 && len(opts.BinaryDirs) > 0:
+		return usagef("--binary-dir is where binaries are found without --binary; give one or the other")
 	case opts.Output == "":
 		return usagef("--output is required")
 	case n != 1 && !(n == 0 && opts.LLVM.ShowDisassemblyOnly):
