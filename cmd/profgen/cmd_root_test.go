@@ -42,7 +42,10 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--perfscript", "a", "-o", "o"}, "--binary is required"},
+		{[]string{"--unsymbolized-profile", "a", "-o", "o"}, "--binary is required"},
+		{[]string{"--perfscript", "-", "-o", "o"}, "--binary is required with standard input"},
+		{[]string{"--perfscript", "a", "--debug-binary", "d", "-o", "o"}, "--debug-binary applies to a --binary"},
+		{[]string{"--perfscript", "a", "--binary", "b", "--binary-dir", "d", "-o", "o"}, "--binary-dir is where binaries are found without --binary"},
 		{[]string{"--perfscript", "a", "--binary", "b"}, "--output is required"},
 		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile"},
 		{[]string{"--perfscript", "a", "--unsymbolized-profile", "u", "--binary", "b", "-o", "o"}, "give exactly one of"},
