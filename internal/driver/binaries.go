@@ -9,6 +9,7 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/binary/pseudoprobe"
 	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/symbolize"
@@ -28,6 +29,7 @@ type binaries struct {
 	// goroutines of their own: Close waits for them.
 	prechecks     []*fpskid.Prechecker
 	symbolsOnly   bool      // a binary without DWARF is symbolized by its ELF symbols
+	symtabFuncs   bool      // a probe binary's functions its DWARF lacks come from its ELF symbols
 	separateDebug bool      // --debug-binary: the DWARF is in another file
 	dwp           string    // --dwp: the DWARF package of the primary binary
 	warn          io.Writer // llvm-profgen's warnings about loading the DWARF
@@ -53,6 +55,7 @@ func openBinaries(opts Options) (*binaries, error) {
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
+	b.symtabFuncs = !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !b.symbolsOnly
 	if opts.SkipSymbolization || b.symbolsOnly || opts.LLVM.ShowDisassemblyOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
@@ -110,6 +113,9 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 	t.MarkEntries(symbols(f.FuncSymbols()))
 	t.AddSymbols(symbols(f.FuncSymbols()))
 	t.AddSymbols(symbols(f.PLTSymbols()))
+	if b.symtabFuncs && pseudoprobe.In(f.ELF()) {
+		t.AddSymtabFunctions(symbols(f.FuncSymbols()))
+	}
 	b.syms[i] = t
 	return t, nil
 }

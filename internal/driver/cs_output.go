@@ -50,7 +50,7 @@ func (h *hybridPath) warnTruncated(opts Options, contexts int) {
 // ranges that do not fit the binary, over the hybrid samples unwound.
 func (h *hybridPath) warnRanges(opts Options) {
 	pairs, total := h.queue.pairs()
-	funcs, ok := primaryFuncEnds(h.bins)
+	funcs, ok := primaryFuncAt(h.bins)
 	if !ok {
 		return // reported when the profile is written
 	}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// The llvm-profgen-22 side of the parity table: the rows of
+// profgenParityTable run again against llvm-profgen-22, the primary
+// reference, but for those giving a flag 22 no longer has (it refuses them
+// as unknown; profgen keeps them, see llvm19OnlyFlags), and the rows of
+// flags LLVM 20-22 added.
+
+// llvm19OnlyFlags are llvm-profgen-19 flags llvm-profgen-22 refuses
+// ("Unknown command line argument"); profgen keeps them with 19's meaning.
+var llvm19OnlyFlags = []string{"--leading-ip-only", "--sample-period", "--perf-event"}
+
+// usesLLVM19OnlyFlag reports whether args give one of llvm19OnlyFlags.
+func usesLLVM19OnlyFlag(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		name, _, _ := strings.Cut(a, "=")
+		return slices.Contains(llvm19OnlyFlags, name)
+	})
+}
+
+// profgen22Rows are profgenParityTable's rows llvm-profgen-22 takes, those
+// giving flags of LLVM 20-22 given to 22 as they are, then
+// profgen22OnlyTable.
+func profgen22Rows() []profgenRow {
+	var rows []profgenRow
+	for _, row := range profgenParityTable {
+		if usesLLVM19OnlyFlag(row.args) {
+			continue
+		}
+		if row.since20 {
+			row.llvm = nil
+		}
+		rows = append(rows, row)
+	}
+	return append(rows, profgen22OnlyTable...)
+}
+
+// symtab is a pseudo-probe binary one of whose objects was built without
+// -g (testdata/parity/README): its functions are known from .symtab only.
+var (
+	symtab       = []string{"--binary={symtab.bin}", "--perfscript={symtab.script}"}
+	symtabHybrid = []string{"--binary={symtab.bin}", "--perfscript={symtab-hybrid.script}"}
+)
+
+// profgen22OnlyTable are the rows of flags and behaviours llvm-profgen 19
+// lacks.
+var profgen22OnlyTable = []profgenRow{
+	// --load-function-from-symbol (on by default): the functions .symtab
+	// alone knows get their probes' samples and are call targets.
+	{name: "symtab functions: text", args: with(symtab, "--format=text")},
+	{name: "symtab functions: extbinary, symbol list", args: with(symtab, "--populate-profile-symbol-list"), rendered: true},
+	{name: "symtab functions: --show-detailed-warning", args: with(symtab, "--format=text", "--show-detailed-warning")},
+	{name: "symtab functions: --load-function-from-symbol=0", args: with(symtab, "--format=text", "--load-function-from-symbol=0")},
+	{name: "symtab functions: --use-dwarf-correlation", args: with(symtab, "--format=text", "--use-dwarf-correlation")},
+	{name: "symtab functions: --fill-zero-for-all-funcs", args: with(symtab, "--format=text", "--fill-zero-for-all-funcs")},
+	// Without symbolization profgen checks the ranges only when asked
+	// (README), as in the 19 table.
+	{name: "symtab functions: --skip-symbolization", args: with(symtab, "--skip-symbolization", "--show-detailed-warning")},
+	{name: "symtab functions: hybrid", args: with(symtabHybrid, "--format=text")},
+	{name: "symtab functions: hybrid, flat contexts", args: with(symtabHybrid, "--format=text", "--gen-cs-nested-profile=0", "--csspgo-preinliner=0")},
+	{name: "symtab functions: hybrid --load-function-from-symbol=0", args: with(symtabHybrid, "--format=text", "--load-function-from-symbol=0")},
+}
+
+func TestParityWithLLVMProfgen22(t *testing.T) {
+	testutil.Tool(t, "llvm-profgen-22")
+	pass, rows := 0, profgen22Rows()
+	for _, row := range rows {
+		if t.Run(row.name, func(t *testing.T) { checkProfgenParity(t, "llvm-profgen-22", row) }) {
+			pass++
+		}
+	}
+	t.Logf("llvm-profgen-22 parity table: %d of %d rows pass", pass, len(rows))
+}
