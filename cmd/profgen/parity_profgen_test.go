@@ -203,7 +203,7 @@ func checkProfgenParity(t *testing.T, ref string, row profgenRow) {
 	case row.noOutput:
 		checkNoOutput(t, ours, theirs)
 	case row.rendered:
-		compareRendered(t, ours, theirs)
+		compareRendered(t, strings.Replace(ref, "llvm-profgen", "llvm-profdata", 1), ours, theirs)
 	default:
 		compareFiles(t, ours, theirs)
 	}
@@ -215,21 +215,21 @@ func checkProfgenParity(t *testing.T, ref string, row profgenRow) {
 	}
 }
 
-// compareRendered compares llvm-profdata-19's text of two sample profiles
-// and their symbol lists.
-func compareRendered(t *testing.T, ours, theirs string) {
+// compareRendered compares the text profdata (llvm-profdata-19 or -22)
+// renders of two sample profiles and their symbol lists.
+func compareRendered(t *testing.T, profdata, ours, theirs string) {
 	t.Helper()
-	if a, b := llvmRender(t, ours), llvmRender(t, theirs); a != b {
-		t.Errorf("output differs from llvm-profgen-19's:\n%s\n---\n%s", a, b)
-	}
-	symbols := func(path string) string {
-		out, _, err := runRef("llvm-profdata-19", []string{"show", "--sample", "--show-prof-sym-list", path})
+	run := func(args ...string) string {
+		out, _, err := runRef(profdata, args)
 		if err != nil {
-			t.Fatalf("llvm-profdata-19 show --show-prof-sym-list %s: %v", path, err)
+			t.Fatalf("%s %v: %v", profdata, args, err)
 		}
 		return out
 	}
-	if a, b := symbols(ours), symbols(theirs); a != b {
+	if a, b := run("merge", "--sample", "--text", "-o", "-", ours), run("merge", "--sample", "--text", "-o", "-", theirs); a != b {
+		t.Errorf("output differs from the reference's:\n%s\n---\n%s", a, b)
+	}
+	if a, b := run("show", "--sample", "--show-prof-sym-list", ours), run("show", "--sample", "--show-prof-sym-list", theirs); a != b {
 		t.Errorf("symbol lists differ:\n%s\n---\n%s", a, b)
 	}
 }
