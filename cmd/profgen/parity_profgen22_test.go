@@ -67,6 +67,15 @@ var profgen22OnlyTable = []profgenRow{
 	{name: "symtab functions: hybrid", args: with(symtabHybrid, "--format=text")},
 	{name: "symtab functions: hybrid, flat contexts", args: with(symtabHybrid, "--format=text", "--gen-cs-nested-profile=0", "--csspgo-preinliner=0")},
 	{name: "symtab functions: hybrid --load-function-from-symbol=0", args: with(symtabHybrid, "--format=text", "--load-function-from-symbol=0")},
+	// --csprof-max-unsymbolized-context-depth (LLVM 20): the address
+	// contexts of probe binaries cut before symbolization, to the smaller
+	// of it and --csprof-max-context-depth; no effect on line contexts.
+	{name: "CS: --csprof-max-unsymbolized-context-depth=0", args: with(csProbe, "--format=text", "--csprof-max-unsymbolized-context-depth=0")},
+	{name: "CS: --csprof-max-unsymbolized-context-depth=1, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--csprof-max-unsymbolized-context-depth=1")},
+	{name: "CS: --csprof-max-unsymbolized-context-depth=1, flat", args: with(recNoMmap, "--format=text", "--csprof-max-unsymbolized-context-depth=1", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: --csprof-max-unsymbolized-context-depth=2 --csprof-max-context-depth=1", args: with(recNoMmap, "--format=text", "--csprof-max-unsymbolized-context-depth=2", "--csprof-max-context-depth=1", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: --csprof-max-unsymbolized-context-depth=1 --csprof-max-context-depth=0", args: with(recNoMmap, "--skip-symbolization", "--csprof-max-unsymbolized-context-depth=1", "--csprof-max-context-depth=0")},
+	{name: "CS: --csprof-max-unsymbolized-context-depth=0, lines (no effect)", args: with(csNoProbe, "--format=text", "--csprof-max-unsymbolized-context-depth=0")},
 	// --mark-all-context-preinlined: !Attributes: 2 on every profile,
 	// inlinees and contexts too, and the profile flagged pre-inlined.
 	// Extbinary lists the function metadata in LLVM's hash order (README);

@@ -50,6 +50,7 @@ var (
 	csProbe   = []string{"--binary={cs-probe.bin}", "--perfscript={cs-bare.script}"}
 	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
 	recNoMmap = []string{"--binary={rec-probe-nopie.bin}", "--perfscript={rec-nommap.script}"}
+	tailcall  = []string{"--binary={tailcall.bin}", "--perfscript={tailcall.script}"}
 )
 
 // tb is the small checked-in program and its hand-made LBR script.
@@ -135,6 +136,15 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
 	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	// Tail calls (tailcall.bin): the frames they lose are inferred by a
+	// search of tail-call chains, --max-search-depth deep; the chain
+	// through mid1 is cut at depth 2, leaving the one through mid2 unique.
+	{name: "CS: tail calls inferred", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: tail calls, --max-search-depth=0", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--max-search-depth=0")},
+	{name: "CS: tail calls, --max-search-depth=1", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--max-search-depth=1")},
+	{name: "CS: tail calls, --max-search-depth=2", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--max-search-depth=2")},
+	{name: "CS: tail calls, --max-search-depth=2, nested", args: with(tailcall, "--format=text", "--max-search-depth=2")},
+	{name: "CS: tail calls, --infer-missing-frames=0", args: with(tailcall, "--format=text", "--infer-missing-frames=0")},
 	// llvm's warnings about broken hybrid samples, counted as it counts
 	// them (per distinct sample): external branch ends without a pair,
 	// stacks cut at invalid return addresses, ranges outside functions.
