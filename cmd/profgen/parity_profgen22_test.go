@@ -50,6 +50,13 @@ var (
 	symtabHybrid = []string{"--binary={symtab.bin}", "--perfscript={symtab-hybrid.script}"}
 )
 
+// dap is a C++ PIE with virtual calls, its LBR samples and a perf report
+// -D trace of its loads from vtables (testdata/parity/README).
+var (
+	dap       = []string{"--binary={dap.bin}", "--perfscript={dap.script}", "--data-access-perftrace={dap-trace.txt}"}
+	dapHybrid = []string{"--binary={dap.bin}", "--perfscript={dap-hybrid.script}", "--data-access-perftrace={dap-trace.txt}"}
+)
+
 // profgen22OnlyTable are the rows of flags and behaviours llvm-profgen 19
 // lacks.
 var profgen22OnlyTable = []profgenRow{
@@ -76,6 +83,22 @@ var profgen22OnlyTable = []profgenRow{
 	{name: "CS: --csprof-max-unsymbolized-context-depth=2 --csprof-max-context-depth=1", args: with(recNoMmap, "--format=text", "--csprof-max-unsymbolized-context-depth=2", "--csprof-max-context-depth=1", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: --csprof-max-unsymbolized-context-depth=1 --csprof-max-context-depth=0", args: with(recNoMmap, "--skip-symbolization", "--csprof-max-unsymbolized-context-depth=1", "--csprof-max-context-depth=0")},
 	{name: "CS: --csprof-max-unsymbolized-context-depth=0, lines (no effect)", args: with(csNoProbe, "--format=text", "--csprof-max-unsymbolized-context-depth=0")},
+	// --data-access-perftrace: vtable loads become vtable type counts at
+	// their instruction's location (inlined ones in the inlinee), the
+	// data addresses placed through the binary's non-executable mappings;
+	// other processes count without --pid; extbinary keeps them with
+	// --extbinary-write-vtable-type-prof. Refused for probe and CS
+	// profiles; hybrid samples with their stacks ignored get none.
+	{name: "--data-access-perftrace", args: with(dap, "--format=text")},
+	{name: "--data-access-perftrace --pid", args: with(dap, "--format=text", "--pid=1479996")},
+	{name: "--data-access-perftrace extbinary drops them", args: with(dap)},
+	{name: "--data-access-perftrace --extbinary-write-vtable-type-prof", args: with(dap, "--extbinary-write-vtable-type-prof")},
+	{name: "--data-access-perftrace --use-dwarf-correlation --update-total-samples", args: with(dap, "--format=text", "--use-dwarf-correlation", "--update-total-samples")},
+	{name: "--data-access-perftrace --skip-symbolization", args: with(dap, "--skip-symbolization")},
+	{name: "--data-access-perftrace, hybrid --ignore-stack-samples", args: with(dapHybrid, "--format=text", "--ignore-stack-samples")},
+	{name: "--data-access-perftrace, CS", args: with(dapHybrid, "--format=text"), bothFail: true},
+	{name: "--data-access-perftrace, probes", args: with(symtab, "--format=text", "--data-access-perftrace={dap-trace.txt}"), bothFail: true},
+	{name: "--data-access-perftrace missing", args: with(tb, "--format=text", "--data-access-perftrace=nosuch.txt"), bothFail: true},
 	// --mark-all-context-preinlined: !Attributes: 2 on every profile,
 	// inlinees and contexts too, and the profile flagged pre-inlined.
 	// Extbinary lists the function metadata in LLVM's hash order (README);
