@@ -63,6 +63,10 @@ var profgen22OnlyTable = []profgenRow{
 	// --load-function-from-symbol (on by default): the functions .symtab
 	// alone knows get their probes' samples and are call targets.
 	{name: "symtab functions: text", args: with(symtab, "--format=text")},
+	// LLVM 22's missing-dwarf test: split DWARF whose .dwo is gone, an
+	// unsymbolized profile; foo, a call target, zero-filled from .symtab.
+	{name: "missing-dwarf: --load-function-from-symbol=0", args: []string{"--binary={missing-dwarf.exe}", "--unsymbolized-profile={missing-dwarf.raw}", "--format=text", "--fill-zero-for-all-funcs", "--show-detailed-warning", "--use-offset=0", "--load-function-from-symbol=0", "-o", "{out}"}},
+	{name: "missing-dwarf: --load-function-from-symbol=1", args: []string{"--binary={missing-dwarf.exe}", "--unsymbolized-profile={missing-dwarf.raw}", "--format=text", "--fill-zero-for-all-funcs", "--show-detailed-warning", "--use-offset=0", "--load-function-from-symbol=1", "-o", "{out}"}},
 	{name: "symtab functions: extbinary, symbol list", args: with(symtab, "--populate-profile-symbol-list"), rendered: true},
 	{name: "symtab functions: --show-detailed-warning", args: with(symtab, "--format=text", "--show-detailed-warning")},
 	{name: "symtab functions: --load-function-from-symbol=0", args: with(symtab, "--format=text", "--load-function-from-symbol=0")},
@@ -82,6 +86,11 @@ var profgen22OnlyTable = []profgenRow{
 	{name: "CS: --csprof-max-unsymbolized-context-depth=1, flat", args: with(recNoMmap, "--format=text", "--csprof-max-unsymbolized-context-depth=1", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: --csprof-max-unsymbolized-context-depth=2 --csprof-max-context-depth=1", args: with(recNoMmap, "--format=text", "--csprof-max-unsymbolized-context-depth=2", "--csprof-max-context-depth=1", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: --csprof-max-unsymbolized-context-depth=1 --csprof-max-context-depth=0", args: with(recNoMmap, "--skip-symbolization", "--csprof-max-unsymbolized-context-depth=1", "--csprof-max-context-depth=0")},
+	// LLVM 22's context-depth test, its four runs on our recursion input.
+	{name: "context-depth: --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "context-depth: --csprof-max-unsymbolized-context-depth=2 --skip-symbolization", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-unsymbolized-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--skip-symbolization")},
+	{name: "context-depth: --csprof-max-unsymbolized-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-unsymbolized-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "context-depth: both depths", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-unsymbolized-context-depth=2", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: --csprof-max-unsymbolized-context-depth=0, lines (no effect)", args: with(csNoProbe, "--format=text", "--csprof-max-unsymbolized-context-depth=0")},
 	// --data-access-perftrace: vtable loads become vtable type counts at
 	// their instruction's location (inlined ones in the inlinee), the
