@@ -63,6 +63,11 @@ var profgen22OnlyTable = []profgenRow{
 	// --load-function-from-symbol (on by default): the functions .symtab
 	// alone knows get their probes' samples and are call targets.
 	{name: "symtab functions: text", args: with(symtab, "--format=text")},
+	// Probe builds of make testdata: .symtab adds _start and the like to
+	// the symbol list; the profiles are unchanged.
+	{name: "probe sqlite", args: with([]string{"--binary={data:probe/sqlite/binary}", "--perfscript={data:probe/sqlite/single.script}"}, "--format=text")},
+	{name: "probe sqlite, hybrid", args: with([]string{"--binary={data:probe/sqlite/binary}", "--perfscript={data:probe/sqlite/hybrid.script}"}, "--format=text")},
+	{name: "probe wordfreq, symbol list", args: with([]string{"--binary={data:probe/wordfreq/binary}", "--perfscript={data:probe/wordfreq/single.script}"}, "--populate-profile-symbol-list"), rendered: true},
 	// LLVM 22's missing-dwarf test: split DWARF whose .dwo is gone, an
 	// unsymbolized profile; foo, a call target, zero-filled from .symtab.
 	{name: "missing-dwarf: --load-function-from-symbol=0", args: []string{"--binary={missing-dwarf.exe}", "--unsymbolized-profile={missing-dwarf.raw}", "--format=text", "--fill-zero-for-all-funcs", "--show-detailed-warning", "--use-offset=0", "--load-function-from-symbol=0", "-o", "{out}"}},
