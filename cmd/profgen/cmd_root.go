@@ -44,6 +44,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.GoDWARF, "go-dwarf", false, "pprof: symbolize Go code from its DWARF rather than from the pclntab Go's runtime reads (the same frames, but that Go's DWARF names no file for inlined functions)")
 	fs.BoolVar(&o.NoRepairSkid, "no-repair-skid", false, "call stacks: keep the call chains as perf's frame-pointer walk recorded them (no missing frames inferred)")
 	fs.BoolVar(&o.UseDwarfCorrelation, "use-dwarf-correlation", false, "line-based profile from DWARF even when the binary has pseudo probes")
+	fs.StringVar(&o.DataAccessTrace, "data-access-perftrace", "", "perf report -D trace of memory-access samples (perf record -d): vtable loads become vtable type counts (LLVM 22; line-based profiles without contexts)")
+	fs.BoolVar(&o.WriteVTables, "extbinary-write-vtable-type-prof", false, "extbinary: keep the vtable type counts (LLVM 22; dropped without it)")
 	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout; with --show-disassembly-only, the probes of each instruction too")
 	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
 	addCSFlags(fs, &o.cs)

@@ -39,7 +39,7 @@ func (f *llvmProfgenFlags) addLLVMProfgenFlags(fs *pflag.FlagSet, o *driver.Opti
 	fs.BoolVar(&l.ShowCanonicalFuncName, "show-canonical-fname", false, "with --show-disassembly-only: print canonical function names")
 	fs.StringSliceVar(&l.DisassembleFunctions, "disassemble-functions", nil, "with --show-disassembly-only: the functions to print (demangled names, comma-separated)")
 	fs.StringVar(&l.DWP, "dwp", "", "the DWARF package (.dwp) of a split-DWARF binary (default: the --binary, or --debug-binary, path with .dwp appended; when it cannot be opened, the .dwo files are read)")
-	fs.BoolVar(&f.loadFunctionFromSymbol, "load-function-from-symbol", true, "add functions known only from the symbol table (pseudo-probe profiles)")
+	fs.BoolVar(&f.loadFunctionFromSymbol, "load-function-from-symbol", true, "pseudo-probe binaries: add the functions only the symbol table knows (incomplete DWARF), as llvm-profgen 22; =false as 19")
 	fs.BoolVar(&l.Kernel, "kernel", false, "the binary is the Linux kernel ([kernel.kallsyms] mmap events)")
 	fs.BoolVar(&l.TimePhases, "time-profgen", false, "print the time of each phase on stderr")
 }

@@ -38,6 +38,7 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.VTables, "show-vtables", false, "show vtable value profiles of the functions shown")
 	fs.BoolVar(&o.LLVM.TemporalTraces, "temporal-profile-traces", false, "show the temporal profile traces")
 	fs.BoolVar(&o.LLVM.Text, "text", false, "show the functions shown in the text format")
+	fs.BoolVar(&o.SampleSummary19, "llvm19-summary", false, "with --sample --detailed-summary: the summary in llvm-profdata-19's words (\"Maximum block count\", no block shares)")
 	fs.BoolVar(&o.LLVM.ShowSecInfoOnly, "show-sec-info-only", false, "sample profiles: show the extbinary section table only")
 	choiceVar(fs, &o.Kind, map[string]string{
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",

@@ -17,7 +17,9 @@ func addCSFlags(fs *pflag.FlagSet, o *driver.CSOptions) {
 	fs.BoolVar(&o.IgnoreStackSamples, "ignore-stack-samples", false, "hybrid samples: use the branch stacks only, for a context-insensitive profile")
 	fs.IntVar(&o.CompressRecursion, "compress-recursion", -1, "remove repeated frame sequences up to this length from contexts (-1: any, 0: none)")
 	fs.IntVar(&o.MaxContextDepth, "csprof-max-context-depth", -1, "keep this many caller frames per context (-1: all)")
+	fs.IntVar(&o.MaxUnsymbolizedContextDepth, "csprof-max-unsymbolized-context-depth", -1, "pseudo-probe binaries: keep this many caller frames of the address contexts, before their inlined frames are added (-1: all)")
 	fs.BoolVar(&o.InferMissingFrames, "infer-missing-frames", true, "infer frames of tail calls (pseudo-probe profiles; no effect on line-number ones, as llvm-profgen)")
+	fs.Uint32Var(&o.MaxSearchDepth, "max-search-depth", o.MaxSearchDepth, "the longest chain of tail calls the missing-frame inference searches")
 	fs.BoolVar(&p.PreInliner, "csspgo-preinliner", true, "run the CS pre-inliner: keep the contexts worth inlining, merge the others into base profiles")
 	fs.BoolVar(&p.ContextCost, "use-context-cost-for-preinliner", true, "pre-inliner: size callees by their machine code in each inline context")
 	fs.BoolVar(&p.Nested, "gen-cs-nested-profile", true, "write contexts as nested inlinees (otherwise as flat [a:1 @ b] contexts)")
@@ -36,7 +38,7 @@ func addCSFlags(fs *pflag.FlagSet, o *driver.CSOptions) {
 	fs.Var(optionalBool{&o.SafeRecursiveMerge}, "safe-recursive-merge", "pre-inliner: keep the samples of recursive contexts that llvm-profgen merges into themselves (default: on with --compress-recursion=0, where llvm-profgen crashes)")
 	fs.Lookup("safe-recursive-merge").NoOptDefVal = "true"
 	fs.BoolVar(&in.SortSCC, "sort-profiled-scc-member", true, "pre-inliner: order the functions of a recursion by call weights")
-	for _, name := range []string{"use-context-cost-for-preinliner", "mark-all-context-preinlined", "sample-profile-hot-inline-threshold",
+	for _, name := range []string{"max-search-depth", "use-context-cost-for-preinliner", "mark-all-context-preinlined", "sample-profile-hot-inline-threshold",
 		"sample-profile-cold-inline-threshold", "sample-profile-inline-growth-limit", "sample-profile-inline-limit-min",
 		"sample-profile-inline-limit-max", "csspgo-preinliner-multiplier-for-previous-inlining", "csspgo-replay-preinline", "sort-profiled-scc-member"} {
 		_ = fs.MarkHidden(name)

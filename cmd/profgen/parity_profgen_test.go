@@ -29,6 +29,9 @@ type profgenRow struct {
 	// symbol lists, not their bytes: extbinary CS profiles list their
 	// function metadata in LLVM's hash table order (README).
 	rendered bool
+	// since20: args give a flag llvm-profgen 19 lacks (llvm holds 19's
+	// arguments without it); llvm-profgen 22 takes args as they are.
+	since20 bool
 }
 
 // listing runs --show-disassembly-only on binary with more flags; it
@@ -47,6 +50,7 @@ var (
 	csProbe   = []string{"--binary={cs-probe.bin}", "--perfscript={cs-bare.script}"}
 	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
 	recNoMmap = []string{"--binary={rec-probe-nopie.bin}", "--perfscript={rec-nommap.script}"}
+	tailcall  = []string{"--binary={tailcall.bin}", "--perfscript={tailcall.script}"}
 )
 
 // tb is the small checked-in program and its hand-made LBR script.
@@ -106,7 +110,7 @@ var profgenParityTable = []profgenRow{
 	{name: "--trim-cold-profile --unsymbolized-profile", args: []string{"--binary={drv:t.bin}", "--unsymbolized-profile={drv:t.llvm19.raw}", "--format=text", "--trim-cold-profile", "--profile-summary-cold-count=70", "-o", "{out}"}},
 	{name: "summary flags", args: with(wf, "--profile-summary-cold-count=0", "--profile-summary-hot-count=10", "--profile-summary-contextless")},
 	{name: "disassembly and dwp flags without --show-disassembly-only", args: with(tb, "--format=text", "--show-canonical-fname", "--disassemble-functions=main,bar", "--dwp=nosuch.dwp")},
-	{name: "--load-function-from-symbol (llvm 20)", args: with(tb, "--format=text", "--load-function-from-symbol=0"), llvm: with(tb, "--format=text")},
+	{name: "--load-function-from-symbol (llvm 20)", args: with(tb, "--format=text", "--load-function-from-symbol=0"), llvm: with(tb, "--format=text"), since20: true},
 	{name: "--use-md5", args: with(wf, "--use-md5")},
 	{name: "--use-md5 ignored for text", args: with(tb, "--format=text", "--use-md5")},
 	// Context-sensitive input in the layouts of LLVM's own llvm-profgen
@@ -120,7 +124,10 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --show-density", args: with(csNoProbe, "--format=text", "--show-density", "--profile-density-threshold=100000")},
 	{name: "CS: --show-detailed-warning", args: with(csNoProbe, "--format=text", "--gen-cs-nested-profile=0", "--show-detailed-warning")},
 	{name: "CS: --populate-profile-symbol-list", args: with(csNoProbe, "--populate-profile-symbol-list"), rendered: true},
-	{name: "CS: --populate-profile-symbol-list, probes", args: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0"), rendered: true},
+	// llvm-profgen 22 adds the functions only .symtab knows (_start) to
+	// the symbol list of a probe binary; 19 as --load-function-from-symbol=0.
+	{name: "CS: --populate-profile-symbol-list, probes", args: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0", "--load-function-from-symbol=0"),
+		llvm: with(csProbe, "--populate-profile-symbol-list", "--gen-cs-nested-profile=0"), rendered: true, since20: true},
 	{name: "CS: --use-md5 ignored for text", args: with(csNoProbe, "--format=text", "--use-md5")},
 	// LLVM's recursion-compression-pseudoprobe / merge-cold-profile class:
 	// recursion, no MMAP at all (llvm's warning), an explicit hot count of
@@ -129,6 +136,15 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
 	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	// Tail calls (tailcall.bin): the frames they lose are inferred by a
+	// search of tail-call chains, --max-search-depth deep; the chain
+	// through mid1 is cut at depth 2, leaving the one through mid2 unique.
+	{name: "CS: tail calls inferred", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: tail calls, --max-search-depth=0", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--max-search-depth=0")},
+	{name: "CS: tail calls, --max-search-depth=1", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--max-search-depth=1")},
+	{name: "CS: tail calls, --max-search-depth=2", args: with(tailcall, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--max-search-depth=2")},
+	{name: "CS: tail calls, --max-search-depth=2, nested", args: with(tailcall, "--format=text", "--max-search-depth=2")},
+	{name: "CS: tail calls, --infer-missing-frames=0", args: with(tailcall, "--format=text", "--infer-missing-frames=0")},
 	// llvm's warnings about broken hybrid samples, counted as it counts
 	// them (per distinct sample): external branch ends without a pair,
 	// stacks cut at invalid return addresses, ranges outside functions.
@@ -168,14 +184,16 @@ func TestParityWithLLVMProfgen(t *testing.T) {
 	testutil.Tool(t, "llvm-profgen-19")
 	pass := 0
 	for _, row := range profgenParityTable {
-		if t.Run(row.name, func(t *testing.T) { checkProfgenParity(t, row) }) {
+		if t.Run(row.name, func(t *testing.T) { checkProfgenParity(t, "llvm-profgen-19", row) }) {
 			pass++
 		}
 	}
 	t.Logf("llvm-profgen parity table: %d of %d rows pass", pass, len(profgenParityTable))
 }
 
-func checkProfgenParity(t *testing.T, row profgenRow) {
+// checkProfgenParity runs row with profgen and with ref, the llvm-profgen
+// it is compared with.
+func checkProfgenParity(t *testing.T, ref string, row profgenRow) {
 	dir := t.TempDir()
 	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")
 	llvmArgs := row.llvm
@@ -183,45 +201,45 @@ func checkProfgenParity(t *testing.T, row profgenRow) {
 		llvmArgs = row.args
 	}
 	oOut, oErr, err := runInProcess(expandProfgenArgs(t, row.args, ours))
-	lOut, lErr, lerr := runRef("llvm-profgen-19", expandProfgenArgs(t, llvmArgs, theirs))
+	lOut, lErr, lerr := runRef(ref, expandProfgenArgs(t, llvmArgs, theirs))
 	if row.bothFail {
 		checkBothFail(t, err, lerr, ours, "llvm-profgen-19")
 		return
 	}
 	if err != nil || lerr != nil {
-		t.Fatalf("profgen: %v\n%s\nllvm-profgen-19: %v\n%s", err, oErr, lerr, lErr)
+		t.Fatalf("profgen: %v\n%s\n%s: %v\n%s", err, oErr, ref, lerr, lErr)
 	}
 	switch {
 	case row.noOutput:
 		checkNoOutput(t, ours, theirs)
 	case row.rendered:
-		compareRendered(t, ours, theirs)
+		compareRendered(t, strings.Replace(ref, "llvm-profgen", "llvm-profdata", 1), ours, theirs)
 	default:
 		compareFiles(t, ours, theirs)
 	}
 	if oOut != lOut {
-		t.Errorf("stdout differs:\n%s\n--- llvm-profgen-19:\n%s", oOut, lOut)
+		t.Errorf("stdout differs:\n%s\n--- %s:\n%s", oOut, ref, lOut)
 	}
 	if a, b := llvmWarnings(oErr), llvmWarnings(lErr); a != b {
-		t.Errorf("warnings differ:\n%s\n--- llvm-profgen-19:\n%s", a, b)
+		t.Errorf("warnings differ:\n%s\n--- %s:\n%s", a, ref, b)
 	}
 }
 
-// compareRendered compares llvm-profdata-19's text of two sample profiles
-// and their symbol lists.
-func compareRendered(t *testing.T, ours, theirs string) {
+// compareRendered compares the text profdata (llvm-profdata-19 or -22)
+// renders of two sample profiles and their symbol lists.
+func compareRendered(t *testing.T, profdata, ours, theirs string) {
 	t.Helper()
-	if a, b := llvmRender(t, ours), llvmRender(t, theirs); a != b {
-		t.Errorf("output differs from llvm-profgen-19's:\n%s\n---\n%s", a, b)
-	}
-	symbols := func(path string) string {
-		out, _, err := runRef("llvm-profdata-19", []string{"show", "--sample", "--show-prof-sym-list", path})
+	run := func(args ...string) string {
+		out, _, err := runRef(profdata, args)
 		if err != nil {
-			t.Fatalf("llvm-profdata-19 show --show-prof-sym-list %s: %v", path, err)
+			t.Fatalf("%s %v: %v", profdata, args, err)
 		}
 		return out
 	}
-	if a, b := symbols(ours), symbols(theirs); a != b {
+	if a, b := run("merge", "--sample", "--text", "-o", "-", ours), run("merge", "--sample", "--text", "-o", "-", theirs); a != b {
+		t.Errorf("output differs from the reference's:\n%s\n---\n%s", a, b)
+	}
+	if a, b := run("show", "--sample", "--show-prof-sym-list", ours), run("show", "--sample", "--show-prof-sym-list", theirs); a != b {
 		t.Errorf("symbol lists differ:\n%s\n---\n%s", a, b)
 	}
 }

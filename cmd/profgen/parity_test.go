@@ -176,7 +176,7 @@ var parityTable = []parityRow{
 	{name: "gcc profile to binary", args: []string{"merge", "--sample", "--binary", "-o", "{out}", "{sp:gcc.afdo}"}},
 	{name: "gcc and text profiles, weighted", args: []string{"merge", "--sample", "--text", "-o", "{out}", "--weighted-input=3,{sp:gcc.afdo}", "{a.sample.txt}"}},
 	{name: "show --sample gcc profile", args: []string{"show", "--sample", "{sp:gcc.afdo}"}, compare: sameStdout},
-	{name: "show --sample --detailed-summary gcc profile", args: []string{"show", "--sample", "--detailed-summary", "{sp:gcc.afdo}"}, compare: sameStdout},
+	{name: "show --sample --detailed-summary gcc profile", args: []string{"show", "--sample", "--llvm19-summary", "--detailed-summary", "{sp:gcc.afdo}"}, llvm: []string{"show", "--sample", "--detailed-summary", "{sp:gcc.afdo}"}, compare: sameStdout},
 
 	// Item 5: --convert-sample-profile-layout.
 	{name: "flat layout to text", args: []string{"merge", "--sample", "--text", "--convert-sample-profile-layout=flat", "-o", "{out}", "{sp:inline.txt}"}},
@@ -260,7 +260,7 @@ var parityTable = []parityRow{
 	{name: "show --sample CS text", args: []string{"show", "--sample", "{sp:cs/flat.txt}"}, compare: sameStdout},
 	{name: "show --sample CS extbinary", args: []string{"show", "--sample", "{sp:cs/flat.extbinary}"}, compare: sameStdout},
 	{name: "show --sample CS --function: contexts are not names", args: []string{"show", "--sample", "--function=insert", "{sp:cs/flat.txt}"}, compare: sameStdout},
-	{name: "show --sample CS --detailed-summary --topn", args: []string{"show", "--sample", "--detailed-summary", "--topn=3", "{sp:cs/flat.extbinary}"}, compare: sameStdout},
+	{name: "show --sample CS --detailed-summary --topn", args: []string{"show", "--sample", "--llvm19-summary", "--detailed-summary", "--topn=3", "{sp:cs/flat.extbinary}"}, llvm: []string{"show", "--sample", "--detailed-summary", "--topn=3", "{sp:cs/flat.extbinary}"}, compare: sameStdout},
 	{name: "merge --sample CS extbinary to text", args: []string{"merge", "--sample", "--text", "-o", "{out}", "{sp:cs/flat.extbinary}"}},
 	{name: "merge --sample CS text to extbinary", args: []string{"merge", "--sample", "-o", "{out}", "{sp:cs/flat.txt}"}, compare: sameText},
 	{name: "merge --sample CS weighted", args: []string{"merge", "--sample", "--text", "-o", "{out}", "--weighted-input=3,{sp:cs/flat.txt}", "{sp:cs/flat.extbinary}"}},
@@ -269,7 +269,7 @@ var parityTable = []parityRow{
 	{name: "show --sample --function", args: []string{"show", "--sample", "--function=main", "{sp:inline.txt}"}, compare: sameStdout},
 	{name: "show --sample --function missing", args: []string{"show", "--sample", "--function=nosuch", "{sp:inline.txt}"}, compare: sameStdout},
 	{name: "show --sample --show-prof-sym-list", args: []string{"show", "--sample", "--show-prof-sym-list", "{sp:symlist.extbinary}"}, compare: sameStdout},
-	{name: "show --sample --detailed-summary", args: []string{"show", "--sample", "--detailed-summary", "{sp:profgen.extbinary}"}, compare: sameStdout},
+	{name: "show --sample --detailed-summary", args: []string{"show", "--sample", "--llvm19-summary", "--detailed-summary", "{sp:profgen.extbinary}"}, llvm: []string{"show", "--sample", "--detailed-summary", "{sp:profgen.extbinary}"}, compare: sameStdout},
 	{name: "show --sample of merged overflow", args: []string{"show", "--sample", "{big1.sample.txt}"}, compare: sameStdout},
 	{name: "show --covered", args: []string{"show", "--covered", "{idx:irfe}"}, compare: sameStdout},
 	{name: "show --value-cutoff", args: []string{"show", "--value-cutoff=10", "--topn=2", "{idx:irfe}"}, compare: sameStdout},
@@ -297,7 +297,7 @@ var parityTable = []parityRow{
 	{name: "show --show-sec-info-only, text: warned", args: []string{"show", "--sample", "--show-sec-info-only", "{sp:inline.txt}"}, compare: sameStdout},
 	{name: "show --sample --show-format=json", args: []string{"show", "--sample", "--show-format=json", "{sp:inline.txt}"}, compare: sameStdout},
 	{name: "show --sample --show-format=json md5 extbinary", args: []string{"show", "--sample", "--show-format=json", "{sp:md5.extbinary}"}, compare: sameStdout},
-	{name: "show --sample --show-format=json CS, probes", args: []string{"show", "--sample", "--show-format=json", "--detailed-summary", "{sp:cs/flat.txt}"}, compare: sameStdout},
+	{name: "show --sample --show-format=json CS, probes", args: []string{"show", "--sample", "--llvm19-summary", "--show-format=json", "--detailed-summary", "{sp:cs/flat.txt}"}, llvm: []string{"show", "--sample", "--show-format=json", "--detailed-summary", "{sp:cs/flat.txt}"}, compare: sameStdout},
 	{name: "show --sample --show-format=json gcc", args: []string{"show", "--sample", "--show-format", "json", "{sp:gcc.afdo}"}, compare: sameStdout},
 	{name: "show --sample --show-format=json --function refused", args: []string{"show", "--sample", "--show-format=json", "--function=main", "{sp:inline.txt}"}, compare: bothFail},
 	{name: "show --show-format=json of instrumentation refused", args: []string{"show", "--show-format=json", "{idx:ir19}"}, compare: bothFail},
@@ -378,6 +378,9 @@ func TestParityWithLLVMProfdata(t *testing.T) {
 				if row.tool != "" && ref.tool != references[0].tool {
 					continue // a row of another release runs once
 				}
+				if ref.tool == "llvm-profdata-22" && isSampleRow(row) {
+					continue // TestParitySampleWithLLVMProfdata22 runs them against 22
+				}
 				rows++
 				if t.Run(row.name, func(t *testing.T) { checkParity(t, row, ref) }) {
 					pass++
@@ -413,6 +416,10 @@ func checkParity(t *testing.T, row parityRow, ref reference) {
 	if err != nil || lerr != nil {
 		t.Fatalf("profgen: %v\n%s\n%s: %v\n%s", err, oErr, tool, lerr, lErr)
 	}
+	if tool == "llvm-profdata-19" && row.args[0] == "overlap" {
+		mendOverlapTypo(t, theirs)
+		lOut = strings.Replace(lOut, overlapTypo19, overlapHeader, 1)
+	}
 	compareOutputs(t, row.compare, tool, [2]string{ours, theirs}, [2]string{oOut, lOut}, [2]string{oErr, lErr})
 }
 
@@ -437,6 +444,27 @@ func compareOutputs(t *testing.T, c compareMode, tool string, files, stdout, std
 	}
 	if c == sameWarnings && warnings(stderr[0]) != warnings(stderr[1]) {
 		t.Errorf("warnings differ:\n%s\n--- %s:\n%s", warnings(stderr[0]), tool, warnings(stderr[1]))
+	}
+}
+
+// overlapTypo19 is how llvm-profdata-19 overlap starts its sample report;
+// 22 (and profgen) spell it overlapHeader. The 19 rows compare with the
+// word mended.
+const (
+	overlapTypo19 = "Profile overlap infomation for"
+	overlapHeader = "Profile overlap information for"
+)
+
+// mendOverlapTypo mends llvm-profdata-19's overlap report in path, if
+// it wrote one.
+func mendOverlapTypo(t *testing.T, path string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	b = bytes.Replace(b, []byte(overlapTypo19), []byte(overlapHeader), 1)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -54,6 +54,9 @@ type File struct {
 	sectionsOnce sync.Once
 	sections     *Sections // the file holding the DWARF, for DWARF and DWARFSection
 	sectionsErr  error
+
+	dataOnce sync.Once
+	data     []Symbol // data symbols by address (DataSymbolAt)
 }
 
 // ErrNoExecSegment is returned by Open for an ELF file without an

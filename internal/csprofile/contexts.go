@@ -27,10 +27,13 @@ type ContextOptions struct {
 	// sites (--infer-missing-frames); pseudo-probe contexts only, as in
 	// llvm-profgen 19.
 	InferMissingFrames bool
+	// MaxSearchDepth bounds the tail-call chains the inference searches
+	// (--max-search-depth; -1: no bound).
+	MaxSearchDepth int
 }
 
 // DefaultContextOptions are llvm-profgen 19's defaults.
-var DefaultContextOptions = ContextOptions{CompressRecursion: -1, MaxContextDepth: -1}
+var DefaultContextOptions = ContextOptions{CompressRecursion: -1, MaxContextDepth: -1, MaxSearchDepth: -1}
 
 // Context is the counters of one calling context of frames (function and
 // call site), as llvm-profgen keys a line-number CS profile.

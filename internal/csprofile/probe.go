@@ -69,7 +69,7 @@ func GenerateProbe(ctxs []unwind.Context, bin ProbeBinary, copts ContextOptions,
 		for i, c := range ctxs {
 			counters[i] = c.Counters
 		}
-		pg.missing = unwind.NewMissingFrames(bin.Inst, newFuncIDs(bin.Syms.sym), counters, 0)
+		pg.missing = unwind.NewMissingFrames(bin.Inst, newFuncIDs(bin.Syms.sym), counters, copts.MaxSearchDepth)
 	}
 	for i, c := range ctxs {
 		pg.addBody(i, c)

@@ -79,6 +79,9 @@ func (g *generator) finish(sz *sizes) *Result {
 	if opts.TrimColdProfile || mergeCold {
 		flat = trimAndMergeCold(flat, res.HotThreshold, opts.TrimColdProfile, mergeCold, opts.MaxColdContextDepth, opts.PreInliner)
 	}
+	if opts.MarkAllPreinlined {
+		markShouldBeInlined(flat)
+	}
 	var prof *sampleprof.Profile
 	if opts.Nested {
 		prof = nest(flat, g.t.names)
@@ -88,14 +91,20 @@ func (g *generator) finish(sz *sizes) *Result {
 	generate.DropAmbiguous(prof)
 	prof.PreInlined = opts.PreInliner
 	if opts.MarkAllPreinlined {
-		for _, f := range prof.Functions {
-			f.Attributes |= sampleprof.ContextShouldBeInlined
-		}
 		prof.PreInlined = true
 	}
 	prof.FSDiscriminators = opts.FSDiscriminators
 	res.Profile = prof
 	return res
+}
+
+// markShouldBeInlined marks every context's profile ContextShouldBeInlined
+// (--mark-all-context-preinlined: llvm-profgen 22 replays all inlining),
+// so that nesting keeps the mark on inlinees too.
+func markShouldBeInlined(flat map[string]*flatEntry) {
+	for _, e := range flat {
+		e.fs.Attributes |= sampleprof.ContextShouldBeInlined
+	}
 }
 
 // profiledFunctions returns the functions the contexts' ranges start in

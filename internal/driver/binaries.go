@@ -10,6 +10,7 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/binary/pseudoprobe"
 	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/symbolize"
@@ -27,12 +28,14 @@ type binaries struct {
 	goLinesWarned []bool               // a warning said the pclntab could not be read
 	// prechecks are the stack checks that read the binaries' code on
 	// goroutines of their own: Close waits for them.
-	prechecks   []*fpskid.Prechecker
-	notFound    []recordedBinary // binaries of the recording not found by their build ids
-	symbolsOnly bool             // a binary without DWARF is symbolized by its ELF symbols
-	dwp         string           // --dwp: the DWARF package of the primary binary
-	warn        io.Writer        // llvm-profgen's warnings about loading the DWARF
-	detailed    bool             // --show-detailed-warning
+	prechecks     []*fpskid.Prechecker
+	notFound      []recordedBinary // binaries of the recording not found by their build ids
+	symbolsOnly   bool             // a binary without DWARF is symbolized by its ELF symbols
+	symtabFuncs   bool             // a probe binary's functions its DWARF lacks come from its ELF symbols
+	separateDebug bool             // --debug-binary: the DWARF is in another file
+	dwp           string           // --dwp: the DWARF package of the primary binary
+	warn          io.Writer        // llvm-profgen's warnings about loading the DWARF
+	detailed      bool             // --show-detailed-warning
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one), or
@@ -63,8 +66,10 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
 	b.goLinesWarned = make([]bool, len(b.files))
 	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
+	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
+	b.symtabFuncs = !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !b.symbolsOnly
 	if !wantDWARF || b.symbolsOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
@@ -166,6 +171,9 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 	t.MarkEntries(symbols(f.FuncSymbols()))
 	t.AddSymbols(symbols(f.FuncSymbols()))
 	t.AddSymbols(symbols(f.PLTSymbols()))
+	if b.symtabFuncs && pseudoprobe.In(f.ELF()) {
+		t.AddSymtabFunctions(symbols(f.FuncSymbols()))
+	}
 	b.syms[i] = t
 	return t, nil
 }

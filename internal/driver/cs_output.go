@@ -13,6 +13,9 @@ import (
 // writeCS writes the context-sensitive result of hybrid samples: the
 // unwound contexts unsymbolized, or a CS sample profile.
 func writeCS(opts Options, bins *binaries, h *hybridPath) error {
+	if opts.DataAccessTrace != "" {
+		return errDataAccessMode
+	}
 	if opts.Format == "pprof" {
 		return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
 	}
@@ -50,7 +53,7 @@ func (h *hybridPath) warnTruncated(opts Options, contexts int) {
 // ranges that do not fit the binary, over the hybrid samples unwound.
 func (h *hybridPath) warnRanges(opts Options) {
 	pairs, total := h.queue.pairs()
-	funcs, ok := primaryFuncEnds(h.bins)
+	funcs, ok := primaryFuncAt(h.bins)
 	if !ok {
 		return // reported when the profile is written
 	}

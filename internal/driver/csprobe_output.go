@@ -47,6 +47,7 @@ func csProbeProfile(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs 
 		CompressRecursion:  opts.CS.CompressRecursion,
 		MaxContextDepth:    opts.CS.MaxContextDepth,
 		InferMissingFrames: opts.CS.InferMissingFrames,
+		MaxSearchDepth:     int(opts.CS.MaxSearchDepth),
 	}
 	bin := csprofile.ProbeBinary{Binary: csprofile.Binary{Code: instSizes{f}, Syms: syms}, Inst: f, Probes: pb}
 	res, descs, err := csprofile.GenerateProbe(ctxs, bin, copts, csProfileOptions(opts, bins))

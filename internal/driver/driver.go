@@ -61,8 +61,16 @@ type Options struct {
 	// UseDwarfCorrelation makes the profile of a pseudo-probe binary
 	// line-based, from DWARF, as the binary had no probes.
 	UseDwarfCorrelation bool
-	ShowPseudoProbe     bool       // print the probe descriptors on Stdout when decoding them
-	CS                  *CSOptions // context-sensitive profiles of hybrid samples; nil: DefaultCSOptions
+	// DataAccessTrace (--data-access-perftrace, LLVM 22) is a perf report
+	// -D trace of memory-access samples: the vtable loads it holds become
+	// the profile's vtable type counts (dataaccess.go); line-based
+	// profiles without contexts only, as llvm-profgen 22.
+	DataAccessTrace string
+	// WriteVTables keeps the vtable type counts in extbinary output
+	// (--extbinary-write-vtable-type-prof); text output always has them.
+	WriteVTables    bool
+	ShowPseudoProbe bool       // print the probe descriptors on Stdout when decoding them
+	CS              *CSOptions // context-sensitive profiles of hybrid samples; nil: DefaultCSOptions
 
 	LLVM LLVMOptions // llvm-profgen's tuning and diagnostic flags
 

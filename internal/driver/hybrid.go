@@ -220,7 +220,7 @@ func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
 		first = false
 		var w *unwinder
 		if h.probes {
-			keys := unwind.NewAddressContexts(copts.CompressRecursion, copts.MaxContextDepth)
+			keys := unwind.NewAddressContexts(copts.CompressRecursion, h.opts.addressContextDepth())
 			w = &unwinder{u: unwind.New(bin.NewCodeCache(h.bins.primary()), syms, keys, unwind.Options{CallerContexts: true}), syms: syms, addrs: keys}
 		} else {
 			keys := csprofile.NewFrameContexts(syms, copts)

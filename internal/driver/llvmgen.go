@@ -50,6 +50,9 @@ func lbrGenerateOptions(opts Options, bins *binaries, sym *symbolize.Table) gene
 // (extbinary with --populate-profile-symbol-list) and the density check.
 func finishProfile(opts Options, sym *symbolize.Table, prof *sampleprof.Profile) {
 	generate.Finish(prof, generate.Finishing{TrimCold: opts.CS.Profile.TrimColdProfile, ColdCount: opts.LLVM.SummaryColdCount})
+	if opts.CS.Profile.MarkAllPreinlined {
+		markAllPreinlined(prof)
+	}
 	if opts.LLVM.PopulateProfileSymbolList && opts.Format == "extbinary" {
 		prof.SymbolList = []string{}
 		for _, f := range sym.Functions() {
@@ -59,6 +62,16 @@ func finishProfile(opts Options, sym *symbolize.Table, prof *sampleprof.Profile)
 	if d := opts.LLVM.Density; d != nil {
 		reportDensity(opts.Stderr, opts.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
 	}
+}
+
+// markAllPreinlined is --mark-all-context-preinlined for a profile without
+// contexts: llvm-profgen 22 marks every profile, inlinees too,
+// ContextShouldBeInlined, and the profile pre-inlined.
+func markAllPreinlined(prof *sampleprof.Profile) {
+	for _, f := range prof.Functions {
+		sampleprof.AddAttributes(f, sampleprof.ContextShouldBeInlined)
+	}
+	prof.PreInlined = true
 }
 
 // reportDensity prints llvm-profgen 19's density suggestion (a warning

@@ -56,8 +56,11 @@ type LLVMOptions struct {
 	// default: the path of the file holding its DWARF with ".dwp"
 	// appended). When it cannot be opened, the .dwo files are read.
 	DWP string
-	// NoSymtabFunctions (--load-function-from-symbol=false): functions known
-	// only from the symbol table are not added (pseudo-probe profiles).
+	// NoSymtabFunctions (--load-function-from-symbol=false): the functions
+	// of a pseudo-probe binary known only from its symbol table (an object
+	// built without -g) are not added, as in llvm-profgen 19; by default
+	// they are, as in 22 (symbolize.Table.AddSymtabFunctions), and the
+	// samples of their ranges are counted in a warning.
 	NoSymtabFunctions bool
 	// Kernel (--kernel): the binary is the Linux kernel, loaded where the
 	// [kernel.kallsyms] mmap says, for every process.

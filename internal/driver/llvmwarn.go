@@ -9,6 +9,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary/insn"
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/symbolize"
 )
 
 // llvm-profgen 19's warnings about LBR input, printed with its text (lines
@@ -47,8 +48,8 @@ func printBadLines(w io.Writer, s *lbrSummary) {
 
 // rangeCheck counts llvm-profgen's range warnings (warnInvalidRange).
 type rangeCheck struct {
-	total, notBoundary, noFunc, crossFunc, bogus uint64
-	details                                      []rangeDetail
+	total, notBoundary, noFunc, recovered, crossFunc, bogus uint64
+	details                                                 []rangeDetail
 }
 
 type rangeDetail struct {
@@ -63,13 +64,12 @@ const (
 	msgBogus       = "Range start is after or too far from range end."
 )
 
-// funcEnds finds the function range holding an address: its end, and
-// whether there is one.
-type funcEnds func(addr uint64) (end uint64, ok bool)
+// funcAt finds the function range holding an address, nil for none.
+type funcAt func(addr uint64) *symbolize.FuncRange
 
 // checkRanges classifies every pair of consecutive branches of the input
 // (c.Ranges used, c.Unused not), as llvm-profgen does before generating.
-func checkRanges(c *aggregate.Counters, pairs uint64, bin Binary, funcs funcEnds, leadingIP bool) *rangeCheck {
+func checkRanges(c *aggregate.Counters, pairs uint64, bin Binary, funcs funcAt, leadingIP bool) *rangeCheck {
 	rc := &rangeCheck{total: pairs}
 	for _, m := range []map[aggregate.Range]uint64{c.Ranges, c.Unused} {
 		for r, n := range m {
@@ -82,7 +82,7 @@ func checkRanges(c *aggregate.Counters, pairs uint64, bin Binary, funcs funcEnds
 	return rc
 }
 
-func (rc *rangeCheck) check(r aggregate.Range, n uint64, bin Binary, funcs funcEnds, leadingIP bool) {
+func (rc *rangeCheck) check(r aggregate.Range, n uint64, bin Binary, funcs funcAt, leadingIP bool) {
 	startCode, endCode := bin.IsCode(r.Start), bin.IsCode(r.End)
 	if !startCode && !endCode {
 		return
@@ -90,12 +90,15 @@ func (rc *rangeCheck) check(r aggregate.Range, n uint64, bin Binary, funcs funcE
 	if !leadingIP && (!startCode || !isTransfer(bin, r.End)) {
 		rc.add(&rc.notBoundary, n, r, msgNotBoundary)
 	}
-	end, ok := funcs(r.Start)
-	if !ok {
+	fr := funcs(r.Start)
+	if fr == nil {
 		rc.add(&rc.noFunc, n, r, msgDangling)
 		return
 	}
-	if r.End >= end {
+	if fr.Func.FromSymtab {
+		rc.recovered += n
+	}
+	if r.End >= fr.End {
 		rc.add(&rc.crossFunc, n, r, msgCrossFunc)
 	}
 	if startCode && endCode && (r.Start > r.End || bin.CrossesUncondBranch(r.Start, r.End)) {
@@ -126,6 +129,7 @@ func (rc *rangeCheck) print(w io.Writer, detailed bool) {
 	}
 	warnShare(w, rc.notBoundary, rc.total, "of samples are from ranges that are not on instruction boundary.")
 	warnShare(w, rc.noFunc, rc.total, "of samples are from ranges that do not belong to any functions.")
+	warnShare(w, rc.recovered, rc.total, "of samples are from ranges that belong to functions recovered from symbol table.")
 	warnShare(w, rc.crossFunc, rc.total, "of samples are from ranges that do cross function boundaries.")
 	warnShare(w, rc.bogus, rc.total, "of samples are from ranges that have range start after or too far from range end acrossing the unconditinal jmp.")
 }

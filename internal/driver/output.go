@@ -25,6 +25,11 @@ func write(opts Options, bins *binaries, res *result) error {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return writeCS(opts, bins, res.hybrid)
 	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
+		if !res.hybrid.lbrOnly() {
+			// llvm-profgen 22 puts the vtable loads in the counters of
+			// branch stacks alone, not in those of hybrid samples.
+			opts.DataAccessTrace = ""
+		}
 		return writeLBR(opts, bins, res.lbr.Counters)
 	case res.stacks.Stats.Used > 0:
 		return writeStacks(opts, bins, res)
@@ -58,6 +63,9 @@ func writeLBR(opts Options, bins *binaries, c *generate.Counters) error {
 // probes, line-based otherwise.
 func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
 	if usePseudoProbes(opts, bins) {
+		if opts.DataAccessTrace != "" {
+			return nil, errDataAccessMode
+		}
 		return probeProfile(opts, bins, c)
 	}
 	sym, err := bins.symbolizer(0)
@@ -65,6 +73,11 @@ func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof
 		return nil, err
 	}
 	gopts := lbrGenerateOptions(opts, bins, sym)
+	if opts.DataAccessTrace != "" {
+		if gopts.DataAccesses, err = dataAccesses(opts, bins); err != nil {
+			return nil, err
+		}
+	}
 	prof := generate.Profile(*c, instSizes{bins.primary()}, sym, gopts)
 	prof.FSDiscriminators = gopts.FSDiscriminators
 	finishProfile(opts, sym, prof)
@@ -174,7 +187,7 @@ func writeSampleProfile(opts Options, path string, prof *sampleprof.Profile) err
 		md5 = false
 	}
 	return writeFile(path, func(w io.Writer) error {
-		return sampleprof.WriteOptions{UseMD5: md5}.Write(w, prof, format)
+		return sampleprof.WriteOptions{UseMD5: md5, VTables: opts.WriteVTables}.Write(w, prof, format)
 	})
 }
 

@@ -31,7 +31,7 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 	if err != nil {
 		return nil, err
 	}
-	prof, descs, err := generate.ProbeProfile(*c, instSizes{f}, sym, pb)
+	prof, descs, err := generate.ProbeProfile(*c, instSizes{f}, sym, pb, lbrGenerateOptions(opts, bins, sym).ZeroRanges)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}

@@ -95,7 +95,7 @@ func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
 	if res.lbr.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
 		return
 	}
-	funcs, ok := primaryFuncEnds(bins)
+	funcs, ok := primaryFuncAt(bins)
 	if !ok {
 		return // reported when the profile is written
 	}
@@ -193,17 +193,12 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 	return fmt.Errorf("%s: %w: %s", name, ErrNoSamples, why)
 }
 
-// primaryFuncEnds returns, for the primary binary, the end of the function
-// holding an address (false: none); false when its symbolizer fails.
-func primaryFuncEnds(bins *binaries) (funcEnds, bool) {
+// primaryFuncAt returns, for the primary binary, what finds the function
+// range holding an address; false when its symbolizer fails.
+func primaryFuncAt(bins *binaries) (funcAt, bool) {
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return nil, false
 	}
-	return func(addr uint64) (uint64, bool) {
-		if r := sym.FuncRangeAt(addr); r != nil {
-			return r.End, true
-		}
-		return 0, false
-	}, true
+	return sym.FuncRangeAt, true
 }

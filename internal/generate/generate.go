@@ -64,6 +64,19 @@ type Options struct {
 	SumBodySamples     bool
 	ZeroRanges         [][2]uint64
 	UpdateTotalSamples bool
+
+	// DataAccesses are the vtable loads of --data-access-perftrace: each
+	// counts at its instruction's location, in the profile of its inline
+	// frame (LLVM 22's vtable type profiles).
+	DataAccesses []DataAccess
+}
+
+// DataAccess counts the loads from vtable VTable by the instruction at
+// (canonical) address IP.
+type DataAccess struct {
+	IP     uint64
+	VTable string
+	Count  uint64
 }
 
 // FSDiscriminatorSymbol is the symbol of binaries built with flow-sensitive
@@ -78,6 +91,9 @@ func Profile(c Counters, code Code, sym Symbolizer, opts Options) *sampleprof.Pr
 	}
 	for b, n := range c.Branches {
 		g.addBranch(b, n)
+	}
+	for _, d := range opts.DataAccesses {
+		g.addDataAccess(d)
 	}
 	for _, f := range g.prof.Functions {
 		updateCallsiteSamples(f)
@@ -127,6 +143,19 @@ func (g *generator) addInstruction(addr, size, count uint64) {
 	if rec.Samples < n {
 		rec.Samples = n
 	}
+}
+
+// addDataAccess counts d's vtable at its instruction's location, in the
+// profile of the innermost frame there; an instruction no DWARF covers
+// counts nothing.
+func (g *generator) addDataAccess(d DataAccess) {
+	g.frames = g.sym.Frames(d.IP, g.frames)
+	if len(g.frames) == 0 {
+		return
+	}
+	leaf := g.leafProfile(g.frames, 0)
+	m := leaf.VTableCounts(g.location(g.frames[len(g.frames)-1]))
+	m[d.VTable] += d.Count
 }
 
 // leafProfile returns the profile of the innermost frame, nested under its

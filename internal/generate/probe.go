@@ -31,15 +31,18 @@ type ProbeBinary struct {
 
 // ProbeProfile builds the probe-based sample profile of c. It decodes
 // the probes of the functions that have samples only, as llvm-profgen
-// does, and returns their descriptors too.
-func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary) (*sampleprof.Profile, *pseudoprobe.Descs, error) {
+// does, and returns their descriptors too. The probes of those functions
+// in zero ([start, end) ranges; --fill-zero-for-all-funcs: every
+// function's) get zero counts where nothing was sampled; without zero,
+// those in the functions of sampled ranges.
+func ProbeProfile(c Counters, code Code, sym Symbolizer, bin ProbeBinary, zero [][2]uint64) (*sampleprof.Profile, *pseudoprobe.Descs, error) {
 	descs, table, err := DecodeProbes(bin, profiledFunctions(c, sym))
 	if err != nil {
 		return nil, nil, err
 	}
 	g := &probeGenerator{prof: sampleprof.NewProfile(), descs: descs, table: table}
 	g.prof.ProbeBased = true
-	g.addRanges(disjointRanges(withZeroRanges(c.Ranges, sym, nil)), code)
+	g.addRanges(disjointRanges(withZeroRanges(c.Ranges, sym, zero)), code)
 	for b, n := range c.Branches {
 		g.addBranch(b, n, sym)
 	}

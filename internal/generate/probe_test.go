@@ -30,7 +30,7 @@ func probeBinary(t testing.TB, in *testInput) ProbeBinary {
 
 func probeProfileText(t testing.TB, in *testInput, c Counters) []byte {
 	t.Helper()
-	p, _, err := ProbeProfile(c, in.code, in.sym, probeBinary(t, in))
+	p, _, err := ProbeProfile(c, in.code, in.sym, probeBinary(t, in), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestProbeProfileShape(t *testing.T) {
 		t.Fatal("no DWARF range for main")
 	}
 	c := Counters{Ranges: map[Range]uint64{{Start: mainRange.Start, End: mainRange.End - 1}: 7}, Branches: map[Branch]uint64{}}
-	p, _, err := ProbeProfile(c, in.code, in.sym, pb)
+	p, _, err := ProbeProfile(c, in.code, in.sym, pb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestProbeProfileDamagedSections(t *testing.T) {
 	} {
 		pb := probeBinary(t, in)
 		tt.damage(&pb)
-		_, _, err := ProbeProfile(c, in.code, in.sym, pb)
+		_, _, err := ProbeProfile(c, in.code, in.sym, pb, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
 		}

@@ -59,6 +59,10 @@ type Options struct {
 	// SplitLayout (--split-layout, llvm-profdata 20): extbinary sample
 	// output in the split layout.
 	SplitLayout bool
+	// WriteVTables (--extbinary-write-vtable-type-prof, LLVM 22): extbinary
+	// sample output keeps the vtable type counts; without it they are
+	// dropped, as llvm-profdata-22 does (text output keeps them).
+	WriteVTables bool
 	// Extbinary section options (sample profiles).
 	UseMD5, CompressAllSections, GenPartialProfile bool
 	// ProfileIsFS (--profile-isfs): the inputs' discriminators are

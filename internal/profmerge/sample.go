@@ -88,7 +88,7 @@ func warnSample(stderr io.Writer, path string, err error) {
 // writeOptions are the extbinary section options; given for another
 // format they are ignored with llvm-profdata's warning.
 func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampleprof.WriteOptions {
-	wo := sampleprof.WriteOptions{UseMD5: o.UseMD5, Compress: o.CompressAllSections, Partial: o.GenPartialProfile, SplitLayout: o.SplitLayout}
+	wo := sampleprof.WriteOptions{UseMD5: o.UseMD5, Compress: o.CompressAllSections, Partial: o.GenPartialProfile, SplitLayout: o.SplitLayout, VTables: o.WriteVTables}
 	if format == sampleprof.FormatExtBinary {
 		return wo
 	}
@@ -103,7 +103,8 @@ func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampl
 			fmt.Fprintf(stderr, "warning: -%s is ignored. Specify -extbinary to enable it\n", f.name)
 		}
 	}
-	return sampleprof.WriteOptions{}
+	// Text keeps the split layout as !Flat lines (llvm-profdata-22).
+	return sampleprof.WriteOptions{SplitLayout: o.SplitLayout && format == sampleprof.FormatText}
 }
 
 // WriteSample writes p to path (- for standard output) atomically.

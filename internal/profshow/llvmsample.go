@@ -36,7 +36,7 @@ func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 		}
 	}
 	if opts.LLVM.DetailedSummary {
-		writeSampleSummary(w, sampleprof.ComputeSummary(p))
+		writeSampleSummary(w, sampleprof.ComputeSummary(p), opts.SampleSummary19)
 	}
 	if opts.LLVM.HotFuncList || opts.LLVM.TopN > 0 {
 		writeHotFunctions(w, p, opts.LLVM.TopN)
@@ -71,6 +71,7 @@ func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
 		fmt.Fprintln(w, "Samples collected in the function's body {")
 		for _, loc := range sampleprof.SortedLocations(f.Body) {
 			fmt.Fprintf(w, "%s  %s: %s\n", pad, locText(loc), recordText(f.Body[loc]))
+			printVTables(w, f, loc, pad)
 		}
 		fmt.Fprintf(w, "%s}\n", pad)
 	}
@@ -85,8 +86,28 @@ func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
 			fmt.Fprintf(w, "%s  %s: inlined callee: %s: ", pad, locText(loc), c.Name)
 			printSamples(w, c, indent+4)
 		}
+		printVTables(w, f, loc, pad)
 	}
 	fmt.Fprintf(w, "%s}\n", pad)
+}
+
+// printVTables prints the vtable type counts at loc as LLVM 22's
+// printTypeCountMap, after its indentation; empty counts print the
+// indentation alone, as LLVM does.
+func printVTables(w io.Writer, f *sampleprof.FunctionSamples, loc sampleprof.LineLocation, pad string) {
+	m, ok := f.VTables[loc]
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "%s  ", pad)
+	if len(m) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s: vtables: ", locText(loc))
+	for _, t := range m.Sorted() {
+		fmt.Fprintf(w, "%s:%d ", t.Name, t.Count)
+	}
+	fmt.Fprintln(w)
 }
 
 func locText(l sampleprof.LineLocation) string {
@@ -108,16 +129,33 @@ func recordText(r *sampleprof.SampleRecord) string {
 	return s
 }
 
-// writeSampleSummary is LLVM's ProfileSummary printSummary and
-// printDetailedSummary.
-func writeSampleSummary(w io.Writer, s *sampleprof.Summary) {
-	fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\nMaximum block count: %d\nTotal number of blocks: %d\nTotal count: %d\n",
-		s.NumFunctions, s.MaxFunctionCount, s.MaxCount, s.NumCounts, s.TotalCount)
+// writeSampleSummary is LLVM 22's ProfileSummary printSummary and
+// printDetailedSummary (a sample profile has no internal block count),
+// or with llvm19 LLVM 19's.
+func writeSampleSummary(w io.Writer, s *sampleprof.Summary, llvm19 bool) {
+	maxBlock := "Maximum internal block count: 0"
+	if llvm19 {
+		maxBlock = fmt.Sprint("Maximum block count: ", s.MaxCount)
+	}
+	fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\n%s\nTotal number of blocks: %d\nTotal count: %d\n",
+		s.NumFunctions, s.MaxFunctionCount, maxBlock, s.NumCounts, s.TotalCount)
 	fmt.Fprintln(w, "Detailed summary:")
 	for _, e := range s.Detailed {
-		fmt.Fprintf(w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
-			e.NumCounts, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
+		cutoff := formatG6(float32(e.Cutoff) / 1e6 * 100)
+		if llvm19 {
+			fmt.Fprintf(w, "%d blocks with count >= %d account for %s percentage of the total counts.\n", e.NumCounts, e.MinCount, cutoff)
+			continue
+		}
+		fmt.Fprintf(w, "%d blocks (%.2f%%) with count >= %d account for %s%% of the total counts.\n", e.NumCounts, blockShare(e.NumCounts, s.NumCounts), e.MinCount, cutoff)
 	}
+}
+
+// blockShare is LLVM's 100.f * n / total, in float as LLVM computes it.
+func blockShare(n, total uint64) float32 {
+	if total == 0 {
+		return 0
+	}
+	return 100 * float32(n) / float32(total)
 }
 
 func sortedUnique(s []string) []string {

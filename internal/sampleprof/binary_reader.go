@@ -117,6 +117,7 @@ type profileDecoder struct {
 	p        *Profile
 	names    []string
 	contexts [][]ContextFrame // the CS name table of a context-sensitive extbinary profile
+	vtables  bool             // each body ends with its vtable type counts
 }
 
 func (d *profileDecoder) name() string {
@@ -192,6 +193,9 @@ func (d *profileDecoder) body(f *FunctionSamples, depth int) {
 			return
 		}
 		d.body(f.Inlinee(loc, name), depth+1)
+	}
+	if d.vtables {
+		d.readVTables(f)
 	}
 }
 

@@ -28,6 +28,10 @@ type WriteOptions struct {
 	// inlinees in one profile section and function offset table, the
 	// others in a second pair flagged flat.
 	SplitLayout bool
+	// VTables writes the vtable type counts (extbinary only), as
+	// llvm-profdata-22's --extbinary-write-vtable-type-prof; without it
+	// they are dropped, as LLVM 22 does by default.
+	VTables bool
 }
 
 // WriteBinary writes p in LLVM's SPF_Binary format: magic and version,
@@ -41,7 +45,7 @@ func WriteBinary(w io.Writer, p *Profile) error {
 	if p.CS {
 		return errors.New("context-sensitive profiles need the extbinary or text format")
 	}
-	names, err := newNameTable(p)
+	names, err := newNameTable(p, false)
 	if err != nil {
 		return err
 	}
@@ -136,6 +140,9 @@ func (e *encoder) bodyRest(f *FunctionSamples, t *nameTable) {
 			e.body(c, t)
 		}
 	}
+	if t.vtables {
+		e.vtables(f, t)
+	}
 }
 
 func (e *encoder) location(loc LineLocation) {
@@ -144,16 +151,17 @@ func (e *encoder) location(loc LineLocation) {
 }
 
 // nameTable holds every name a profile mentions (functions, inlinees, call
-// targets), sorted, with each name's index.
+// targets, and with vtables the vtables), sorted, with each name's index.
 type nameTable struct {
-	names  []string
-	hashes []uint64 // MD5 of each name (the name itself in an MD5 profile)
-	index  map[string]uint64
-	less   func(a, b string) bool
+	names   []string
+	hashes  []uint64 // MD5 of each name (the name itself in an MD5 profile)
+	index   map[string]uint64
+	less    func(a, b string) bool
+	vtables bool // the profiles carry their vtable type counts
 }
 
-func newNameTable(p *Profile) (*nameTable, error) {
-	t := &nameTable{index: map[string]uint64{}, less: nameLess(p.MD5)}
+func newNameTable(p *Profile, vtables bool) (*nameTable, error) {
+	t := &nameTable{index: map[string]uint64{}, less: nameLess(p.MD5), vtables: vtables}
 	for _, f := range p.Functions {
 		t.collect(f)
 	}
@@ -186,6 +194,9 @@ func (t *nameTable) collect(f *FunctionSamples) {
 		for _, c := range callees {
 			t.collect(c)
 		}
+	}
+	if t.vtables {
+		t.collectVTables(f)
 	}
 }
 

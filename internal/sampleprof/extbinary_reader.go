@@ -89,6 +89,7 @@ func (d *profileDecoder) section(h secHeader) {
 		d.p.CS = h.flags&secFlagFullContext != 0
 		d.p.FSDiscriminators = h.flags&secFlagFSDiscriminator != 0
 		d.p.PreInlined = h.flags&secFlagIsPreInlined != 0
+		d.vtables = h.flags&secFlagHasVTableTypeProf != 0
 		d.summary()
 	case secNameTable:
 		if h.flags&secFlagMD5Name != 0 {

@@ -21,7 +21,7 @@ type section struct {
 // the data follows in that order except that the function offset table,
 // which needs the profiles' offsets, comes after the symbol list.
 func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
-	names, err := newNameTable(p)
+	names, err := newNameTable(p, opts.VTables)
 	if err != nil {
 		return err
 	}
@@ -34,6 +34,9 @@ func WriteExtBinary(w io.Writer, p *Profile, opts WriteOptions) error {
 	summary := summarySection(p)
 	if opts.Partial {
 		summary.flags |= secFlagPartial
+	}
+	if opts.VTables {
+		summary.flags |= secFlagHasVTableTypeProf
 	}
 	var layout, onDisk []*section
 	if opts.SplitLayout {

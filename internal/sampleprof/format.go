@@ -80,6 +80,9 @@ const (
 	secFlagFullContext     = 2 << 32
 	secFlagFSDiscriminator = 4 << 32
 	secFlagIsPreInlined    = 16 << 32
+	// secFlagHasVTableTypeProf: each function's vtable type counts follow
+	// its inlinees (LLVM 22).
+	secFlagHasVTableTypeProf = 32 << 32
 
 	secFlagOrdered = 1 << 32 // function offset table: in context order
 

@@ -62,7 +62,7 @@ func rewrite(t *testing.T, opts WriteOptions, data []byte, format Format) []byte
 }
 
 func FuzzReadText(f *testing.F) {
-	addSeeds(f, "testdata/cs/*", "testdata/*.txt", "testdata/golden/*.txt")
+	addSeeds(f, "testdata/cs/*", "testdata/*.txt", "testdata/golden/*.txt", "testdata/llvm22/*.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ReadText(bytes.NewReader(data))
 		if err != nil {
@@ -84,7 +84,7 @@ func FuzzReadBinary(f *testing.F) {
 }
 
 func FuzzReadExtBinary(f *testing.F) {
-	addSeeds(f, "testdata/*.extbinary", "testdata/cs/*.extbinary", "testdata/golden/*.extbinary")
+	addSeeds(f, "testdata/*.extbinary", "testdata/cs/*.extbinary", "testdata/golden/*.extbinary", "testdata/llvm22/*.extbinary")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ReadBinary(data)
 		if err != nil {

@@ -59,7 +59,7 @@ func (o WriteOptions) Write(w io.Writer, p *Profile, format Format) error {
 	}
 	switch format {
 	case FormatText:
-		return WriteText(w, p)
+		return writeText(w, p, o.SplitLayout)
 	case FormatBinary:
 		return WriteBinary(w, p)
 	case FormatExtBinary:

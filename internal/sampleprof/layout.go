@@ -53,6 +53,8 @@ func flattenInto(out *Profile, f *FunctionSamples) {
 	for loc, r := range f.Body {
 		g.mergeRecord(loc, r)
 	}
+	var over bool // saturated counts stay saturated, as in the rest of g
+	g.mergeVTables(f, 1, &over)
 	total := f.TotalSamples
 	for _, loc := range SortedLocations(f.Callsites) {
 		for _, c := range SortedInlinees(f.Callsites[loc]) {

@@ -158,6 +158,7 @@ func (f *FunctionSamples) merge(src *FunctionSamples, weight uint64, mismatch []
 			dr.CallTargets[callee] = mulAddOver(n, weight, dr.CallTargets[callee], over)
 		}
 	}
+	f.mergeVTables(src, weight, over)
 	for _, loc := range SortedLocations(src.Callsites) {
 		callees := src.Callsites[loc]
 		for _, name := range sortedKeys(callees) {

@@ -78,6 +78,9 @@ type FunctionSamples struct {
 	Body    map[LineLocation]*SampleRecord
 	// Callsites maps a call site to the inlined callees there, by name.
 	Callsites map[LineLocation]map[string]*FunctionSamples
+	// VTables are the vtable type counts by location (LLVM 22,
+	// vtables.go); nil when there are none.
+	VTables map[LineLocation]TypeCounts
 }
 
 // Context attributes (SampleProf.h ContextAttributeMask).

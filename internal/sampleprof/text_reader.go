@@ -99,15 +99,39 @@ func (t *textReader) parse(line string) error {
 	if depth == t.metaDepth {
 		return fmt.Errorf("found non-metadata after metadata: %s", excerpt(line))
 	}
+	if loc, types, ok := vtablesLine(line[depth:]); ok {
+		if err := t.parseVTables(loc, types); err != nil {
+			return fmt.Errorf("%w, found %s", err, excerpt(line))
+		}
+		return nil
+	}
 	if !t.parseLine(line[depth:]) {
 		return fmt.Errorf("expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found %s", excerpt(line))
 	}
 	return nil
 }
 
-// parseMetadata reads "!CFGChecksum: N" (pseudo-probe profiles) or
-// "!Attributes: N" (context attributes).
+// vtablesLine splits "loc: vtables pairs" into its location and pairs.
+func vtablesLine(s string) (LineLocation, string, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 || !strings.HasPrefix(s[colon:], ": "+vtablesPrefix) {
+		return LineLocation{}, "", false
+	}
+	loc, ok := parseLocation(s[:colon])
+	return loc, s[colon+2+len(vtablesPrefix):], ok
+}
+
+// flatMetadata marks a top-level function of the flat section of a split
+// layout (LLVM 22); it means nothing to a reader.
+const flatMetadata = "!Flat"
+
+// parseMetadata reads "!CFGChecksum: N" (pseudo-probe profiles),
+// "!Attributes: N" (context attributes) or, for a top-level function,
+// "!Flat".
 func (t *textReader) parseMetadata(s string) error {
+	if s == flatMetadata && len(t.stack) == 1 {
+		return nil
+	}
 	name, value, _ := strings.Cut(s, ":")
 	f := t.stack[len(t.stack)-1]
 	switch name {

@@ -10,13 +10,19 @@ import (
 //
 //	name:total:head
 //	 offset[.discriminator]: count [callee:count ...]
+//	 offset[.discriminator]: vtables name:count ...  (after the record or inlinees of that location)
 //	 offset[.discriminator]: inlined_callee:total
 //	  offset[.discriminator]: count ...
 //	  !CFGChecksum: checksum        (pseudo-probe profiles, every function)
 //	  !Attributes: attributes       (when not 0)
-func WriteText(w io.Writer, p *Profile) error {
+func WriteText(w io.Writer, p *Profile) error { return writeText(w, p, false) }
+
+// writeText is WriteText; with splitLayout (llvm-profdata-22 merge --text
+// --split-layout) each top-level function without inlinees ends with a
+// "!Flat" line, as it would go to the flat section of an extbinary.
+func writeText(w io.Writer, p *Profile, splitLayout bool) error {
 	bw := bufio.NewWriter(w)
-	tw := textWriter{w: bw, less: nameLess(p.MD5), probes: p.ProbeBased}
+	tw := textWriter{w: bw, less: nameLess(p.MD5), probes: p.ProbeBased, flat: splitLayout}
 	for _, f := range p.SortedFunctions() {
 		tw.function(f, 0)
 	}
@@ -28,6 +34,7 @@ type textWriter struct {
 	w      *bufio.Writer
 	less   func(a, b string) bool
 	probes bool // write each function's CFG checksum
+	flat   bool // mark top-level functions without inlinees !Flat
 }
 
 func (tw textWriter) function(f *FunctionSamples, indent int) {
@@ -59,6 +66,7 @@ func (tw textWriter) function(f *FunctionSamples, indent int) {
 			w.WriteString(strconv.FormatUint(t.Count, 10))
 		}
 		w.WriteByte('\n')
+		tw.writeVTables(f, loc, indent+1)
 	}
 	for _, loc := range SortedLocations(f.Callsites) {
 		for _, callee := range sortedInlinees(f.Callsites[loc], less) {
@@ -67,6 +75,7 @@ func (tw textWriter) function(f *FunctionSamples, indent int) {
 			w.WriteString(": ")
 			tw.function(callee, indent+1)
 		}
+		tw.writeVTables(f, loc, indent+1)
 	}
 	if tw.probes {
 		writeIndent(w, indent+1)
@@ -79,6 +88,9 @@ func (tw textWriter) function(f *FunctionSamples, indent int) {
 		w.WriteString("!Attributes: ")
 		w.WriteString(strconv.FormatUint(uint64(f.Attributes), 10))
 		w.WriteByte('\n')
+	}
+	if tw.flat && indent == 0 && len(f.Callsites) == 0 {
+		w.WriteString(" " + flatMetadata + "\n")
 	}
 }
 

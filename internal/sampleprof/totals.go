@@ -17,3 +17,14 @@ func UpdateTotalSamples(f *FunctionSamples) {
 	}
 	f.TotalSamples = total
 }
+
+// AddAttributes sets the context attributes attrs on f and on every
+// profile inlined in it.
+func AddAttributes(f *FunctionSamples, attrs uint32) {
+	f.Attributes |= attrs
+	for _, callees := range f.Callsites {
+		for _, c := range callees {
+			AddAttributes(c, attrs)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package symbolize
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -10,7 +12,10 @@ import (
 type Function struct {
 	Name   string
 	Ranges [][2]uint64 // [start, end)
-	units  []int32     // lazily loaded tables: the unit of each range
+	// FromSymtab marks a function no DWARF subprogram describes, recovered
+	// from an ELF function symbol (AddSymtabFunctions).
+	FromSymtab bool
+	units      []int32 // lazily loaded tables: the unit of each range
 }
 
 // FuncRange is one address range of a Function.
@@ -56,12 +61,25 @@ func newFuncTable(l *loader, preferredBase uint64) funcTable {
 	return t
 }
 
-// FuncRangeAt returns the function range containing addr.
-func (t *Table) FuncRangeAt(addr uint64) *FuncRange { return t.funcsAt(addr).at(addr) }
+// FuncRangeAt returns the function range containing addr: a DWARF
+// function's, else a recovered one's.
+func (t *Table) FuncRangeAt(addr uint64) *FuncRange {
+	if r := t.funcsAt(addr).at(addr); r != nil {
+		return r
+	}
+	return t.recoveredAt(addr, funcTable.at)
+}
 
 // FuncRangeStartingAt returns the function range starting at addr.
 func (t *Table) FuncRangeStartingAt(addr uint64) *FuncRange {
-	fs := t.funcsAt(addr)
+	if r := t.funcsAt(addr).startingAt(addr); r != nil {
+		return r
+	}
+	return t.recoveredAt(addr, funcTable.startingAt)
+}
+
+// startingAt returns the range starting at addr.
+func (fs funcTable) startingAt(addr uint64) *FuncRange {
 	i := sort.Search(len(fs), func(i int) bool { return fs[i].Start >= addr })
 	if i < len(fs) && fs[i].Start == addr {
 		return fs[i]
@@ -87,12 +105,13 @@ func (t *Table) Functions() []*Function {
 	}
 	var out []*Function
 	seen := map[*Function]bool{}
-	for _, r := range fs {
+	for _, r := range slices.Concat(fs, t.recoveredFuncs()) {
 		if !seen[r.Func] {
 			seen[r.Func] = true
 			out = append(out, r.Func)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b *Function) int { return cmp.Compare(a.Ranges[0][0], b.Ranges[0][0]) })
 	return out
 }
 

@@ -44,7 +44,11 @@ type Table struct {
 	segs  []segment    // disjoint address segments, each owned by its innermost subroutine
 	lines []lineRow    // all line-table rows, sorted by address
 	funcs funcTable    // top-level functions by range
-	syms  []Symbol     // ELF function symbols by address, for FramesOrSymbol
+	// recovered are the functions known only from the symbol table
+	// (AddSymtabFunctions), by range.
+	recovered funcTable
+	dwarfHeld *heldStarts // which of recovered DWARF holds after all
+	syms      []Symbol    // ELF function symbols by address, for FramesOrSymbol
 	// wrappers are the names of Go's generated wrappers.
 	wrappers wrapperNames
 	lazy     *lazyTables  // when set, the tables above are per unit, loaded on demand

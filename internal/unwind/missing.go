@@ -37,8 +37,9 @@ type MissingFrames struct {
 // NewMissingFrames learns the calls and tail calls from the branches of
 // the contexts (any context: only sources and targets count). A tail call
 // is a jump from a function range to another range (for a direct jump, of
-// another function). maxDepth bounds the tail-call chains searched (0: no
-// bound).
+// another function). maxDepth bounds the tail-call chains searched (-1: no
+// bound), as llvm-profgen's --max-search-depth: at 0 only the function
+// itself is reached.
 func NewMissingFrames(code Code, funcs Funcs, counters []*aggregate.Counters, maxDepth int) *MissingFrames {
 	m := &MissingFrames{funcs: funcs, calls: map[uint64][]uint64{}, tails: map[uint64][]uint64{},
 		tailTo: map[uint64]bool{}, funcTail: map[uint64][]uint64{}, unique: map[[2]uint64][]uint64{},
@@ -143,6 +144,9 @@ func (m *MissingFrames) fromFunc(from, to uint64, path []uint64) ([]uint64, int)
 	if m.visiting[from] {
 		return path, 0 // a cycle
 	}
+	if m.maxDepth >= 0 && m.depth >= m.maxDepth {
+		return path, 0 // before the caches, which may hold deeper chains
+	}
 	key := [2]uint64{from, to}
 	if p, ok := m.unique[key]; ok {
 		return append(path, p...), 1
@@ -150,7 +154,7 @@ func (m *MissingFrames) fromFunc(from, to uint64, path []uint64) ([]uint64, int)
 	if n, ok := m.multi[key]; ok {
 		return path, n
 	}
-	if (m.maxDepth > 0 && m.depth >= m.maxDepth) || len(m.funcTail[from]) == 0 {
+	if len(m.funcTail[from]) == 0 {
 		return path, 0
 	}
 	keep := len(path)

@@ -54,7 +54,7 @@ func TestMissingFrames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := NewMissingFrames(code, tailFuncs{}, tt.counters, 0)
+			m := NewMissingFrames(code, tailFuncs{}, tt.counters, -1)
 			if got := m.Infer(slices.Clone(tt.ctx)); !slices.Equal(got, tt.want) {
 				t.Errorf("Infer(%x) = %x, want %x", tt.ctx, got, tt.want)
 			}
