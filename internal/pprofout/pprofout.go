@@ -12,7 +12,8 @@
 // Go's PGO needs to key call edges by line offset.
 //
 // Frames of the kernel and of other DSOs are kept, each DSO its own Mapping,
-// named by perf's symbol names. Frames of compiler-generated wrappers
+// named by perf's symbol names; a frame perf placed in no mapping
+// (aggregate.UnknownDSO) is a Location with its address alone. Frames of compiler-generated wrappers
 // (Go's method-value -fm, promoted-method and go-statement wrappers) are
 // folded into their callers as Go's own profiler folds them, unless a
 // Binary says KeepWrappers; kernel and vDSO frames above a binary's frames
@@ -319,6 +320,8 @@ func (b *builder) addLocation(l aggregate.Loc, fs []symbolize.Frame) *profile.Lo
 	case o.Binary >= 0:
 		loc.Mapping = b.binMaps[o.Binary]
 		loc.Line = b.binaryLines(fs)
+	case o.Path == aggregate.UnknownDSO:
+		// in no mapping: the address alone, as perf report's [unknown]
 	default:
 		loc.Mapping = b.objectMapping(l.Obj)
 		if name := b.counts.Symbols[l]; name != "" {
