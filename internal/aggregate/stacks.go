@@ -246,8 +246,9 @@ func (a *Stacks) resolve(rec *perfscript.Record, f perfscript.Frame, caller bool
 	loc, ok = a.resolveAbsolute(rec, f, caller)
 	if !ok && f.DSO == UnknownDSO {
 		// Kept by its address, as perf report keeps it: dropped, its
-		// time would become its caller's self time.
-		return a.foreign(UnknownDSO, false, f, f.Addr-back(caller)), false, true, nil
+		// time would become its caller's self time. (The end of a chain
+		// perf could not follow can be address 0.)
+		return a.foreign(UnknownDSO, false, f, f.Addr-min(f.Addr, back(caller))), false, true, nil
 	}
 	return loc, false, ok, nil
 }

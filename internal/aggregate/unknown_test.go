@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -23,6 +24,8 @@ func TestUnmappedFramesKept(t *testing.T) {
 			[]string{"/bin/big@900123 [unknown]@7f000000100f /bin/big@900455"}, 0},
 		{"below a kernel frame", "1 \n\tffffffff81000130 irq ([kernel.kallsyms])\n\t7f0000001006 [unknown] ([unknown])\n\t500123 main+0x3 (/bin/big)\n\n",
 			[]string{"[kernel.kallsyms]@ffffffff81000130 [unknown]@7f0000001006 /bin/big@900122"}, 0},
+		{"chain's end at 0", "1 \n\t500123 main+0x3 (/bin/big)\n\t0 [unknown] ([unknown])\n\n",
+			[]string{"/bin/big@900123 [unknown]@0"}, 0},
 		{"lone IP", "1      7f0000001006 [unknown] ([unknown])\n", nil, 1},
 	}
 	for _, tt := range tests {
@@ -47,7 +50,7 @@ func stackStrings(c *StackCounts) []string {
 			if i > 0 {
 				s += " "
 			}
-			s += c.Objects[l.Obj].Path + "@" + hex(l.Addr)
+			s += fmt.Sprintf("%s@%x", c.Objects[l.Obj].Path, l.Addr)
 		}
 		out = append(out, s)
 	}
