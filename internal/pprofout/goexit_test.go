@@ -17,6 +17,7 @@ func TestOmitGoexit(t *testing.T) {
 		0x10: {{Func: "main.work", Line: 10, StartLine: 1}},
 		0x30: {{Func: "runtime.main", Line: 20, StartLine: 1}},
 		0x50: {{Func: "runtime.goexit", Line: 30, StartLine: 30}},
+		0x70: {{Func: "runtime.goexit.abi0"}}, // its ELF symbol, without pclntab or DWARF
 	}
 	const prog, other = 0, 1
 	objects := []aggregate.Object{{Path: "prog", Binary: 0}, {Path: "other.so", Binary: -1}}
@@ -29,6 +30,7 @@ func TestOmitGoexit(t *testing.T) {
 	}{
 		{"root frame", []aggregate.Loc{loc(prog, 0x10), loc(prog, 0x30), loc(prog, 0x50)}, true, []string{"main.work", "runtime.main"}},
 		{"kept", []aggregate.Loc{loc(prog, 0x10), loc(prog, 0x30), loc(prog, 0x50)}, false, []string{"main.work", "runtime.main", "runtime.goexit"}},
+		{"named by its ELF symbol", []aggregate.Loc{loc(prog, 0x30), loc(prog, 0x70)}, true, []string{"runtime.main"}},
 		{"goexit alone", []aggregate.Loc{loc(prog, 0x50)}, true, nil},
 		{"another DSO", []aggregate.Loc{loc(prog, 0x10), loc(other, 0x50)}, true, []string{"main.work", "runtime.goexit"}},
 	}

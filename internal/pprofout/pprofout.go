@@ -13,7 +13,8 @@
 //
 // Frames of the kernel and of other DSOs are kept, each DSO its own Mapping,
 // named by perf's symbol names; a frame perf placed in no mapping
-// (aggregate.UnknownDSO) is a Location with its address alone. Frames of compiler-generated wrappers
+// (aggregate.UnknownDSO) is a Location with its address alone. Frames of
+// compiler-generated wrappers
 // (Go's method-value -fm, promoted-method and go-statement wrappers) are
 // folded into their callers as Go's own profiler folds them, unless a
 // Binary says KeepWrappers; kernel and vDSO frames above a binary's frames
@@ -263,6 +264,12 @@ func (b *builder) omitsGoexit(l aggregate.Loc) bool {
 	return bi >= 0 && b.bins[bi].OmitGoexit
 }
 
+// isGoexit reports whether fn is runtime.goexit: its name in the pclntab
+// and DWARF, or its ELF symbol (with the ABI suffix of assembly code).
+func isGoexit(fn string) bool {
+	return fn == "runtime.goexit" || fn == "runtime.goexit.abi0"
+}
+
 // isPanic reports the functions whose wrapper callers Go keeps in stacks
 // (runtime.elideWrapperCalling).
 func isPanic(fn string) bool {
@@ -293,7 +300,7 @@ func (b *builder) cached(l aggregate.Loc, fold bool, newLoc func() *profile.Loca
 	c := cachedLoc{loc: newLoc()}
 	if c.loc != nil && len(c.loc.Line) > 0 {
 		c.panics = isPanic(c.loc.Line[len(c.loc.Line)-1].Function.SystemName)
-		c.goexit = c.loc.Line[0].Function.SystemName == "runtime.goexit"
+		c.goexit = isGoexit(c.loc.Line[0].Function.SystemName)
 	}
 	m[l.Addr] = c
 	return c
