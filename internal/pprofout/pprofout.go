@@ -14,14 +14,13 @@
 // Frames of the kernel and of other DSOs are kept, each DSO its own Mapping,
 // named by perf's symbol names; a frame perf placed in no mapping
 // (aggregate.UnknownDSO) is a Location with its address alone. Frames of
-// compiler-generated wrappers
-// (Go's method-value -fm, promoted-method and go-statement wrappers) are
-// folded into their callers as Go's own profiler folds them, unless a
-// Binary says KeepWrappers; kernel and vDSO frames above a binary's frames
-// are left out when it says FoldKernel, and the frames of runtime.goexit
-// (the root of every goroutine's stack, which Go's profiler leaves out)
-// when it says OmitGoexit. A frame that stack repair inferred without its
-// call site is its function at line 0.
+// compiler-generated wrappers (Go's method-value -fm, promoted-method and
+// go-statement wrappers) are folded into their callers as Go's own
+// profiler folds them, unless a Binary says KeepWrappers; kernel and vDSO
+// frames above a binary's frames are left out when it says FoldKernel, and
+// the frames of runtime.goexit (the root of every goroutine's stack, which
+// Go's profiler leaves out) when it says OmitGoexit. A frame that stack
+// repair inferred without its call site is its function at line 0.
 package pprofout
 
 import (
