@@ -55,6 +55,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--perfscript", "a", "--binary", "b", "--binary", "c", "-o", dir + "/one.prof"}, "need one output each"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", dir + "/missing/o.prof"}, "output " + dir + "/missing/o.prof"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--no-such-flag"}, "unknown flag"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "pprof", "--fold-kernel", "--no-fold-kernel"}, "contradict"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

@@ -38,9 +38,12 @@ func TestNonPIEMatchesPerfReport(t *testing.T) {
 				args := append(input, "--binary", bin, "--format=pprof", "-o", out, "-q")
 				if prog == "nonpiego" {
 					// perf names a sample in a Go wrapper by the wrapper's
-					// ELF symbol; profgen folds wrappers as Go's profiler
-					// does (the caller gets the sample) unless told not to.
-					args = append(args, "--no-fold-wrappers")
+					// ELF symbol, and one in the kernel or in runtime.goexit
+					// as such; profgen's pprof of a Go binary records what
+					// Go's profiler does (wrappers folded into their
+					// callers, kernel frames into the Go frame below them,
+					// no goexit frame) unless told not to.
+					args = append(args, "--no-fold-wrappers", "--no-fold-kernel", "--keep-goexit")
 				}
 				profgen(t, args...)
 				top := runTool(t, "go", "tool", "pprof", "-top", "-noinlines", "-sample_index=samples", "-nodecount=100000", "-nodefraction=0", out)

@@ -31,6 +31,12 @@ type StackBinary interface {
 // KernelDSO names the object of kernel frames.
 const KernelDSO = "[kernel.kallsyms]"
 
+// UnknownDSO names the object of the call-chain frames perf placed in no
+// mapping (perf script's `[unknown]` DSO): JIT code whose mapping was not
+// recorded, a page mapped before the recording. Their addresses are
+// process addresses.
+const UnknownDSO = "[unknown]"
+
 // Object is a binary or DSO that frames point into.
 type Object struct {
 	Path   string
@@ -274,6 +280,12 @@ func (a *Stacks) resolve(rec *perfscript.Record, f perfscript.Frame, caller bool
 		return Loc{}, false, false, ErrNoDSO
 	}
 	loc, ok = a.resolveAbsolute(rec, f, caller)
+	if !ok && f.DSO == UnknownDSO {
+		// Kept by its address, as perf report keeps it: dropped, its
+		// time would become its caller's self time. (The end of a chain
+		// perf could not follow can be address 0.)
+		return a.foreign(UnknownDSO, false, f, f.Addr-min(f.Addr, back(caller))), false, true, nil
+	}
 	return loc, false, ok, nil
 }
 

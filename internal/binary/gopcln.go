@@ -93,6 +93,13 @@ func (f *File) GoLines() *GoLines {
 	return f.goLines
 }
 
+// IsGo reports whether f was linked by Go's toolchain: it has Go's build
+// id note or a pclntab, which stripping keeps (GoLines needs the symbol
+// table too).
+func (f *File) IsGo() bool {
+	return f.elf.Section(".note.go.buildid") != nil || f.elf.Section(".gopclntab") != nil
+}
+
 // GoLinesErr says why a pclntab that f has could not be read.
 func (f *File) GoLinesErr() error {
 	f.GoLines()

@@ -49,9 +49,16 @@ type Options struct {
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
 	NoFoldWrappers    bool   // pprof: keep the frames of Go's generated wrappers
 	GoDWARF           bool   // pprof: symbolize Go code from DWARF, not from the pclntab
-	FoldKernel        bool   // pprof: leave out kernel and vDSO frames above a binary's frames
-	CallCounts        string // call stacks to LLVM profiles: estimate (default), inclusive, none
-	BodyCounts        string // call stacks to LLVM profiles: block-max (default, ""), hits, per-instruction, blocks
+	// pprof of a Go binary is Go's profiler's view by default: the kernel
+	// and vDSO frames above its frames left out, their samples on its
+	// innermost frame, and no runtime.goexit frames. FoldKernel folds the
+	// kernel frames above every binary's frames; NoFoldKernel and
+	// KeepGoexit keep perf's view of a Go binary.
+	FoldKernel   bool
+	NoFoldKernel bool
+	KeepGoexit   bool
+	CallCounts   string // call stacks to LLVM profiles: estimate (default), inclusive, none
+	BodyCounts   string // call stacks to LLVM profiles: block-max (default, ""), hits, per-instruction, blocks
 	// NoZeroUnsampledLines leaves the unsampled lines of sampled functions
 	// out of LLVM profiles of call stacks (unknown to the compiler) instead
 	// of giving them zero counts.
@@ -198,6 +205,8 @@ func validate(opts Options) error {
 		return usagef("--binary: several binaries are supported for call-stack input only")
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
+	case opts.FoldKernel && opts.NoFoldKernel:
+		return usagef("--fold-kernel and --no-fold-kernel contradict each other")
 	}
 	if !slices.Contains([]string{"", "block-max", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
 		return usagef("--body-counts: %q is none of block-max, hits, per-instruction, blocks", opts.BodyCounts)

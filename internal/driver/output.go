@@ -142,10 +142,18 @@ func writePprof(opts Options, bins *binaries, res *result) error {
 		}
 		start, limit, off := f.ExecSpan()
 		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym,
-			KeepWrappers: opts.NoFoldWrappers, FoldKernel: opts.FoldKernel}
+			KeepWrappers: opts.NoFoldWrappers, FoldKernel: foldsKernel(opts, f), OmitGoexit: f.IsGo() && !opts.KeepGoexit}
 	}
 	p := pprofout.Build(res.stacks, pbs)
 	return writeFile(opts.Output, func(w io.Writer) error { return pprofout.Write(w, p) })
+}
+
+// foldsKernel reports whether pprof leaves out the kernel and vDSO frames
+// above f's frames: with --fold-kernel, and for a Go binary (as Go's
+// profiler records them: its SIGPROF names the user PC) unless
+// --no-fold-kernel.
+func foldsKernel(opts Options, f Binary) bool {
+	return opts.FoldKernel || f.IsGo() && !opts.NoFoldKernel
 }
 
 func writeStackProfiles(opts Options, bins *binaries, res *result) error {

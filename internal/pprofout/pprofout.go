@@ -12,12 +12,15 @@
 // Go's PGO needs to key call edges by line offset.
 //
 // Frames of the kernel and of other DSOs are kept, each DSO its own Mapping,
-// named by perf's symbol names. Frames of compiler-generated wrappers
-// (Go's method-value -fm, promoted-method and go-statement wrappers) are
-// folded into their callers as Go's own profiler folds them, unless a
-// Binary says KeepWrappers; kernel and vDSO frames above a binary's frames
-// are left out when it says FoldKernel. A frame that stack repair inferred without its
-// call site is its function at line 0.
+// named by perf's symbol names; a frame perf placed in no mapping
+// (aggregate.UnknownDSO) is a Location with its address alone. Frames of
+// compiler-generated wrappers (Go's method-value -fm, promoted-method and
+// go-statement wrappers) are folded into their callers as Go's own
+// profiler folds them, unless a Binary says KeepWrappers; kernel and vDSO
+// frames above a binary's frames are left out when it says FoldKernel, and
+// the frames of runtime.goexit (the root of every goroutine's stack, which
+// Go's profiler leaves out) when it says OmitGoexit. A frame that stack
+// repair inferred without its call site is its function at line 0.
 package pprofout
 
 import (
@@ -58,6 +61,11 @@ type Binary struct {
 	// binary's frames, their samples going to the binary's innermost
 	// frame, as Go's profiler records them (a SIGPROF names the user PC).
 	FoldKernel bool
+	// OmitGoexit leaves out this binary's frames of runtime.goexit, as
+	// Go's profiler does (runtime/pprof's allFrames): a goroutine's stack
+	// then starts at its entry function, and a sample in goexit alone
+	// keeps its weight with no location.
+	OmitGoexit bool
 }
 
 // Build returns the pprof profile of counts.
@@ -101,11 +109,13 @@ type builder struct {
 	spans    []span // by object, made when first needed
 }
 
-// cachedLoc is a location made, and whether its outermost function is one
-// whose wrapper callers Go keeps in stacks (isPanic).
+// cachedLoc is a location made, whether its outermost function is one
+// whose wrapper callers Go keeps in stacks (isPanic), and whether its
+// innermost function is runtime.goexit.
 type cachedLoc struct {
 	loc    *profile.Location
 	panics bool
+	goexit bool
 }
 
 // funcKey is what tells functions apart: a function's Name is its
@@ -212,8 +222,8 @@ func (b *builder) appendLocations(dst []*profile.Location, locs []aggregate.Loc)
 	for _, l := range b.userStack(locs) {
 		c := b.location(l, b.folds(l) && !calleePanics)
 		calleePanics = c.panics
-		if c.loc == nil {
-			continue // a wrapper, folded
+		if c.loc == nil || c.goexit && b.omitsGoexit(l) {
+			continue // a wrapper, folded; runtime.goexit, left out
 		}
 		dst = append(dst, c.loc)
 	}
@@ -246,6 +256,19 @@ func (b *builder) folds(l aggregate.Loc) bool {
 	return bi >= 0 && !b.bins[bi].KeepWrappers && !b.counts.Objects[l.Obj].UnknownSite
 }
 
+// omitsGoexit reports whether l is in a binary that leaves out the frames
+// of runtime.goexit.
+func (b *builder) omitsGoexit(l aggregate.Loc) bool {
+	bi := b.counts.Objects[l.Obj].Binary
+	return bi >= 0 && b.bins[bi].OmitGoexit
+}
+
+// isGoexit reports whether fn is runtime.goexit: its name in the pclntab
+// and DWARF, or its ELF symbol (with the ABI suffix of assembly code).
+func isGoexit(fn string) bool {
+	return fn == "runtime.goexit" || fn == "runtime.goexit.abi0"
+}
+
 // isPanic reports the functions whose wrapper callers Go keeps in stacks
 // (runtime.elideWrapperCalling).
 func isPanic(fn string) bool {
@@ -276,6 +299,7 @@ func (b *builder) cached(l aggregate.Loc, fold bool, newLoc func() *profile.Loca
 	c := cachedLoc{loc: newLoc()}
 	if c.loc != nil && len(c.loc.Line) > 0 {
 		c.panics = isPanic(c.loc.Line[len(c.loc.Line)-1].Function.SystemName)
+		c.goexit = isGoexit(c.loc.Line[0].Function.SystemName)
 	}
 	m[l.Addr] = c
 	return c
@@ -319,6 +343,8 @@ func (b *builder) addLocation(l aggregate.Loc, fs []symbolize.Frame) *profile.Lo
 	case o.Binary >= 0:
 		loc.Mapping = b.binMaps[o.Binary]
 		loc.Line = b.binaryLines(fs)
+	case o.Path == aggregate.UnknownDSO:
+		// in no mapping: the address alone, as perf report's [unknown]
 	default:
 		loc.Mapping = b.objectMapping(l.Obj)
 		if name := b.counts.Symbols[l]; name != "" {

@@ -1,15 +1,26 @@
 // Command pgoeval computes what scripts/pgo-eval.sh reports about Go
-// profiles: the weighted overlap of the call edges go build -pgo reads.
+// profiles: how much call-edge weight two profiles share.
 //
 //	pgoeval overlap A.pprof B.pprof
 //	pgoeval diff A.pprof B.pprof
+//	pgoeval stack-overlap A.pprof B.pprof
+//	pgoeval stack-diff A.pprof B.pprof
 //
-// prints Σ min(a_e, b_e) over the call edges e of the two profiles, each
-// edge weighted by its share of its profile's edge weight (1 when the
-// profiles weigh every edge alike, 0 when they share none). Edges are
-// keyed as cmd/internal/pgo keys them: caller, call-site line offset from
-// the caller's start line, callee; only the two innermost locations of a
-// sample count (with their inlined frames), as in Go's profile graph.
+// overlap prints Σ min(a_e, b_e) over the call edges e of the two
+// profiles, each edge weighted by its share of its profile's edge weight
+// (1 when the profiles weigh every edge alike, 0 when they share none).
+// Its edges are the ones go build -pgo reads, keyed as cmd/internal/pgo
+// keys them: caller, call-site line offset from the caller's start line,
+// callee; only the two innermost locations of a sample count (with their
+// inlined frames), as in Go's profile graph.
+//
+// stack-overlap is the same sum over the caller → callee function edges
+// of whole stacks (stackEdges): a sample gives its weight to every
+// function edge of its stack, inlined frames included, once per edge. It
+// compares the shape of two profiles' call graphs, root frames included,
+// and is what TestGoProfilerEdgeShare measures.
+//
+// diff and stack-diff print the 25 edges whose shares differ most.
 package main
 
 import (
@@ -19,28 +30,46 @@ import (
 	"math"
 	"os"
 	"slices"
-
-	"github.com/google/pprof/profile"
 )
 
+// modes maps a command to the edges it reads and whether it prints the
+// overlap (or else the diff).
+var modes = map[string]struct {
+	edges   edgesOf
+	overlap bool
+}{
+	"overlap":       {pgoEdges, true},
+	"diff":          {pgoEdges, false},
+	"stack-overlap": {stackEdges, true},
+	"stack-diff":    {stackEdges, false},
+}
+
 func main() {
-	if len(os.Args) != 4 || os.Args[1] != "overlap" && os.Args[1] != "diff" {
-		fmt.Fprintln(os.Stderr, "usage: pgoeval overlap|diff A.pprof B.pprof")
-		os.Exit(2)
+	if len(os.Args) != 4 {
+		usage()
 	}
-	a, err := edgeShares(os.Args[2])
+	mode, ok := modes[os.Args[1]]
+	if !ok {
+		usage()
+	}
+	a, err := fileShares(os.Args[2], mode.edges)
 	if err != nil {
 		fail(err)
 	}
-	b, err := edgeShares(os.Args[3])
+	b, err := fileShares(os.Args[3], mode.edges)
 	if err != nil {
 		fail(err)
 	}
-	if os.Args[1] == "diff" {
+	if !mode.overlap {
 		printDiff(a, b, 25)
 		return
 	}
 	fmt.Printf("%.4f\n", overlap(a, b))
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: pgoeval overlap|diff|stack-overlap|stack-diff A.pprof B.pprof")
+	os.Exit(2)
 }
 
 // printDiff prints the n edges whose shares differ most between a and b.
@@ -54,94 +83,17 @@ func printDiff(a, b map[edge]float64, n int) {
 	}
 	es := slices.Collect(maps.Keys(all))
 	slices.SortFunc(es, func(x, y edge) int {
-		return cmp.Compare(math.Abs(a[y]-b[y]), math.Abs(a[x]-b[x]))
+		if c := cmp.Compare(math.Abs(a[y]-b[y]), math.Abs(a[x]-b[x])); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.String(), y.String())
 	})
 	for _, e := range es[:min(n, len(es))] {
-		fmt.Printf("%6.2f%% %6.2f%%  %s:%d -> %s\n", 100*a[e], 100*b[e], e.caller, e.offset, e.callee)
+		fmt.Printf("%6.2f%% %6.2f%%  %s\n", 100*a[e], 100*b[e], e)
 	}
 }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "pgoeval:", err)
 	os.Exit(1)
-}
-
-// edge is a call edge as Go's PGO keys it.
-type edge struct {
-	caller string
-	offset int64
-	callee string
-}
-
-// edgeShares reads a profile and returns each call edge's share of the
-// total edge weight.
-func edgeShares(path string) (map[edge]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	p, err := profile.Parse(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	vi := valueIndex(p)
-	if vi < 0 {
-		return nil, fmt.Errorf("%s: no samples/count or cpu/nanoseconds values", path)
-	}
-	weights := map[edge]int64{}
-	var total int64
-	for _, s := range p.Sample {
-		seen := map[edge]bool{}
-		for _, e := range sampleEdges(s) {
-			if !seen[e] {
-				seen[e] = true
-				weights[e] += s.Value[vi]
-				total += s.Value[vi]
-			}
-		}
-	}
-	shares := make(map[edge]float64, len(weights))
-	for e, w := range weights {
-		shares[e] = float64(w) / float64(total)
-	}
-	return shares, nil
-}
-
-func valueIndex(p *profile.Profile) int {
-	for i, st := range p.SampleType {
-		if st.Type == "samples" && st.Unit == "count" || st.Type == "cpu" && st.Unit == "nanoseconds" {
-			return i
-		}
-	}
-	return -1
-}
-
-// sampleEdges returns the call edges among the lines of a sample's two
-// innermost locations, innermost first.
-func sampleEdges(s *profile.Sample) []edge {
-	var lines []profile.Line
-	for i, l := range s.Location {
-		if i == 2 {
-			break
-		}
-		lines = append(lines, l.Line...)
-	}
-	var out []edge
-	for i := 0; i+1 < len(lines); i++ {
-		callee, caller := lines[i], lines[i+1]
-		if callee.Function == nil || caller.Function == nil {
-			continue
-		}
-		out = append(out, edge{caller.Function.Name, caller.Line - caller.Function.StartLine, callee.Function.Name})
-	}
-	return out
-}
-
-func overlap(a, b map[edge]float64) float64 {
-	sum := 0.0
-	for e, x := range a {
-		sum += min(x, b[e])
-	}
-	return sum
 }
