@@ -44,6 +44,7 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
 	}, "instr", "sample")
 	fs.StringVar(&o.LLVM.ShowFormat, "show-format", "text", "text, or json (with --sample: llvm's JSON of every function); yaml (MemProf) is refused, as llvm does for these profiles")
+	llvmVersionVar(fs, &o.LLVM.Version)
 	fs.BoolVar(&o.JSON, "json", false, "profgen: write JSON for scripts")
 	fs.IntVar(&o.Top, "top", 0, "profgen: summary with the N hottest functions, demangled (default 0: llvm-profdata's text for .profdata, 10 hottest otherwise)")
 }
@@ -54,7 +55,7 @@ func newShowCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show PROFILE",
 		Short: "Summarize a sample profile (text, binary, extbinary), a pprof profile or an indexed .profdata, or show one function",
-		Long: `Show summarizes a profile. An indexed .profdata is shown as llvm-profdata-19
+		Long: `Show summarizes a profile. An indexed .profdata is shown as llvm-profdata-22
 show prints it, with its flags. A sample profile: number of functions, total
 samples, LLVM's hot and cold count thresholds (as the compiler's profile summary
 computes them) and the hottest functions with demangled names; with --function

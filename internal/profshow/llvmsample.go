@@ -1,6 +1,7 @@
 package profshow
 
-// llvm-profdata-19 show --sample's text: every function (or --function's)
+// llvm-profdata-22 show --sample's text (LLVMOptions.Version 19:
+// llvm-profdata-19's): every function (or --function's)
 // as FunctionSamples::print writes it, the profile symbol list and the
 // detailed summary.
 
@@ -13,7 +14,8 @@ import (
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
-// writeLLVMSample writes what llvm-profdata-19 show --sample prints for p.
+// writeLLVMSample writes what llvm-profdata-22 (or opts.LLVM.Version) show
+// --sample prints for p.
 func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 	switch {
 	case opts.LLVM.ShowFormat == "json":
@@ -36,7 +38,7 @@ func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 		}
 	}
 	if opts.LLVM.DetailedSummary {
-		writeSampleSummary(w, sampleprof.ComputeSummary(p))
+		writeSampleSummary(w, sampleprof.ComputeSummary(p), opts.LLVM.is19())
 	}
 	if opts.LLVM.HotFuncList || opts.LLVM.TopN > 0 {
 		writeHotFunctions(w, p, opts.LLVM.TopN)
@@ -109,15 +111,20 @@ func recordText(r *sampleprof.SampleRecord) string {
 }
 
 // writeSampleSummary is LLVM's ProfileSummary printSummary and
-// printDetailedSummary.
-func writeSampleSummary(w io.Writer, s *sampleprof.Summary) {
-	fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\nMaximum block count: %d\nTotal number of blocks: %d\nTotal count: %d\n",
-		s.NumFunctions, s.MaxFunctionCount, s.MaxCount, s.NumCounts, s.TotalCount)
-	fmt.Fprintln(w, "Detailed summary:")
-	for _, e := range s.Detailed {
-		fmt.Fprintf(w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
-			e.NumCounts, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
+// printDetailedSummary. A sample summary has no internal block count:
+// LLVM 22 prints 0, LLVM 19 printed the largest block count instead.
+func writeSampleSummary(w io.Writer, s *sampleprof.Summary, v19 bool) {
+	if v19 {
+		fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\nMaximum block count: %d\nTotal number of blocks: %d\nTotal count: %d\n",
+			s.NumFunctions, s.MaxFunctionCount, s.MaxCount, s.NumCounts, s.TotalCount)
+	} else {
+		llvmSummary{functions: s.NumFunctions, maxFunction: s.MaxFunctionCount, blocks: s.NumCounts, total: s.TotalCount}.write(w)
 	}
+	lines := make([]detailedEntry, len(s.Detailed))
+	for i, e := range s.Detailed {
+		lines[i] = detailedEntry{cutoff: e.Cutoff, minCount: e.MinCount, blocks: e.NumCounts}
+	}
+	writeDetailed(w, lines, s.NumCounts, v19)
 }
 
 func sortedUnique(s []string) []string {

@@ -29,7 +29,8 @@ type Func func(rec *instrprof.Record, line int64) error
 var headerKinds = map[string]instrprof.Kind{
 	"ir": instrprof.KindIR, "csir": instrprof.KindIR | instrprof.KindCS, "fe": 0,
 	"entry_first": instrprof.KindEntryFirst, "not_entry_first": 0,
-	"single_byte_coverage": instrprof.KindByteCoverage,
+	"single_byte_coverage":    instrprof.KindByteCoverage,
+	"instrument_loop_entries": instrprof.KindLoopEntries,
 }
 
 // externalSymbol is how LLVM writes an indirect-call target it has no
