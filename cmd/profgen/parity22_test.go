@@ -42,6 +42,9 @@ var parity22Table = []parityRow{
 	{name: "merge --text of a loop-entries proftext", args: []string{"merge", "--text", "-o", "{out}", "{loop22e.proftext}"}},
 	{name: "merge --text of loop-entries and plain raws", args: []string{"merge", "--text", "-o", "{out}", "{plain22.profraw}", "{loop22.profraw}"}},
 
+	// Found running LLVM 22's tests (tools/llvmsuite): refused by 19 too.
+	{name: "proftext: value without a symbol name refused", args: []string{"merge", "--text", "-o", "{out}", "{empty-symbol.proftext}"}, compare: bothFail},
+
 	// Sample profiles: the same summary, "Maximum internal block count: 0".
 	{name: "show --sample --detailed-summary", args: []string{"show", "--sample", "--detailed-summary", "{sp:profgen.extbinary}"}, compare: sameStdout},
 	{name: "show --sample --detailed-summary gcc profile", args: []string{"show", "--sample", "--detailed-summary", "{sp:gcc.afdo}"}, compare: sameStdout},

@@ -214,6 +214,7 @@ var parityTable = []parityRow{
 	{name: "proftext: with raws and indexed", args: []string{"merge", "-o", "{out}", "{txt:ir19}", "{raw:ir19-1}", "{idx:ir19}"}},
 	{name: "proftext: pseudo counts", args: []string{"merge", "-o", "{out}", "{pseudo.proftext}", "{real.proftext}"}, compare: sameMessages},
 	{name: "proftext: bad hash", args: []string{"merge", "-o", "{out}", "{bad.proftext}"}, compare: bothFail},
+	{name: "proftext: value without a symbol name", args: []string{"merge", "--text", "-o", "{out}", "{empty-symbol.proftext}"}, compare: bothFail},
 
 	// Classes found running LLVM's own llvm-profdata tests (issue 10).
 	{name: "proftext: hash and bitmap radix (0x, 0b, octal, decimal)", args: []string{"merge", "-o", "{out}", "{radix.proftext}"}},

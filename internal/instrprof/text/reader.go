@@ -317,6 +317,9 @@ func (r *reader) site(kind int) ([]instrprof.Value, error) {
 		if err != nil || i < 0 {
 			return nil, r.errorf("value %s is not VALUE:COUNT", quote.String(s))
 		}
+		if i == 0 && kind != instrprof.ValueMemOPSize {
+			return nil, r.errorf("value %s: symbol name is empty", quote.String(s))
+		}
 		count, cerr := strconv.ParseUint(s[i+1:], 10, 64)
 		v, verr := siteValue(kind, s[:i])
 		r.noteName(kind, s[:i])

@@ -57,6 +57,7 @@ func TestReadErrors(t *testing.T) {
 		{":nosuch\n", "p:1: header \":nosuch\" is not supported"},
 		{"main\n1\n1\n1\n$x\n", "p:5: number of bitmap bytes"},
 		{"main\n1\n1\n1\n1\n0\n1\n1\nnocolon\n", "p:9: value \"nocolon\" is not VALUE:COUNT"},
+		{"main\n1\n1\n1\n1\n0\n1\n1\n:10\n", "p:9: value \":10\": symbol name is empty"},
 		{"main\n1\n0\n", "p:3: function \"main\" has no counters"},
 	}
 	for _, tt := range tests {
