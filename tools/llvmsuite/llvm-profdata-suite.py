@@ -5,7 +5,8 @@ tools' answers (not FileCheck's): exit status, stdout, the class of stderr,
 and the files written (bytes, else llvm's text rendering). LLVM's tests are
 not part of this repository: LLVM_TESTS names a directory laid out as
 llvm-project's (llvm/test/tools/llvm-profdata with its Inputs/, and
-llvm/test/tools/llvm-profgen), of the release compared with. A RUN line
+llvm/test/tools/llvm-profgen), of the release compared with, or the
+tool's test directory itself. A RUN line
 the LLVM tool itself fails, or one naming an input the directory lacks, is
 skipped. profgen runs show and overlap with --llvm-version=19 when the
 release is 19. README.md beside this file tells how to get the tests.
@@ -26,6 +27,8 @@ VERSION = option('llvm', os.environ.get('LLVM_VERSION', '22'))
 TOOL = option('tool', 'llvm-profdata')
 TESTS = os.environ.get('LLVM_TESTS', '/work/llvm-tests')
 TESTDIR = os.path.join(TESTS, 'llvm/test/tools', TOOL)
+if not os.path.isdir(TESTDIR):  # LLVM_TESTS names the tool's own test directory
+    TESTDIR = TESTS
 ROOT = os.environ.get('SUITE_WORK', '/tmp/pdsweep') + '/' + TOOL + '-' + VERSION
 PROFGEN = os.path.abspath(os.environ.get('PROFGEN', 'bin/profgen'))
 LLVM = os.environ.get('LLVM_PROFDATA', 'llvm-profdata-' + VERSION)
