@@ -9,8 +9,11 @@ export PROFGEN_TESTDATA := $(TESTDATA)
 
 .PHONY: build test testdata demo bench fuzz lint clean pgo-example pgo-eval
 
+# What profgen --version prints: the nearest tag, commits since, revision.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/profgen
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/profgen
 
 test: build testdata
 	$(GO) test -timeout 60m ./...

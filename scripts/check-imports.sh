@@ -13,7 +13,7 @@ declare -A rank=(
 	[perfscript]=1 [perfdata]=1 [perffile]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [profformat]=1
 	[sampleprof]=1
 	# the per-process address spaces; the object files
-	[addrspace]=2 [perfsyms]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2
+	[addrspace]=2 [perfsyms]=2 [locate]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2
 	# aggregate: counts
 	[aggregate]=3 [instrprof/merge]=3 [fpskid]=3 [unwind]=3
 	# symbolize

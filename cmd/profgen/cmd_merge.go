@@ -50,7 +50,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.DropProfileSymbolList, "drop-profile-symbol-list", false, "sample profiles: drop the inputs' profile symbol lists")
 	fs.StringVar(&o.ProfileLayout, "convert-sample-profile-layout", "", "sample profiles: flat (every inlined profile made top-level) or nest (context-sensitive profiles; profiles without contexts stay as they are)")
 	fs.BoolVar(&o.SplitLayout, "split-layout", false, "sample profiles: extbinary with the functions that have inlinees in their own sections (llvm-profdata 20; -19 reads it)")
-	fs.IntVar(&o.OutputVersion, "output-version", 12, "profgen: indexed version to write: 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14)")
+	fs.IntVar(&o.OutputVersion, "output-version", 0, "profgen: indexed version to write: 13 (clang 22 and later, as llvm-profdata-22), 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14); default 13, or 12 where the raws' front-end hashes are those of clang 21 or older")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 

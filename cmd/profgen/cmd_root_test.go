@@ -42,7 +42,10 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--perfscript", "a", "-o", "o"}, "--binary is required"},
+		{[]string{"--unsymbolized-profile", "a", "-o", "o"}, "--binary is required"},
+		{[]string{"--perfscript", "-", "-o", "o"}, "--binary is required with standard input"},
+		{[]string{"--perfscript", "a", "--debug-binary", "d", "-o", "o"}, "--debug-binary applies to a --binary"},
+		{[]string{"--perfscript", "a", "--binary", "b", "--binary-dir", "d", "-o", "o"}, "--binary-dir is where binaries are found without --binary"},
 		{[]string{"--perfscript", "a", "--binary", "b"}, "--output is required"},
 		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile"},
 		{[]string{"--perfscript", "a", "--unsymbolized-profile", "u", "--binary", "b", "-o", "o"}, "give exactly one of"},
@@ -62,5 +65,14 @@ func TestUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(msg, tt.want) || strings.Count(msg, "\n") != 1 {
 			t.Errorf("%q: exit %d, %q; want exit %d and %q", tt.args, code, msg, exitUsage, tt.want)
 		}
+	}
+}
+
+// TestVersionNamesLLVM22: --version names a build and the LLVM release
+// profgen is a drop-in for.
+func TestVersionNamesLLVM22(t *testing.T) {
+	out, _, err := runInProcess([]string{"--version"})
+	if err != nil || !strings.HasPrefix(out, "profgen ") || !strings.Contains(out, "LLVM 22") {
+		t.Errorf("--version = %q, %v", out, err)
 	}
 }

@@ -95,8 +95,20 @@ func withLLVMArgs(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
+// version is set by make build (-X main.version=git describe); a build
+// without it takes the module's version or VCS revision from the build info.
+var version string
+
 // versionText is what --version prints, on every command.
 func versionText() string {
+	return "profgen " + buildVersion() + "\n  drop-in for llvm-profgen and llvm-profdata of LLVM 22 (writes indexed profile version 13; --output-version=12 for clang 19 to 21)"
+}
+
+// buildVersion is version, else the module version and VCS revision.
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
 	v := "(devel)"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {
@@ -108,7 +120,7 @@ func versionText() string {
 			}
 		}
 	}
-	return "profgen " + v + "\n  drop-in for llvm-profgen 19 and llvm-profdata 19 (writes indexed profile version 12)"
+	return v
 }
 
 // addProfdataCommands adds show, merge, overlap and order below root and gives every

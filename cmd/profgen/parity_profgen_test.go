@@ -185,7 +185,7 @@ func checkProfgenParity(t *testing.T, row profgenRow) {
 	oOut, oErr, err := runInProcess(expandProfgenArgs(t, row.args, ours))
 	lOut, lErr, lerr := runRef("llvm-profgen-19", expandProfgenArgs(t, llvmArgs, theirs))
 	if row.bothFail {
-		checkBothFail(t, err, lerr, ours)
+		checkBothFail(t, err, lerr, ours, "llvm-profgen-19")
 		return
 	}
 	if err != nil || lerr != nil {

@@ -65,6 +65,10 @@ func (s *StackStats) add(o *StackStats) {
 	s.Filtered += o.Filtered
 	s.Unplaced += o.Unplaced
 	s.LeafInBins += o.LeafInBins
+	s.NotFound += o.NotFound
+	for i, n := range o.NotFoundLeaves {
+		s.NotFoundLeaves[i] += n
+	}
 	for i, n := range o.PerBinary {
 		s.PerBinary[i] += n
 	}

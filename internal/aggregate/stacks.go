@@ -82,6 +82,11 @@ type StackStats struct {
 	PerBinary  []uint64 // used samples whose leaf is in binary i
 	Unplaced   uint64   // frames of a profiled binary outside its executable segments
 	LeafInBins uint64   // used samples whose leaf is in a profiled binary
+	// NotFound counts the samples with no frame in a profiled binary but
+	// one in a binary not found (MarkNotFound), and NotFoundLeaves, by
+	// binary not found, the samples whose leaf is in it.
+	NotFound       uint64
+	NotFoundLeaves []uint64
 }
 
 // Stacks aggregates call stacks.
@@ -109,6 +114,7 @@ type Stacks struct {
 	watch      func(stacks []*Stack, objects []Object)
 	watchBatch int
 	fresh      []*Stack
+	notFound   map[string]int // MarkNotFound's paths, by index
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places
@@ -141,8 +147,13 @@ func (a *Stacks) Add(rec *perfscript.Record) error {
 		st.NoMapping += smp.Count
 		return nil
 	}
+	missing := len(a.notFound) > 0 && a.countNotFound(smp.Count)
 	if !a.anyInBinary() {
-		st.NoBinary += smp.Count
+		if missing {
+			st.NotFound += smp.Count
+		} else {
+			st.NoBinary += smp.Count
+		}
 		return nil
 	}
 	a.count(smp)
@@ -182,6 +193,31 @@ func (a *Stacks) anyInBinary() bool {
 		}
 	}
 	return false
+}
+
+// MarkNotFound names the DSOs that are binaries of the recording not
+// found: a sample with frames in them but in no profiled binary is
+// counted as NotFound, not NoBinary.
+func (a *Stacks) MarkNotFound(paths []string) {
+	a.notFound = make(map[string]int, len(paths))
+	for i, p := range paths {
+		a.notFound[p] = i
+	}
+	a.counts.Stats.NotFoundLeaves = make([]uint64, len(paths))
+}
+
+// countNotFound counts the sample in a.locs against the binary not found
+// holding its leaf, and reports whether a frame is in one.
+func (a *Stacks) countNotFound(n uint64) bool {
+	found := false
+	for i, l := range a.locs {
+		bi, ok := a.notFound[a.counts.Objects[l.Obj].Path]
+		if ok && i == 0 {
+			a.counts.Stats.NotFoundLeaves[bi] += n
+		}
+		found = found || ok
+	}
+	return found
 }
 
 // count adds the sample whose canonical frames are in a.locs.

@@ -20,6 +20,10 @@ type Options struct {
 	// DebugPath names a file holding the binary's DWARF (for example made by
 	// objcopy --only-keep-debug). Empty: the DWARF of the binary itself.
 	DebugPath string
+	// Name is the path the binary is known by (Path), when the file opened
+	// is a copy found elsewhere (a build-id cache, a debuginfod download):
+	// the path perf recorded for it. Empty: the path opened.
+	Name string
 }
 
 // File is an opened ELF executable. Its methods are safe for concurrent use.
@@ -68,7 +72,11 @@ func Open(path string, opts Options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := NewFile(sizedReaderAt{osf, fileSize(osf)}, path, opts)
+	name := path
+	if opts.Name != "" {
+		name = opts.Name
+	}
+	f, err := NewFile(sizedReaderAt{osf, fileSize(osf)}, name, opts)
 	if err != nil {
 		osf.Close()
 		return nil, err

@@ -109,6 +109,17 @@ func (f *File) CanonicalAddr(runtimeAddr, runtimeBase uint64) uint64 {
 	return runtimeAddr - runtimeBase + f.PreferredBase()
 }
 
+// ReadBuildID returns the GNU build id of the ELF file at path, nil if it
+// has none, without reading more of it.
+func ReadBuildID(path string) ([]byte, error) {
+	ef, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer ef.Close()
+	return readBuildID(ef), nil
+}
+
 // readBuildID finds the NT_GNU_BUILD_ID note in the SHT_NOTE sections, or
 // in the PT_NOTE segments of a file without section headers.
 func readBuildID(ef *elf.File) []byte {

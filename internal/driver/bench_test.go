@@ -64,7 +64,7 @@ func openGoCompile(b *testing.B) (Options, *binaries) {
 		b.Skip("no $PROFGEN_TESTDATA/gocompile/perf.data")
 	}
 	opts := withDefaults(Options{Binaries: []string{dir + "/compile"}, PerfData: dir + "/perf.data", Format: "pprof", Output: os.DevNull, Quiet: true})
-	bins, err := openBinaries(opts)
+	bins, err := openBinaries(context.Background(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}

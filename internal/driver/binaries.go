@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"fmt"
 	"io"
@@ -26,23 +27,35 @@ type binaries struct {
 	goLinesWarned []bool               // a warning said the pclntab could not be read
 	// prechecks are the stack checks that read the binaries' code on
 	// goroutines of their own: Close waits for them.
-	prechecks     []*fpskid.Prechecker
-	symbolsOnly   bool      // a binary without DWARF is symbolized by its ELF symbols
-	separateDebug bool      // --debug-binary: the DWARF is in another file
-	dwp           string    // --dwp: the DWARF package of the primary binary
-	warn          io.Writer // llvm-profgen's warnings about loading the DWARF
-	detailed      bool      // --show-detailed-warning
+	prechecks   []*fpskid.Prechecker
+	notFound    []recordedBinary // binaries of the recording not found by their build ids
+	symbolsOnly bool             // a binary without DWARF is symbolized by its ELF symbols
+	dwp         string           // --dwp: the DWARF package of the primary binary
+	warn        io.Writer        // llvm-profgen's warnings about loading the DWARF
+	detailed    bool             // --show-detailed-warning
 }
 
-// openBinaries opens every --binary (with --debug-binary for the one) and
-// checks, before any input is read, that symbolization will have DWARF.
-func openBinaries(opts Options) (*binaries, error) {
-	b := &binaries{}
-	for _, path := range opts.Binaries {
-		f, err := binary.Open(path, binary.Options{DebugPath: opts.DebugBinary})
+// openBinaries opens every --binary (with --debug-binary for the one), or
+// without --binary the binaries the recording sampled, found by their
+// build ids; and checks, before any input is read, that symbolization
+// will have DWARF.
+func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
+	refs, notFound, err := binaryRefs(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(opts.Binaries) == 0 {
+		if err := checkFoundOutput(opts, refs); err != nil {
+			return nil, err
+		}
+	}
+	b := &binaries{notFound: notFound}
+	wantDWARF := !opts.SkipSymbolization && !opts.LLVM.ShowDisassemblyOnly
+	for _, ref := range refs {
+		f, err := ref.open(wantDWARF)
 		if err != nil {
 			b.Close()
-			return nil, fmt.Errorf("--binary %s: %w", path, err)
+			return nil, err
 		}
 		b.files = append(b.files, f)
 	}
@@ -50,19 +63,48 @@ func openBinaries(opts Options) (*binaries, error) {
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
 	b.goLinesWarned = make([]bool, len(b.files))
 	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
-	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = opts.Format == "pprof"
-	if opts.SkipSymbolization || b.symbolsOnly || opts.LLVM.ShowDisassemblyOnly {
+	if !wantDWARF || b.symbolsOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
 	for _, f := range b.files {
 		if _, err := f.DWARF(); err != nil {
 			b.Close()
-			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): build with -g, or give --debug-binary", f.Path(), err)
+			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): %s", f.Path(), err, debugHint(opts))
 		}
 	}
 	return b, nil
+}
+
+// debugHint says where DWARF can come from.
+func debugHint(opts Options) string {
+	if len(opts.Binaries) == 0 {
+		return "build with -g, or put its debug file where it is found by build id (docs/binaries.md)"
+	}
+	return "build with -g, or give --debug-binary"
+}
+
+// open opens the binary; one found by its build id without DWARF, when
+// symbolization wants DWARF, with the debug file found for it (if any).
+func (r binaryRef) open(wantDWARF bool) (*binary.File, error) {
+	f, err := binary.Open(r.file, binary.Options{DebugPath: r.debug, Name: r.name})
+	if err != nil && r.buildID == "" {
+		return nil, fmt.Errorf("--binary %s: %w", r.name, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s (build id %s, found as %s): %w", r.name, r.buildID, r.file, err)
+	}
+	if !wantDWARF || r.findDebug == nil || f.ELF().Section(".debug_info") != nil {
+		return f, nil
+	}
+	debug, err := r.findDebug()
+	if err != nil {
+		return f, nil // said when the DWARF is found missing
+	}
+	f.Close()
+	r.debug, r.findDebug = debug, nil
+	return r.open(wantDWARF)
 }
 
 func (b *binaries) Close() {
@@ -93,6 +135,20 @@ func (b *binaries) stackBinaries() []aggregate.StackBinary {
 		out[i] = f
 	}
 	return out
+}
+
+// newStacks returns the call-stack aggregation over the binaries, which
+// knows the binaries not found.
+func (b *binaries) newStacks(table *addrspace.Table) *aggregate.Stacks {
+	s := aggregate.NewStacks(b.stackBinaries(), table)
+	if len(b.notFound) > 0 {
+		paths := make([]string, len(b.notFound))
+		for i, r := range b.notFound {
+			paths[i] = r.path
+		}
+		s.MarkNotFound(paths)
+	}
+	return s
 }
 
 // symbolizer returns binary i's symbolizer: its DWARF, the function
@@ -209,7 +265,7 @@ func (b *binaries) warnSplit(t *symbolize.Table, i int) {
 func (b *binaries) debugInfo(f *binary.File) io.ReaderAt {
 	s := f.ELF().Section(".debug_info")
 	switch {
-	case b.separateDebug || s == nil:
+	case f.DWARFPath() != f.Path() || s == nil: // the DWARF is in another file
 		return nil
 	case s.Flags&elf.SHF_COMPRESSED != 0:
 		info, err := f.DWARFSection(".debug_info")

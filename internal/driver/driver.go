@@ -33,8 +33,12 @@ type Options struct {
 	LLVMSampleProfile   string // or an LLVM sample profile, written again (--llvm-sample-profile)
 	UsePerfScript       bool   // read PerfData through perf script, not natively
 
-	Binaries    []string // the profiled ELF binaries
+	Binaries    []string // the profiled ELF binaries; none: those sampled, found by build id
 	DebugBinary string   // DWARF of the (one) binary in a separate file
+	// BinaryDirs are where binaries are found by build id without
+	// Binaries (perf's build-id cache, ~/.debug, when none), before the
+	// debuginfod servers of DEBUGINFOD_URLS.
+	BinaryDirs []string
 
 	Output            string // file, "-" for stdout; a directory or %b pattern for several binaries
 	Format            string // extbinary (default), binary, text, pprof
@@ -89,7 +93,7 @@ func Run(ctx context.Context, opts Options) error {
 	timer := newPhaseTimer(opts)
 	defer timer.print()
 	timer.phase("Load binary")
-	bins, err := openBinaries(opts)
+	bins, err := openBinaries(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -204,8 +208,12 @@ func validateInputs(opts Options) error {
 		}
 	}
 	switch {
-	case len(opts.Binaries) == 0:
-		return usagef("--binary is required")
+	case len(opts.Binaries) == 0 && (opts.PerfData == "" && opts.PerfScript == "" || opts.LLVM.ShowDisassemblyOnly):
+		return usagef("--binary is required (binaries are found by build id only for --perfdata and --perfscript)")
+	case len(opts.Binaries) == 0 && opts.DebugBinary != "":
+		return usagef("--debug-binary applies to a --binary")
+	case len(opts.Binaries) > 0 && len(opts.BinaryDirs) > 0:
+		return usagef("--binary-dir is where binaries are found without --binary; give one or the other")
 	case opts.Output == "":
 		return usagef("--output is required")
 	case n != 1 && !(n == 0 && opts.LLVM.ShowDisassemblyOnly):
@@ -252,7 +260,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechec
 	ab := bins.addrspaceBinary()
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
-	stacks := aggregate.NewStacks(bins.stackBinaries(), table)
+	stacks := bins.newStacks(table)
 	if pre != nil {
 		stacks.WatchNewStacks(precheckBatch, pre.Add)
 	}
@@ -303,7 +311,7 @@ func (res *result) add(rec *perfscript.Record, lbr *lbrPath, stacks *aggregate.S
 	}
 	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
 		if len(bins.files) > 1 {
-			return usagef("branch-stack (LBR) samples take one --binary; %d were given", len(bins.files))
+			return usagef("branch-stack (LBR) samples take one binary; %d were given or found by build id (give the one with --binary)", len(bins.files))
 		}
 		if toLBR, err := res.hybrid.route(rec); !toLBR || err != nil {
 			return err

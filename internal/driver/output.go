@@ -198,15 +198,27 @@ func OutputPath(out, binary string, nbins int) (string, error) {
 
 // checkOutput refuses, before any work, an output that cannot be written:
 // a missing directory, or several binaries' LLVM profiles into one file.
-func checkOutput(opts Options) error {
+func checkOutput(opts Options) error { return checkOutputOf(opts, opts.Binaries) }
+
+// checkFoundOutput is checkOutput for the binaries found by build id.
+func checkFoundOutput(opts Options, refs []binaryRef) error {
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.name
+	}
+	return checkOutputOf(opts, names)
+}
+
+// checkOutputOf is checkOutput for the profiles of these binaries.
+func checkOutputOf(opts Options, binaries []string) error {
 	if opts.Output == "-" {
 		return nil
 	}
 	outs := []string{opts.Output}
 	if opts.Format != "pprof" {
 		outs = outs[:0]
-		for _, b := range opts.Binaries {
-			p, err := OutputPath(opts.Output, b, len(opts.Binaries))
+		for _, b := range binaries {
+			p, err := OutputPath(opts.Output, b, len(binaries))
 			if err != nil {
 				return err
 			}

@@ -200,7 +200,7 @@ func feedChunks(ch *perfscript.Chunker, in *input, mapped []byte, table *addrspa
 // (or nil).
 func (w *worker) parse(j chunkJob, name string, mapped []byte, opts Options, bins *binaries) (r chunkResult) {
 	defer recoverFault(name, mapped, &r.err)
-	r = chunkResult{index: j.chunk.Index, stacks: aggregate.NewStacks(bins.stackBinaries(), j.table)}
+	r = chunkResult{index: j.chunk.Index, stacks: bins.newStacks(j.table)}
 	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, j.table, opts.CS, usePseudoProbes(opts, bins))}
 	w.lbr.table = j.table
 	s := perfscript.NewChunkScanner(j.chunk, name, j.pidColumn)
@@ -242,7 +242,7 @@ type chunkMerger struct {
 }
 
 func newChunkMerger(bins *binaries, tokens <-chan struct{}) *chunkMerger {
-	return &chunkMerger{stacks: aggregate.NewStacks(bins.stackBinaries(), nil), pending: map[int]chunkResult{}, errAt: -1, tokens: tokens}
+	return &chunkMerger{stacks: bins.newStacks(nil), pending: map[int]chunkResult{}, errAt: -1, tokens: tokens}
 }
 
 func (m *chunkMerger) add(r chunkResult) {

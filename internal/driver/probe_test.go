@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestWarnLineBasedProbes(t *testing.T) {
 	} {
 		var stderr bytes.Buffer
 		opts := Options{Binaries: []string{tt.binary}, Format: "pprof", UseDwarfCorrelation: tt.dwarf, Stderr: &stderr}
-		bins, err := openBinaries(opts)
+		bins, err := openBinaries(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}

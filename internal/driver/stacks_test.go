@@ -160,7 +160,7 @@ func TestOnlyPprofNamesFrames(t *testing.T) {
 		t.Run(tt.format, func(t *testing.T) {
 			opts := withDefaults(Options{Binaries: []string{callstackDir + "forky"}, PerfData: callstackDir + "forky.perf.data",
 				Format: tt.format, Output: os.DevNull, Quiet: true})
-			bins, err := openBinaries(opts)
+			bins, err := openBinaries(context.Background(), opts)
 			if err != nil {
 				t.Fatal(err)
 			}

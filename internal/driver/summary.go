@@ -116,6 +116,7 @@ func (res *result) printStacks(w io.Writer, bins *binaries) {
 	s := res.stacks.Stats
 	var dropped dropList
 	dropped.add(s.NoBinary, "with no frame in "+binaryNames(bins))
+	dropped.add(s.NotFound, "with frames only in binaries not found by build id")
 	dropped.add(s.NoMapping, "whose address is in no known mapping")
 	dropped.add(s.Filtered, "from processes not selected by --pid")
 	fmt.Fprintf(w, "profgen: %d call-stack samples, %d used%s\n", s.Samples, s.Used, dropped)
@@ -126,11 +127,26 @@ func (res *result) printStacks(w io.Writer, bins *binaries) {
 		}
 		fmt.Fprintf(w, "profgen: leaf samples per binary: %s\n", strings.Join(per, ", "))
 	}
+	printNotFoundLeaves(w, s.NotFoundLeaves, bins.notFound)
 	if s.Unplaced > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d frames of the profiled binaries fall outside their code "+
 			"(a different build than the one recorded?)\n", s.Unplaced)
 	}
 	res.printUnwind(w)
+}
+
+// printNotFoundLeaves says how many samples had their leaf in each binary
+// not found: they are in no binary's profile.
+func printNotFoundLeaves(w io.Writer, leaves []uint64, notFound []recordedBinary) {
+	var per []string
+	for i, n := range leaves {
+		if n > 0 {
+			per = append(per, fmt.Sprintf("%s %d", filepath.Base(notFound[i].path), n))
+		}
+	}
+	if len(per) > 0 {
+		fmt.Fprintf(w, "profgen: leaf samples in binaries not found: %s\n", strings.Join(per, ", "))
+	}
 }
 
 func binaryNames(bins *binaries) string {
@@ -167,6 +183,8 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 		why = fmt.Sprintf("no sample of event %s", opts.PerfEvent)
 	case lbr.Filtered+st.Filtered == total:
 		why = fmt.Sprintf("%d samples, all from processes not selected by --pid", total)
+	case st.NotFound > 0 && st.NotFound+st.NoBinary+st.Filtered+st.NoMapping == total:
+		why = fmt.Sprintf("%d samples, none in %s (%d in binaries not found by build id)", total, binaryNames(bins), st.NotFound)
 	case res.table.Mappings == 0:
 		why = fmt.Sprintf("%d samples, none in a mapping of %s (a recording of another program, or perf script without --show-mmap-events)", total, binaryNames(bins))
 	default:

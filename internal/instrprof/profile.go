@@ -332,10 +332,12 @@ func (f *Func) addFunc(h *Func) {
 }
 
 // Resolve keeps, for every name and hash read with several shapes, the
-// shape read first (by input, then offset), as llvm-profdata merging its
-// inputs in order does, and returns the records it dropped: the same
-// answer for any thread count and input order. Records whose bitmap size
-// alone differs give their counters to the first shape, as in LLVM.
+// largest shape (shapeBefore), and returns the records it dropped. Where
+// llvm-profdata keeps the shape it read first, and so answers by the order
+// of its inputs, this answers the same for any order, thread count and
+// grouping: the largest shape of a merge is the largest of its parts'.
+// Records whose bitmap size alone differs give their counters to the kept
+// shape, as in LLVM.
 func (p *Profile) Resolve() []*MismatchError {
 	var dropped []*MismatchError
 	for _, k := range p.sortedKeys() {
@@ -357,7 +359,7 @@ func (f *Func) resolve(dropped *[]*MismatchError) *Func {
 	f.others = nil
 	first := all[0]
 	for _, g := range all[1:] {
-		if g.Origin.Before(first.Origin) {
+		if shapeBefore(g, first) {
 			first = g
 		}
 	}
@@ -375,6 +377,31 @@ func (f *Func) resolve(dropped *[]*MismatchError) *Func {
 		*dropped = append(*dropped, e)
 	}
 	return first
+}
+
+// shapeBefore orders the shapes of one name and hash, largest first: by
+// counters, real counts before pseudo counts, bitmap bytes, then value
+// sites of each kind. Two records of one shape merge, so no two differ.
+func shapeBefore(a, b *Func) bool {
+	ka, kb := a.shapeKey(), b.shapeKey()
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return ka[i] > kb[i]
+		}
+	}
+	return false
+}
+
+// shapeKey lists what makes f's shape, each larger for a larger shape.
+func (f *Func) shapeKey() [3 + NumValueKinds]int {
+	k := [3 + NumValueKinds]int{len(f.Counts), 1, len(f.Bitmap)}
+	if f.PseudoKind() != 0 {
+		k[1] = 0
+	}
+	for i := range f.Sites {
+		k[3+i] = len(f.Sites[i])
+	}
+	return k
 }
 
 // mismatch describes g, dropped for first.

@@ -134,10 +134,12 @@ func (n *Native) mmap(rec *perffile.Record) error {
 	if !m.V2 && rec.Misc&perffile.MiscMmapData == 0 {
 		prot = protExec
 	}
+	var buildID string
 	if len(m.BuildID) > 0 {
+		buildID = fmt.Sprintf("%x", m.BuildID)
 		ids := n.BuildIDs()
 		if _, ok := ids[m.Path]; !ok {
-			ids[m.Path] = fmt.Sprintf("%x", m.BuildID)
+			ids[m.Path] = buildID
 		}
 	}
 	cpumode := rec.Misc & perffile.MiscCPUModeMask
@@ -150,7 +152,7 @@ func (n *Native) mmap(rec *perffile.Record) error {
 	r := &n.rec
 	r.Kind = perfscript.KindMmap
 	r.HasPID, r.PID, r.TID = true, m.PID, m.TID
-	r.Mmap = perfscript.Mmap{Addr: m.Addr, Len: m.Len, PgOff: m.PgOff, Path: m.Path, V2: m.V2}
+	r.Mmap = perfscript.Mmap{Addr: m.Addr, Len: m.Len, PgOff: m.PgOff, Path: m.Path, V2: m.V2, BuildID: buildID}
 	if m.V2 {
 		r.Mmap.Prot = protString(m.Prot, m.Flags)
 	} else if rec.Misc&perffile.MiscMmapData != 0 {

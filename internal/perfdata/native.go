@@ -229,6 +229,18 @@ func (n *Native) BuildIDs() map[string]string {
 	return n.ids
 }
 
+// MmapBuildIDs reports whether the MMAP2 records carry build ids (perf
+// record --buildid-mmap): perf then writes no BUILD_ID feature, and the
+// build ids are only known as the records are read.
+func (n *Native) MmapBuildIDs() bool {
+	for _, a := range n.r.Attrs {
+		if a.BuildIDMmap() {
+			return true
+		}
+	}
+	return false
+}
+
 // Progress returns how far the file is read: the byte offset of the last
 // record read, and the file's size (-1 for a stream).
 func (n *Native) Progress() (done, total int64) { return n.r.Progress() }

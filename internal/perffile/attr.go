@@ -19,6 +19,7 @@ type Attr struct {
 const (
 	flagFreq        = 1 << 10
 	flagSampleIDAll = 1 << 18
+	flagBuildID     = 1 << 34
 )
 
 // Freq reports whether SamplePeriod is a frequency.
@@ -27,6 +28,10 @@ func (a *Attr) Freq() bool { return a.Flags&flagFreq != 0 }
 // SampleIDAll reports whether records other than samples end with the
 // sample id fields (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER).
 func (a *Attr) SampleIDAll() bool { return a.Flags&flagSampleIDAll != 0 }
+
+// BuildIDMmap reports whether the MMAP2 records carry the build id of
+// what they map (perf record --buildid-mmap) instead of device and inode.
+func (a *Attr) BuildIDMmap() bool { return a.Flags&flagBuildID != 0 }
 
 // parseAttr reads a perf_event_attr of size bytes from b (which may be
 // longer). Fields past the attr's own size are zero, as the kernel reads

@@ -79,8 +79,9 @@ func (s *Scanner) parseMmapTail(b []byte) bool {
 		}
 		end = len(b) - 2
 	}
-	off, _ := nextField(b[1:end])
+	off, rest := nextField(b[1:end])
 	off = bytes.TrimSuffix(off, []byte("]"))
+	r.Mmap.BuildID = s.mmapBuildID(rest)
 	var ok bool
 	if r.Mmap.PgOff, ok = parseHex0x(off); !ok {
 		if len(off) != 1 || off[0] != '0' {
@@ -97,6 +98,20 @@ func (s *Scanner) parseMmapTail(b []byte) bool {
 	}
 	r.Mmap.Path = s.intern(path)
 	return true
+}
+
+// mmapBuildID returns the build id of `<hex>]` after an MMAP2's page
+// offset (perf prints it in place of `maj:min inode gen`), or "".
+func (s *Scanner) mmapBuildID(b []byte) string {
+	b = trimSpace(b)
+	if len(b) < 3 || b[0] != '<' {
+		return ""
+	}
+	end := indexByte(b, '>')
+	if end < 2 || !isHexDigits(b[1:end]) {
+		return ""
+	}
+	return s.intern(b[1:end])
 }
 
 // parseTask parses `(pid:tid):(ppid:ptid)` of FORK and EXIT.

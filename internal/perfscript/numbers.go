@@ -130,3 +130,14 @@ func parsePIDTID(b []byte) (pid, tid int32, ok bool) {
 	tid, ok2 := parseInt32(b[i+1:])
 	return pid, tid, ok1 && ok2
 }
+
+// isHexDigits reports whether b is lower-case hex digits, as perf prints
+// build ids.
+func isHexDigits(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return len(b) > 0
+}

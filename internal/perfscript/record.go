@@ -66,6 +66,9 @@ type Mmap struct {
 	Prot             string // "r-xp" for MMAP2, "x" or "" for MMAP
 	Path             string
 	V2               bool
+	// BuildID is the build id (lower-case hex) an MMAP2 carries in place
+	// of device and inode (perf record --buildid-mmap), or "".
+	BuildID string
 }
 
 // Sample is one sample: optional IP, LBR branch stack and call chain.

@@ -18,12 +18,12 @@ import (
 	"bytes"
 	"cmp"
 	"debug/elf"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/locate"
 )
 
 // Namer names addresses; it loads each DSO's symbols once, on first use.
@@ -48,8 +48,7 @@ type entry struct {
 // New returns a Namer for a recording with these build ids (DSO path →
 // hex id).
 func New(buildIDs map[string]string) *Namer {
-	home, _ := os.UserHomeDir()
-	return &Namer{buildIDs: buildIDs, DebugDir: "/usr/lib/debug", CacheDir: filepath.Join(home, ".debug"),
+	return &Namer{buildIDs: buildIDs, DebugDir: "/usr/lib/debug", CacheDir: locate.PerfCacheDir(),
 		KallsymsPath: "/proc/kallsyms", NotesPath: "/sys/kernel/notes", dsos: map[string]*entry{}}
 }
 

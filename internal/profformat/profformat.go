@@ -53,6 +53,14 @@ func (k Kind) String() string {
 	return [...]string{"unknown", "sample", "instrumentation", "pprof"}[k]
 }
 
+// WithArticle is k's name after "a" or "an".
+func (k Kind) WithArticle() string {
+	if k == KindUnknown || k == KindInstr {
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
 // IsRaw reports whether f is a raw instrumentation profile, of any word
 // size and byte order.
 func (f Format) IsRaw() bool {

@@ -37,8 +37,9 @@ type Options struct {
 	FailureMode   string
 	MatchBinaryID bool
 	Sparse        bool
-	// OutputVersion is the indexed version written: 12 (default, clang 19
-	// and later) or 7 (clang 14 and later).
+	// OutputVersion is the indexed version written: 13 (clang 22 and
+	// later), 12 (clang 19 and later) or 7 (clang 14 and later); 0 picks 13,
+	// or 12 for front-end hashes of clang 21 or older (frontEndVersion).
 	OutputVersion int
 	// TraceLimits bound the temporal profile traces kept.
 	TraceLimits instrprof.TraceLimits
@@ -94,10 +95,24 @@ func Run(stderr io.Writer, o *Options) error {
 	if err := o.checkKind(kind); err != nil {
 		return err
 	}
-	if kind == profformat.KindSample {
+	if o.Kind == "sample" || kind == profformat.KindSample {
+		if err := checkNotEmpty(inputs); err != nil {
+			return err
+		}
 		return mergeSample(stderr, o, inputs)
 	}
 	return mergeInstr(stderr, o, opts, inputs)
+}
+
+// checkNotEmpty refuses an empty sample profile, as llvm-profdata does
+// (an empty raw, which a killed process leaves, is skipped instead).
+func checkNotEmpty(inputs []merge.Input) error {
+	for _, in := range inputs {
+		if err := profformat.CheckNotEmpty(in.Path, profformat.KindSample); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkKind refuses inputs of the other family than --instr or --sample
@@ -133,7 +148,8 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "profgen merge: warning: %s\n", w)
 	}
-	fmt.Fprintf(stderr, "profgen merge: %s; output: %s\n", res.Summary(), o.readers())
+	version := o.outputVersion(stderr, res.Profile)
+	fmt.Fprintf(stderr, "profgen merge: %s; output: %s\n", res.Summary(), o.readers(version))
 	if res.Merged == 0 && o.FailureMode != "warn" {
 		return errors.New("no profile can be merged")
 	}
@@ -145,10 +161,10 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	if o.Sparse {
 		res.Profile.DropZero()
 	}
-	return writeInstr(o, res)
+	return writeInstr(o, res, version)
 }
 
-func writeInstr(o *Options, res *merge.Result) error {
+func writeInstr(o *Options, res *merge.Result, version int) error {
 	out, err := atomicfile.Create(o.Output)
 	if err != nil {
 		return err
@@ -157,7 +173,7 @@ func writeInstr(o *Options, res *merge.Result) error {
 	if o.Format == FormatText {
 		err = text.Write(out, res.Profile)
 	} else {
-		err = indexed.WriteVersion(out, res.Profile, o.outputVersion())
+		err = indexed.WriteVersion(out, res.Profile, version)
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", o.Output, err)
@@ -165,20 +181,12 @@ func writeInstr(o *Options, res *merge.Result) error {
 	return out.Commit()
 }
 
-func (o *Options) outputVersion() int {
-	if o.OutputVersion == 0 {
-		return indexed.Version
-	}
-	return o.OutputVersion
-}
-
 // readers says which compilers read the output.
-func (o *Options) readers() string {
+func (o *Options) readers(version int) string {
 	if o.Format == FormatText {
 		return "text format"
 	}
-	v := o.outputVersion()
-	return fmt.Sprintf("indexed version %d, read by clang %d and later", v, indexed.ClangReads[v])
+	return fmt.Sprintf("indexed version %d, read by clang %d and later", version, indexed.ClangReads[version])
 }
 
 func (o *Options) mergeOpts() (merge.Options, error) {
@@ -186,8 +194,10 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.NumCPU()
 	}
-	if v := o.OutputVersion; v != 0 && v != indexed.Version && v != indexed.OldestVersion {
-		return opts, fmt.Errorf("--output-version=%d: profgen writes 12 (clang 19 and later) or 7 (clang 14 and later)", v)
+	switch o.OutputVersion {
+	case 0, indexed.Version, indexed.PrevVersion, indexed.OldestVersion:
+	default:
+		return opts, fmt.Errorf("--output-version=%d: profgen writes 13 (clang 22 and later), 12 (clang 19 and later) or 7 (clang 14 and later)", o.OutputVersion)
 	}
 	switch o.FailureMode {
 	case "any", "":

@@ -12,6 +12,7 @@ import (
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/profshow"
 )
 
@@ -41,6 +42,9 @@ func Run(w io.Writer, opts Options) error {
 }
 
 func order(w io.Writer, opts Options) error {
+	if err := profformat.CheckNotEmpty(opts.Input, profformat.KindInstr); err != nil {
+		return err
+	}
 	recs, info, err := profshow.ReadInstrRecords(opts.Input)
 	if err != nil {
 		return err

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/profformat"
@@ -86,6 +85,9 @@ func overlap(w io.Writer, opts Options) error {
 func profileKind(opts Options) (profformat.Kind, error) {
 	kinds := map[string]profformat.Kind{}
 	for _, path := range []string{opts.Base, opts.Test} {
+		if err := profformat.CheckNotEmpty(path, map[string]profformat.Kind{"sample": profformat.KindSample}[opts.Kind]); err != nil {
+			return 0, fmt.Errorf("error in getting profile count sums: %w", err)
+		}
 		f, err := profformat.SniffFile(path)
 		if err != nil {
 			return 0, err
@@ -101,18 +103,10 @@ func profileKind(opts Options) (profformat.Kind, error) {
 	}
 	for _, path := range []string{opts.Base, opts.Test} {
 		if k := kinds[path]; k != profformat.KindUnknown && k != want {
-			return 0, fmt.Errorf("%s is %s profile; overlap compares two %s profiles here", path, withArticle(k), want)
+			return 0, fmt.Errorf("%s is %s profile; overlap compares two %s profiles here", path, k.WithArticle(), want)
 		}
 	}
 	return want, nil
-}
-
-// withArticle is "a sample" or "an instrumentation".
-func withArticle(k profformat.Kind) string {
-	if strings.ContainsAny(k.String()[:1], "aeiou") {
-		return "an " + k.String()
-	}
-	return "a " + k.String()
 }
 
 // percent formats share*100 with prec decimals and a % sign, as LLVM's

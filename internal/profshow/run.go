@@ -52,6 +52,9 @@ func (opts Options) stderr() io.Writer {
 }
 
 func show(w io.Writer, opts Options, path string) error {
+	if err := profformat.CheckNotEmpty(path, map[string]profformat.Kind{"sample": profformat.KindSample}[opts.Kind]); err != nil {
+		return err
+	}
 	head, err := readHead(path)
 	if err != nil {
 		return err
@@ -110,7 +113,7 @@ func checkKind(flag string, kind profformat.Kind, path string) error {
 	if flag == "" || flag == kind.String() || flag == "instr" && kind == profformat.KindInstr {
 		return nil
 	}
-	return fmt.Errorf("%s: --%s given, but it is a %s profile", path, flag, kind)
+	return fmt.Errorf("%s: --%s given, but it is %s profile", path, flag, kind.WithArticle())
 }
 
 func run(w io.Writer, opts Options, path string) error {

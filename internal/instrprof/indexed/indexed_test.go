@@ -65,26 +65,48 @@ func TestWriteGolden(t *testing.T) {
 	}
 }
 
-// TestSameAsLLVM compares the bytes with llvm-profdata-19's own output.
+// TestSameAsLLVM compares the bytes with llvm-profdata-22's own output
+// (version 13) and with llvm-profdata-19's (version 12).
 func TestSameAsLLVM(t *testing.T) {
-	testutil.Tool(t, "llvm-profdata-19")
-	for _, tt := range cases {
-		if !tt.llvm19 {
-			continue
-		}
-		out := filepath.Join(t.TempDir(), "ref.profdata")
-		args := []string{"merge", "-o", out}
-		for _, r := range tt.raws {
-			args = append(args, filepath.Join("..", "testdata", r))
-		}
-		if msg, err := exec.Command("llvm-profdata-19", args...).CombinedOutput(); err != nil {
-			t.Fatalf("llvm-profdata-19: %v\n%s", err, msg)
-		}
-		want, _ := os.ReadFile(out)
-		if got := write(t, readRaws(t, tt.raws...)); !bytes.Equal(got, want) {
-			t.Errorf("%s: not byte-identical to llvm-profdata-19 merge", tt.golden)
-		}
+	for _, ref := range []struct {
+		tool    string
+		version int
+	}{{"llvm-profdata-22", indexed.Version}, {"llvm-profdata-19", indexed.PrevVersion}} {
+		t.Run(ref.tool, func(t *testing.T) {
+			testutil.Tool(t, ref.tool)
+			for _, tt := range cases {
+				if !tt.llvm19 {
+					continue
+				}
+				want := llvmMerge(t, ref.tool, tt.raws)
+				var got bytes.Buffer
+				if err := indexed.WriteVersion(&got, readRaws(t, tt.raws...), ref.version); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Bytes(), want) {
+					t.Errorf("%s: not byte-identical to %s merge", tt.golden, ref.tool)
+				}
+			}
+		})
 	}
+}
+
+// llvmMerge is tool's merge of the raws in ../testdata.
+func llvmMerge(t *testing.T, tool string, raws []string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "ref.profdata")
+	args := []string{"merge", "-o", out}
+	for _, r := range raws {
+		args = append(args, filepath.Join("..", "testdata", r))
+	}
+	if msg, err := exec.Command(tool, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", tool, err, msg)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
 }
 
 func TestRoundTrip(t *testing.T) {

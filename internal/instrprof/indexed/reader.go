@@ -44,8 +44,8 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	ver := d.U64("version")
 	info.Version = int(uint32(ver))
 	info.Kind = instrprof.Kind(ver) & instrprof.KindMask
-	if d.Err() == nil && (info.Version < 1 || info.Version > 12) {
-		d.FailAt(8, "indexed profile version %d is not supported (1 to 12 are)", info.Version)
+	if d.Err() == nil && (info.Version < 1 || info.Version > Version) {
+		d.FailAt(8, "indexed profile version %d is not supported (1 to %d are)", info.Version, Version)
 	}
 	d.U64("header")
 	if ht := d.U64("hash type"); ht != 0 && d.Err() == nil {

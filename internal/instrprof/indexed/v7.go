@@ -14,11 +14,11 @@ const v7Kinds = instrprof.KindIR | instrprof.KindCS | instrprof.KindEntryFirst |
 // version-7 reader could not take.
 func checkVersion(p *instrprof.Profile, version int) error {
 	switch version {
-	case Version:
+	case Version, PrevVersion:
 		return nil
 	case OldestVersion:
 	default:
-		return fmt.Errorf("indexed version %d: profgen writes 12 (clang 19 and later) or 7 (clang 14 and later)", version)
+		return fmt.Errorf("indexed version %d: profgen writes 13 (clang 22 and later), 12 (clang 19 and later) or 7 (clang 14 and later)", version)
 	}
 	if k := p.Kind &^ v7Kinds & instrprof.KindMask; k != 0 {
 		return fmt.Errorf("indexed version 7: the profile has variant bits %#x that LLVM 14 does not know", uint64(k))

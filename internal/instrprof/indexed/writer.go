@@ -1,8 +1,8 @@
 // Package indexed reads and writes LLVM indexed instrumentation profiles
-// (.profdata). The writer produces version 12, what llvm-profdata-19
-// writes: header, profile summaries, an on-disk chained hash table keyed by
+// (.profdata). The writer produces version 13, what llvm-profdata-22
+// writes (12 and 7 on request, for clang 19–21 and 14): header, profile summaries, an on-disk chained hash table keyed by
 // the MD5 of function names, binary ids and the (empty) vtable names. The
-// reader accepts versions 1 to 12, so merges can be chained.
+// reader accepts versions 1 to 13, so merges can be chained.
 package indexed
 
 import (
@@ -17,15 +17,21 @@ import (
 // Magic is the indexed profile magic ("\xfflprofi\x81" on disk).
 const Magic = profformat.IndexedMagic
 
-// Version is the format version the writer produces by default.
-const Version = 12
+// Version is the format version the writer produces by default. Version
+// 13 is 12's layout; it tells clang 22 that front-end function hashes are
+// of its version 4, which clears their top 4 bits (FrontEndHashes).
+const Version = 13
+
+// PrevVersion is the version clang 19 to 21 read: 13's bytes but for the
+// version word (llvm-profdata-19 writes it).
+const PrevVersion = 12
 
 // OldestVersion is the oldest version WriteVersion writes: what LLVM 14
 // and 15 read (clang-14's llvm-profdata writes it).
 const OldestVersion = 7
 
 // ClangReads names the oldest clang that reads an indexed version.
-var ClangReads = map[int]int{7: 14, 12: 19}
+var ClangReads = map[int]int{7: 14, 12: 19, 13: 22}
 
 const headerWords = 9
 
@@ -34,7 +40,7 @@ func Write(w io.Writer, p *instrprof.Profile) error {
 	return WriteVersion(w, p, Version)
 }
 
-// WriteVersion writes p as an indexed profile of version 12 or 7. Version
+// WriteVersion writes p as an indexed profile of version 13, 12 or 7. Version
 // 7 has a 5-word header, no bitmap bytes in records and no sections after
 // the hash table; it cannot hold what LLVM 14 lacks.
 func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
@@ -58,13 +64,13 @@ func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
 	var b []byte
 	header := make([]uint64, headerWords)
 	header[0] = Magic
-	header[1] = Version | uint64(p.Kind&instrprof.KindMask)
+	header[1] = uint64(version) | uint64(p.Kind&instrprof.KindMask)
 	b = appendWords(b, header...)
 	b = appendWords(b, sum.words()...)
 	if p.Kind&instrprof.KindCS != 0 {
 		b = appendWords(b, csSum.words()...)
 	}
-	b, header[4] = emitTable(b, groups, Version)
+	b, header[4] = emitTable(b, groups, version)
 	header[6] = uint64(len(b))
 	b = appendBinaryIDs(b, p.BinaryIDs)
 	header[8] = uint64(len(b))

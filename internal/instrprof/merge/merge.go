@@ -236,7 +236,7 @@ func (w *worker) mergeFile(in Input, o *outcome) (*Skip, error) {
 		return nil, err
 	}
 	if st.Size() == 0 {
-		return &Skip{Path: in.Path, Reason: "empty (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
+		return &Skip{Path: in.Path, Reason: profformat.ErrEmpty.Error() + " (0 bytes: the process was killed before writing its profile?)", Kind: SkipEmpty}, nil
 	}
 	head := make([]byte, min(st.Size(), profformat.HeadSize))
 	f.ReadAt(head, 0)

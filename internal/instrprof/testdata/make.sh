@@ -45,3 +45,9 @@ clang-19 -O1 -fprofile-instr-generate -mllvm -enable-single-byte-coverage -o "$t
 run sb1.profraw "$tmp/sb" 3
 run sb2.profraw "$tmp/sb" 6 x
 llvm-profdata-19 merge --text -o sb.ref.txt sb1.profraw sb2.profraw
+# Front-end hashes of clang 21 and older (version 3) and clang 22 (version 4,
+# top 4 bits clear): twelve functions large enough to be MD5-hashed.
+for v in 19 22; do
+	clang-$v -O1 -fprofile-instr-generate -fcoverage-mapping -o "$tmp/fehash$v" fehash.c
+	run fehash$v.profraw "$tmp/fehash$v" 50
+done

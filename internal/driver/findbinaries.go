@@ -1,0 +1,190 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/locate"
+	"github.com/profgen/profgen/internal/perfdata"
+	"github.com/profgen/profgen/internal/perfscript"
+)
+
+// Without --binary, the binaries are those the recording sampled, found
+// by the build ids perf recorded for them (locate): each is opened as
+// --binary would open the file, known by the path perf recorded, so that
+// it matches its mappings as a --binary of that path does.
+
+// binaryRef is a binary to open: the path it is known by, the file that
+// holds it and, for one found by its build id, how to find its DWARF when
+// the file has none.
+type binaryRef struct {
+	name, file, debug string
+	buildID           string
+	findDebug         func() (string, error)
+}
+
+// recordedBinary is a DSO the recording sampled, as perf recorded it.
+type recordedBinary struct{ path, buildID string }
+
+// binaryRefs lists the binaries to open: the --binary files, or those the
+// recording sampled, found by their build ids. The second list holds the
+// binaries not found, each said on one line.
+func binaryRefs(ctx context.Context, opts Options) ([]binaryRef, []recordedBinary, error) {
+	if len(opts.Binaries) > 0 {
+		refs := make([]binaryRef, len(opts.Binaries))
+		for i, p := range opts.Binaries {
+			refs[i] = binaryRef{name: p, file: p, debug: opts.DebugBinary}
+		}
+		return refs, nil, nil
+	}
+	recorded, err := sampledBinaries(ctx, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return findRecorded(ctx, opts, recorded)
+}
+
+// findRecorded finds each recorded binary in --binary-dir (or perf's
+// cache) and on the debuginfod servers.
+func findRecorded(ctx context.Context, opts Options, recorded []recordedBinary) ([]binaryRef, []recordedBinary, error) {
+	finder := locate.FromEnv(opts.BinaryDirs)
+	var refs []binaryRef
+	var missing []recordedBinary
+	for _, r := range recorded {
+		file, err := finder.Executable(ctx, r.buildID)
+		if err != nil {
+			fmt.Fprintf(opts.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
+			missing = append(missing, r)
+			continue
+		}
+		refs = append(refs, binaryRef{name: r.path, file: file, buildID: r.buildID, findDebug: func() (string, error) {
+			return finder.Debuginfo(ctx, r.buildID)
+		}})
+	}
+	if len(recorded) == 0 {
+		return nil, nil, fmt.Errorf("%s: %w: the input records no build id of a sampled binary (perf script prints them for perf record --buildid-mmap recordings only): give --binary",
+			inputName(opts), ErrNoSamples)
+	}
+	if len(refs) == 0 {
+		return nil, nil, fmt.Errorf("%s: %w: none of the %d binaries sampled was found by its build id in %s (give --binary or --binary-dir)",
+			inputName(opts), ErrNoSamples, len(recorded), finder.Places())
+	}
+	return refs, missing, nil
+}
+
+// notFoundReason is err without the build id the line already names.
+func notFoundReason(err error) error {
+	if errors.Is(err, locate.ErrNotFound) {
+		_, after, ok := strings.Cut(err.Error(), ": ")
+		if ok {
+			return errors.New(after)
+		}
+	}
+	return err
+}
+
+// sampledBinaries lists the DSOs the recording sampled that have a build
+// id, by path. perf record's build-id table (the BUILD_ID feature) holds
+// the DSOs with samples; when the MMAP2 records carry the build ids
+// instead (perf record --buildid-mmap), and for perf script text, the
+// input is read once first to tell which mapped DSOs have samples.
+func sampledBinaries(ctx context.Context, opts Options) ([]recordedBinary, error) {
+	if opts.PerfData == "" {
+		if opts.PerfScript == "-" {
+			return nil, usagef("--binary is required with standard input: the binaries are found by build ids read from the input first")
+		}
+		f, err := os.Open(opts.PerfScript)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return scanSampled(perfscript.NewScanner(f, opts.PerfScript), opts.PIDs, nil)
+	}
+	c, err := perfdata.ReadContent(opts.PerfData)
+	if err != nil {
+		return nil, err
+	}
+	n, err := perfdata.OpenNative(opts.PerfData, c)
+	if err != nil {
+		return nil, err
+	}
+	defer n.Close()
+	table := n.BuildIDs()
+	if !n.MmapBuildIDs() && len(table) > 0 {
+		return withBuildIDs(table, nil), nil
+	}
+	return scanSampled(n, opts.PIDs, table)
+}
+
+// scanSampled reads the records of src, notes the build ids the MMAP2
+// records carry (added to ids) and the DSOs that samples fall in, and
+// returns those with a build id.
+func scanSampled(src recordSource, pids []int32, ids map[string]string) ([]recordedBinary, error) {
+	if ids == nil {
+		ids = map[string]string{}
+	}
+	table := addrspace.New(addrspace.Binary{}, pids)
+	sampled := map[string]bool{}
+	for src.Next() {
+		rec := src.Record()
+		if rec.Kind != perfscript.KindSample {
+			table.Update(rec)
+			if id := rec.Mmap.BuildID; rec.Kind == perfscript.KindMmap && id != "" && ids[rec.Mmap.Path] == "" {
+				ids[rec.Mmap.Path] = id
+			}
+			continue
+		}
+		if !rec.HasPID || table.Selected(rec.PID) {
+			noteSampled(rec, table, sampled)
+		}
+	}
+	if err := src.Err(); err != nil {
+		return nil, err
+	}
+	return withBuildIDs(ids, sampled), nil
+}
+
+// noteSampled adds the DSOs of a sample's frames to sampled: those perf
+// named, and the mapping of its leaf and of its newest branch.
+func noteSampled(rec *perfscript.Record, table *addrspace.Table, sampled map[string]bool) {
+	s := &rec.Sample
+	sampled[s.IPDSO] = true
+	for _, f := range s.Frames {
+		sampled[f.DSO] = true
+	}
+	if !rec.HasPID {
+		return
+	}
+	addrs := make([]uint64, 0, 3)
+	if leaf, absolute, ok := s.Leaf(); ok && absolute {
+		addrs = append(addrs, leaf)
+	}
+	if len(s.Branches) > 0 {
+		addrs = append(addrs, s.Branches[0].From, s.Branches[0].To)
+	}
+	for _, a := range addrs {
+		if m, ok := table.Lookup(rec.PID, a); ok {
+			sampled[m.Path] = true
+		}
+	}
+}
+
+// withBuildIDs lists the DSOs of ids that are sampled (all when sampled is
+// nil), by path, leaving out perf's pseudo-DSOs ([kernel.kallsyms],
+// [vdso]...): binaries of user space.
+func withBuildIDs(ids map[string]string, sampled map[string]bool) []recordedBinary {
+	var out []recordedBinary
+	for path, id := range ids {
+		if path == "" || strings.HasPrefix(path, "[") || id == "" || (sampled != nil && !sampled[path]) {
+			continue
+		}
+		out = append(out, recordedBinary{path: path, buildID: id})
+	}
+	slices.SortFunc(out, func(a, b recordedBinary) int { return strings.Compare(a.path, b.path) })
+	return out
+}
