@@ -8,8 +8,8 @@ llvm-project's (llvm/test/tools/llvm-profdata with its Inputs/, and
 llvm/test/tools/llvm-profgen), of the release compared with, or the
 tool's test directory itself. A RUN line
 the LLVM tool itself fails, or one naming an input the directory lacks, is
-skipped. profgen runs show and overlap with --llvm-version=19 when the
-release is 19. README.md beside this file tells how to get the tests.
+skipped. When the release is 19, profgen runs show and overlap with
+--llvm-version=19 and merge with --output-version=12. README.md beside this file tells how to get the tests.
 usage: LLVM_TESTS=DIR PROFGEN=bin/profgen llvm-profdata-suite.py
        [--llvm=22|19] [--tool=llvm-profdata|llvm-profgen] [-v] [test-name-substring ...]"""
 import os, re, sys, glob, shutil, subprocess, json, hashlib
@@ -74,11 +74,13 @@ def run_lines(path):
     return lines
 
 def shim_args(side):
-    """Bash that adjusts profgen's arguments: show and overlap print
-    llvm-profdata-19's text only with --llvm-version=19."""
+    """Bash that adjusts profgen's arguments for LLVM 19: show and overlap
+    print llvm-profdata-19's text with --llvm-version=19, merge writes its
+    indexed version 12 with --output-version=12 (profgen writes 22's 13)."""
     if side != 'P' or VERSION != '19' or TOOL != 'llvm-profdata':
         return ''
-    return 'case "$1" in show|overlap) c="$1"; shift; set -- "$c" --llvm-version=19 "$@";; esac'
+    return ('case "$1" in show|overlap) c="$1"; shift; set -- "$c" --llvm-version=19 "$@";;\n'
+            '  merge) case " $* " in *" --output-version"*) ;; *) shift; set -- merge --output-version=12 "$@";; esac;; esac')
 
 def setup_side(side, tname):
     base = os.path.join(ROOT, side)
