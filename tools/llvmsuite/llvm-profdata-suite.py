@@ -10,8 +10,10 @@ tool's test directory itself. A RUN line
 the LLVM tool itself fails, or one naming an input the directory lacks, is
 skipped. When the release is 19, profgen runs show and overlap with
 --llvm-version=19 and merge with --output-version=12. README.md beside this file tells how to get the tests.
+With --tool=compiler-rt it runs compiler-rt/test/profile's tests: programs
+built with clang-N and run, their llvm-profdata calls compared.
 usage: LLVM_TESTS=DIR PROFGEN=bin/profgen llvm-profdata-suite.py
-       [--llvm=22|19] [--tool=llvm-profdata|llvm-profgen] [-v] [test-name-substring ...]"""
+       [--llvm=22|19] [--tool=llvm-profdata|llvm-profgen|compiler-rt] [-v] [test-name-substring ...]"""
 import os, re, sys, glob, shutil, subprocess, json, hashlib
 
 ARGS = sys.argv[1:]
@@ -24,12 +26,16 @@ def option(name, default):
     return default
 
 VERSION = option('llvm', os.environ.get('LLVM_VERSION', '22'))
-TOOL = option('tool', 'llvm-profdata')
+SUITE = option('tool', 'llvm-profdata')
+# compiler-rt's profile tests build programs with clang-N and run them;
+# their llvm-profdata calls are the cases.
+COMPILER_RT = SUITE == 'compiler-rt'
+TOOL = 'llvm-profdata' if COMPILER_RT else SUITE
 TESTS = os.environ.get('LLVM_TESTS', '/work/llvm-tests')
-TESTDIR = os.path.join(TESTS, 'llvm/test/tools', TOOL)
+TESTDIR = os.path.join(TESTS, 'compiler-rt/test/profile' if COMPILER_RT else 'llvm/test/tools/' + TOOL)
 if not os.path.isdir(TESTDIR):  # LLVM_TESTS names the tool's own test directory
     TESTDIR = TESTS
-ROOT = os.environ.get('SUITE_WORK', '/tmp/pdsweep') + '/' + TOOL + '-' + VERSION
+ROOT = os.environ.get('SUITE_WORK', '/tmp/pdsweep') + '/' + SUITE + '-' + VERSION
 PROFGEN = os.path.abspath(os.environ.get('PROFGEN', 'bin/profgen'))
 LLVM = os.environ.get('LLVM_PROFDATA', 'llvm-profdata-' + VERSION)
 LLVM_TOOL = LLVM if TOOL == 'llvm-profdata' else TOOL + '-' + VERSION
@@ -100,10 +106,32 @@ def setup_side(side, tname):
         os.chmod(p, 0o755)
     return d, binp
 
+# compiler-rt's lit substitutions of the profile tests, longest first.
+CLANG_SUBST = [
+    ('%clangxx_profgen=', '-fprofile-instr-generate='), ('%clang_profgen=', '-fprofile-instr-generate='),
+    ('%clangxx_pgogen=', '-fprofile-generate='), ('%clang_pgogen=', '-fprofile-generate='),
+    ('%clangxx_profgen', '-fprofile-instr-generate'), ('%clang_profgen', '-fprofile-instr-generate'),
+    ('%clangxx_pgogen', '-fprofile-generate'), ('%clang_pgogen', '-fprofile-generate'),
+    ('%clangxx_cspgogen', '-fcs-profile-generate'), ('%clang_cspgogen', '-fcs-profile-generate'),
+    ('%clangxx_profuse=', '-fprofile-instr-use='), ('%clang_profuse=', '-fprofile-instr-use='),
+    ('%clangxx_pgouse=', '-fprofile-use='), ('%clang_pgouse=', '-fprofile-use='),
+]
+
+def clang_subst(cmd):
+    for key, flag in CLANG_SUBST:
+        cxx = 'xx' if key.startswith('%clangxx') else ''
+        cmd = cmd.replace(key, 'clang%s-%s %s' % ('++' if cxx else '', VERSION, flag))
+    cmd = re.sub(r'%clangxx\b', 'clang++-' + VERSION, cmd)
+    cmd = re.sub(r'%clang\b', 'clang-' + VERSION, cmd)
+    return re.sub(r'%run\b', '', cmd)
+
 def subst(cmd, test, d):
     t = os.path.join(d, 'out', 't')
     cmd = cmd.replace('%python', 'python3')
-    cmd = cmd.replace('%S', TESTDIR).replace('%p', TESTDIR)
+    if COMPILER_RT:
+        cmd = clang_subst(cmd)
+    here = os.path.dirname(test) if COMPILER_RT else TESTDIR
+    cmd = cmd.replace('%S', here).replace('%p', here)
     cmd = cmd.replace('%s', test)
     cmd = cmd.replace('%t', t).replace('%T', os.path.join(d, 'out'))
     cmd = re.sub(r'\b' + TOOL + r'(\.exe)?\b', TOOL, cmd)
@@ -182,8 +210,14 @@ def run_line(side, d, binp, cmd):
     env['PATH'] = binp + ':' + env['PATH']
     env['SHIMLOG'] = os.path.join(d, 'log')
     os.makedirs(env['SHIMLOG'], exist_ok=True)
-    r = subprocess.run(['bash', '-c', 'set -o pipefail; ' + cmd], cwd=os.path.join(d, 'out'),
-                       env=env, capture_output=True, timeout=120)
+    # lit's shell keeps a RUN line's cd for the lines after it: so does
+    # the cwd file of each side
+    cwdfile = os.path.join(d, 'cwd')
+    cwd = open(cwdfile).read().strip() if os.path.exists(cwdfile) else ''
+    if not os.path.isdir(cwd):
+        cwd = os.path.join(d, 'out')
+    r = subprocess.run(['bash', '-c', 'set -o pipefail; ' + cmd + '\nrc=$?; pwd > "$CWDFILE"; exit $rc'],
+                       cwd=cwd, env=dict(env, CWDFILE=cwdfile), capture_output=True, timeout=120)
     return r.returncode
 
 def compare_case(cmd, L, P):
@@ -219,7 +253,7 @@ def compare_case(cmd, L, P):
     return diffs
 
 def run_test(test, verbose):
-    tname = os.path.basename(test)
+    tname = os.path.relpath(test, TESTDIR).replace("/", "_")
     sides = {}
     for s in SIDES:
         d, binp = setup_side(s, tname)
@@ -262,6 +296,9 @@ def main():
     verbose = '-v' in args
     args = [a for a in args if a != '-v']
     tests = sorted(p for p in glob.glob(os.path.join(TESTDIR, '*')) if os.path.isfile(p) and not p.endswith('.cfg'))
+    if COMPILER_RT:  # the Linux and Posix folders too, not Inputs
+        tests = sorted(p for p in glob.glob(os.path.join(TESTDIR, '**', '*.c*'), recursive=True)
+                       if '/Inputs/' not in p and not re.search(r'/(AIX|Darwin|Windows)/', p))
     if args:
         tests = [t for t in tests if any(a in os.path.basename(t) for a in args)]
     allc = []
@@ -289,7 +326,7 @@ def main():
     os.makedirs(ROOT, exist_ok=True)
     json.dump(allc, open(os.path.join(ROOT, 'results.json'), 'w'), indent=1)
     ran = counts.get('match', 0) + counts.get('mismatch', 0)
-    print('%s-%s: cases run: %d, match: %d, mismatch: %d; skipped: %s' % (TOOL, VERSION, ran, counts.get('match', 0), counts.get('mismatch', 0),
+    print('%s-%s: cases run: %d, match: %d, mismatch: %d; skipped: %s' % (SUITE, VERSION, ran, counts.get('match', 0), counts.get('mismatch', 0),
           {k: v for k, v in counts.items() if k.startswith('skip')}))
 
 if __name__ == '__main__':
