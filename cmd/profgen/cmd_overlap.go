@@ -24,6 +24,7 @@ func (o *overlapOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Function, "function", "", "report on their own the functions whose name contains this (sample profiles: the matched ones)")
 	fs.Uint64Var(&o.ValueCutoff, "value-cutoff", math.MaxUint64, "report on their own the functions whose largest count in the test profile is at least this (the default, the largest uint64, selects none)")
 	fs.Uint64Var(&o.SimilarityCutoff, "similarity-cutoff", 0, "sample profiles: list the matched functions less similar than this (percentage times 10000)")
+	llvmVersionVar(fs, &o.Version)
 	fs.BoolVar(&o.CS, "cs", false, "instrumentation profiles: program sums of the context-sensitive IR records (-fcs-profile-generate) only; not for CSSPGO")
 }
 
@@ -32,7 +33,7 @@ func newOverlapCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "overlap [flags] BASE TEST",
 		Short: "Compare two profiles of one program: how much of the test profile's counts the base shares",
-		Long: `Overlap reports how much two profiles of one program agree, as llvm-profdata-19
+		Long: `Overlap reports how much two profiles of one program agree, as llvm-profdata-22
 overlap does, in its words and numbers: for instrumentation profiles (indexed,
 raw, .proftext) the shares of edge counters and of indirect-call, memop and
 vtable values common to both, the functions in one profile only and those

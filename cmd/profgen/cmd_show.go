@@ -38,13 +38,13 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LLVM.VTables, "show-vtables", false, "show vtable value profiles of the functions shown")
 	fs.BoolVar(&o.LLVM.TemporalTraces, "temporal-profile-traces", false, "show the temporal profile traces")
 	fs.BoolVar(&o.LLVM.Text, "text", false, "show the functions shown in the text format")
-	fs.BoolVar(&o.SampleSummary19, "llvm19-summary", false, "with --sample --detailed-summary: the summary in llvm-profdata-19's words (\"Maximum block count\", no block shares)")
 	fs.BoolVar(&o.LLVM.ShowSecInfoOnly, "show-sec-info-only", false, "sample profiles: show the extbinary section table only")
 	choiceVar(fs, &o.Kind, map[string]string{
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
 		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
 	}, "instr", "sample")
 	fs.StringVar(&o.LLVM.ShowFormat, "show-format", "text", "text, or json (with --sample: llvm's JSON of every function); yaml (MemProf) is refused, as llvm does for these profiles")
+	llvmVersionVar(fs, &o.LLVM.Version)
 	fs.BoolVar(&o.JSON, "json", false, "profgen: write JSON for scripts")
 	fs.IntVar(&o.Top, "top", 0, "profgen: summary with the N hottest functions, demangled (default 0: llvm-profdata's text for .profdata, 10 hottest otherwise)")
 }
@@ -55,7 +55,7 @@ func newShowCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show PROFILE",
 		Short: "Summarize a sample profile (text, binary, extbinary), a pprof profile or an indexed .profdata, or show one function",
-		Long: `Show summarizes a profile. An indexed .profdata is shown as llvm-profdata-19
+		Long: `Show summarizes a profile. An indexed .profdata is shown as llvm-profdata-22
 show prints it, with its flags. A sample profile: number of functions, total
 samples, LLVM's hot and cold count thresholds (as the compiler's profile summary
 computes them) and the hottest functions with demangled names; with --function

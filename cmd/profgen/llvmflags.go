@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/profgen/profgen/internal/profshow"
 )
 
 // choiceFlag is one value of an LLVM enum option spelled as its own flag:
@@ -159,5 +161,34 @@ func (c cutoffList) Set(s string) error {
 		}
 		*c.target = append(*c.target, v)
 	}
+	return nil
+}
+
+// llvmVersion is --llvm-version: the llvm-profdata release whose text
+// show and overlap write, 22 (the default) or 19.
+type llvmVersion struct{ target *int }
+
+// llvmVersionVar adds the hidden --llvm-version flag setting target.
+func llvmVersionVar(fs *pflag.FlagSet, target *int) {
+	*target = profshow.LLVM22
+	fs.Var(llvmVersion{target}, "llvm-version", "profgen: write llvm-profdata-19's text (19) instead of llvm-profdata-22's (22)")
+	_ = fs.MarkHidden("llvm-version")
+}
+
+func (v llvmVersion) Type() string { return "int" }
+
+func (v llvmVersion) String() string {
+	if v.target == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.target)
+}
+
+func (v llvmVersion) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n != profshow.LLVM19 && n != profshow.LLVM22 {
+		return fmt.Errorf("%q: want 19 or 22", s)
+	}
+	*v.target = n
 	return nil
 }

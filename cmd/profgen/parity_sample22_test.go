@@ -27,7 +27,6 @@ func sample22Rows() []parityRow {
 		if !isSampleRow(row) {
 			continue
 		}
-		row.args = slices.DeleteFunc(slices.Clone(row.args), func(a string) bool { return a == "--llvm19-summary" })
 		row.llvm = nil
 		rows = append(rows, row)
 	}

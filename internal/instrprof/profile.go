@@ -22,6 +22,7 @@ type Kind uint64
 
 // Variant bits shared by raw and indexed version words (InstrProfData.inc).
 const (
+	KindLoopEntries       Kind = 1 << 55 // LLVM 20 and later: loop entry blocks always instrumented
 	KindIR                Kind = 1 << 56
 	KindCS                Kind = 1 << 57
 	KindEntryFirst        Kind = 1 << 58

@@ -51,7 +51,7 @@ type stats struct {
 	function                              bool // function level, of name and hash
 	name                                  string
 	hash                                  uint64
-	baseFile, testFile                    string
+	heading                               string // the program level's first line
 }
 
 // addShare adds the shares of the test profile's totals that f holds to s.
@@ -123,7 +123,7 @@ func overlapInstr(w io.Writer, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("error in getting profile count sums: %w", err)
 	}
-	prog := &stats{valid: true, baseFile: opts.Base, testFile: opts.Test}
+	prog := &stats{valid: true, heading: heading(opts)}
 	prog.base = programSums(baseRecs, baseInfo.Kind, opts.CS)
 	prog.test = programSums(testRecs, testInfo.Kind, opts.CS)
 	if zeroSum(w, prog, opts) {

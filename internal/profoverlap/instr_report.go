@@ -45,7 +45,7 @@ func (s *stats) dump(w io.Writer) {
 		entry = "edge counters"
 		fmt.Fprintf(b, "Function level:\n  Function: %s (Hash=%d)\n", s.name, s.hash)
 	} else {
-		fmt.Fprintf(b, "Profile overlap information for base_profile: %s and test_profile: %s\nProgram level:\n", s.baseFile, s.testFile)
+		fmt.Fprint(b, s.heading)
 	}
 	s.dumpEntries(b, entry)
 	s.dumpEdges(b)

@@ -1,7 +1,7 @@
 // Package profoverlap computes llvm-profdata overlap's report on two
 // profiles of one program, a base and a test: how much of the test's
 // counts the base shares, program-wide and per function, in
-// llvm-profdata-19's words and numbers. Instrumentation profiles (indexed,
+// llvm-profdata-22's words and numbers (or llvm-profdata-19's). Instrumentation profiles (indexed,
 // raw, .proftext) are compared counter by counter and value by value
 // (instr.go); sample profiles (text, binary, extbinary, gcc) line by line,
 // inlinees included, with hot-function and hot-block overlaps (sample.go).
@@ -14,6 +14,7 @@ import (
 
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/profformat"
+	"github.com/profgen/profgen/internal/profshow"
 )
 
 // Options are llvm-profdata overlap's flags.
@@ -34,6 +35,19 @@ type Options struct {
 	SimilarityCutoff uint64
 	CS               bool   // --cs: context-sensitive IR records only
 	Output           string // -o: a file instead of w ("-" or "" for w)
+	// Version is the llvm-profdata release whose words are written:
+	// profshow.LLVM22 (also for 0) or profshow.LLVM19.
+	Version int
+}
+
+// heading is the report's first lines, naming the profiles. LLVM 22
+// spells "information", LLVM 19 "infomation".
+func heading(opts Options) string {
+	word := "information"
+	if opts.Version == profshow.LLVM19 {
+		word = "infomation"
+	}
+	return fmt.Sprintf("Profile overlap %s for base_profile: %s and test_profile: %s\nProgram level:\n", word, opts.Base, opts.Test)
 }
 
 // Run writes the overlap report of opts.Base and opts.Test on w, or in

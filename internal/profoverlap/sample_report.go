@@ -76,7 +76,7 @@ func share(n, total uint64) float64 { return float64(n) / float64(total) }
 // dumpProgram writes the program-level similarity and overlap.
 func (o *sampleOverlap) dumpProgram(w io.Writer) {
 	p := &o.prof
-	fmt.Fprintf(w, "Profile overlap information for base_profile: %s and test_profile: %s\nProgram level:\n", p.baseName, p.testName)
+	fmt.Fprint(w, heading(o.opts))
 	fmt.Fprintf(w, "  Whole program profile similarity: %s\n", percent(p.similarity, 3))
 	fmt.Fprintf(w, "  Whole program sample overlap: %s\n", percent(share(p.overlapSample, p.unionSample), 3))
 	fmt.Fprintf(w, "    percentage of samples unique in base profile: %s\n", percent(share(p.baseUniqueSample, p.baseSample), 3))

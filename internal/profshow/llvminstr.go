@@ -1,7 +1,7 @@
 package profshow
 
-// llvm-profdata-19 show's text for indexed instrumentation profiles, line
-// for line, for llvm's own flags (--all-functions, --counts, --function,
+// llvm-profdata-22 show's text for indexed instrumentation profiles (or
+// with LLVMOptions.Version 19, llvm-profdata-19's), line for line, for llvm's own flags (--all-functions, --counts, --function,
 // --topn, --detailed-summary, --ic-targets, --memop-sizes, --showcs).
 
 import (
@@ -46,6 +46,9 @@ type LLVMOptions struct {
 	// ShowFormat is --show-format: "text" (or ""), "json" (sample
 	// profiles only, as llvm's JSON) or "yaml" (MemProf only: refused).
 	ShowFormat string
+	// Version is the llvm-profdata release whose text is written: LLVM22
+	// (also for 0) or LLVM19.
+	Version int
 }
 
 // instrShow is one run of llvm's showInstrProfile.
@@ -58,13 +61,14 @@ type instrShow struct {
 	info    indexed.Info
 	shown   int
 	below   int
-	top     topN
+	top     topN    // LLVM 19's --topn
+	ranked  ranking // LLVM 22's --topn and --hot-func-list
 	icStats siteStats
 	vtStats siteStats
 	moStats siteStats
 }
 
-// WriteLLVMInstr writes what llvm-profdata-19 show prints for the indexed
+// WriteLLVMInstr writes what llvm-profdata-22 (or opts.Version) show prints for the indexed
 // profile at path with opts.
 func WriteLLVMInstr(w io.Writer, path string, opts LLVMOptions) error {
 	recs, info, err := ReadInstrRecords(path)
@@ -175,9 +179,46 @@ func (s *instrShow) record(r *instrprof.Record) {
 	if s.opts.ListBelowCutoff {
 		return
 	}
-	s.top.push(r.Name, fmax)
+	s.rank(r.Name, fmax)
 	if show {
 		s.function(r)
+	}
+}
+
+// rank keeps a function's largest counter for --topn (and in LLVM 22
+// --hot-func-list).
+func (s *instrShow) rank(name string, count uint64) {
+	switch {
+	case s.opts.is19():
+		s.top.push(name, count)
+	case s.opts.TopN > 0 || s.opts.HotFuncList:
+		s.ranked = append(s.ranked, hotFunc{name, count})
+	}
+}
+
+// topFunctions writes the --topn list and, in LLVM 22, the
+// --hot-func-list: the functions whose largest counter reaches the hot
+// threshold, hottest first.
+func (s *instrShow) topFunctions() {
+	top := s.top.sorted()
+	if !s.opts.is19() {
+		top = s.ranked.sorted()
+	}
+	if s.opts.TopN > 0 {
+		fmt.Fprintf(s.w, "Top %d functions with the largest internal block counts: \n", s.opts.TopN)
+		for _, f := range top[:min(s.opts.TopN, len(top))] {
+			fmt.Fprintf(s.w, "  %s, max count = %d\n", f.name, f.count)
+		}
+	}
+	if !s.opts.HotFuncList || s.opts.is19() {
+		return
+	}
+	threshold := s.sum.DetailedAt([]uint64{hotFuncCutoff})[0].MinCount
+	fmt.Fprintf(s.w, "# Hot count threshold: %d\n", threshold)
+	for _, f := range top {
+		if f.count >= threshold {
+			fmt.Fprintln(s.w, f.name)
+		}
 	}
 }
 
@@ -243,26 +284,12 @@ func (s *instrShow) footer() {
 	if s.opts.Text || s.opts.Covered {
 		return
 	}
-	if s.isIR() {
-		fmt.Fprintf(s.w, "Instrumentation level: IR  entry_first = %d\n", b2i(s.kind&instrprof.KindEntryFirst != 0))
-	} else {
-		fmt.Fprintln(s.w, "Instrumentation level: Front-end")
-	}
+	s.level()
 	if s.opts.AllFunctions || s.opts.Function != "" {
 		fmt.Fprintf(s.w, "Functions shown: %d\n", s.shown)
 	}
-	fmt.Fprintf(s.w, "Total functions: %d\n", s.sum.NumFunctions)
-	if s.opts.ValueCutoff > 0 {
-		fmt.Fprintf(s.w, "Number of functions with maximum count (< %d): %d\n", s.opts.ValueCutoff, s.below)
-		fmt.Fprintf(s.w, "Number of functions with maximum count (>= %d): %d\n", s.opts.ValueCutoff, int(s.sum.NumFunctions)-s.below)
-	}
-	fmt.Fprintf(s.w, "Maximum function count: %d\nMaximum internal block count: %d\n", s.sum.MaxFunctionCount, s.sum.MaxInternalCount)
-	if s.opts.TopN > 0 {
-		fmt.Fprintf(s.w, "Top %d functions with the largest internal block counts: \n", s.opts.TopN)
-		for _, f := range s.top.sorted() {
-			fmt.Fprintf(s.w, "  %s, max count = %d\n", f.name, f.count)
-		}
-	}
+	s.summary()
+	s.topFunctions()
 	if s.shown > 0 && s.opts.ICTargets {
 		fmt.Fprintln(s.w, "Statistics for indirect call sites profile:")
 		s.icStats.write(s.w)
@@ -285,7 +312,8 @@ func (s *instrShow) footer() {
 		}
 	}
 	if s.opts.ProfileVersion {
-		fmt.Fprintf(s.w, "Profile version: %d\n", s.info.Version)
+		// a raw's whole version word, unsigned: a temporal one's top bit is set
+		fmt.Fprintf(s.w, "Profile version: %d\n", uint64(s.info.Version))
 	}
 	if s.opts.TemporalTraces {
 		s.traces()
@@ -302,16 +330,57 @@ func (s *instrShow) traces() {
 	}
 }
 
+// level is the line naming the instrumentation level and its variant
+// bits (LLVM 20 added instrument_loop_entries).
+func (s *instrShow) level() {
+	switch {
+	case !s.isIR():
+		fmt.Fprintln(s.w, "Instrumentation level: Front-end")
+	case s.opts.is19():
+		fmt.Fprintf(s.w, "Instrumentation level: IR  entry_first = %d\n", b2i(s.kind&instrprof.KindEntryFirst != 0))
+	default:
+		fmt.Fprintf(s.w, "Instrumentation level: IR  entry_first = %d  instrument_loop_entries = %d\n",
+			b2i(s.kind&instrprof.KindEntryFirst != 0), b2i(s.kind&instrprof.KindLoopEntries != 0))
+	}
+}
+
+// summary writes the profile summary and the counts below and above
+// --value-cutoff: LLVM 22 prints the summary whole before the counts,
+// LLVM 19 the counts after the number of functions and the number of
+// blocks and total count only in the detailed summary.
+func (s *instrShow) summary() {
+	sum := llvmSummary{functions: s.sum.NumFunctions, maxFunction: s.sum.MaxFunctionCount,
+		maxInternal: s.sum.MaxInternalCount, blocks: s.sum.NumBlocks, total: s.sum.TotalCount}
+	if s.opts.is19() {
+		fmt.Fprintf(s.w, "Total functions: %d\n", sum.functions)
+		s.cutoffCounts()
+		fmt.Fprintf(s.w, "Maximum function count: %d\nMaximum internal block count: %d\n", sum.maxFunction, sum.maxInternal)
+		return
+	}
+	sum.write(s.w)
+	s.cutoffCounts()
+}
+
+func (s *instrShow) cutoffCounts() {
+	if s.opts.ValueCutoff > 0 {
+		fmt.Fprintf(s.w, "Number of functions with maximum count (< %d): %d\n", s.opts.ValueCutoff, s.below)
+		fmt.Fprintf(s.w, "Number of functions with maximum count (>= %d): %d\n", s.opts.ValueCutoff, int(s.sum.NumFunctions)-s.below)
+	}
+}
+
 func (s *instrShow) detailed() {
-	fmt.Fprintf(s.w, "Total number of blocks: %d\nTotal count: %d\nDetailed summary:\n", s.sum.NumBlocks, s.sum.TotalCount)
+	if s.opts.is19() {
+		fmt.Fprintf(s.w, "Total number of blocks: %d\nTotal count: %d\n", s.sum.NumBlocks, s.sum.TotalCount)
+	}
 	entries := s.sum.Detailed()
 	if len(s.opts.DetailedCutoffs) > 0 {
 		entries = s.sum.DetailedAt(s.opts.DetailedCutoffs)
 	}
-	for _, e := range entries {
-		fmt.Fprintf(s.w, "%d blocks with count >= %d account for %s percentage of the total counts.\n",
-			e.NumBlocks, e.MinCount, formatG6(float32(e.Cutoff)/1e6*100))
+	lines := make([]detailedEntry, len(entries))
+	for i, e := range entries {
+		lines[i] = detailedEntry{cutoff: e.Cutoff, minCount: e.MinCount, blocks: e.NumBlocks}
 	}
+	writeDetailed(s.w, lines, s.sum.NumBlocks, s.opts.is19())
 }
 
 func b2i(b bool) int {

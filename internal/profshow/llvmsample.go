@@ -1,6 +1,7 @@
 package profshow
 
-// llvm-profdata-19 show --sample's text: every function (or --function's)
+// llvm-profdata-22 show --sample's text (LLVMOptions.Version 19:
+// llvm-profdata-19's): every function (or --function's)
 // as FunctionSamples::print writes it, the profile symbol list and the
 // detailed summary.
 
@@ -13,7 +14,8 @@ import (
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
-// writeLLVMSample writes what llvm-profdata-19 show --sample prints for p.
+// writeLLVMSample writes what llvm-profdata-22 (or opts.LLVM.Version) show
+// --sample prints for p.
 func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 	switch {
 	case opts.LLVM.ShowFormat == "json":
@@ -36,7 +38,7 @@ func writeLLVMSample(w io.Writer, p *sampleprof.Profile, opts Options) error {
 		}
 	}
 	if opts.LLVM.DetailedSummary {
-		writeSampleSummary(w, sampleprof.ComputeSummary(p), opts.SampleSummary19)
+		writeSampleSummary(w, sampleprof.ComputeSummary(p), opts.LLVM.is19())
 	}
 	if opts.LLVM.HotFuncList || opts.LLVM.TopN > 0 {
 		writeHotFunctions(w, p, opts.LLVM.TopN)
@@ -71,7 +73,6 @@ func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
 		fmt.Fprintln(w, "Samples collected in the function's body {")
 		for _, loc := range sampleprof.SortedLocations(f.Body) {
 			fmt.Fprintf(w, "%s  %s: %s\n", pad, locText(loc), recordText(f.Body[loc]))
-			printVTables(w, f, loc, pad)
 		}
 		fmt.Fprintf(w, "%s}\n", pad)
 	}
@@ -86,28 +87,8 @@ func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
 			fmt.Fprintf(w, "%s  %s: inlined callee: %s: ", pad, locText(loc), c.Name)
 			printSamples(w, c, indent+4)
 		}
-		printVTables(w, f, loc, pad)
 	}
 	fmt.Fprintf(w, "%s}\n", pad)
-}
-
-// printVTables prints the vtable type counts at loc as LLVM 22's
-// printTypeCountMap, after its indentation; empty counts print the
-// indentation alone, as LLVM does.
-func printVTables(w io.Writer, f *sampleprof.FunctionSamples, loc sampleprof.LineLocation, pad string) {
-	m, ok := f.VTables[loc]
-	if !ok {
-		return
-	}
-	fmt.Fprintf(w, "%s  ", pad)
-	if len(m) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "%s: vtables: ", locText(loc))
-	for _, t := range m.Sorted() {
-		fmt.Fprintf(w, "%s:%d ", t.Name, t.Count)
-	}
-	fmt.Fprintln(w)
 }
 
 func locText(l sampleprof.LineLocation) string {
@@ -129,33 +110,21 @@ func recordText(r *sampleprof.SampleRecord) string {
 	return s
 }
 
-// writeSampleSummary is LLVM 22's ProfileSummary printSummary and
-// printDetailedSummary (a sample profile has no internal block count),
-// or with llvm19 LLVM 19's.
-func writeSampleSummary(w io.Writer, s *sampleprof.Summary, llvm19 bool) {
-	maxBlock := "Maximum internal block count: 0"
-	if llvm19 {
-		maxBlock = fmt.Sprint("Maximum block count: ", s.MaxCount)
+// writeSampleSummary is LLVM's ProfileSummary printSummary and
+// printDetailedSummary. A sample summary has no internal block count:
+// LLVM 22 prints 0, LLVM 19 printed the largest block count instead.
+func writeSampleSummary(w io.Writer, s *sampleprof.Summary, v19 bool) {
+	if v19 {
+		fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\nMaximum block count: %d\nTotal number of blocks: %d\nTotal count: %d\n",
+			s.NumFunctions, s.MaxFunctionCount, s.MaxCount, s.NumCounts, s.TotalCount)
+	} else {
+		llvmSummary{functions: s.NumFunctions, maxFunction: s.MaxFunctionCount, blocks: s.NumCounts, total: s.TotalCount}.write(w)
 	}
-	fmt.Fprintf(w, "Total functions: %d\nMaximum function count: %d\n%s\nTotal number of blocks: %d\nTotal count: %d\n",
-		s.NumFunctions, s.MaxFunctionCount, maxBlock, s.NumCounts, s.TotalCount)
-	fmt.Fprintln(w, "Detailed summary:")
-	for _, e := range s.Detailed {
-		cutoff := formatG6(float32(e.Cutoff) / 1e6 * 100)
-		if llvm19 {
-			fmt.Fprintf(w, "%d blocks with count >= %d account for %s percentage of the total counts.\n", e.NumCounts, e.MinCount, cutoff)
-			continue
-		}
-		fmt.Fprintf(w, "%d blocks (%.2f%%) with count >= %d account for %s%% of the total counts.\n", e.NumCounts, blockShare(e.NumCounts, s.NumCounts), e.MinCount, cutoff)
+	lines := make([]detailedEntry, len(s.Detailed))
+	for i, e := range s.Detailed {
+		lines[i] = detailedEntry{cutoff: e.Cutoff, minCount: e.MinCount, blocks: e.NumCounts}
 	}
-}
-
-// blockShare is LLVM's 100.f * n / total, in float as LLVM computes it.
-func blockShare(n, total uint64) float32 {
-	if total == 0 {
-		return 0
-	}
-	return 100 * float32(n) / float32(total)
+	writeDetailed(w, lines, s.NumCounts, v19)
 }
 
 func sortedUnique(s []string) []string {

@@ -24,9 +24,6 @@ type Options struct {
 	Output string // -o: a file instead of w ("-" or "" for w)
 	// Stderr gets llvm-profdata's warnings (default os.Stderr).
 	Stderr io.Writer
-	// SampleSummary19 prints the summary of a sample profile
-	// (--detailed-summary) in llvm-profdata-19's words rather than 22's.
-	SampleSummary19 bool
 }
 
 // Run shows the profile at path, its summary or one function, on w or in

@@ -1,11 +1,17 @@
 package profshow
 
-import "github.com/profgen/profgen/internal/cxxheap"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/profgen/profgen/internal/cxxheap"
+)
 
 // topN keeps the n functions with the largest counter as llvm-profdata
 // show --topn does: a std::priority_queue (libstdc++'s binary heap, the
 // smallest on top) that a larger count replaces the top of, popped into
 // a list printed in reverse. Ties come out in the heap's order, as llvm's.
+// That is llvm-profdata-19's; llvm-profdata-22 sorts a ranking instead.
 type topN struct {
 	n    int
 	heap []hotFunc
@@ -57,4 +63,15 @@ func (t *topN) sorted() []hotFunc {
 		popped[i], popped[j] = popped[j], popped[i]
 	}
 	return popped
+}
+
+// ranking keeps every function's largest counter, as llvm-profdata-22
+// show does for --topn and --hot-func-list: all are sorted at the end,
+// by count, largest first, ties in reading order.
+type ranking []hotFunc
+
+func (r ranking) sorted() []hotFunc {
+	out := slices.Clone(r)
+	slices.SortStableFunc(out, func(a, b hotFunc) int { return cmp.Compare(b.count, a.count) })
+	return out
 }

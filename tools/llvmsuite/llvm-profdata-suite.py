@@ -1,19 +1,45 @@
 #!/usr/bin/env python3
-"""Run LLVM's llvm-profdata regression-test RUN lines with llvm-profdata-19 and
-with profgen, and compare the tools' answers (not FileCheck's): exit status,
-stdout, the class of stderr, and the files written (bytes, else llvm's text
-rendering). LLVM's tests are not part of this repository: point LLVM_TESTS at
-a directory holding llvm/test/tools/llvm-profdata of an LLVM 19 checkout (its
-.test files and Inputs/). A RUN line llvm-profdata-19 itself fails, or one
-naming an input the directory lacks, is skipped.
-usage: LLVM_TESTS=DIR PROFGEN=bin/profgen llvm-profdata-suite.py [-v] [test-name-substring ...]"""
+"""Run LLVM's regression-test RUN lines of llvm-profdata (or llvm-profgen)
+with the real tool of an LLVM release and with profgen, and compare the
+tools' answers (not FileCheck's): exit status, stdout, the class of stderr,
+and the files written (bytes, else llvm's text rendering). LLVM's tests are
+not part of this repository: LLVM_TESTS names a directory laid out as
+llvm-project's (llvm/test/tools/llvm-profdata with its Inputs/, and
+llvm/test/tools/llvm-profgen), of the release compared with, or the
+tool's test directory itself. A RUN line
+the LLVM tool itself fails, or one naming an input the directory lacks, is
+skipped. When the release is 19, profgen runs show and overlap with
+--llvm-version=19 and merge with --output-version=12. README.md beside this file tells how to get the tests.
+With --tool=compiler-rt it runs compiler-rt/test/profile's tests: programs
+built with clang-N and run, their llvm-profdata calls compared.
+usage: LLVM_TESTS=DIR PROFGEN=bin/profgen llvm-profdata-suite.py
+       [--llvm=22|19] [--tool=llvm-profdata|llvm-profgen|compiler-rt] [-v] [test-name-substring ...]"""
 import os, re, sys, glob, shutil, subprocess, json, hashlib
 
-TESTDIR = os.environ.get('LLVM_TESTS', 'llvm-project/llvm/test/tools/llvm-profdata')
-ROOT = os.environ.get('SUITE_WORK', '/tmp/pdsweep')
+ARGS = sys.argv[1:]
+
+def option(name, default):
+    for a in list(ARGS):
+        if a.startswith('--' + name + '='):
+            ARGS.remove(a)
+            return a.split('=', 1)[1]
+    return default
+
+VERSION = option('llvm', os.environ.get('LLVM_VERSION', '22'))
+SUITE = option('tool', 'llvm-profdata')
+# compiler-rt's profile tests build programs with clang-N and run them;
+# their llvm-profdata calls are the cases.
+COMPILER_RT = SUITE == 'compiler-rt'
+TOOL = 'llvm-profdata' if COMPILER_RT else SUITE
+TESTS = os.environ.get('LLVM_TESTS', '/work/llvm-tests')
+TESTDIR = os.path.join(TESTS, 'compiler-rt/test/profile' if COMPILER_RT else 'llvm/test/tools/' + TOOL)
+if not os.path.isdir(TESTDIR):  # LLVM_TESTS names the tool's own test directory
+    TESTDIR = TESTS
+ROOT = os.environ.get('SUITE_WORK', '/tmp/pdsweep') + '/' + SUITE + '-' + VERSION
 PROFGEN = os.path.abspath(os.environ.get('PROFGEN', 'bin/profgen'))
-LLVM = os.environ.get('LLVM_PROFDATA', 'llvm-profdata-19')
-SIDES = {'L': LLVM, 'P': PROFGEN}
+LLVM = os.environ.get('LLVM_PROFDATA', 'llvm-profdata-' + VERSION)
+LLVM_TOOL = LLVM if TOOL == 'llvm-profdata' else TOOL + '-' + VERSION
+SIDES = {'L': LLVM_TOOL, 'P': PROFGEN}
 
 SHIM = r'''#!/bin/bash
 # records one invocation of the tool under test
@@ -21,6 +47,7 @@ n=1; while ! mkdir "$SHIMLOG/$n" 2>/dev/null; do n=$((n+1)); done
 d="$SHIMLOG/$n"
 printf '%s\n' "$@" > "$d/argv"
 if [ ! -t 0 ] && [ -p /dev/stdin ]; then cat > "$d/stdin"; exec 0< "$d/stdin"; fi
+__ARGS__
 "__REAL__" "$@" > "$d/stdout" 2> "$d/stderr"
 rc=$?
 echo $rc > "$d/rc"
@@ -52,6 +79,15 @@ def run_lines(path):
         cur = None
     return lines
 
+def shim_args(side):
+    """Bash that adjusts profgen's arguments for LLVM 19: show and overlap
+    print llvm-profdata-19's text with --llvm-version=19, merge writes its
+    indexed version 12 with --output-version=12 (profgen writes 22's 13)."""
+    if side != 'P' or VERSION != '19' or TOOL != 'llvm-profdata':
+        return ''
+    return ('case "$1" in show|overlap) c="$1"; shift; set -- "$c" --llvm-version=19 "$@";;\n'
+            '  merge) case " $* " in *" --output-version"*) ;; *) shift; set -- merge --output-version=12 "$@";; esac;; esac')
+
 def setup_side(side, tname):
     base = os.path.join(ROOT, side)
     d = os.path.join(base, tname)
@@ -59,20 +95,46 @@ def setup_side(side, tname):
     os.makedirs(os.path.join(d, 'out'))
     binp = os.path.join(base, 'bin')
     os.makedirs(binp, exist_ok=True)
-    for name, body in (('llvm-profdata', SHIM.replace('__REAL__', SIDES[side])),
-                       ('split-file', '#!/bin/bash\nexec split-file-19 "$@"\n'), ('not', NOT), ('FileCheck', FILECHECK), ('count', COUNT)):
+    shim = SHIM.replace('__REAL__', SIDES[side]).replace('__ARGS__', shim_args(side))
+    tools = [(TOOL, shim)]
+    if TOOL != 'llvm-profdata':  # profiles a profgen test writes are read by the real llvm-profdata
+        tools.append(('llvm-profdata', SHIM.replace('__REAL__', LLVM).replace('__ARGS__', '')))
+    for name, body in tools + [
+                       ('split-file', '#!/bin/bash\nexec split-file-%s "$@"\n' % VERSION), ('not', NOT), ('FileCheck', FILECHECK), ('count', COUNT)]:
         p = os.path.join(binp, name)
         open(p, 'w').write(body)
         os.chmod(p, 0o755)
     return d, binp
 
+# compiler-rt's lit substitutions of the profile tests, longest first.
+CLANG_SUBST = [
+    ('%clangxx_profgen=', '-fprofile-instr-generate='), ('%clang_profgen=', '-fprofile-instr-generate='),
+    ('%clangxx_pgogen=', '-fprofile-generate='), ('%clang_pgogen=', '-fprofile-generate='),
+    ('%clangxx_profgen', '-fprofile-instr-generate'), ('%clang_profgen', '-fprofile-instr-generate'),
+    ('%clangxx_pgogen', '-fprofile-generate'), ('%clang_pgogen', '-fprofile-generate'),
+    ('%clangxx_cspgogen', '-fcs-profile-generate'), ('%clang_cspgogen', '-fcs-profile-generate'),
+    ('%clangxx_profuse=', '-fprofile-instr-use='), ('%clang_profuse=', '-fprofile-instr-use='),
+    ('%clangxx_pgouse=', '-fprofile-use='), ('%clang_pgouse=', '-fprofile-use='),
+]
+
+def clang_subst(cmd):
+    for key, flag in CLANG_SUBST:
+        cxx = 'xx' if key.startswith('%clangxx') else ''
+        cmd = cmd.replace(key, 'clang%s-%s %s' % ('++' if cxx else '', VERSION, flag))
+    cmd = re.sub(r'%clangxx\b', 'clang++-' + VERSION, cmd)
+    cmd = re.sub(r'%clang\b', 'clang-' + VERSION, cmd)
+    return re.sub(r'%run\b', '', cmd)
+
 def subst(cmd, test, d):
     t = os.path.join(d, 'out', 't')
     cmd = cmd.replace('%python', 'python3')
-    cmd = cmd.replace('%S', TESTDIR).replace('%p', TESTDIR)
+    if COMPILER_RT:
+        cmd = clang_subst(cmd)
+    here = os.path.dirname(test) if COMPILER_RT else TESTDIR
+    cmd = cmd.replace('%S', here).replace('%p', here)
     cmd = cmd.replace('%s', test)
     cmd = cmd.replace('%t', t).replace('%T', os.path.join(d, 'out'))
-    cmd = re.sub(r'\bllvm-profdata(\.exe)?\b', 'llvm-profdata', cmd)
+    cmd = re.sub(r'\b' + TOOL + r'(\.exe)?\b', TOOL, cmd)
     return cmd
 
 def snapshot(d):
@@ -105,8 +167,8 @@ def missing_inputs(cmd):
 
 def norm(text, d):
     text = text.replace(d, '<T>').replace(TESTDIR, '<S>')
-    text = text.replace(LLVM, 'TOOL').replace(PROFGEN, 'TOOL')
-    text = re.sub(r'\b(llvm-profdata-19|llvm-profdata|profgen)\b', 'TOOL', text)
+    text = text.replace(LLVM_TOOL, 'TOOL').replace(PROFGEN, 'TOOL')
+    text = re.sub(r'\b(llvm-prof(data|gen)(-[0-9]+)?|profgen)\b', 'TOOL', text)
     return text
 
 def stderr_class(s, rc):
@@ -134,7 +196,7 @@ def invocations(d):
     return res
 
 def render(p):
-    """llvm-profdata-19's text rendering of a profile file (instr, else sample)."""
+    """llvm-profdata's text rendering of a profile file (instr, else sample)."""
     for args in (['show', '--all-functions', '--counts', '--text', '--ic-targets', '--memop-sizes', p],
                  ['merge', '--sample', '--text', p, '-o', '-'],
                  ['show', '--sample', '--show-prof-sym-list', '--show-sec-info-only', p]):
@@ -148,8 +210,14 @@ def run_line(side, d, binp, cmd):
     env['PATH'] = binp + ':' + env['PATH']
     env['SHIMLOG'] = os.path.join(d, 'log')
     os.makedirs(env['SHIMLOG'], exist_ok=True)
-    r = subprocess.run(['bash', '-c', 'set -o pipefail; ' + cmd], cwd=os.path.join(d, 'out'),
-                       env=env, capture_output=True, timeout=120)
+    # lit's shell keeps a RUN line's cd for the lines after it: so does
+    # the cwd file of each side
+    cwdfile = os.path.join(d, 'cwd')
+    cwd = open(cwdfile).read().strip() if os.path.exists(cwdfile) else ''
+    if not os.path.isdir(cwd):
+        cwd = os.path.join(d, 'out')
+    r = subprocess.run(['bash', '-c', 'set -o pipefail; ' + cmd + '\nrc=$?; pwd > "$CWDFILE"; exit $rc'],
+                       cwd=cwd, env=dict(env, CWDFILE=cwdfile), capture_output=True, timeout=120)
     return r.returncode
 
 def compare_case(cmd, L, P):
@@ -185,7 +253,7 @@ def compare_case(cmd, L, P):
     return diffs
 
 def run_test(test, verbose):
-    tname = os.path.basename(test)
+    tname = os.path.relpath(test, TESTDIR).replace("/", "_")
     sides = {}
     for s in SIDES:
         d, binp = setup_side(s, tname)
@@ -224,10 +292,13 @@ def run_test(test, verbose):
     return cases
 
 def main():
-    args = sys.argv[1:]
+    args = ARGS
     verbose = '-v' in args
     args = [a for a in args if a != '-v']
-    tests = sorted(p for p in glob.glob(os.path.join(TESTDIR, '*')) if os.path.isfile(p))
+    tests = sorted(p for p in glob.glob(os.path.join(TESTDIR, '*')) if os.path.isfile(p) and not p.endswith('.cfg'))
+    if COMPILER_RT:  # the Linux and Posix folders too, not Inputs
+        tests = sorted(p for p in glob.glob(os.path.join(TESTDIR, '**', '*.c*'), recursive=True)
+                       if '/Inputs/' not in p and not re.search(r'/(AIX|Darwin|Windows)/', p))
     if args:
         tests = [t for t in tests if any(a in os.path.basename(t) for a in args)]
     allc = []
@@ -252,9 +323,10 @@ def main():
         for c in allc:
             if c['status'].startswith('skip'):
                 print('SKIP %s:%d %s: %s' % (c['test'], c['line'], c['status'], c['why'][:200]))
+    os.makedirs(ROOT, exist_ok=True)
     json.dump(allc, open(os.path.join(ROOT, 'results.json'), 'w'), indent=1)
     ran = counts.get('match', 0) + counts.get('mismatch', 0)
-    print('cases run: %d, match: %d, mismatch: %d; skipped: %s' % (ran, counts.get('match', 0), counts.get('mismatch', 0),
+    print('%s-%s: cases run: %d, match: %d, mismatch: %d; skipped: %s' % (SUITE, VERSION, ran, counts.get('match', 0), counts.get('mismatch', 0),
           {k: v for k, v in counts.items() if k.startswith('skip')}))
 
 if __name__ == '__main__':

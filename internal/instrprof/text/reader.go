@@ -29,7 +29,8 @@ type Func func(rec *instrprof.Record, line int64) error
 var headerKinds = map[string]instrprof.Kind{
 	"ir": instrprof.KindIR, "csir": instrprof.KindIR | instrprof.KindCS, "fe": 0,
 	"entry_first": instrprof.KindEntryFirst, "not_entry_first": 0,
-	"single_byte_coverage": instrprof.KindByteCoverage,
+	"single_byte_coverage":    instrprof.KindByteCoverage,
+	"instrument_loop_entries": instrprof.KindLoopEntries,
 }
 
 // externalSymbol is how LLVM writes an indirect-call target it has no
@@ -315,6 +316,9 @@ func (r *reader) site(kind int) ([]instrprof.Value, error) {
 		i := strings.LastIndexByte(s, ':')
 		if err != nil || i < 0 {
 			return nil, r.errorf("value %s is not VALUE:COUNT", quote.String(s))
+		}
+		if i == 0 && kind != instrprof.ValueMemOPSize {
+			return nil, r.errorf("value %s: symbol name is empty", quote.String(s))
 		}
 		count, cerr := strconv.ParseUint(s[i+1:], 10, 64)
 		v, verr := siteValue(kind, s[:i])

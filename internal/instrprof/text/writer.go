@@ -69,6 +69,9 @@ func writeKind(w *bufio.Writer, k instrprof.Kind) {
 	if k&instrprof.KindEntryFirst != 0 {
 		w.WriteString("# Always instrument the function entry block\n:entry_first\n")
 	}
+	if k&instrprof.KindLoopEntries != 0 {
+		w.WriteString("# Always instrument the loop entry blocks\n:instrument_loop_entries\n")
+	}
 	if k&instrprof.KindByteCoverage != 0 {
 		w.WriteString("# Instrument block coverage\n:single_byte_coverage\n")
 	}
