@@ -50,11 +50,11 @@ func run(t *testing.T, name string, args ...string) string {
 	return string(out)
 }
 
-// llvmText renders an indexed profile with llvm-profdata-19 merge --text.
+// llvmText renders an indexed profile with llvm-profdata-22 merge --text.
 func llvmText(t *testing.T, profdata string) string {
 	t.Helper()
 	out := profdata + ".txt"
-	run(t, "llvm-profdata-19", "merge", "--text", "-o", out, profdata)
+	run(t, "llvm-profdata-22", "merge", "--text", "-o", out, profdata)
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func llvmText(t *testing.T, profdata string) string {
 }
 
 // compareWithLLVM merges inputs with profgen and with llvm-profdata (tool,
-// extra flags) and compares llvm-profdata-19 --text of both.
+// extra flags) and compares llvm-profdata-22 --text of both.
 func compareWithLLVM(t *testing.T, tool string, flags []string, inputs ...string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -74,10 +74,10 @@ func compareWithLLVM(t *testing.T, tool string, flags []string, inputs ...string
 	}
 	run(t, tool, append(append([]string{"merge", "-o", theirs}, flags...), inputs...)...)
 	if a, b := llvmText(t, ours), llvmText(t, theirs); a != b {
-		t.Fatalf("llvm-profdata-19 --text differs between profgen's and %s's merge", tool)
+		t.Fatalf("llvm-profdata-22 --text differs between profgen's and %s's merge", tool)
 	}
 	// Same version and build ids: the very bytes match too.
-	if a, b := readFile(t, ours), readFile(t, theirs); tool == "llvm-profdata-19" && !bytes.Equal(a, b) {
+	if a, b := readFile(t, ours), readFile(t, theirs); tool == "llvm-profdata-22" && !bytes.Equal(a, b) {
 		t.Errorf("the .profdata is not byte-identical to %s's", tool)
 	}
 	return ours
@@ -93,16 +93,16 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestMergeSqliteMatchesLLVM(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	dir := instrData(t, "sqlite")
-	ours := compareWithLLVM(t, "llvm-profdata-19", nil, filepath.Join(dir, "raw"))
+	ours := compareWithLLVM(t, "llvm-profdata-22", nil, filepath.Join(dir, "raw"))
 	// profgen's own --text is llvm-profdata's --text.
 	text := filepath.Join(t.TempDir(), "ours.txt")
 	if stderr, err := profgenMerge(t, "--text", "-o", text, ours); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	if b, _ := os.ReadFile(text); string(b) != llvmText(t, ours) {
-		t.Error("profgen --text differs from llvm-profdata-19 --text")
+		t.Error("profgen --text differs from llvm-profdata-22 --text")
 	}
 	// Same bytes for another thread count and the reverse input order.
 	files, _ := filepath.Glob(filepath.Join(dir, "raw", "*.profraw"))
@@ -124,10 +124,10 @@ func TestMergeSqliteMatchesLLVM(t *testing.T) {
 }
 
 func TestMergeCorrelated(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	dir := instrData(t, "corr")
 	bin := filepath.Join(dir, "binary")
-	compareWithLLVM(t, "llvm-profdata-19", []string{"--binary-file=" + bin}, filepath.Join(dir, "raw"))
+	compareWithLLVM(t, "llvm-profdata-22", []string{"--binary-file=" + bin}, filepath.Join(dir, "raw"))
 	_, err := profgenMerge(t, "-o", filepath.Join(t.TempDir(), "x"), filepath.Join(dir, "raw"))
 	if err == nil || !strings.Contains(err.Error(), "--binary-file") {
 		t.Errorf("correlated raws without --binary-file: got %v, want an error naming --binary-file", err)
@@ -135,15 +135,15 @@ func TestMergeCorrelated(t *testing.T) {
 }
 
 func TestMergeClang14(t *testing.T) {
-	needTool(t, "llvm-profdata-19", "llvm-profdata-14")
+	needTool(t, "llvm-profdata-22", "llvm-profdata-14")
 	dir := instrData(t, "clang14")
-	// llvm-profdata-19 cannot read raw v8: the reference is llvm-profdata-14.
+	// llvm-profdata-22 cannot read raw v8: the reference is llvm-profdata-14.
 	compareWithLLVM(t, "llvm-profdata-14", nil, filepath.Join(dir, "raw"))
 }
 
 func TestMergeContinuous(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
-	compareWithLLVM(t, "llvm-profdata-19", nil, filepath.Join(instrData(t, "cont"), "raw"))
+	needTool(t, "llvm-profdata-22")
+	compareWithLLVM(t, "llvm-profdata-22", nil, filepath.Join(instrData(t, "cont"), "raw"))
 }
 
 // TestMergePools: merge-pool raws hold the indirect-call targets of many
@@ -152,16 +152,16 @@ func TestMergeContinuous(t *testing.T) {
 // position when merging, so its result depends on the order), profgen sums
 // them into one. Everything else must match.
 func TestMergePools(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	raws := filepath.Join(instrData(t, "pool"), "raw")
 	dir := t.TempDir()
 	ours, theirs := filepath.Join(dir, "ours.profdata"), filepath.Join(dir, "theirs.profdata")
 	if stderr, err := profgenMerge(t, "-o", ours, raws); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	run(t, "llvm-profdata-19", "merge", "-o", theirs, raws)
+	run(t, "llvm-profdata-22", "merge", "-o", theirs, raws)
 	if a, b := withoutValues(llvmText(t, ours)), withoutValues(llvmText(t, theirs)); a != b {
-		t.Errorf("counters differ from llvm-profdata-19's:\n%s\n----\n%s", a, b)
+		t.Errorf("counters differ from llvm-profdata-22's:\n%s\n----\n%s", a, b)
 	}
 }
 
@@ -184,7 +184,7 @@ func withoutValues(text string) string {
 }
 
 func TestMatchBinaryID(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	dir := instrData(t, "mixed")
 	out := filepath.Join(t.TempDir(), "a.profdata")
 	stderr, err := profgenMerge(t, "--match-binary-id", "--binary-file="+filepath.Join(dir, "bin-a"), "-o", out, filepath.Join(dir, "raw"))
@@ -199,9 +199,9 @@ func TestMatchBinaryID(t *testing.T) {
 		}
 	}
 	ref := filepath.Join(t.TempDir(), "ref.profdata")
-	run(t, "llvm-profdata-19", append([]string{"merge", "-o", ref}, aFiles...)...)
+	run(t, "llvm-profdata-22", append([]string{"merge", "-o", ref}, aFiles...)...)
 	if llvmText(t, out) != llvmText(t, ref) {
-		t.Error("--match-binary-id profile differs from llvm-profdata-19's merge of the matching raws")
+		t.Error("--match-binary-id profile differs from llvm-profdata-22's merge of the matching raws")
 	}
 }
 
@@ -209,7 +209,7 @@ func TestMatchBinaryID(t *testing.T) {
 // fails with an error naming it, or is skipped under --failure-mode=all
 // while the intact raws still merge to llvm-profdata's profile.
 func TestTruncatedRealRaws(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	src := instrData(t, "sqlite")
 	files, _ := filepath.Glob(filepath.Join(src, "raw", "*.profraw"))
 	full, err := os.ReadFile(files[0])
@@ -240,9 +240,9 @@ func TestTruncatedRealRaws(t *testing.T) {
 		t.Errorf("summary: %s", stderr)
 	}
 	ref := filepath.Join(dir, "ref.profdata")
-	run(t, "llvm-profdata-19", append([]string{"merge", "-o", ref}, good...)...)
+	run(t, "llvm-profdata-22", append([]string{"merge", "-o", ref}, good...)...)
 	if llvmText(t, out) != llvmText(t, ref) {
-		t.Error("profile of the intact raws differs from llvm-profdata-19's")
+		t.Error("profile of the intact raws differs from llvm-profdata-22's")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("a failed merge left an output file")
@@ -277,24 +277,31 @@ func TestSampleAndInstrumentationMixRefused(t *testing.T) {
 	}
 }
 
-// TestProfileUse checks that clang-19 -fprofile-use reads profgen's output.
+// TestProfileUse checks that clang-22 reads profgen's default output and
+// clang-19 its --output-version=12 one, with no function missing or out
+// of date.
 func TestProfileUse(t *testing.T) {
-	needTool(t, "clang-19")
-	dir := instrData(t, "pool")
-	out := filepath.Join(t.TempDir(), "p.profdata")
-	if stderr, err := profgenMerge(t, "-o", out, filepath.Join(dir, "raw")); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	for _, tt := range []struct {
+		clang string
+		flags []string
+	}{{"clang-22", nil}, {"clang-19", []string{"--output-version=12"}}} {
+		needTool(t, tt.clang)
+		dir := instrData(t, "pool")
+		out := filepath.Join(t.TempDir(), "p.profdata")
+		if stderr, err := profgenMerge(t, append(tt.flags, "-o", out, filepath.Join(dir, "raw"))...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		src := filepath.Join(dir, "..", ".cache", "small.c")
+		run(t, tt.clang, "-O1", "-fprofile-use="+out, "-Werror=profile-instr-unprofiled", "-Werror=profile-instr-out-of-date",
+			"-Werror=profile-instr-missing", "-c", "-o", filepath.Join(t.TempDir(), "s.o"), src)
 	}
-	src := filepath.Join(dir, "..", ".cache", "small.c")
-	run(t, "clang-19", "-O1", "-fprofile-use="+out, "-Werror=profile-instr-unprofiled", "-Werror=profile-instr-out-of-date",
-		"-Werror=profile-instr-missing", "-c", "-o", filepath.Join(t.TempDir(), "s.o"), src)
 }
 
 // TestSparseAndResponseFile: --sparse and @list inputs, as llvm-profdata.
 func TestSparseAndResponseFile(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	files, _ := filepath.Glob(filepath.Join(instrData(t, "sqlite"), "raw", "*.profraw"))
 	list := filepath.Join(t.TempDir(), "list")
 	os.WriteFile(list, []byte(strings.Join(files[:20], "\n")+"\n"), 0o644)
-	compareWithLLVM(t, "llvm-profdata-19", []string{"--sparse"}, "@"+list)
+	compareWithLLVM(t, "llvm-profdata-22", []string{"--sparse"}, "@"+list)
 }

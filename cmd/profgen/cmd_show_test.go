@@ -78,16 +78,16 @@ func TestShowPprof(t *testing.T) {
 }
 
 // TestShowIndexedMatchesLLVM: show on an indexed .profdata prints the
-// totals llvm-profdata-19 show prints, and one function's counters.
+// totals llvm-profdata-22 show prints, and one function's counters.
 func TestShowIndexedMatchesLLVM(t *testing.T) {
-	needTool(t, "llvm-profdata-19")
+	needTool(t, "llvm-profdata-22")
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "t.profdata")
 	raws := []string{"../../internal/instrprof/testdata/ir19-1.profraw", "../../internal/instrprof/testdata/ir19-2.profraw"}
-	if out, err := exec.Command("llvm-profdata-19", append([]string{"merge", "-o", prof}, raws...)...).CombinedOutput(); err != nil {
-		t.Fatalf("llvm-profdata-19 merge: %v\n%s", err, out)
+	if out, err := exec.Command("llvm-profdata-22", append([]string{"merge", "-o", prof}, raws...)...).CombinedOutput(); err != nil {
+		t.Fatalf("llvm-profdata-22 merge: %v\n%s", err, out)
 	}
-	llvm, err := exec.Command("llvm-profdata-19", "show", "--function=main", "--counts", prof).Output()
+	llvm, err := exec.Command("llvm-profdata-22", "show", "--function=main", "--counts", prof).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

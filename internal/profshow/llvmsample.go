@@ -73,6 +73,7 @@ func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
 		fmt.Fprintln(w, "Samples collected in the function's body {")
 		for _, loc := range sampleprof.SortedLocations(f.Body) {
 			fmt.Fprintf(w, "%s  %s: %s\n", pad, locText(loc), recordText(f.Body[loc]))
+			printVTables(w, f, loc, pad)
 		}
 		fmt.Fprintf(w, "%s}\n", pad)
 	}
@@ -87,8 +88,28 @@ func printSamples(w io.Writer, f *sampleprof.FunctionSamples, indent int) {
 			fmt.Fprintf(w, "%s  %s: inlined callee: %s: ", pad, locText(loc), c.Name)
 			printSamples(w, c, indent+4)
 		}
+		printVTables(w, f, loc, pad)
 	}
 	fmt.Fprintf(w, "%s}\n", pad)
+}
+
+// printVTables prints the vtable type counts at loc as LLVM 22's
+// printTypeCountMap, after its indentation; empty counts print the
+// indentation alone, as LLVM does.
+func printVTables(w io.Writer, f *sampleprof.FunctionSamples, loc sampleprof.LineLocation, pad string) {
+	m, ok := f.VTables[loc]
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "%s  ", pad)
+	if len(m) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s: vtables: ", locText(loc))
+	for _, t := range m.Sorted() {
+		fmt.Fprintf(w, "%s:%d ", t.Name, t.Count)
+	}
+	fmt.Fprintln(w)
 }
 
 func locText(l sampleprof.LineLocation) string {
