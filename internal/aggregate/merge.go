@@ -20,6 +20,8 @@ func (a *Stacks) SetTable(t *addrspace.Table) { a.table = t }
 func (a *Stacks) Merge(o *Stacks) {
 	ids := make([]int32, len(o.counts.Objects))
 	for i, obj := range o.counts.Objects {
+		a.seen = obj.First // kept by a new object: o's samples come after a's
+		a.seen.Sample += a.counts.Stats.Samples
 		ids[i] = a.object(obj.Path, obj.Binary, obj.Kernel)
 	}
 	for _, st := range o.stacks {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"runtime"
 
+	"github.com/profgen/profgen/internal/addrprof"
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
@@ -92,6 +93,9 @@ func Run(stderr io.Writer, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if kind == profformat.KindAddress {
+		return mergeAddress(o, inputs)
+	}
 	if err := o.checkKind(kind); err != nil {
 		return err
 	}
@@ -102,6 +106,25 @@ func Run(stderr io.Writer, o *Options) error {
 		return mergeSample(stderr, o, inputs)
 	}
 	return mergeInstr(stderr, o, opts, inputs)
+}
+
+// mergeAddress merges address profiles (package addrprof), which take no
+// weights nor llvm-profdata's options.
+func mergeAddress(o *Options, inputs []merge.Input) error {
+	for _, in := range inputs {
+		if in.Weight > 1 {
+			return fmt.Errorf("%s: weight %d: address profiles are merged unweighted", in.Path, in.Weight)
+		}
+	}
+	out, err := atomicfile.Create(o.Output)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := addrprof.MergeFiles(out, Paths(inputs)); err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // checkNotEmpty refuses an empty sample profile, as llvm-profdata does

@@ -1,0 +1,112 @@
+package addrprof
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/profformat"
+	"github.com/profgen/profgen/internal/rawprof"
+)
+
+// MergeFiles merges the address profiles at paths into w: all of one
+// kind, told by their first bytes (profformat): profgen's address profiles
+// of call stacks (Merge), or llvm-profgen's unsymbolized profiles, with
+// contexts or without, whose counters add. Offsets of unsymbolized
+// profiles are kept as written.
+func MergeFiles(w io.Writer, paths []string) error {
+	format, err := commonFormat(paths)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case profformat.AddressStacks:
+		return mergeStackFiles(w, paths)
+	case profformat.UnsymbolizedCS:
+		return mergeCSFiles(w, paths)
+	}
+	return mergeLBRFiles(w, paths)
+}
+
+// commonFormat is the format all paths share; mixing is an error naming
+// one file of each.
+func commonFormat(paths []string) (profformat.Format, error) {
+	var first profformat.Format
+	for i, p := range paths {
+		f, err := profformat.SniffFile(p)
+		if err != nil {
+			return 0, err
+		}
+		if f.Kind() != profformat.KindAddress {
+			return 0, fmt.Errorf("%s: not an address profile (merging address profiles such as %s)", p, paths[0])
+		}
+		if i == 0 {
+			first = f
+		} else if f != first {
+			return 0, fmt.Errorf("cannot merge address profiles of different kinds: %s is a %s, %s a %s", paths[0], first, p, f)
+		}
+	}
+	return first, nil
+}
+
+// readEach calls read with each file open.
+func readEach(paths []string, read func(r io.Reader, name string) error) error {
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		err = read(f, p)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mergeStackFiles(w io.Writer, paths []string) error {
+	var ps []*Profile
+	err := readEach(paths, func(r io.Reader, name string) error {
+		p, err := Read(r, name)
+		ps = append(ps, p)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	m, err := Merge(ps, paths)
+	if err != nil {
+		return err
+	}
+	return Write(w, m)
+}
+
+func mergeLBRFiles(w io.Writer, paths []string) error {
+	sum := aggregate.NewCounters()
+	err := readEach(paths, func(r io.Reader, name string) error {
+		c, err := rawprof.Read(r, name, 0)
+		if err == nil {
+			sum.Add(c)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return rawprof.Write(w, sum, 0)
+}
+
+func mergeCSFiles(w io.Writer, paths []string) error {
+	var all []rawprof.Context
+	err := readEach(paths, func(r io.Reader, name string) error {
+		ctxs, _, err := rawprof.ReadCS(r, name, 0)
+		all = append(all, ctxs...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return rawprof.WriteCS(w, all, 0)
+}
