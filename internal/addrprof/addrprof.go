@@ -48,8 +48,9 @@ type Profile struct {
 }
 
 // Canonical returns p in the canonical order: binaries by identity,
-// objects by when they were first met (aggregate.Seen) then path, stacks by
-// their frames' key. Objects first met in the same order in two recordings
+// objects by when they were first met (aggregate.Seen: by time, or by
+// sample number in a recording without times) then path, stacks by their
+// frames' key. Objects first met in the same order in two recordings
 // are numbered alike, so a recording in time order and the merge of its
 // parts number them as one pass over it does.
 func Canonical(p *Profile) *Profile {
@@ -72,9 +73,19 @@ func canonicalObjects(objs []aggregate.Object) []int {
 	order := identityOrder(len(objs))
 	slices.SortStableFunc(order, func(a, b int) int {
 		oa, ob := &objs[a], &objs[b]
-		return cmp.Or(oa.First.Compare(ob.First), cmp.Compare(oa.Path, ob.Path))
+		return cmp.Or(timeOrSample(oa.First).Compare(timeOrSample(ob.First)), cmp.Compare(oa.Path, ob.Path))
 	})
 	return order
+}
+
+// timeOrSample is s with its sample number only where it has no time:
+// the number counts the samples of one recording, or of one part of it,
+// while times order the samples of all parts alike.
+func timeOrSample(s aggregate.Seen) aggregate.Seen {
+	if s.NS != 0 {
+		s.Sample = 0
+	}
+	return s
 }
 
 func identityOrder(n int) []int {
@@ -100,6 +111,7 @@ func renumber(p *Profile, binOrder, objOrder []int) *Profile {
 	}
 	for _, old := range objOrder {
 		o := c.Objects[old]
+		o.First = timeOrSample(o.First)
 		if o.Binary >= 0 {
 			o.Binary = binIDs[o.Binary]
 		}

@@ -14,7 +14,8 @@ import (
 // kind, told by their first bytes (profformat): profgen's address profiles
 // of call stacks (Merge), or llvm-profgen's unsymbolized profiles, with
 // contexts or without, whose counters add. Offsets of unsymbolized
-// profiles are kept as written.
+// profiles are kept as written, in the order llvm-profgen writes them
+// (offsetBase).
 func MergeFiles(w io.Writer, paths []string) error {
 	format, err := commonFormat(paths)
 	if err != nil {
@@ -83,10 +84,18 @@ func mergeStackFiles(w io.Writer, paths []string) error {
 	return Write(w, m)
 }
 
+// offsetBase is the base the offsets of unsymbolized profiles are read
+// and written from. llvm-profgen sorts by address, and the external
+// address (aggregate.ExternalAddr), below the binary's base, prints as a
+// wrapped negative offset (ffffffffffff5001): with the base at 2^63 the
+// wrapped offsets sort first and the others after, in llvm-profgen's
+// order, whatever the binary's base was.
+const offsetBase = 1 << 63
+
 func mergeLBRFiles(w io.Writer, paths []string) error {
 	sum := aggregate.NewCounters()
 	err := readEach(paths, func(r io.Reader, name string) error {
-		c, err := rawprof.Read(r, name, 0)
+		c, err := rawprof.Read(r, name, offsetBase)
 		if err == nil {
 			sum.Add(c)
 		}
@@ -95,18 +104,18 @@ func mergeLBRFiles(w io.Writer, paths []string) error {
 	if err != nil {
 		return err
 	}
-	return rawprof.Write(w, sum, 0)
+	return rawprof.Write(w, sum, offsetBase)
 }
 
 func mergeCSFiles(w io.Writer, paths []string) error {
 	var all []rawprof.Context
 	err := readEach(paths, func(r io.Reader, name string) error {
-		ctxs, _, err := rawprof.ReadCS(r, name, 0)
+		ctxs, _, err := rawprof.ReadCS(r, name, offsetBase)
 		all = append(all, ctxs...)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return rawprof.WriteCS(w, all, 0)
+	return rawprof.WriteCS(w, all, offsetBase)
 }
