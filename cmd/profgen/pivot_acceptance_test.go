@@ -41,6 +41,10 @@ var pivotRecordings = []pivotRecording{
 	// hybrid (perf record -b -g): CS profiles, line-based and probe-based
 	{"sqlite hybrid CS", "lbr/sqlite", "hybrid.script", "binary", []string{"text", "extbinary"}, true},
 	{"sqlite hybrid CS, probes", "probe/sqlite", "hybrid.script", "binary", []string{"text", "extbinary"}, false},
+	// hybrid samples of 4 processes at 4 ASLR bases (lbrgen: tail calls,
+	// deep recursion)
+	{"tailcall hybrid CS, 4 processes", "cs/tailcall", "hybrid-multi.script", "binary", []string{"text", "extbinary"}, true},
+	{"tailcall hybrid CS, probes, 4 processes", "probe/tailcall", "hybrid-multi.script", "binary", []string{"text", "extbinary"}, false},
 	// call stacks of a larger forky run, and of a Go program
 	{"forky call stacks, big", "callstack", "big.script", "forky", []string{"pprof", "text", "extbinary"}, false},
 	{"Go call stacks", "nonpie", "nonpiego.script", "nonpiego", []string{"pprof"}, false},
@@ -161,6 +165,7 @@ func cutScript(t *testing.T, path, dir string, n int) []string {
 		}
 	}
 	bufs := make([]bytes.Buffer, n)
+	counts := make([]int, n)
 	pids := map[string]int{}
 	i := 0
 	for _, u := range units {
@@ -175,8 +180,13 @@ func cutScript(t *testing.T, path, dir string, n int) []string {
 			rank = len(pids)
 			pids[u.pid] = rank
 		}
-		bufs[(i*n/samples+rank)%n].WriteString(u.text)
+		p := (i*n/samples + rank) % n
+		bufs[p].WriteString(u.text)
+		counts[p]++
 		i++
+	}
+	if slices.Contains(counts, 0) {
+		t.Fatalf("%s: a part without samples: %v samples a part", path, counts)
 	}
 	paths := make([]string, n)
 	for p := range bufs {
@@ -196,52 +206,79 @@ type scriptUnit struct {
 	pid      string // the first number of the sample's first line
 }
 
-var firstNumber = regexp.MustCompile(`(?:^|\s)(\d+)(?:/\d+)?\s`)
+var (
+	firstNumber = regexp.MustCompile(`(?:^|\s)(\d+)(?:/\d+)?\s`)
+	branchEntry = regexp.MustCompile(`0x[0-9a-f]+/0x[0-9a-f]+/`)
+)
 
-// scriptUnits splits perf script text into side-band records and samples:
-// a sample with a call chain or a hybrid sample is a block of lines ended
-// by a blank line; in text without blank lines (branch stacks alone) a
-// sample is a line.
+// scriptUnits splits perf script text into side-band records and samples.
+// A sample ends after its branch stack, at a blank line (after a call
+// chain), or where a line without indentation (the next sample's header)
+// starts; blank lines stay with the sample before them.
 func scriptUnits(t *testing.T, path string) []scriptUnit {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := bytes.Contains(data, []byte("\n\n"))
+	defer f.Close()
 	var units []scriptUnit
-	var sample strings.Builder
-	flush := func() {
-		if sample.Len() > 0 {
-			s := sample.String()
-			pid := ""
-			if m := firstNumber.FindStringSubmatch(strings.SplitN(s, "\n", 2)[0] + " "); m != nil {
-				pid = m[1]
-			}
-			units = append(units, scriptUnit{text: s, pid: pid})
-			sample.Reset()
-		}
-	}
-	s := bufio.NewScanner(bytes.NewReader(data))
+	var sample scriptSample
+	s := bufio.NewScanner(f)
 	s.Buffer(nil, 1<<24)
 	for s.Scan() {
-		line := s.Text() + "\n"
+		line := s.Text()
 		switch {
 		case strings.Contains(line, "PERF_RECORD_"):
-			units = append(units, scriptUnit{text: line, sideBand: true})
+			units = sample.flush(units)
+			units = append(units, scriptUnit{text: line + "\n", sideBand: true})
 		case strings.TrimSpace(line) == "":
-			sample.WriteString(line)
-			flush()
+			sample.text.WriteString("\n")
+			if sample.pid != nil {
+				units = sample.flush(units)
+			}
 		default:
-			sample.WriteString(line)
-			if !blocks {
-				flush()
+			if line[0] != ' ' && line[0] != '\t' {
+				units = sample.flush(units)
+			}
+			sample.add(line)
+			if branchEntry.MatchString(line) {
+				units = sample.flush(units)
 			}
 		}
 	}
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}
-	flush()
+	return sample.flush(units)
+}
+
+// scriptSample is the sample being read: its text, and its process once
+// it has a line that is not blank.
+type scriptSample struct {
+	text strings.Builder
+	pid  *string
+}
+
+func (s *scriptSample) add(line string) {
+	if s.pid == nil {
+		pid := ""
+		if m := firstNumber.FindStringSubmatch(line + " "); m != nil {
+			pid = m[1]
+		}
+		s.pid = &pid
+	}
+	s.text.WriteString(line + "\n")
+}
+
+// flush appends the sample read, if any, to units. Blank lines before any
+// sample go with the next.
+func (s *scriptSample) flush(units []scriptUnit) []scriptUnit {
+	if s.pid == nil {
+		return units
+	}
+	units = append(units, scriptUnit{text: s.text.String(), pid: *s.pid})
+	s.text.Reset()
+	s.pid = nil
 	return units
 }

@@ -133,12 +133,10 @@ func objectRank(o aggregate.Object) int {
 
 func (m *merger) addStack(s *aggregate.Stack, ids []int32) {
 	locs := make([]aggregate.Loc, len(s.Locs))
-	m.key = m.key[:0]
 	for i, l := range s.Locs {
 		locs[i] = aggregate.Loc{Obj: ids[l.Obj], Addr: l.Addr}
-		m.key = appendLoc(m.key, locs[i])
-		m.key = append(m.key, ' ')
 	}
+	m.key = aggregate.AppendKey(m.key[:0], locs)
 	dst := m.stacks[string(m.key)]
 	if dst == nil {
 		dst = &aggregate.Stack{Locs: locs}

@@ -251,12 +251,7 @@ func (rd *reader) stack(rest string) error {
 }
 
 func (rd *reader) addStack(locs []aggregate.Loc, count, period uint64) {
-	rd.key = rd.key[:0]
-	for _, l := range locs {
-		rd.key = strconv.AppendInt(rd.key, int64(l.Obj), 10)
-		rd.key = strconv.AppendUint(append(rd.key, ':'), l.Addr, 16)
-		rd.key = append(rd.key, ' ')
-	}
+	rd.key = aggregate.AppendKey(rd.key[:0], locs)
 	st := rd.stacks[string(rd.key)]
 	if st == nil {
 		st = &aggregate.Stack{Locs: locs}

@@ -208,7 +208,7 @@ func (a *Stacks) anyInBinary() bool {
 
 // count adds the sample whose canonical frames are in a.locs.
 func (a *Stacks) count(s *perfscript.Sample) {
-	a.key = appendKey(a.key[:0], a.locs)
+	a.key = AppendKey(a.key[:0], a.locs)
 	st := a.stacks[string(a.key)]
 	if st == nil {
 		st = a.stackSlab.New()
@@ -227,8 +227,9 @@ func (a *Stacks) count(s *perfscript.Sample) {
 	a.noteTime(s.TimeNS)
 }
 
-// appendKey appends the canonical key of a stack's frames to dst.
-func appendKey(dst []byte, locs []Loc) []byte {
+// AppendKey appends the canonical key of a stack's frames to dst: stacks
+// of the same frames have the same key, and Counts orders stacks by it.
+func AppendKey(dst []byte, locs []Loc) []byte {
 	for _, l := range locs {
 		dst = binary.AppendUvarint(dst, uint64(l.Obj))
 		dst = binary.AppendUvarint(dst, l.Addr)
@@ -430,7 +431,7 @@ func keyPrefix(key string) uint64 {
 func SortStacks(stacks []*Stack) []*Stack {
 	m := make(map[string]*Stack, len(stacks))
 	for _, s := range stacks {
-		m[string(appendKey(nil, s.Locs))] = s
+		m[string(AppendKey(nil, s.Locs))] = s
 	}
 	return sortedStacks(m)
 }
