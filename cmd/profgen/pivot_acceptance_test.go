@@ -282,3 +282,37 @@ func (s *scriptSample) flush(units []scriptUnit) []scriptUnit {
 	s.pid = nil
 	return units
 }
+
+// TestMergeAddressRefusals: profgen merge of address profiles refuses, in
+// one line, other kinds mixed in and llvm-profdata's output options.
+func TestMergeAddressRefusals(t *testing.T) {
+	dir := t.TempDir()
+	addr := filepath.Join(dir, "a.addr")
+	profgen(t, "-q", "--binary", forkyDir+"forky", "--perfscript", forkyDir+"forky.default-tasks.script", "--skip-symbolization", "-o", addr)
+	lbr := filepath.Join(dir, "l.raw")
+	if err := os.WriteFile(lbr, []byte("0\n0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"LBR and call stacks", []string{addr, lbr}, "different kinds"},
+		{"sample profile", []string{addr, "../../internal/sampleprof/testdata/inline.txt"}, "cannot merge address profiles"},
+		{"--text", []string{"--text", addr}, "--text does not apply"},
+		{"--sample", []string{"--sample", addr}, "--sample does not apply"},
+		{"weights", []string{"--weighted-input=2," + addr}, "unweighted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stderr, err := profgenMerge(t, append([]string{"-o", out}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %v, want one line with %q\n%s", err, tc.want, stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("an output was written")
+			}
+		})
+	}
+}

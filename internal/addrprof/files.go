@@ -45,7 +45,7 @@ func commonFormat(paths []string) (profformat.Format, error) {
 		if i == 0 {
 			first = f
 		} else if f != first {
-			return 0, fmt.Errorf("cannot merge address profiles of different kinds: %s is a %s, %s a %s", paths[0], first, p, f)
+			return 0, fmt.Errorf("cannot merge address profiles of different kinds: %s (%s) and %s (%s)", paths[0], first, p, f)
 		}
 	}
 	return first, nil

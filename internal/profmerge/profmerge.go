@@ -6,6 +6,7 @@
 package profmerge
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -111,6 +112,9 @@ func Run(stderr io.Writer, o *Options) error {
 // mergeAddress merges address profiles (package addrprof), which take no
 // weights nor llvm-profdata's options.
 func mergeAddress(o *Options, inputs []merge.Input) error {
+	if flag := cmp.Or(o.Kind, o.Format); flag != "" {
+		return fmt.Errorf("--%s does not apply to address profiles, which are merged into their own kind", flag)
+	}
 	for _, in := range inputs {
 		if in.Weight > 1 {
 			return fmt.Errorf("%s: weight %d: address profiles are merged unweighted", in.Path, in.Weight)
