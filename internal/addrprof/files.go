@@ -68,20 +68,18 @@ func readEach(paths []string, read func(r io.Reader, name string) error) error {
 }
 
 func mergeStackFiles(w io.Writer, paths []string) error {
-	var ps []*Profile
+	var m *merger
 	err := readEach(paths, func(r io.Reader, name string) error {
 		p, err := Read(r, name)
-		ps = append(ps, p)
+		if err == nil {
+			m, err = m.add(p, name)
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	m, err := Merge(ps, paths)
-	if err != nil {
-		return err
-	}
-	return Write(w, m)
+	return Write(w, m.profile())
 }
 
 // offsetBase is the base the offsets of unsymbolized profiles are read

@@ -19,34 +19,14 @@ func Merge(ps []*Profile, names []string) (*Profile, error) {
 	if len(ps) == 0 {
 		return nil, fmt.Errorf("no address profile to merge")
 	}
-	if err := checkSameBinaries(ps, names); err != nil {
-		return nil, err
-	}
-	m := newMerger(Canonical(ps[0]).Binaries)
-	for _, p := range ps {
-		m.add(Canonical(p))
-	}
-	return m.profile(), nil
-}
-
-// addBinaries keeps, of each binary's paths, the least: profiles made on
-// different hosts may name one build differently.
-func (m *merger) addBinaries(bins []Binary) {
-	for i, b := range bins {
-		m.bins[i].Path = min(m.bins[i].Path, b.Path)
-	}
-}
-
-// checkSameBinaries refuses profiles of different binaries, in one line.
-func checkSameBinaries(ps []*Profile, names []string) error {
-	want := binarySet(ps[0])
-	for i, p := range ps[1:] {
-		if got := binarySet(p); got != want {
-			return fmt.Errorf("cannot merge address profiles of different binaries: %s has %s, %s has %s",
-				names[0], want, names[i+1], got)
+	var m *merger
+	for i, p := range ps {
+		var err error
+		if m, err = m.add(p, names[i]); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return m.profile(), nil
 }
 
 // binarySet names p's binaries by identity, in canonical order.
@@ -61,6 +41,8 @@ func binarySet(p *Profile) string {
 
 // merger holds the sum so far.
 type merger struct {
+	first   string // the first profile's name and binaries, for errors
+	binSet  string
 	bins    []Binary
 	counts  aggregate.StackCounts
 	objects map[string]int32 // by path
@@ -68,14 +50,36 @@ type merger struct {
 	key     []byte
 }
 
-func newMerger(bins []Binary) *merger {
-	return &merger{bins: slices.Clone(bins), objects: map[string]int32{}, stacks: map[string]*aggregate.Stack{},
+func newMerger(p *Profile, name string) *merger {
+	return &merger{first: name, binSet: binarySet(p), bins: slices.Clone(p.Binaries),
+		objects: map[string]int32{}, stacks: map[string]*aggregate.Stack{},
 		counts: aggregate.StackCounts{Symbols: map[aggregate.Loc]string{}, Events: map[string]uint64{},
-			Stats: aggregate.StackStats{PerBinary: make([]uint64, len(bins))}}}
+			Stats: aggregate.StackStats{PerBinary: make([]uint64, len(p.Binaries))}}}
 }
 
-// add adds p, canonical: its binaries are in the order of m.bins.
-func (m *merger) add(p *Profile) {
+// addBinaries keeps, of each binary's paths, the least: profiles made on
+// different hosts may name one build differently.
+func (m *merger) addBinaries(bins []Binary) {
+	for i, b := range bins {
+		m.bins[i].Path = min(m.bins[i].Path, b.Path)
+	}
+}
+
+// add adds p, named name, to the sum m (nil: none yet) and returns the
+// sum; profiles of other binaries than the first's are refused in one line.
+func (m *merger) add(p *Profile, name string) (*merger, error) {
+	p = Canonical(p)
+	if m == nil {
+		m = newMerger(p, name)
+	} else if set := binarySet(p); set != m.binSet {
+		return nil, fmt.Errorf("cannot merge address profiles of different binaries: %s has %s, %s has %s", m.first, m.binSet, name, set)
+	}
+	m.addProfile(p)
+	return m, nil
+}
+
+// addProfile adds p, canonical: its binaries are in the order of m.bins.
+func (m *merger) addProfile(p *Profile) {
 	c := p.Counts
 	m.addBinaries(p.Binaries)
 	ids := make([]int32, len(c.Objects))
