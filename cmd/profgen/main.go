@@ -13,8 +13,10 @@
 //
 // so that every sample is placed in its own process's address space (forked
 // children inherit their parent's). --pid keeps only some processes;
-// --skip-symbolization writes llvm-profgen's unsymbolized profile (address
-// ranges and branches), which --unsymbolized-profile reads back.
+// --skip-symbolization writes the address profile: llvm-profgen's
+// unsymbolized profile (address ranges and branches) of LBR input, and
+// profgen's own (docs/address-profile.md) of call stacks, which
+// --unsymbolized-profile reads back and profgen merge merges.
 //
 // Instrumentation profiles: many .profraw files merge into one indexed
 // .profdata:

@@ -1,10 +1,6 @@
 package aggregate
 
-import (
-	"encoding/binary"
-
-	"github.com/profgen/profgen/internal/addrspace"
-)
+import "github.com/profgen/profgen/internal/addrspace"
 
 // Parallel aggregation: each worker aggregates the samples of its chunks
 // of the input in its own Stacks, placing them with the table of the chunk
@@ -20,6 +16,8 @@ func (a *Stacks) SetTable(t *addrspace.Table) { a.table = t }
 func (a *Stacks) Merge(o *Stacks) {
 	ids := make([]int32, len(o.counts.Objects))
 	for i, obj := range o.counts.Objects {
+		a.seen = obj.First // kept by a new object: o's samples come after a's
+		a.seen.Sample += a.counts.Stats.Samples
 		ids[i] = a.object(obj.Path, obj.Binary, obj.Kernel)
 	}
 	for _, st := range o.stacks {
@@ -27,11 +25,7 @@ func (a *Stacks) Merge(o *Stacks) {
 		for _, l := range st.Locs {
 			a.locs = append(a.locs, Loc{ids[l.Obj], l.Addr})
 		}
-		a.key = a.key[:0]
-		for _, l := range a.locs {
-			a.key = binary.AppendUvarint(a.key, uint64(l.Obj))
-			a.key = binary.AppendUvarint(a.key, l.Addr)
-		}
+		a.key = AppendKey(a.key[:0], a.locs)
 		dst := a.stacks[string(a.key)]
 		if dst == nil {
 			dst = &Stack{Locs: append([]Loc(nil), a.locs...)}

@@ -23,7 +23,7 @@ func (c *StackCounts) Rewrite(fix func(i int, s *Stack) []Loc) {
 			kept = append(kept, s)
 			continue
 		}
-		key = appendKey(key[:0], locs)
+		key = AppendKey(key[:0], locs)
 		if m := changed[string(key)]; m != nil {
 			m.Count += s.Count
 			m.Period += s.Period
@@ -54,7 +54,7 @@ func mergeStacks(a, b []*Stack) []*Stack {
 	return append(append(out, a...), b...)
 }
 
-// compareKeys compares the canonical keys of two stacks (appendKey) frame
+// compareKeys compares the canonical keys of two stacks (AppendKey) frame
 // by frame: a frame's key is self-delimiting, so the first frames whose
 // keys differ order the stacks.
 func compareKeys(a, b []Loc) int {
@@ -63,7 +63,7 @@ func compareKeys(a, b []Loc) int {
 		if a[i] == b[i] {
 			continue
 		}
-		return bytes.Compare(appendKey(ka[:0], a[i:i+1]), appendKey(kb[:0], b[i:i+1]))
+		return bytes.Compare(AppendKey(ka[:0], a[i:i+1]), AppendKey(kb[:0], b[i:i+1]))
 	}
 	return cmp.Compare(len(a), len(b))
 }

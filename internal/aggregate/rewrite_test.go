@@ -22,10 +22,10 @@ func TestRewrite(t *testing.T) {
 		merged := map[string]*Stack{}
 		for range r.IntN(60) {
 			locs := randLocs()
-			s := merged[string(appendKey(nil, locs))]
+			s := merged[string(AppendKey(nil, locs))]
 			if s == nil {
 				s = &Stack{Locs: locs}
-				merged[string(appendKey(nil, locs))] = s
+				merged[string(AppendKey(nil, locs))] = s
 			}
 			s.Count += uint64(1 + r.IntN(5))
 			s.Period += uint64(r.IntN(1000))
@@ -63,7 +63,7 @@ func rewriteAll(stacks []*Stack, fixes [][]Loc) []*Stack {
 		if fixes[i] != nil {
 			locs = fixes[i]
 		}
-		key := string(appendKey(nil, locs))
+		key := string(AppendKey(nil, locs))
 		if m := merged[key]; m != nil {
 			m.Count += s.Count
 			m.Period += s.Period

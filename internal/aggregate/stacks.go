@@ -47,6 +47,25 @@ type Object struct {
 	// the function known to be on the stack, or 0 when even that is
 	// unknown. Such a frame is no call instruction.
 	UnknownSite bool
+	// First is when the object was first met: a recording's objects are
+	// numbered in that order, and the merge of address profiles
+	// (package addrprof) numbers them again by it.
+	First Seen
+}
+
+// Seen is when an object was first met: the timestamp of the sample
+// whose frame resolved into it (0 without a time field), the number of
+// samples read until then, that one included, and the frame's position in
+// the sample's call chain, leaf 0.
+type Seen struct {
+	NS     uint64
+	Sample uint64
+	Frame  int
+}
+
+// Compare orders s and o by time, then sample, then frame.
+func (s Seen) Compare(o Seen) int {
+	return cmp.Or(cmp.Compare(s.NS, o.NS), cmp.Compare(s.Sample, o.Sample), cmp.Compare(s.Frame, o.Frame))
 }
 
 // Loc is a canonical frame: an object and an address in it (the link-time
@@ -104,6 +123,7 @@ type Stacks struct {
 	counts   StackCounts
 	locs     []Loc
 	key      []byte
+	seen     Seen // the sample and frame being resolved
 	// namer names the frames outside the binaries that come unnamed, from
 	// the sources of each location's name (names.go).
 	namer       Namer
@@ -171,6 +191,7 @@ func (a *Stacks) Add(rec *perfscript.Record) error {
 func (a *Stacks) resolveSample(rec *perfscript.Record) error {
 	a.locs = a.locs[:0]
 	smp := &rec.Sample
+	a.seen = Seen{NS: smp.TimeNS, Sample: a.counts.Stats.Samples}
 	if len(smp.Frames) == 0 {
 		f := perfscript.Frame{Addr: smp.IP, Symbol: smp.IPSymbol, DSO: smp.IPDSO}
 		if loc, ok := a.resolveAbsolute(rec, f, false); ok {
@@ -179,7 +200,8 @@ func (a *Stacks) resolveSample(rec *perfscript.Record) error {
 		return nil
 	}
 	prevUser := false
-	for _, f := range smp.Frames {
+	for i, f := range smp.Frames {
+		a.seen.Frame = i
 		loc, kernel, ok, err := a.resolve(rec, f, prevUser)
 		if err != nil {
 			return err
@@ -228,7 +250,7 @@ func (a *Stacks) countNotFound(n uint64) bool {
 
 // count adds the sample whose canonical frames are in a.locs.
 func (a *Stacks) count(s *perfscript.Sample) {
-	a.key = appendKey(a.key[:0], a.locs)
+	a.key = AppendKey(a.key[:0], a.locs)
 	st := a.stacks[string(a.key)]
 	if st == nil {
 		st = a.stackSlab.New()
@@ -247,8 +269,9 @@ func (a *Stacks) count(s *perfscript.Sample) {
 	a.noteTime(s.TimeNS)
 }
 
-// appendKey appends the canonical key of a stack's frames to dst.
-func appendKey(dst []byte, locs []Loc) []byte {
+// AppendKey appends the canonical key of a stack's frames to dst: stacks
+// of the same frames have the same key, and Counts orders stacks by it.
+func AppendKey(dst []byte, locs []Loc) []byte {
 	for _, l := range locs {
 		dst = binary.AppendUvarint(dst, uint64(l.Obj))
 		dst = binary.AppendUvarint(dst, l.Addr)
@@ -359,7 +382,7 @@ func (a *Stacks) object(path string, bi int, kernel bool) int32 {
 		return i
 	}
 	i := int32(len(a.counts.Objects))
-	a.counts.Objects = append(a.counts.Objects, Object{Path: path, Binary: bi, Kernel: kernel})
+	a.counts.Objects = append(a.counts.Objects, Object{Path: path, Binary: bi, Kernel: kernel, First: a.seen})
 	a.objects[path] = i
 	return i
 }
@@ -449,4 +472,14 @@ func keyPrefix(key string) uint64 {
 	var b [8]byte
 	copy(b[:], key)
 	return binary.BigEndian.Uint64(b[:])
+}
+
+// SortStacks returns distinct stacks in the canonical order, Counts's:
+// by the key of their frames.
+func SortStacks(stacks []*Stack) []*Stack {
+	m := make(map[string]*Stack, len(stacks))
+	for _, s := range stacks {
+		m[string(AppendKey(nil, s.Locs))] = s
+	}
+	return sortedStacks(m)
 }

@@ -196,13 +196,9 @@ func validate(opts Options) error {
 	}
 	switch {
 	case opts.SkipSymbolization && opts.Format == "pprof":
-		return usagef("--skip-symbolization writes llvm-profgen's unsymbolized profile; --format=pprof does not apply")
-	case opts.UnsymbolizedProfile != "" && opts.Format == "pprof":
-		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
+		return usagef("--skip-symbolization writes an unsymbolized (address) profile; --format=pprof does not apply")
 	case opts.DebugBinary != "" && len(opts.Binaries) > 1:
 		return usagef("--debug-binary applies to one --binary; %d were given", len(opts.Binaries))
-	case len(opts.Binaries) > 1 && (opts.SkipSymbolization || opts.UnsymbolizedProfile != ""):
-		return usagef("--binary: several binaries are supported for call-stack input only")
 	case opts.UseMD5 && opts.Format == "pprof":
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
 	case opts.FoldKernel && opts.NoFoldKernel:
@@ -281,10 +277,11 @@ func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechec
 	if pre != nil {
 		stacks.WatchNewStacks(precheckBatch, pre.Add)
 	}
-	if in.names != nil && opts.Format == "pprof" {
+	if in.names != nil && (opts.Format == "pprof" || opts.SkipSymbolization) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
-		// other DSOs are not read.
+		// other DSOs are not read. An address profile may become a pprof
+		// one: it keeps the names.
 		stacks.NameWith(in.names)
 	}
 	lbr := newLBR(bins.primary(), table, opts.LLVM, newSymbolPrefetch(opts, bins))

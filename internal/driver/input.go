@@ -71,8 +71,8 @@ func openPerfData(ctx context.Context, opts Options, bins *binaries) (*input, er
 	if err != nil {
 		return nil, err
 	}
-	if opts.SkipSymbolization && !c.BranchStack {
-		return nil, fmt.Errorf("%s has no branch stacks: --skip-symbolization needs an LBR recording (perf record -b)", opts.PerfData)
+	if opts.SkipSymbolization && !c.BranchStack && !c.Callchain {
+		return nil, fmt.Errorf("%s has neither branch stacks nor call chains: --skip-symbolization needs perf record -b or -g", opts.PerfData)
 	}
 	if opts.Format == "pprof" && c.BranchStack && !c.Callchain {
 		return nil, fmt.Errorf("%s has branch stacks but no call chains: --format=pprof needs perf record -g", opts.PerfData)

@@ -92,6 +92,19 @@ func convertUnsymbolized(opts Options, bins *binaries) error {
 		return err
 	}
 	defer closeIn()
+	in, stacks, err := peekAddressProfile(in)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	if stacks {
+		return convertAddressProfile(opts, bins, in, name)
+	}
+	if len(bins.files) > 1 {
+		return usagef("%s is an unsymbolized profile of LBR input, of one --binary; %d were given", name, len(bins.files))
+	}
+	if opts.Format == "pprof" {
+		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
+	}
 	ctxs, cs, err := rawprof.ReadCS(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
 		return err
@@ -124,7 +137,7 @@ func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {
 // LLVM sample profile per binary.
 func writeStacks(opts Options, bins *binaries, res *result) error {
 	if opts.SkipSymbolization {
-		return fmt.Errorf("%s has call stacks but no branch stacks: --skip-symbolization writes LBR ranges (record with perf record -b)", inputName(opts))
+		return writeAddressProfile(opts, bins, res.stacks)
 	}
 	if opts.Format == "pprof" {
 		return writePprof(opts, bins, res)
@@ -236,7 +249,7 @@ func checkOutputOf(opts Options, binaries []string) error {
 		return nil
 	}
 	outs := []string{opts.Output}
-	if opts.Format != "pprof" {
+	if opts.Format != "pprof" && !opts.SkipSymbolization {
 		outs = outs[:0]
 		for _, b := range binaries {
 			p, err := OutputPath(opts.Output, b, len(binaries))

@@ -7,6 +7,7 @@
 package profformat
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -30,11 +31,15 @@ const (
 	SampleGCC              // sample profile, GCC AutoFDO (gcov, version 704)
 	InstrText              // instrumentation profile, text (.proftext)
 	GzipPprof              // gzipped pprof
+	AddressStacks          // profgen's address profile of call stacks (package addrprof)
+	UnsymbolizedLBR        // llvm-profgen's unsymbolized profile, without contexts
+	UnsymbolizedCS         // llvm-profgen's unsymbolized profile, with contexts
 )
 
 var formatNames = [...]string{"unknown", "raw (64-bit little-endian)", "raw (32-bit little-endian)",
 	"raw (64-bit big-endian)", "raw (32-bit big-endian)", "indexed", "binary sample profile",
-	"extbinary sample profile", "text sample profile", "GCC AutoFDO sample profile", "instrumentation text profile", "gzipped pprof"}
+	"extbinary sample profile", "text sample profile", "GCC AutoFDO sample profile", "instrumentation text profile", "gzipped pprof",
+	"profgen address profile", "unsymbolized profile (LBR)", "unsymbolized profile (CS)"}
 
 func (f Format) String() string { return formatNames[f] }
 
@@ -47,15 +52,16 @@ const (
 	KindSample
 	KindInstr
 	KindPprof
+	KindAddress // address profiles: before symbolization (issue 25's pivot)
 )
 
 func (k Kind) String() string {
-	return [...]string{"unknown", "sample", "instrumentation", "pprof"}[k]
+	return [...]string{"unknown", "sample", "instrumentation", "pprof", "address"}[k]
 }
 
 // WithArticle is k's name after "a" or "an".
 func (k Kind) WithArticle() string {
-	if k == KindUnknown || k == KindInstr {
+	if k == KindUnknown || k == KindInstr || k == KindAddress {
 		return "an " + k.String()
 	}
 	return "a " + k.String()
@@ -76,6 +82,8 @@ func (f Format) Kind() Kind {
 		return KindSample
 	case GzipPprof:
 		return KindPprof
+	case AddressStacks, UnsymbolizedLBR, UnsymbolizedCS:
+		return KindAddress
 	}
 	return KindUnknown
 }
@@ -124,6 +132,12 @@ func Sniff(head []byte) Format {
 		}
 	}
 	switch {
+	case bytes.HasPrefix(head, []byte(AddressHeader)):
+		return AddressStacks
+	case IsUnsymbolizedLBR(head):
+		return UnsymbolizedLBR
+	case IsUnsymbolizedCS(head):
+		return UnsymbolizedCS
 	case IsSampleText(head):
 		return SampleText
 	case IsInstrText(head):

@@ -26,6 +26,15 @@ func TestSniff(t *testing.T) {
 		{":ir\nfoo\n", InstrText},
 		{"", Unknown},
 		{"\x00\x01", Unknown},
+		{"# profgen address profile v1\nbinary - 0 \"p\"\n", AddressStacks},
+		{"# profgen address profile v2\n", AddressStacks}, // read as one, refused by version
+		{"2\n10-20:3\n20-30:1\n1\n20->10:3\n", UnsymbolizedLBR},
+		{"0\n0\n", UnsymbolizedLBR},
+		{"0\n1\nffffffffffff5001->10:1\n", UnsymbolizedLBR},
+		{"[main:1 @ foo]\n  1\n  10-20:3\n  0\n", UnsymbolizedCS},
+		{"[]\n  0\n  0\n", UnsymbolizedCS},
+		{"[main:1 @ foo]:10:1\n 1: 10\n", SampleText},
+		{"12\nfoo\n", Unknown},
 	}
 	for _, tt := range tests {
 		if got := Sniff([]byte(tt.head)); got != tt.want {

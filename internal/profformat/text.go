@@ -86,3 +86,48 @@ func IsInstrText(head []byte) bool {
 	}
 	return len(lines) == 1
 }
+
+// AddressHeader starts an address profile of call stacks (the version
+// follows: "# profgen address profile v1").
+const AddressHeader = "# profgen address profile v"
+
+// IsUnsymbolizedLBR tells whether head begins like llvm-profgen's
+// unsymbolized profile without contexts: a number of ranges alone on the
+// first line, then a range "<hex>-<hex>:<count>" or, with none, a number
+// of branches.
+func IsUnsymbolizedLBR(head []byte) bool {
+	lines := bytes.SplitN(head, []byte("\n"), 3)
+	if len(lines) < 3 || !isDecimal(lines[0]) {
+		return false
+	}
+	if isDecimal(lines[1]) {
+		return true
+	}
+	return isCounterLine(lines[1], "-")
+}
+
+// IsUnsymbolizedCS tells whether head begins like llvm-profgen's
+// unsymbolized profile with contexts: a context "[...]" alone on the
+// first line, then its number of ranges indented by two spaces.
+func IsUnsymbolizedCS(head []byte) bool {
+	lines := bytes.SplitN(head, []byte("\n"), 3)
+	if len(lines) < 3 || len(lines[0]) < 2 || lines[0][0] != '[' || lines[0][len(lines[0])-1] != ']' {
+		return false
+	}
+	count, ok := bytes.CutPrefix(lines[1], []byte("  "))
+	return ok && isDecimal(count)
+}
+
+func isDecimal(b []byte) bool {
+	_, err := strconv.ParseUint(string(b), 10, 64)
+	return err == nil
+}
+
+// isCounterLine tells whether l is "<hex><sep><hex>:<count>".
+func isCounterLine(l []byte, sep string) bool {
+	from, rest, ok1 := bytes.Cut(l, []byte(sep))
+	to, count, ok2 := bytes.Cut(rest, []byte(":"))
+	_, e1 := strconv.ParseUint(string(from), 16, 64)
+	_, e2 := strconv.ParseUint(string(to), 16, 64)
+	return ok1 && ok2 && e1 == nil && e2 == nil && isDecimal(count)
+}

@@ -1,6 +1,7 @@
 package profmerge
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/profgen/profgen/internal/profformat"
@@ -23,6 +24,9 @@ func Classify(paths []string) (profformat.Kind, error) {
 	if other == "" {
 		other = first[profformat.KindPprof]
 	}
+	if addr := first[profformat.KindAddress]; addr != "" {
+		return addressKind(addr, cmp.Or(sample, instr, other))
+	}
 	switch {
 	case sample != "" && instr != "":
 		return profformat.KindUnknown, fmt.Errorf("cannot merge sample profiles (%s) with instrumentation profiles (%s)", sample, instr)
@@ -34,4 +38,13 @@ func Classify(paths []string) (profformat.Kind, error) {
 		return profformat.KindInstr, nil
 	}
 	return profformat.KindUnknown, nil
+}
+
+// addressKind is KindAddress when every input is an address profile (addr
+// is one of them); another is an error naming it.
+func addressKind(addr, another string) (profformat.Kind, error) {
+	if another != "" {
+		return profformat.KindUnknown, fmt.Errorf("cannot merge address profiles (%s) with symbolized or other profiles (%s)", addr, another)
+	}
+	return profformat.KindAddress, nil
 }

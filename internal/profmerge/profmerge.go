@@ -6,11 +6,13 @@
 package profmerge
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
 
+	"github.com/profgen/profgen/internal/addrprof"
 	"github.com/profgen/profgen/internal/atomicfile"
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
@@ -96,6 +98,9 @@ func Run(stderr io.Writer, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if kind == profformat.KindAddress {
+		return mergeAddress(o, inputs)
+	}
 	if err := o.checkKind(kind); err != nil {
 		return err
 	}
@@ -106,6 +111,28 @@ func Run(stderr io.Writer, o *Options) error {
 		return mergeSample(stderr, o, inputs)
 	}
 	return mergeInstr(stderr, o, opts, inputs)
+}
+
+// mergeAddress merges address profiles (package addrprof), which take no
+// weights nor llvm-profdata's options.
+func mergeAddress(o *Options, inputs []merge.Input) error {
+	if flag := cmp.Or(o.Kind, o.Format); flag != "" {
+		return fmt.Errorf("--%s does not apply to address profiles, which are merged into their own kind", flag)
+	}
+	for _, in := range inputs {
+		if in.Weight > 1 {
+			return fmt.Errorf("%s: weight %d: address profiles are merged unweighted", in.Path, in.Weight)
+		}
+	}
+	out, err := atomicfile.Create(o.Output)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := addrprof.MergeFiles(out, Paths(inputs)); err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // checkNotEmpty refuses an empty sample profile, as llvm-profdata does

@@ -28,6 +28,8 @@ func TestClassifyMergeInputs(t *testing.T) {
 		{[]string{sampleTestdata + "inline.txt", "../../cmd/profgen/testdata/instr.profdata"}, profformat.KindUnknown, "cannot merge sample profiles"},
 		{[]string{sampleTestdata + "inline.txt", "inputs.go"}, profformat.KindUnknown, "inputs.go: not an LLVM sample profile"},
 		{[]string{"nosuch"}, profformat.KindUnknown, "nosuch"},
+		{[]string{"../addrprof/testdata/merged.addr", "../rawprof/testdata/llvm19-t.raw"}, profformat.KindAddress, ""},
+		{[]string{"../addrprof/testdata/merged.addr", sampleTestdata + "inline.txt"}, profformat.KindUnknown, "cannot merge address profiles"},
 	}
 	for _, tt := range tests {
 		got, err := Classify(tt.paths)
