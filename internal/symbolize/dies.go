@@ -5,6 +5,8 @@ import (
 	"debug/dwarf"
 	"encoding/binary"
 	"errors"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // Reading a unit's DIEs without debug/dwarf: its Reader decodes every
@@ -597,34 +599,33 @@ func (r *dieReader) offset() uint64 {
 }
 
 func (r *dieReader) uleb() uint64 {
-	var v uint64
-	for shift := uint(0); ; shift += 7 {
-		b := r.u8()
-		if shift < 64 {
-			v |= uint64(b&0x7f) << shift
-		}
-		if b&0x80 == 0 || r.err != nil {
-			return v
-		}
+	if r.err != nil || r.pos > len(r.data) {
+		r.bytes(1) // keeps errDIE
+		return 0
 	}
+	v, n := leb128.Uint(r.data[r.pos:])
+	r.pastLEB128(n)
+	return v
 }
 
 func (r *dieReader) sleb() int64 {
-	var v int64
-	var shift uint
-	for {
-		b := r.u8()
-		if shift < 64 {
-			v |= int64(b&0x7f) << shift
-		}
-		shift += 7
-		if b&0x80 == 0 || r.err != nil {
-			if shift < 64 && b&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v
-		}
+	if r.err != nil || r.pos > len(r.data) {
+		r.bytes(1)
+		return 0
 	}
+	v, n := leb128.Int(r.data[r.pos:])
+	r.pastLEB128(n)
+	return v
+}
+
+// pastLEB128 moves past a LEB128 number of n bytes, or to the end of the
+// data with errDIE when it does not end there (n = 0).
+func (r *dieReader) pastLEB128(n int) {
+	if n == 0 {
+		r.err = errDIE
+		r.pos = len(r.data)
+	}
+	r.pos += n
 }
 
 func (r *dieReader) cstring() string {
