@@ -40,13 +40,10 @@ type Code interface {
 // End is the address of its last instruction.
 type Range struct{ Start, End uint64 }
 
-// Branch is a taken branch.
-type Branch struct{ Source, Target uint64 }
-
 // Counters are the aggregated counts.
 type Counters struct {
 	Ranges   map[Range]uint64
-	Branches map[Branch]uint64
+	Branches map[perfscript.Branch]uint64
 	// Unused are the (start, end) pairs of consecutive branches that gave
 	// no range: an end outside the code, or start after end, or crossing
 	// an unconditional branch (pairs with both ends outside excluded).
@@ -56,7 +53,7 @@ type Counters struct {
 
 // NewCounters returns empty counters.
 func NewCounters() *Counters {
-	return &Counters{Ranges: map[Range]uint64{}, Branches: map[Branch]uint64{}, Unused: map[Range]uint64{}}
+	return &Counters{Ranges: map[Range]uint64{}, Branches: map[perfscript.Branch]uint64{}, Unused: map[Range]uint64{}}
 }
 
 // Add adds o's counts to c.
@@ -117,7 +114,7 @@ type Aggregator struct {
 	entries []entry
 	// ranges and branches hold the latest increments of c's maps.
 	ranges   increments[Range]
-	branches increments[Branch]
+	branches increments[perfscript.Branch]
 	opts     Options
 	Stats    Stats
 }
@@ -227,7 +224,7 @@ func (a *Aggregator) count(key string, n uint64) {
 	for i, e := range es {
 		dstCode := e.dst != ExternalAddr
 		if dstCode {
-			a.branches.add(a.c.Branches, Branch{e.src, e.dst}, e.src, e.dst, n)
+			a.branches.add(a.c.Branches, perfscript.Branch{From: e.src, To: e.dst}, e.src, e.dst, n)
 		}
 		if i > 0 {
 			a.Stats.Pairs += n
