@@ -598,34 +598,27 @@ func (r *dieReader) offset() uint64 {
 	return r.u64()
 }
 
-func (r *dieReader) uleb() uint64 {
-	if r.err != nil || r.pos > len(r.data) {
-		r.bytes(1) // keeps errDIE
-		return 0
+func (r *dieReader) uleb() uint64 { return dieLEB128(r, leb128.Uint) }
+func (r *dieReader) sleb() int64  { return dieLEB128(r, leb128.Int) }
+
+// dieLEB128 reads a LEB128 number as debug/dwarf does (bits past the 64th
+// lost); past the end of the data, as the other readers, 0 and errDIE.
+func dieLEB128[T uint64 | int64](r *dieReader, decode func([]byte) (T, int)) T {
+	if r.err == nil && r.pos <= len(r.data) {
+		v, n := decode(r.data[r.pos:])
+		if n > 0 {
+			r.pos += n
+			return v
+		}
 	}
-	v, n := leb128.Uint(r.data[r.pos:])
-	r.pastLEB128(n)
-	return v
+	r.pastEnd()
+	return 0
 }
 
-func (r *dieReader) sleb() int64 {
-	if r.err != nil || r.pos > len(r.data) {
-		r.bytes(1)
-		return 0
-	}
-	v, n := leb128.Int(r.data[r.pos:])
-	r.pastLEB128(n)
-	return v
-}
-
-// pastLEB128 moves past a LEB128 number of n bytes, or to the end of the
-// data with errDIE when it does not end there (n = 0).
-func (r *dieReader) pastLEB128(n int) {
-	if n == 0 {
-		r.err = errDIE
-		r.pos = len(r.data)
-	}
-	r.pos += n
+// pastEnd moves the reader to the end of its data, with errDIE.
+func (r *dieReader) pastEnd() {
+	r.err = errDIE
+	r.pos = len(r.data)
 }
 
 func (r *dieReader) cstring() string {

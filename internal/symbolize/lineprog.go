@@ -252,18 +252,11 @@ func (p *lineProgram) u64() uint64 { return binary.LittleEndian.Uint64(p.bytes(8
 
 // uleb and sleb read a LEB128 number as debug/dwarf does: bits beyond
 // 64 are lost; one that does not end within the program is bad.
-func (p *lineProgram) uleb() uint64 {
-	v, n := leb128.Uint(p.b[p.pos:])
-	if n == 0 {
-		p.bad = true
-		return 0
-	}
-	p.pos += n
-	return v
-}
+func (p *lineProgram) uleb() uint64 { return lineLEB128(p, leb128.Uint) }
+func (p *lineProgram) sleb() int64  { return lineLEB128(p, leb128.Int) }
 
-func (p *lineProgram) sleb() int64 {
-	v, n := leb128.Int(p.b[p.pos:])
+func lineLEB128[T uint64 | int64](p *lineProgram, decode func([]byte) (T, int)) T {
+	v, n := decode(p.b[p.pos:])
 	if n == 0 {
 		p.bad = true
 		return 0

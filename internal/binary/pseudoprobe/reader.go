@@ -65,37 +65,33 @@ func (r *reader) u64(what string) uint64 {
 	return binary.LittleEndian.Uint64(r.data[r.off-8:])
 }
 
-// uleb reads an unsigned LEB128 number that must fit in max. As LLVM's
-// decodeULEB128, zero bits past the 64th are padding.
+// uleb reads an unsigned LEB128 number that must fit in max.
 func (r *reader) uleb(what string, max uint64) uint64 {
-	if r.err != nil {
+	start := r.off
+	v := readLEB128(r, what, "ULEB128", leb128.Uint, leb128.UintOverflows)
+	if v > max {
+		r.fail(start, "%s %d out of range (max %d)", what, v, max)
 		return 0
 	}
-	v, n := leb128.Uint(r.data[r.off:])
-	switch {
-	case leb128.UintOverflows(r.data[r.off:]):
-		r.fail(r.off, "%s: ULEB128 overflows 64 bits", what)
-	case n == 0:
-		r.fail(r.off, "truncated %s", what)
-	case v > max:
-		r.fail(r.off, "%s %d out of range (max %d)", what, v, max)
-	default:
-		r.off += n
-		return v
-	}
-	return 0
+	return v
 }
 
-// sleb reads a signed LEB128 number of at most 64 bits (sign padding
-// past the 64th bit allowed, as LLVM's decodeSLEB128).
+// sleb reads a signed LEB128 number.
 func (r *reader) sleb(what string) int64 {
+	return readLEB128(r, what, "SLEB128", leb128.Int, leb128.IntOverflows)
+}
+
+// readLEB128 reads a LEB128 number of at most 64 bits, as LLVM's
+// decodeULEB128 and decodeSLEB128: padding past the 64th bit (zeros, or
+// copies of the sign) is allowed.
+func readLEB128[T uint64 | int64](r *reader, what, kind string, decode func([]byte) (T, int), overflows func([]byte) bool) T {
 	if r.err != nil {
 		return 0
 	}
-	v, n := leb128.Int(r.data[r.off:])
+	v, n := decode(r.data[r.off:])
 	switch {
-	case leb128.IntOverflows(r.data[r.off:]):
-		r.fail(r.off, "%s: SLEB128 overflows 64 bits", what)
+	case overflows(r.data[r.off:]):
+		r.fail(r.off, "%s: %s overflows 64 bits", what, kind)
 	case n == 0:
 		r.fail(r.off, "truncated %s", what)
 	default:
