@@ -20,6 +20,7 @@ import (
 	"encoding/binary"
 	"unsafe"
 
+	"github.com/profgen/profgen/internal/leb128"
 	"github.com/profgen/profgen/internal/perfscript"
 )
 
@@ -303,17 +304,12 @@ func appendBranchKey(key []byte, branches []perfscript.Branch, delta uint64) []b
 }
 
 // nextKeyAddr decodes the next address of a key made by appendBranchKey,
-// prev being the address before it.
+// prev being the address before it: a zigzag varint is a ULEB128 of the
+// zigzag-coded difference.
 func nextKeyAddr(key string, prev uint64) (uint64, string) {
-	var d uint64
-	var shift uint
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		d |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return prev + uint64(int64(d>>1)^-int64(d&1)), key[i+1:]
-		}
-		shift += 7
+	d, n := leb128.Uint(key)
+	if n == 0 {
+		return prev, "" // not reached: keys are made by appendBranchKey
 	}
-	return prev, "" // not reached: keys are made by appendBranchKey
+	return prev + uint64(int64(d>>1)^-int64(d&1)), key[n:]
 }

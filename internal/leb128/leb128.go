@@ -10,11 +10,13 @@ package leb128
 
 import "encoding/binary"
 
-// Uint decodes the unsigned LEB128 number at the start of b. v is its low
+// Uint decodes the unsigned LEB128 number at the start of b (bytes, or a
+// string holding them, such as a map key). v is its low
 // 64 bits, as debug/dwarf reads it. n is the number of bytes it took, 0
 // when b ends before the number does (v is then what was read).
-func Uint(b []byte) (v uint64, n int) {
-	for i, c := range b {
+func Uint[Bytes ~[]byte | ~string](b Bytes) (v uint64, n int) {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		v |= uint64(c&0x7f) << uint(7*i) // 0 from the 64th bit on
 		if c < 0x80 {
 			return v, i + 1

@@ -150,6 +150,9 @@ func FuzzDecode(f *testing.F) {
 		if v != low || un != n || over != (x.BitLen() > 64) {
 			t.Fatalf("Uint(% x) = %#x, %d, %v; the bits read are %#x (%d bytes)", b, v, un, over, x, n)
 		}
+		if sv, sn := Uint(string(b)); sv != v || sn != un {
+			t.Fatalf("Uint(%q) = %#x, %d; of the bytes: %#x, %d", b, sv, sn, v, un)
+		}
 		if gv, gn := binary.Uvarint(b); gn > 0 && (gv != v || gn != un || over) {
 			t.Fatalf("Uint(% x) = %#x, %d, %v; binary.Uvarint: %#x, %d", b, v, un, over, gv, gn)
 		}
