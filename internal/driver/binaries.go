@@ -24,10 +24,12 @@ type binaries struct {
 	// syms are the binaries' symbolizers, each built once on first use:
 	// by the symbol prefetch's goroutine or by the scan, whichever asks
 	// first, the other waiting for it.
-	syms          []lazyTable
-	goSyms        []*symbolize.GoTable // the same, over the pclntab of Go binaries, for pprof (built by the scan only: no prefetch for pprof)
-	goPclntab     bool                 // pprof of Go binaries symbolizes Go code from the pclntab
-	goLinesWarned []bool               // a warning said the pclntab could not be read
+	syms []lazyTable
+	// goSyms are the same over the pclntab of Go binaries, for pprof:
+	// built by the scan alone (pprof has no symbol prefetch).
+	goSyms        []*symbolize.GoTable
+	goPclntab     bool   // pprof of Go binaries symbolizes Go code from the pclntab
+	goLinesWarned []bool // a warning said the pclntab could not be read
 	// prechecks are the stack checks that read the binaries' code on
 	// goroutines of their own: Close waits for them.
 	prechecks     []*fpskid.Prechecker

@@ -111,9 +111,10 @@ func (d *Decoder) Skip(n int, what string) { d.take(n, what) }
 // enough for 64 bits (bits past them in its last byte are dropped).
 const maxLEB128 = 10
 
-// ULEB128 reads an unsigned LEB128 number.
+// ULEB128 reads an unsigned LEB128 number. An eleventh byte is too long;
+// a number that runs out is truncated, at the end of the buffer.
 func (d *Decoder) ULEB128(what string) uint64 {
-	if d.take(0, what); d.err != nil {
+	if d.take(0, what); d.err != nil { // Off outside the buffer
 		return 0
 	}
 	rest := d.Buf[d.Off:]
@@ -124,7 +125,7 @@ func (d *Decoder) ULEB128(what string) uint64 {
 		d.Failf("%s: LEB128 number too long", what)
 	case n == 0:
 		d.Off += len(rest)
-		d.take(1, what)
+		d.take(1, what) // fails: "truncated what: need 1 bytes, 0 left"
 	default:
 		d.Off += n
 		return v
