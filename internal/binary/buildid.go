@@ -10,12 +10,12 @@ import (
 // ntGNUBuildID is the type of the GNU build id note.
 const ntGNUBuildID = 3
 
-// ReadBuildID returns the GNU build id of ef (the NT_GNU_BUILD_ID note):
+// BuildIDOf returns the GNU build id of ef (the NT_GNU_BUILD_ID note):
 // from its SHT_NOTE sections, then from its PT_NOTE segments (a file
 // without section headers). nil without an error when ef has none; the
 // error of the first note section that could not be read when ef has
 // none in the others.
-func ReadBuildID(ef *elf.File) ([]byte, error) {
+func BuildIDOf(ef *elf.File) ([]byte, error) {
 	var firstErr error
 	for _, s := range ef.Sections {
 		if s.Type != elf.SHT_NOTE {

@@ -14,7 +14,7 @@ func BuildID(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	id, err := elfbin.ReadBuildID(f)
+	id, err := elfbin.BuildIDOf(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
