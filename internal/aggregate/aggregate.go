@@ -20,6 +20,7 @@ import (
 	"encoding/binary"
 	"unsafe"
 
+	"github.com/profgen/profgen/internal/leb128"
 	"github.com/profgen/profgen/internal/perfscript"
 )
 
@@ -40,13 +41,10 @@ type Code interface {
 // End is the address of its last instruction.
 type Range struct{ Start, End uint64 }
 
-// Branch is a taken branch.
-type Branch struct{ Source, Target uint64 }
-
 // Counters are the aggregated counts.
 type Counters struct {
 	Ranges   map[Range]uint64
-	Branches map[Branch]uint64
+	Branches map[perfscript.Branch]uint64
 	// Unused are the (start, end) pairs of consecutive branches that gave
 	// no range: an end outside the code, or start after end, or crossing
 	// an unconditional branch (pairs with both ends outside excluded).
@@ -56,7 +54,7 @@ type Counters struct {
 
 // NewCounters returns empty counters.
 func NewCounters() *Counters {
-	return &Counters{Ranges: map[Range]uint64{}, Branches: map[Branch]uint64{}, Unused: map[Range]uint64{}}
+	return &Counters{Ranges: map[Range]uint64{}, Branches: map[perfscript.Branch]uint64{}, Unused: map[Range]uint64{}}
 }
 
 // Add adds o's counts to c.
@@ -117,7 +115,7 @@ type Aggregator struct {
 	entries []entry
 	// ranges and branches hold the latest increments of c's maps.
 	ranges   increments[Range]
-	branches increments[Branch]
+	branches increments[perfscript.Branch]
 	opts     Options
 	Stats    Stats
 }
@@ -227,7 +225,7 @@ func (a *Aggregator) count(key string, n uint64) {
 	for i, e := range es {
 		dstCode := e.dst != ExternalAddr
 		if dstCode {
-			a.branches.add(a.c.Branches, Branch{e.src, e.dst}, e.src, e.dst, n)
+			a.branches.add(a.c.Branches, perfscript.Branch{From: e.src, To: e.dst}, e.src, e.dst, n)
 		}
 		if i > 0 {
 			a.Stats.Pairs += n
@@ -306,17 +304,12 @@ func appendBranchKey(key []byte, branches []perfscript.Branch, delta uint64) []b
 }
 
 // nextKeyAddr decodes the next address of a key made by appendBranchKey,
-// prev being the address before it.
+// prev being the address before it: a zigzag varint is a ULEB128 of the
+// zigzag-coded difference.
 func nextKeyAddr(key string, prev uint64) (uint64, string) {
-	var d uint64
-	var shift uint
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		d |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return prev + uint64(int64(d>>1)^-int64(d&1)), key[i+1:]
-		}
-		shift += 7
+	d, n := leb128.Uint(key)
+	if n == 0 {
+		return prev, "" // not reached: keys are made by appendBranchKey
 	}
-	return prev, "" // not reached: keys are made by appendBranchKey
+	return prev + uint64(int64(d>>1)^-int64(d&1)), key[n:]
 }

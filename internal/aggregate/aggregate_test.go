@@ -43,41 +43,41 @@ func TestAggregate(t *testing.T) {
 		delta    uint64
 		count    uint64
 		ranges   map[Range]uint64
-		branches map[Branch]uint64
+		branches map[perfscript.Branch]uint64
 		stats    Stats
 	}{
 		{
 			name:    "loop twice (llvm-profgen-19 result)",
 			samples: [][]perfscript.Branch{loop, loop}, count: 1,
 			ranges:   map[Range]uint64{{0x401110, 0x40112c}: 4, {0x401140, 0x401142}: 2, {0x401147, 0x401151}: 2},
-			branches: map[Branch]uint64{{0x40112c, 0x401147}: 4, {0x401142, 0x401110}: 4, {0x401151, 0x401140}: 2},
+			branches: map[perfscript.Branch]uint64{{From: 0x40112c, To: 0x401147}: 4, {From: 0x401142, To: 0x401110}: 4, {From: 0x401151, To: 0x401140}: 2},
 			stats:    Stats{Samples: 2, Entries: 10, Pairs: 8},
 		},
 		{
 			name:    "aslr delta and repeat count",
 			samples: [][]perfscript.Branch{br(0x7000151, 0x7000140, 0x700012c, 0x7000147)}, delta: aslrDelta, count: 3,
 			ranges:   map[Range]uint64{{0x401147, 0x401151}: 3},
-			branches: map[Branch]uint64{{0x401151, 0x401140}: 3, {0x40112c, 0x401147}: 3},
+			branches: map[perfscript.Branch]uint64{{From: 0x401151, To: 0x401140}: 3, {From: 0x40112c, To: 0x401147}: 3},
 			stats:    Stats{Samples: 3, Entries: 6, Pairs: 3},
 		},
 		{
 			name:    "external source kept, external target dropped, ext->ext dropped",
 			samples: [][]perfscript.Branch{br(0x401151, 0x7f00, 0x7f10, 0x7f20, 0x7f0000001000, 0x401110)}, count: 1,
 			ranges:   map[Range]uint64{},
-			branches: map[Branch]uint64{{ExternalAddr, 0x401110}: 1},
+			branches: map[perfscript.Branch]uint64{{From: ExternalAddr, To: 0x401110}: 1},
 			stats:    Stats{Samples: 1, Entries: 2, ExternalEnds: 2, DroppedExtExt: 1, InvalidRanges: 1, Pairs: 1},
 		},
 		{
 			name:    "range start after end, range crossing a call",
 			samples: [][]perfscript.Branch{br(0x401120, 0x401110, 0x401100, 0x401130, 0x401140, 0x401110)}, count: 1,
 			ranges:   map[Range]uint64{},
-			branches: map[Branch]uint64{{0x401120, 0x401110}: 1, {0x401100, 0x401130}: 1, {0x401140, 0x401110}: 1},
+			branches: map[perfscript.Branch]uint64{{From: 0x401120, To: 0x401110}: 1, {From: 0x401100, To: 0x401130}: 1, {From: 0x401140, To: 0x401110}: 1},
 			stats:    Stats{Samples: 1, Entries: 3, InvalidRanges: 2, Pairs: 2},
 		},
 		{
 			name:    "all external",
 			samples: [][]perfscript.Branch{br(0x10, 0x20), nil}, count: 1,
-			ranges: map[Range]uint64{}, branches: map[Branch]uint64{},
+			ranges: map[Range]uint64{}, branches: map[perfscript.Branch]uint64{},
 			stats: Stats{NoBranches: 2, DroppedExtExt: 1},
 		},
 	}
@@ -142,7 +142,7 @@ func TestLeadingIPAndPeriod(t *testing.T) {
 	lbr.Add(br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140), 0, 1)
 	lbr.Add(br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140), 0, 1)
 	c := lbr.Counters()
-	if got := c.Branches[Branch{0x401151, 0x401140}]; got != 20 {
+	if got := c.Branches[perfscript.Branch{From: 0x401151, To: 0x401140}]; got != 20 {
 		t.Errorf("scaled count %d, want 20", got)
 	}
 }

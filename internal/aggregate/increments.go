@@ -1,5 +1,7 @@
 package aggregate
 
+import "github.com/profgen/profgen/internal/perfscript"
+
 // incrementSlots is the size of an increments cache. The distinct samples
 // of a trace add to a few thousand distinct ranges and branches some two
 // million times; a map increment costs several times a look in the cache.
@@ -9,11 +11,11 @@ const incrementSlots = 1 << 13
 // map: an increment of the key a slot holds adds to the slot, any other
 // evicts the slot's sum into the map. flush empties it into the map; the
 // map is complete only after it.
-type increments[K Range | Branch] struct {
+type increments[K Range | perfscript.Branch] struct {
 	slots *[incrementSlots]increment[K]
 }
 
-type increment[K Range | Branch] struct {
+type increment[K Range | perfscript.Branch] struct {
 	key  K
 	n    uint64
 	used bool

@@ -150,7 +150,7 @@ func (f *File) load(fileSize int64) error {
 		return err
 	}
 	f.layout = l
-	f.buildID = readBuildID(f.elf)
+	f.buildID, _ = BuildIDOf(f.elf) // nil when absent or unreadable
 	syms, err := f.elf.Symbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
 		return fmt.Errorf("reading .symtab%s: %w", sectionAt(f.elf, ".symtab"), err)

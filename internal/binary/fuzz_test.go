@@ -2,6 +2,7 @@ package binary
 
 import (
 	"bytes"
+	stdbinary "encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,6 +44,19 @@ func FuzzNewFile(f *testing.F) {
 			if fn, ok := lines.FuncAt(s.Addr); ok {
 				lines.Values(fn, GoTableLine)
 			}
+		}
+	})
+}
+
+// FuzzBuildIDNote: any note data gives a build id that lies within it, or
+// none, without panicking.
+func FuzzBuildIDNote(f *testing.F) {
+	f.Add([]byte{4, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 1, 2, 3, 0})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 3, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, notes []byte) {
+		id := BuildIDNote(notes, stdbinary.LittleEndian)
+		if len(id) > 0 && !bytes.Contains(notes, id) {
+			t.Fatalf("build id %x not in the notes", id)
 		}
 	})
 }

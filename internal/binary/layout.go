@@ -1,9 +1,6 @@
 package binary
 
-import (
-	"debug/elf"
-	"encoding/binary"
-)
+import "debug/elf"
 
 // pageSize is the page size llvm-profgen 19 assumes when it rounds segment
 // addresses and offsets down (ProfiledBinary::setPreferredTextSegmentAddresses).
@@ -117,53 +114,5 @@ func ReadBuildID(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer ef.Close()
-	return readBuildID(ef), nil
+	return BuildIDOf(ef)
 }
-
-// readBuildID finds the NT_GNU_BUILD_ID note in the SHT_NOTE sections, or
-// in the PT_NOTE segments of a file without section headers.
-func readBuildID(ef *elf.File) []byte {
-	for _, s := range ef.Sections {
-		if s.Type != elf.SHT_NOTE {
-			continue
-		}
-		if data, err := s.Data(); err == nil {
-			if id := findBuildID(data, ef.ByteOrder); id != nil {
-				return id
-			}
-		}
-	}
-	for _, p := range ef.Progs {
-		if p.Type != elf.PT_NOTE || p.Filesz > 1<<20 {
-			continue
-		}
-		data := make([]byte, p.Filesz)
-		if _, err := p.ReadAt(data, 0); err == nil {
-			if id := findBuildID(data, ef.ByteOrder); id != nil {
-				return id
-			}
-		}
-	}
-	return nil
-}
-
-// findBuildID walks ELF notes (namesz, descsz, type, name, desc; 4-aligned).
-func findBuildID(data []byte, bo binary.ByteOrder) []byte {
-	const ntGNUBuildID = 3
-	for len(data) >= 12 {
-		namesz, descsz, typ := uint64(bo.Uint32(data)), uint64(bo.Uint32(data[4:])), bo.Uint32(data[8:])
-		data = data[12:]
-		nameEnd := align4(namesz)
-		descEnd := nameEnd + align4(descsz)
-		if nameEnd > uint64(len(data)) || descEnd > uint64(len(data)) || nameEnd+descsz > uint64(len(data)) {
-			return nil
-		}
-		if typ == ntGNUBuildID && namesz == 4 && string(data[:4]) == "GNU\x00" && descsz > 0 {
-			return append([]byte(nil), data[nameEnd:nameEnd+descsz]...)
-		}
-		data = data[descEnd:]
-	}
-	return nil
-}
-
-func align4(n uint64) uint64 { return (n + 3) &^ 3 }

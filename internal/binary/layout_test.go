@@ -96,7 +96,7 @@ func TestRuntimeBase(t *testing.T) {
 	}
 }
 
-func TestFindBuildID(t *testing.T) {
+func TestBuildIDNote(t *testing.T) {
 	le := []byte{
 		4, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 'X', 'Y', 'Z', 0, 0xaa, 0xbb, 0, 0, // another note
 		4, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 1, 2, 3, 0, // build id, padded
@@ -110,12 +110,20 @@ func TestFindBuildID(t *testing.T) {
 		{"truncated", le[:30], nil},
 		{"empty", nil, nil},
 		{"huge sizes", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 3, 0, 0, 0}, nil},
+		{"last note unpadded", le[:39], []byte{1, 2, 3}},
+		{"empty descriptor", []byte{4, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0}, nil},
+		{"name not GNU", []byte{4, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'X', 0, 7, 0, 0, 0}, nil},
+		{"name without its NUL", []byte{3, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 7, 0, 0, 0}, nil},
+	}
+	be := []byte{0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 3, 'G', 'N', 'U', 0, 0xde, 0xad, 0, 0}
+	if got := BuildIDNote(be, stdbinary.BigEndian); string(got) != "\xde\xad" {
+		t.Errorf("big-endian: BuildIDNote = %x, want dead", got)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := findBuildID(tt.data, stdbinary.LittleEndian)
+			got := BuildIDNote(tt.data, stdbinary.LittleEndian)
 			if string(got) != string(tt.want) {
-				t.Errorf("findBuildID = %x, want %x", got, tt.want)
+				t.Errorf("BuildIDNote = %x, want %x", got, tt.want)
 			}
 		})
 	}

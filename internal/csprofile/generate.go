@@ -2,6 +2,7 @@ package csprofile
 
 import (
 	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -155,15 +156,15 @@ func (g *generator) addLine(fs *sampleprof.FunctionSamples, f *addrFrames, count
 // addBoundary counts the context's branches that enter a function: a call
 // target at the source and head samples of the callee in the context
 // below (for the empty context: the callee's base context).
-func (g *generator) addBoundary(caller *node, branches map[generate.Branch]uint64) {
+func (g *generator) addBoundary(caller *node, branches map[perfscript.Branch]uint64) {
 	for b, n := range branches {
-		callee := g.calleeAt(b.Target)
+		callee := g.calleeAt(b.To)
 		if callee == "" {
 			continue
 		}
 		var site sampleprof.LineLocation
 		if caller != g.t.root {
-			if frames := g.bin.Syms.Frames(b.Source); len(frames) > 0 {
+			if frames := g.bin.Syms.Frames(b.From); len(frames) > 0 {
 				leaf := frames[len(frames)-1].Loc
 				caller.prof.fs.AddCallTarget(g.baseLocation(leaf), callee, n)
 				site = leaf // LLVM keys the callee's node by the raw discriminator here

@@ -107,8 +107,8 @@ func probeProfiledFunctions(ctxs []unwind.Context, sym Symbolizer) []*symbolize.
 			add(r.Start)
 		}
 		for b := range c.Counters.Branches {
-			add(b.Source)
-			add(b.Target)
+			add(b.From)
+			add(b.To)
 		}
 	}
 	return out
@@ -222,7 +222,7 @@ func (pg *probeGenerator) probeCounts(ranges map[generate.Range]uint64) map[int]
 // call target when the branch enters a function.
 func (pg *probeGenerator) addBoundary(ci int, c unwind.Context) {
 	for b, n := range c.Counters.Branches {
-		p := pg.table.CallProbeAt(b.Source)
+		p := pg.table.CallProbeAt(b.From)
 		if p == nil {
 			continue
 		}
@@ -233,7 +233,7 @@ func (pg *probeGenerator) addBoundary(ci int, c unwind.Context) {
 		fs := nd.prof.fs
 		fs.Record(sampleprof.LineLocation{LineOffset: p.Index}).Samples += n
 		fs.TotalSamples += n
-		if callee := pg.calleeAt(b.Target); callee != "" {
+		if callee := pg.calleeAt(b.To); callee != "" {
 			fs.AddCallTarget(sampleprof.LineLocation{LineOffset: p.Index, Discriminator: p.Discriminator}, callee, n)
 		}
 	}

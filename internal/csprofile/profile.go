@@ -123,8 +123,8 @@ func profiledFunctions(ctxs []Context, sym Symbolizer) []*symbolize.Function {
 			add(r.Start)
 		}
 		for b := range c.Counters.Branches {
-			add(b.Source)
-			add(b.Target)
+			add(b.From)
+			add(b.To)
 		}
 	}
 	return out

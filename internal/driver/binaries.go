@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
@@ -21,11 +22,16 @@ type Binary = *binary.File
 
 // binaries are the profiled binaries, each opened once.
 type binaries struct {
-	files         []*binary.File
-	syms          []*symbolize.Table   // built on first use
-	goSyms        []*symbolize.GoTable // the same, over the pclntab of Go binaries, for pprof
-	goPclntab     bool                 // pprof of Go binaries symbolizes Go code from the pclntab
-	goLinesWarned []bool               // a warning said the pclntab could not be read
+	files []*binary.File
+	// syms are the binaries' symbolizers, each built once on first use:
+	// by the symbol prefetch's goroutine or by the scan, whichever asks
+	// first, the other waiting for it.
+	syms []lazyTable
+	// goSyms are the same over the pclntab of Go binaries, for pprof:
+	// built by the scan alone (pprof has no symbol prefetch).
+	goSyms        []*symbolize.GoTable
+	goPclntab     bool   // pprof of Go binaries symbolizes Go code from the pclntab
+	goLinesWarned []bool // a warning said the pclntab could not be read
 	// prechecks are the stack checks that read the binaries' code on
 	// goroutines of their own: Close waits for them.
 	prechecks     []*fpskid.Prechecker
@@ -62,7 +68,7 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 		}
 		b.files = append(b.files, f)
 	}
-	b.syms = make([]*symbolize.Table, len(b.files))
+	b.syms = make([]lazyTable, len(b.files))
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
 	b.goLinesWarned = make([]bool, len(b.files))
 	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
@@ -116,8 +122,8 @@ func (b *binaries) Close() {
 	for _, p := range b.prechecks {
 		p.Close()
 	}
-	for _, t := range b.syms {
-		if t != nil {
+	for i := range b.syms {
+		if t := b.syms[i].built(); t != nil {
 			t.Close()
 		}
 	}
@@ -156,12 +162,30 @@ func (b *binaries) newStacks(table *addrspace.Table) *aggregate.Stacks {
 	return s
 }
 
+// lazyTable is one binary's symbolizer, built at most once.
+type lazyTable struct {
+	once sync.Once
+	t    *symbolize.Table
+	err  error
+}
+
+// built returns the table, after waiting for a build under way; nil when
+// none was built, and none will be after it.
+func (l *lazyTable) built() *symbolize.Table {
+	l.once.Do(func() {})
+	return l.t
+}
+
 // symbolizer returns binary i's symbolizer: its DWARF, the function
 // entries its symbols mark, and its ELF and PLT symbols as a fallback.
+// It is built once, and safe to ask for from several goroutines.
 func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
-	if b.syms[i] != nil {
-		return b.syms[i], nil
-	}
+	l := &b.syms[i]
+	l.once.Do(func() { l.t, l.err = b.buildSymbolizer(i) })
+	return l.t, l.err
+}
+
+func (b *binaries) buildSymbolizer(i int) (*symbolize.Table, error) {
 	f := b.files[i]
 	t, err := b.dwarfTable(f, b.dwpOf(i))
 	if err != nil {
@@ -174,7 +198,6 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 	if b.symtabFuncs && pseudoprobe.In(f.ELF()) {
 		t.AddSymtabFunctions(symbols(f.FuncSymbols()))
 	}
-	b.syms[i] = t
 	return t, nil
 }
 

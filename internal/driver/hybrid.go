@@ -46,7 +46,7 @@ type hybridPath struct {
 	prefetch chan struct{} // closed when the first sample's units are loaded
 	frameN   int           // frames in the unwinders' tries
 	frames   []uint64
-	lbr      []aggregate.Branch
+	lbr      []perfscript.Branch
 	stack    []uint64
 	sum      hybridSummary
 	flat     flatDistinct
@@ -63,12 +63,12 @@ type flatDistinct struct {
 	beyond  int // samples past unwind.MaxDistinct
 	invalid map[uint64]struct{}
 	buf     []byte
-	lbr     []aggregate.Branch
+	lbr     []perfscript.Branch
 }
 
 // add notes a sample's cut address (0: none) and, when kept, its branch
 // stack as llvm converts it.
-func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []aggregate.Branch) {
+func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []perfscript.Branch) {
 	if f.samples == nil {
 		f.seed, f.samples, f.invalid = maphash.MakeSeed(), map[uint64]struct{}{}, map[uint64]struct{}{}
 	}
@@ -84,8 +84,8 @@ func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []aggr
 	}
 	b := f.buf[:0]
 	for _, br := range f.lbr {
-		b = binary.LittleEndian.AppendUint64(b, br.Source)
-		b = binary.LittleEndian.AppendUint64(b, br.Target)
+		b = binary.LittleEndian.AppendUint64(b, br.From)
+		b = binary.LittleEndian.AppendUint64(b, br.To)
 	}
 	f.buf = b
 	f.note(maphash.Bytes(f.seed, b))
@@ -172,7 +172,7 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 	}
 	h.lbr = h.lbr[:0]
 	for _, b := range rec.Sample.Branches {
-		h.lbr = append(h.lbr, aggregate.Branch{Source: b.From + delta, Target: b.To + delta})
+		h.lbr = append(h.lbr, perfscript.Branch{From: b.From + delta, To: b.To + delta})
 	}
 	h.queue.add(h.frames, h.lbr, rec.Sample.Count)
 	return false, nil
@@ -242,7 +242,7 @@ func (h *hybridPath) keepFlat(branches []perfscript.Branch, delta uint64) bool {
 	keep := drop == unwind.Keep && len(h.stack) > 0
 	h.lbr = h.lbr[:0]
 	for _, b := range branches {
-		h.lbr = append(h.lbr, aggregate.Branch{Source: b.From + delta, Target: b.To + delta})
+		h.lbr = append(h.lbr, perfscript.Branch{From: b.From + delta, To: b.To + delta})
 	}
 	h.flat.add(h.bins.primary(), cutAt, keep, h.lbr)
 	if drop != unwind.Keep {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/csprofile"
+	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/unwind"
 )
 
@@ -25,7 +26,7 @@ type hybridSample struct {
 
 type hybridBatch struct {
 	frames   []uint64
-	branches []aggregate.Branch
+	branches []perfscript.Branch
 	samples  []hybridSample
 }
 
@@ -92,7 +93,7 @@ func (q *unwindQueue) run(w *unwinder) {
 }
 
 // add queues a sample; frames and branches are copied.
-func (q *unwindQueue) add(frames []uint64, branches []aggregate.Branch, count uint64) {
+func (q *unwindQueue) add(frames []uint64, branches []perfscript.Branch, count uint64) {
 	b := q.cur
 	b.frames = append(b.frames, frames...)
 	b.branches = append(b.branches, branches...)

@@ -10,8 +10,9 @@ import (
 // symbolPrefetch builds the primary binary's symbolizer, and loads the
 // compilation units the first chunk's ranges touch, while the rest of
 // the input is scanned: reading DWARF then overlaps parsing instead of
-// following it. The scan waits for it before it returns, so that the
-// symbolizer is never used by two goroutines at once.
+// following it. The scan may ask for the symbolizer meanwhile (a hybrid
+// sample): binaries.symbolizer builds it once, the second caller waiting
+// for the first. The scan waits for the prefetch before it returns.
 type symbolPrefetch struct {
 	bins *binaries
 	once sync.Once

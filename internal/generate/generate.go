@@ -17,6 +17,7 @@ package generate
 
 import (
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/perfscript"
 
 	"iter"
 	"strings"
@@ -29,7 +30,6 @@ import (
 // (a Range's End is the address of its last instruction).
 type (
 	Range    = aggregate.Range
-	Branch   = aggregate.Branch
 	Counters = aggregate.Counters
 )
 
@@ -224,13 +224,13 @@ func (g *generator) duplicationFactor(d uint32) uint32 {
 
 // addBranch counts a branch landing on a function entry as a call from the
 // source's leaf frame and as head samples of the callee.
-func (g *generator) addBranch(b Branch, n uint64) {
-	r := g.sym.FuncRangeStartingAt(b.Target)
+func (g *generator) addBranch(b perfscript.Branch, n uint64) {
+	r := g.sym.FuncRangeStartingAt(b.To)
 	if r == nil || !r.IsEntry {
 		return
 	}
 	callee := symbolize.CanonicalName(r.Func.Name)
-	g.frames = g.sym.Frames(b.Source, g.frames)
+	g.frames = g.sym.Frames(b.From, g.frames)
 	if len(g.frames) > 0 {
 		leaf := g.leafProfile(g.frames, 0)
 		leaf.AddCallTarget(g.location(g.frames[len(g.frames)-1]), callee, n)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/profgen/profgen/internal/binary/pseudoprobe"
+	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -83,8 +84,8 @@ func profiledFunctions(c Counters, sym Symbolizer) map[*symbolize.Function]bool 
 		add(r.Start)
 	}
 	for b := range c.Branches {
-		add(b.Source)
-		add(b.Target)
+		add(b.From)
+		add(b.To)
 	}
 	return fs
 }
@@ -193,12 +194,12 @@ func (g *probeGenerator) account(f *sampleprof.FunctionSamples, fr pseudoprobe.F
 
 // addBranch counts a branch from a call probe's address to a function
 // entry as a call target of that probe.
-func (g *probeGenerator) addBranch(b Branch, n uint64, sym Symbolizer) {
-	r := sym.FuncRangeStartingAt(b.Target)
+func (g *probeGenerator) addBranch(b perfscript.Branch, n uint64, sym Symbolizer) {
+	r := sym.FuncRangeStartingAt(b.To)
 	if r == nil || !r.IsEntry {
 		return
 	}
-	p := g.table.CallProbeAt(b.Source)
+	p := g.table.CallProbeAt(b.From)
 	if p == nil {
 		return
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // synthCounters makes reproducible pseudo-random counters over the code of
@@ -15,7 +17,7 @@ import (
 // branches to the targets of direct jumps and calls.
 func synthCounters(c *testCode, seed int64) Counters {
 	rng := rand.New(rand.NewSource(seed))
-	out := Counters{Ranges: map[Range]uint64{}, Branches: map[Branch]uint64{}}
+	out := Counters{Ranges: map[Range]uint64{}, Branches: map[perfscript.Branch]uint64{}}
 	var blockStart uint64
 	inBlock := false
 	for i, a := range c.addrs {
@@ -34,7 +36,7 @@ func synthCounters(c *testCode, seed int64) Counters {
 		}
 		if t, ok := directTarget(a, in); ok && rng.Intn(4) != 0 {
 			if _, code := c.sizes[t]; code {
-				out.Branches[Branch{Source: a, Target: t}] += uint64(1 + rng.Intn(500))
+				out.Branches[perfscript.Branch{From: a, To: t}] += uint64(1 + rng.Intn(500))
 			}
 		}
 		if in.Op != x86asm.JMP && in.Op != x86asm.RET && rng.Intn(2) == 0 {
@@ -77,18 +79,18 @@ func writeUnsymbolized(w io.Writer, c Counters, base uint64) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "%x-%x:%d\n", r.Start-base, r.End-base, c.Ranges[r])
 	}
-	bs := make([]Branch, 0, len(c.Branches))
+	bs := make([]perfscript.Branch, 0, len(c.Branches))
 	for b := range c.Branches {
 		bs = append(bs, b)
 	}
 	sort.Slice(bs, func(i, j int) bool {
-		if bs[i].Source != bs[j].Source {
-			return bs[i].Source < bs[j].Source
+		if bs[i].From != bs[j].From {
+			return bs[i].From < bs[j].From
 		}
-		return bs[i].Target < bs[j].Target
+		return bs[i].To < bs[j].To
 	})
 	fmt.Fprintln(w, len(bs))
 	for _, b := range bs {
-		fmt.Fprintf(w, "%x->%x:%d\n", b.Source-base, b.Target-base, c.Branches[b])
+		fmt.Fprintf(w, "%x->%x:%d\n", b.From-base, b.To-base, c.Branches[b])
 	}
 }

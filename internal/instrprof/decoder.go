@@ -3,6 +3,8 @@ package instrprof
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // FormatError is a malformed-input error with the file and the byte offset
@@ -105,21 +107,28 @@ func (d *Decoder) Bytes(n int, what string) []byte { return d.take(n, what) }
 // Skip skips n bytes.
 func (d *Decoder) Skip(n int, what string) { d.take(n, what) }
 
-// ULEB128 reads an unsigned LEB128 number.
+// maxLEB128 is the length of the longest LEB128 number a Decoder reads:
+// enough for 64 bits (bits past them in its last byte are dropped).
+const maxLEB128 = 10
+
+// ULEB128 reads an unsigned LEB128 number. An eleventh byte is too long;
+// a number that runs out is truncated, at the end of the buffer.
 func (d *Decoder) ULEB128(what string) uint64 {
-	var v uint64
-	for shift := uint(0); ; shift += 7 {
-		b := d.take(1, what)
-		if b == nil {
-			return 0
-		}
-		if shift >= 64 {
-			d.Failf("%s: LEB128 number too long", what)
-			return 0
-		}
-		v |= uint64(b[0]&0x7f) << shift
-		if b[0] < 0x80 {
-			return v
-		}
+	if d.take(0, what); d.err != nil { // Off outside the buffer
+		return 0
 	}
+	rest := d.Buf[d.Off:]
+	v, n := leb128.Uint(rest)
+	switch {
+	case n > maxLEB128 || n == 0 && len(rest) > maxLEB128:
+		d.Off += maxLEB128 + 1
+		d.Failf("%s: LEB128 number too long", what)
+	case n == 0:
+		d.Off += len(rest)
+		d.take(1, what) // fails: "truncated what: need 1 bytes, 0 left"
+	default:
+		d.Off += n
+		return v
+	}
+	return 0
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/profgen/profgen/internal/inflate"
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // DecodeNames decodes a names section (raw profile names, binary
@@ -103,22 +104,14 @@ func EncodeNames(names []string, compress bool) []byte {
 		}
 		text = append(text, n...)
 	}
-	out := appendULEB(nil, uint64(len(text)))
+	out := leb128.AppendUint(nil, uint64(len(text)))
 	if !compress {
-		return append(appendULEB(out, 0), text...)
+		return append(leb128.AppendUint(out, 0), text...)
 	}
 	var z bytes.Buffer
 	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
 	w.Write(text)
 	w.Close()
-	out = appendULEB(out, uint64(z.Len()))
+	out = leb128.AppendUint(out, uint64(z.Len()))
 	return append(out, z.Bytes()...)
-}
-
-func appendULEB(b []byte, v uint64) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
 }

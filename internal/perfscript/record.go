@@ -112,7 +112,9 @@ func (s *Sample) Leaf() (addr uint64, absolute, ok bool) {
 	return s.IP, true, s.HasIP
 }
 
-// Branch is one LBR entry: a taken branch from From to To.
+// Branch is one LBR entry: a taken branch from From to To. It is the one
+// branch type: the aggregate counts branches by it too (aggregate.Counters,
+// in the binary's preferred addresses), and the unwinder reads them.
 type Branch struct {
 	From, To uint64
 }

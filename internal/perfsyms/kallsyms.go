@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"debug/elf"
+	stdbinary "encoding/binary"
 	"encoding/hex"
 	"io"
 	"os"
 
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/hexnum"
 )
 
@@ -79,31 +81,15 @@ func parseKallsym(line []byte) (addr uint64, name []byte, bind elf.SymBind, ok b
 	return addr, name, bind, true
 }
 
-// runningKernelID reads the GNU build id note of the running kernel.
+// runningKernelID reads the GNU build id note of the running kernel
+// (/sys/kernel/notes, in the host's byte order).
 func runningKernelID(notes string) string {
 	b, err := os.ReadFile(notes)
 	if err != nil {
 		return ""
 	}
-	for len(b) >= 12 {
-		namesz, descsz, typ := le32(b), le32(b[4:]), le32(b[8:])
-		b = b[12:]
-		nameEnd, descEnd := align4(namesz), align4(namesz)+align4(descsz)
-		if descEnd > uint32(len(b)) {
-			return ""
-		}
-		if typ == 3 && namesz == 4 && string(b[:3]) == "GNU" {
-			return hex.EncodeToString(b[nameEnd : nameEnd+descsz])
-		}
-		b = b[descEnd:]
-	}
-	return ""
+	return hex.EncodeToString(binary.BuildIDNote(b, stdbinary.NativeEndian))
 }
-
-func le32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-func align4(n uint32) uint32 { return (n + 3) &^ 3 }
 
 // isFile reports whether path names a regular file.
 func isFile(path string) bool {

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // Format is what a profile file holds.
@@ -110,8 +112,8 @@ var magics = []struct {
 	{RawBE64, be(RawMagic64)},
 	{RawBE32, be(RawMagic32)},
 	{Indexed, le(IndexedMagic)},
-	{SampleBinary, string(binary.AppendUvarint(nil, SampleBinaryMagic))},
-	{SampleExtBinary, string(binary.AppendUvarint(nil, SampleExtBinaryMagic))},
+	{SampleBinary, string(leb128.AppendUint(nil, SampleBinaryMagic))},
+	{SampleExtBinary, string(leb128.AppendUint(nil, SampleExtBinaryMagic))},
 	{SampleGCC, "adcg*704"},
 	{GzipPprof, "\x1f\x8b"},
 }

@@ -3,6 +3,8 @@ package profshow
 import (
 	"errors"
 	"fmt"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // checkPprofRefs checks what github.com/google/pprof's decoder checks once
@@ -251,15 +253,13 @@ func (t *pprofTables) checkLocation(f pbField) error {
 	})
 }
 
-// pbVarint reads a protobuf varint as pprof's decoder does: at most ten
-// bytes, bits past 64 dropped (binary.Uvarint refuses them). n is 0 when
-// there is none.
+// pbVarint reads a protobuf varint (a ULEB128) as pprof's decoder does:
+// at most ten bytes, bits past 64 dropped (binary.Uvarint refuses them).
+// n is 0 when there is none.
 func pbVarint(b []byte) (v uint64, n int) {
-	for i := 0; i < 10 && i < len(b); i++ {
-		v |= uint64(b[i]&0x7f) << (7 * i)
-		if b[i]&0x80 == 0 {
-			return v, i + 1
-		}
+	v, n = leb128.Uint(b[:min(len(b), 10)])
+	if n == 0 {
+		return 0, 0
 	}
-	return 0, 0
+	return v, n
 }

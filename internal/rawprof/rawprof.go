@@ -30,6 +30,7 @@ import (
 	"strconv"
 
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // Write writes c with addresses as offsets from base (llvm-profgen's
@@ -53,12 +54,12 @@ func writeCounters(bw *bufio.Writer, c *aggregate.Counters, base uint64, indent 
 		line = appendCounter(append(line[:0], indent...), r.Start-base, "-", r.End-base, c.Ranges[r])
 		bw.Write(line)
 	}
-	branches := slices.SortedFunc(maps.Keys(c.Branches), func(a, b aggregate.Branch) int {
-		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Target, b.Target))
+	branches := slices.SortedFunc(maps.Keys(c.Branches), func(a, b perfscript.Branch) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To))
 	})
 	bw.WriteString(indent + strconv.Itoa(len(branches)) + "\n")
 	for _, b := range branches {
-		line = appendCounter(append(line[:0], indent...), b.Source-base, "->", b.Target-base, c.Branches[b])
+		line = appendCounter(append(line[:0], indent...), b.From-base, "->", b.To-base, c.Branches[b])
 		bw.Write(line)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/quote"
 )
 
@@ -64,7 +65,7 @@ func (rd *reader) counters(c *aggregate.Counters, base uint64) error {
 	if n, err = rd.count("branches"); err != nil {
 		return err
 	}
-	return rd.block(n, "->", func(a, b, k uint64) { c.Branches[aggregate.Branch{Source: a + base, Target: b + base}] += k })
+	return rd.block(n, "->", func(a, b, k uint64) { c.Branches[perfscript.Branch{From: a + base, To: b + base}] += k })
 }
 
 func (rd *reader) errorf(format string, args ...any) error {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // maxInlineDepth bounds the nesting of inlinees a reader follows, so a
@@ -29,21 +31,23 @@ func (d *decoder) failf(format string, args ...any) {
 
 func (d *decoder) done() bool { return d.err != nil || d.pos >= len(d.data) }
 
+// uleb reads a ULEB128 as LLVM's decodeULEB128: zero bits past the
+// 64th are padding.
 func (d *decoder) uleb() uint64 {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(d.data[d.pos:])
-	if n <= 0 {
-		if n == 0 {
-			d.failf("truncated number")
-		} else {
-			d.failf("number overflows 64 bits")
-		}
-		return 0
+	v, n := leb128.Uint(d.data[d.pos:])
+	switch {
+	case leb128.UintOverflows(d.data[d.pos:]):
+		d.failf("number overflows 64 bits")
+	case n == 0:
+		d.failf("truncated number")
+	default:
+		d.pos += n
+		return v
 	}
-	d.pos += n
-	return v
+	return 0
 }
 
 // uleb32 reads a ULEB128 that LLVM reads into a 32-bit field.

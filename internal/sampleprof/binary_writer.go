@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/profgen/profgen/internal/leb128"
 	"github.com/profgen/profgen/internal/quote"
 )
 
@@ -67,7 +68,7 @@ func WriteBinary(w io.Writer, p *Profile) error {
 // encoder appends LLVM's encodings to a buffer.
 type encoder struct{ buf []byte }
 
-func (e *encoder) uleb(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+func (e *encoder) uleb(v uint64) { e.buf = leb128.AppendUint(e.buf, v) }
 
 func (e *encoder) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
 

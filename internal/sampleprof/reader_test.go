@@ -157,3 +157,32 @@ func TestSummarySkipsDuplicatedInlinees(t *testing.T) {
 		t.Errorf("summary counted an inlinee duplicated into its base: %+v", s)
 	}
 }
+
+// TestDecoderULEB: the numbers of LLVM's binary sample profiles are read
+// as LLVM's decodeULEB128 reads them (zero bits past the 64th are
+// padding), and errors carry the offset of the number.
+func TestDecoderULEB(t *testing.T) {
+	tests := []struct {
+		in      []byte
+		want    uint64
+		wantErr string
+	}{
+		{[]byte{0xe5, 0x8e, 0x26}, 624485, ""},
+		{append(bytes.Repeat([]byte{0xff}, 9), 1), 1<<64 - 1, ""},
+		{append(bytes.Repeat([]byte{0x80}, 11), 0), 0, ""},
+		{[]byte{0x80, 0x80}, 0, "<input>: offset 16: truncated number"},
+		{append(bytes.Repeat([]byte{0xff}, 9), 2), 0, "<input>: offset 16: number overflows 64 bits"},
+		{append(bytes.Repeat([]byte{0xff}, 9), 0x83), 0, "<input>: offset 16: number overflows 64 bits"},
+	}
+	for _, tt := range tests {
+		d := decoder{data: tt.in, base: 0x10}
+		got := d.uleb()
+		errText := ""
+		if d.err != nil {
+			errText = d.err.Error()
+		}
+		if got != tt.want || errText != tt.wantErr {
+			t.Errorf("% x: %#x, %q; want %#x, %q", tt.in, got, errText, tt.want, tt.wantErr)
+		}
+	}
+}

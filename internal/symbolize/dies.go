@@ -5,6 +5,8 @@ import (
 	"debug/dwarf"
 	"encoding/binary"
 	"errors"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // Reading a unit's DIEs without debug/dwarf: its Reader decodes every
@@ -596,35 +598,27 @@ func (r *dieReader) offset() uint64 {
 	return r.u64()
 }
 
-func (r *dieReader) uleb() uint64 {
-	var v uint64
-	for shift := uint(0); ; shift += 7 {
-		b := r.u8()
-		if shift < 64 {
-			v |= uint64(b&0x7f) << shift
-		}
-		if b&0x80 == 0 || r.err != nil {
+func (r *dieReader) uleb() uint64 { return dieLEB128(r, leb128.Uint) }
+func (r *dieReader) sleb() int64  { return dieLEB128(r, leb128.Int) }
+
+// dieLEB128 reads a LEB128 number as debug/dwarf does (bits past the 64th
+// lost); past the end of the data, as the other readers, 0 and errDIE.
+func dieLEB128[T uint64 | int64](r *dieReader, decode func([]byte) (T, int)) T {
+	if r.err == nil && r.pos <= len(r.data) {
+		v, n := decode(r.data[r.pos:])
+		if n > 0 {
+			r.pos += n
 			return v
 		}
 	}
+	r.pastEnd()
+	return 0
 }
 
-func (r *dieReader) sleb() int64 {
-	var v int64
-	var shift uint
-	for {
-		b := r.u8()
-		if shift < 64 {
-			v |= int64(b&0x7f) << shift
-		}
-		shift += 7
-		if b&0x80 == 0 || r.err != nil {
-			if shift < 64 && b&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v
-		}
-	}
+// pastEnd moves the reader to the end of its data, with errDIE.
+func (r *dieReader) pastEnd() {
+	r.err = errDIE
+	r.pos = len(r.data)
 }
 
 func (r *dieReader) cstring() string {

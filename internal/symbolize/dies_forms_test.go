@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // TestDIEReaderIndexedForms checks, against debug/dwarf, the indexed forms
@@ -80,14 +82,8 @@ func (w *dwarfWriter) u64(v uint64) *dwarfWriter {
 	w.b = binary.LittleEndian.AppendUint64(w.b, v)
 	return w
 }
-func (w *dwarfWriter) uleb(v uint64) *dwarfWriter {
-	for ; v >= 0x80; v >>= 7 {
-		w.b = append(w.b, byte(v)|0x80)
-	}
-	w.b = append(w.b, byte(v))
-	return w
-}
-func (w *dwarfWriter) str(s string) *dwarfWriter { w.b = append(append(w.b, s...), 0); return w }
+func (w *dwarfWriter) uleb(v uint64) *dwarfWriter { w.b = leb128.AppendUint(w.b, v); return w }
+func (w *dwarfWriter) str(s string) *dwarfWriter  { w.b = append(append(w.b, s...), 0); return w }
 func (w *dwarfWriter) off(v uint64) *dwarfWriter {
 	if w.offSize == 8 {
 		return w.u64(v)

@@ -1,6 +1,10 @@
 package symbolize
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/profgen/profgen/internal/leb128"
+)
 
 // Running a unit's line number program (DWARF 2 to 5, section 6.2)
 // without debug/dwarf: its LineReader fills a whole LineEntry (file,
@@ -246,32 +250,17 @@ func (p *lineProgram) u16() uint16 { return binary.LittleEndian.Uint16(p.bytes(2
 func (p *lineProgram) u32() uint32 { return binary.LittleEndian.Uint32(p.bytes(4)) }
 func (p *lineProgram) u64() uint64 { return binary.LittleEndian.Uint64(p.bytes(8)) }
 
-// varint reads a LEB128 number's bits as debug/dwarf does: bits beyond
+// uleb and sleb read a LEB128 number as debug/dwarf does: bits beyond
 // 64 are lost; one that does not end within the program is bad.
-func (p *lineProgram) varint() (v uint64, bits uint) {
-	for i, b := range p.b[p.pos:] {
-		v |= uint64(b&0x7f) << bits
-		bits += 7
-		if b&0x80 == 0 {
-			p.pos += i + 1
-			return v, bits
-		}
-	}
-	p.bad = true
-	return 0, 0
-}
+func (p *lineProgram) uleb() uint64 { return lineLEB128(p, leb128.Uint) }
+func (p *lineProgram) sleb() int64  { return lineLEB128(p, leb128.Int) }
 
-func (p *lineProgram) uleb() uint64 {
-	v, _ := p.varint()
+func lineLEB128[T uint64 | int64](p *lineProgram, decode func([]byte) (T, int)) T {
+	v, n := decode(p.b[p.pos:])
+	if n == 0 {
+		p.bad = true
+		return 0
+	}
+	p.pos += n
 	return v
-}
-
-// sleb sign-extends as debug/dwarf does.
-func (p *lineProgram) sleb() int64 {
-	v, bits := p.varint()
-	x := int64(v)
-	if bits > 0 && x&(1<<(bits-1)) != 0 {
-		x |= -1 << bits
-	}
-	return x
 }

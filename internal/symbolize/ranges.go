@@ -3,6 +3,8 @@ package symbolize
 import (
 	"errors"
 	"fmt"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // rangeLists reads the address range lists of one unit (DWARF 5 section
@@ -132,16 +134,17 @@ func (r *rangeReader) byte() byte {
 }
 
 func (r *rangeReader) uleb() uint64 {
-	var v uint64
-	for shift := 0; ; shift += 7 {
-		c := r.byte()
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		if c&0x80 == 0 || r.err != nil {
-			return v
-		}
+	if r.err != nil || r.pos > uint64(len(r.b)) {
+		r.fail(errRangeEOF)
+		return 0
 	}
+	v, n := leb128.Uint(r.b[r.pos:])
+	if n == 0 {
+		r.fail(errRangeEOF)
+		r.pos = uint64(len(r.b))
+	}
+	r.pos += uint64(n)
+	return v
 }
 
 func (r *rangeReader) addr() uint64 {

@@ -5,6 +5,8 @@ import (
 	"debug/dwarf"
 	"encoding/binary"
 	"errors"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // splitUnit is a split compilation unit made readable by debug/dwarf.
@@ -183,17 +185,14 @@ type abbrevParser struct {
 func (p *abbrevParser) done() bool { return p.pos >= len(p.b) }
 
 func (p *abbrevParser) uleb() uint64 {
-	var v uint64
-	for shift := 0; p.pos < len(p.b); shift += 7 {
-		c := p.b[p.pos]
-		p.pos++
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		if c&0x80 == 0 {
-			break
-		}
+	if p.pos >= len(p.b) {
+		return 0
 	}
+	v, n := leb128.Uint(p.b[p.pos:])
+	if n == 0 {
+		n = len(p.b) - p.pos
+	}
+	p.pos += n
 	return v
 }
 

@@ -3,6 +3,7 @@ package symbolize
 import (
 	"debug/elf"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -40,10 +41,9 @@ func TestCanonicalName(t *testing.T) {
 	}
 }
 
-// BenchmarkTable symbolizes the binary $PROFGEN_SYMBOLIZE_BENCH (default:
-// the test binary of generate): building the tables, then every address of
-// its text.
-func BenchmarkTable(b *testing.B) {
+// benchBinary opens the binary $PROFGEN_SYMBOLIZE_BENCH (default: the
+// test binary of generate).
+func benchBinary(b *testing.B) *elf.File {
 	exe := os.Getenv("PROFGEN_SYMBOLIZE_BENCH")
 	if exe == "" {
 		exe = "../generate/testdata/cxx-pie.bin"
@@ -52,7 +52,14 @@ func BenchmarkTable(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	defer f.Close()
+	b.Cleanup(func() { f.Close() })
+	return f
+}
+
+// BenchmarkTable symbolizes the binary of benchBinary: building the
+// tables, then every address of its text.
+func BenchmarkTable(b *testing.B) {
+	f := benchBinary(b)
 	text := f.Section(".text")
 	b.Run("New", func(b *testing.B) {
 		for b.Loop() {
@@ -76,6 +83,38 @@ func BenchmarkTable(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkLazy symbolizes the binary of benchBinary as the driver does:
+// units loaded on demand and read without debug/dwarf where they can be
+// (dies.go, lineprog.go, ranges.go), by 2000 addresses spread over its
+// text, which load every unit. Needs uncompressed DWARF.
+func BenchmarkLazy(b *testing.B) {
+	f := benchBinary(b)
+	d, err := f.DWARF()
+	info := debugInfo(f)
+	if err != nil || info == nil {
+		b.Skip("no uncompressed DWARF")
+	}
+	sections := map[string][]byte{}
+	for _, s := range f.Sections {
+		if strings.HasPrefix(s.Name, ".debug_") {
+			sections[s.Name], _ = s.Data()
+		}
+	}
+	section := func(name string) ([]byte, error) { return sections[name], nil }
+	text := f.Section(".text")
+	step := max(text.Size/2000, 1)
+	var buf []Frame
+	for b.Loop() {
+		t, err := New(d, Options{Info: info, Section: section})
+		if err != nil || t.lazy == nil {
+			b.Fatal("not lazy", err)
+		}
+		for a := text.Addr; a < text.Addr+text.Size; a += step {
+			buf = t.Frames(a, buf)
+		}
+	}
 }
 
 func newFromELF(f *elf.File) (*Table, error) {

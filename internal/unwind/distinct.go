@@ -5,7 +5,7 @@ import (
 	"hash/maphash"
 	"slices"
 
-	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // BranchWarnings are llvm-profgen's unwinder counts behind its branch
@@ -78,15 +78,15 @@ func (d *Distinct) InvalidReturns() []uint64 {
 }
 
 // key hashes a sample's stack and branches.
-func (d *Distinct) key(stack []uint64, lbr []aggregate.Branch) uint64 {
+func (d *Distinct) key(stack []uint64, lbr []perfscript.Branch) uint64 {
 	b := d.buf[:0]
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(stack)))
 	for _, a := range stack {
 		b = binary.LittleEndian.AppendUint64(b, a)
 	}
 	for _, br := range lbr {
-		b = binary.LittleEndian.AppendUint64(b, br.Source)
-		b = binary.LittleEndian.AppendUint64(b, br.Target)
+		b = binary.LittleEndian.AppendUint64(b, br.From)
+		b = binary.LittleEndian.AppendUint64(b, br.To)
 	}
 	d.buf = b
 	return maphash.Bytes(d.seed, b)

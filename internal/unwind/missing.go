@@ -5,6 +5,7 @@ import (
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // Funcs tells which function an address belongs to.
@@ -68,22 +69,22 @@ func NewMissingFrames(code Code, funcs Funcs, counters []*aggregate.Counters, ma
 }
 
 // learn records a branch that is a call or a tail call.
-func (m *MissingFrames) learn(code Code, b aggregate.Branch) {
-	k, ok := kindAt(code, b.Source)
+func (m *MissingFrames) learn(code Code, b perfscript.Branch) {
+	k, ok := kindAt(code, b.From)
 	if !ok {
 		return
 	}
-	fromRange, fromFn, okFrom := m.funcs.FuncAt(b.Source)
-	toRange, toFn, okTo := m.funcs.FuncAt(b.Target)
+	fromRange, fromFn, okFrom := m.funcs.FuncAt(b.From)
+	toRange, toFn, okTo := m.funcs.FuncAt(b.To)
 	if !okFrom || !okTo {
 		return
 	}
 	switch {
 	case k == insn.Call:
-		m.calls[b.Source] = addOnce(m.calls[b.Source], toFn)
+		m.calls[b.From] = addOnce(m.calls[b.From], toFn)
 	case k == insn.Jump && fromFn == toFn, k != insn.Jump && k != insn.IndirectJump:
 	case fromRange != toRange:
-		m.tails[b.Source] = addOnce(m.tails[b.Source], toFn)
+		m.tails[b.From] = addOnce(m.tails[b.From], toFn)
 		m.tailTo[toFn] = true
 	}
 }

@@ -1,8 +1,8 @@
 package unwind
 
 import (
-	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // state is the unwinding of one sample: the frame the replay is in (a trie
@@ -15,7 +15,7 @@ type state struct {
 
 // unwind replays one sample seen n times: its stack (leaf first, the leaf
 // already the newest branch target) and its branches, newest first.
-func (u *Unwinder) unwind(stack []uint64, lbr []aggregate.Branch, n uint64) {
+func (u *Unwinder) unwind(stack []uint64, lbr []perfscript.Branch, n uint64) {
 	st := state{leaf: root, ip: stack[0]}
 	for i := len(stack) - 1; i >= 0; i-- {
 		st.leaf = u.trie.child(st.leaf, stack[i])
@@ -23,18 +23,18 @@ func (u *Unwinder) unwind(stack []uint64, lbr []aggregate.Branch, n uint64) {
 	u.Stats.Branches += uint64(len(lbr)) * n
 	for i, br := range lbr {
 		if i > 0 { // the newest range has no end: the sample's IP is not trusted
-			u.unwindLinear(&st, br.Target, n)
+			u.unwindLinear(&st, br.To, n)
 		}
 		switch {
 		case st.invalid:
-			u.restart(&st, br.Source)
+			u.restart(&st, br.From)
 		case u.isCall(br):
-			u.unwindCall(&st, br.Source, n)
+			u.unwindCall(&st, br.From, n)
 		case u.isReturn(br):
 			u.unwindReturn(&st, br, n)
 		default:
-			u.switchTo(&st, br.Source)
-			st.ip = br.Source
+			u.switchTo(&st, br.From)
+			st.ip = br.From
 		}
 		u.recordBranch(&st, br, n)
 	}
@@ -42,20 +42,20 @@ func (u *Unwinder) unwind(stack []uint64, lbr []aggregate.Branch, n uint64) {
 
 // isCall: a call instruction, or a branch from outside into code that does
 // not follow a call (a callback).
-func (u *Unwinder) isCall(br aggregate.Branch) bool {
-	if k, _ := kindAt(u.code, br.Source); k == insn.Call {
+func (u *Unwinder) isCall(br perfscript.Branch) bool {
+	if k, _ := kindAt(u.code, br.From); k == insn.Call {
 		return true
 	}
-	return br.Source == ExternalAddr && callBefore(u.code, br.Target) == 0
+	return br.From == ExternalAddr && callBefore(u.code, br.To) == 0
 }
 
 // isReturn: a return instruction, or a branch from outside to an address
 // after a call (a library function returning).
-func (u *Unwinder) isReturn(br aggregate.Branch) bool {
-	if k, _ := kindAt(u.code, br.Source); k == insn.Return {
+func (u *Unwinder) isReturn(br perfscript.Branch) bool {
+	if k, _ := kindAt(u.code, br.From); k == insn.Return {
 		return true
 	}
-	return br.Source == ExternalAddr && callBefore(u.code, br.Target) != 0
+	return br.From == ExternalAddr && callBefore(u.code, br.To) != 0
 }
 
 // unwindLinear walks back from the current address to target, the start
@@ -148,17 +148,17 @@ func (u *Unwinder) unwindCall(st *state, src, n uint64) {
 // pushed on it. A return to an address that follows no call breaks the
 // replay (llvm-profgen 19 makes a frame of address 0 there; later versions
 // give up on the sample, as here).
-func (u *Unwinder) unwindReturn(st *state, br aggregate.Branch, n uint64) {
-	call := callBefore(u.code, br.Target)
+func (u *Unwinder) unwindReturn(st *state, br perfscript.Branch, n uint64) {
+	call := callBefore(u.code, br.To)
 	if call == 0 {
 		u.Stats.ReturnsToNoCall += n
 		st.invalid = true
-		u.restart(st, br.Source)
+		u.restart(st, br.From)
 		return
 	}
 	u.switchTo(st, call)
-	st.leaf = u.trie.child(st.leaf, br.Source)
-	st.ip = br.Source
+	st.leaf = u.trie.child(st.leaf, br.From)
+	st.ip = br.From
 }
 
 // restart continues a broken replay without stack: the branch source
@@ -184,14 +184,14 @@ func (u *Unwinder) switchTo(st *state, addr uint64) {
 // recordBranch counts a branch in the context of its source, after the
 // replay undid it. Branches to outside are not counted; branches from
 // outside count in the empty context (they give head samples).
-func (u *Unwinder) recordBranch(st *state, br aggregate.Branch, n uint64) {
+func (u *Unwinder) recordBranch(st *state, br perfscript.Branch, n uint64) {
 	switch {
-	case br.Target == ExternalAddr:
-	case br.Source == ExternalAddr:
-		u.trie.addBranch(root, br.Source, br.Target, n)
+	case br.To == ExternalAddr:
+	case br.From == ExternalAddr:
+		u.trie.addBranch(root, br.From, br.To, n)
 	case u.opts.CallerContexts:
-		u.trie.addBranch(u.trie.nodes[st.leaf].parent, br.Source, br.Target, n)
+		u.trie.addBranch(u.trie.nodes[st.leaf].parent, br.From, br.To, n)
 	default:
-		u.trie.addBranch(st.leaf, br.Source, br.Target, n)
+		u.trie.addBranch(st.leaf, br.From, br.To, n)
 	}
 }

@@ -1,8 +1,8 @@
 package unwind
 
 import (
-	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // Drop says why a sample is not used.
@@ -78,17 +78,17 @@ func inPrologEpilog(code Code, sym Symbols, addr uint64) bool {
 // Branches turns perf's branch stack into llvm-profgen's: an end outside
 // the binary becomes ExternalAddr, and branches with both ends outside are
 // dropped. The result is appended to dst.
-func Branches(code Code, lbr []aggregate.Branch, dst []aggregate.Branch) []aggregate.Branch {
+func Branches(code Code, lbr []perfscript.Branch, dst []perfscript.Branch) []perfscript.Branch {
 	for _, b := range lbr {
-		_, srcCode := code.Inst(b.Source)
-		_, dstCode := code.Inst(b.Target)
+		_, srcCode := code.Inst(b.From)
+		_, dstCode := code.Inst(b.To)
 		switch {
 		case !srcCode && !dstCode:
 			continue
 		case !srcCode:
-			b.Source = ExternalAddr
+			b.From = ExternalAddr
 		case !dstCode:
-			b.Target = ExternalAddr
+			b.To = ExternalAddr
 		}
 		dst = append(dst, b)
 	}

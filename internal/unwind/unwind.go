@@ -34,6 +34,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // ExternalAddr stands for any address outside the binary's code, in stacks,
@@ -123,7 +124,7 @@ type Unwinder struct {
 	Stats Stats
 
 	stack []uint64
-	lbr   []aggregate.Branch
+	lbr   []perfscript.Branch
 	// Distinct, when set, gets the branch warning counts of every
 	// distinct sample unwound.
 	Distinct *Distinct
@@ -145,7 +146,7 @@ func New(code Code, sym Symbols, keyer Keyer, opts Options) *Unwinder {
 // outside the binary in any form (it is recognized as not being code).
 // Identical samples are not merged first, as llvm-profgen does: with call
 // stacks and branch stacks, nearly every sample is unique.
-func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
+func (u *Unwinder) Add(frames []uint64, lbr []perfscript.Branch, count uint64) {
 	u.Stats.Samples += count
 	var cutAt uint64
 	var drop Drop
@@ -168,7 +169,7 @@ func (u *Unwinder) Add(frames []uint64, lbr []aggregate.Branch, count uint64) {
 	if u.stack[0] == ExternalAddr {
 		u.Stats.LeafExternal += count
 	}
-	u.stack[0] = u.lbr[0].Target // skid: the newest branch target is where the sample ran
+	u.stack[0] = u.lbr[0].To // skid: the newest branch target is where the sample ran
 	if u.Pairs != nil {
 		countPairs(u.Pairs, u.lbr, count)
 	}
@@ -227,8 +228,8 @@ func callBefore(code Code, ret uint64) uint64 {
 
 // countPairs adds the fall-through pairs of a branch stack (newest
 // first): each branch's target with the source of the one after it.
-func countPairs(pairs map[aggregate.Range]uint64, lbr []aggregate.Branch, count uint64) {
+func countPairs(pairs map[aggregate.Range]uint64, lbr []perfscript.Branch, count uint64) {
 	for i := 1; i < len(lbr); i++ {
-		pairs[aggregate.Range{Start: lbr[i].Target, End: lbr[i-1].Source}] += count
+		pairs[aggregate.Range{Start: lbr[i].To, End: lbr[i-1].From}] += count
 	}
 }

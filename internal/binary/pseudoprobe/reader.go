@@ -3,6 +3,8 @@ package pseudoprobe
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/profgen/profgen/internal/leb128"
 )
 
 // Section names.
@@ -65,30 +67,8 @@ func (r *reader) u64(what string) uint64 {
 
 // uleb reads an unsigned LEB128 number that must fit in max.
 func (r *reader) uleb(what string, max uint64) uint64 {
-	if r.err != nil {
-		return 0
-	}
 	start := r.off
-	var v uint64
-	for shift := uint(0); ; shift += 7 {
-		if r.off >= len(r.data) {
-			r.fail(start, "truncated %s", what)
-			return 0
-		}
-		b := r.data[r.off]
-		r.off++
-		// As LLVM's decodeULEB128: zero bits past the 64th are padding.
-		if (shift >= 64 && b&0x7f != 0) || (shift == 63 && b&0x7f > 1) {
-			r.fail(start, "%s: ULEB128 overflows 64 bits", what)
-			return 0
-		}
-		if shift < 64 {
-			v |= uint64(b&0x7f) << shift
-		}
-		if b&0x80 == 0 {
-			break
-		}
-	}
+	v := readLEB128(r, what, "ULEB128", leb128.Uint, leb128.UintOverflows)
 	if v > max {
 		r.fail(start, "%s %d out of range (max %d)", what, v, max)
 		return 0
@@ -96,39 +76,29 @@ func (r *reader) uleb(what string, max uint64) uint64 {
 	return v
 }
 
-// sleb reads a signed LEB128 number of at most 64 bits (sign padding
-// past the 64th bit allowed, as LLVM's decodeSLEB128).
+// sleb reads a signed LEB128 number.
 func (r *reader) sleb(what string) int64 {
+	return readLEB128(r, what, "SLEB128", leb128.Int, leb128.IntOverflows)
+}
+
+// readLEB128 reads a LEB128 number of at most 64 bits, as LLVM's
+// decodeULEB128 and decodeSLEB128: padding past the 64th bit (zeros, or
+// copies of the sign) is allowed.
+func readLEB128[T uint64 | int64](r *reader, what, kind string, decode func([]byte) (T, int), overflows func([]byte) bool) T {
 	if r.err != nil {
 		return 0
 	}
-	start := r.off
-	var v int64
-	var shift uint
-	for {
-		if r.off >= len(r.data) {
-			r.fail(start, "truncated %s", what)
-			return 0
-		}
-		b := r.data[r.off]
-		r.off++
-		slice := int64(b & 0x7f)
-		switch {
-		case shift >= 64 && (v < 0 && slice != 0x7f || v >= 0 && slice != 0),
-			shift == 63 && slice != 0 && slice != 0x7f:
-			r.fail(start, "%s: SLEB128 overflows 64 bits", what)
-			return 0
-		case shift < 64:
-			v |= slice << shift
-		}
-		shift += 7
-		if b&0x80 == 0 {
-			if shift < 64 && b&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v
-		}
+	v, n := decode(r.data[r.off:])
+	switch {
+	case overflows(r.data[r.off:]):
+		r.fail(r.off, "%s: %s overflows 64 bits", what, kind)
+	case n == 0:
+		r.fail(r.off, "truncated %s", what)
+	default:
+		r.off += n
+		return v
 	}
+	return 0
 }
 
 func (r *reader) bytes(n uint64, what string) []byte {
