@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,10 +101,10 @@ var csVariants = []struct {
 	cs    CSOptions
 }{
 	{"default", nil, DefaultCSOptions()},
-	{"compress-recursion=0", []string{"--compress-recursion=0"}, CSOptions{CompressRecursion: 0, MaxContextDepth: -1}},
-	{"compress-recursion=1", []string{"--compress-recursion=1"}, CSOptions{CompressRecursion: 1, MaxContextDepth: -1}},
-	{"csprof-max-context-depth=2", []string{"--csprof-max-context-depth=2"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 2}},
-	{"csprof-max-context-depth=0", []string{"--csprof-max-context-depth=0"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 0}},
+	{"compress-recursion=0", []string{"--compress-recursion=0"}, CSOptions{CompressRecursion: 0, MaxContextDepth: -1, MaxUnsymbolizedContextDepth: -1, MaxSearchDepth: math.MaxUint32 - 1}},
+	{"compress-recursion=1", []string{"--compress-recursion=1"}, CSOptions{CompressRecursion: 1, MaxContextDepth: -1, MaxUnsymbolizedContextDepth: -1, MaxSearchDepth: math.MaxUint32 - 1}},
+	{"csprof-max-context-depth=2", []string{"--csprof-max-context-depth=2"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 2, MaxUnsymbolizedContextDepth: -1, MaxSearchDepth: math.MaxUint32 - 1}},
+	{"csprof-max-context-depth=0", []string{"--csprof-max-context-depth=0"}, CSOptions{CompressRecursion: -1, MaxContextDepth: 0, MaxUnsymbolizedContextDepth: -1, MaxSearchDepth: math.MaxUint32 - 1}},
 }
 
 // TestCSUnsymbolizedMatchesLLVM: hybrid samples of one process, unwound
