@@ -61,6 +61,12 @@ func (k Kind) String() string {
 	return [...]string{"unknown", "sample", "instrumentation", "pprof", "address"}[k]
 }
 
+// KindOfFlag is the kind llvm-profdata's --instr or --sample names ("instr"
+// or "sample"); KindUnknown for neither.
+func KindOfFlag(flag string) Kind {
+	return map[string]Kind{"instr": KindInstr, "sample": KindSample}[flag]
+}
+
 // WithArticle is k's name after "a" or "an".
 func (k Kind) WithArticle() string {
 	if k == KindUnknown || k == KindInstr || k == KindAddress {
@@ -150,15 +156,24 @@ func Sniff(head []byte) Format {
 
 // SniffFile reads the first HeadSize bytes of path and sniffs them.
 func SniffFile(path string) (Format, error) {
-	f, err := os.Open(path)
+	head, err := ReadHead(path)
 	if err != nil {
 		return Unknown, err
+	}
+	return Sniff(head), nil
+}
+
+// ReadHead reads the first HeadSize bytes of path (fewer in a shorter file).
+func ReadHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	head := make([]byte, HeadSize)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Unknown, fmt.Errorf("read %s: %w", path, err)
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return Sniff(head[:n]), nil
+	return head[:n], nil
 }

@@ -149,7 +149,7 @@ func checkNotEmpty(inputs []merge.Input) error {
 // checkKind refuses inputs of the other family than --instr or --sample
 // named (llvm-profdata cannot read them and merges nothing).
 func (o *Options) checkKind(kind profformat.Kind) error {
-	want := map[string]profformat.Kind{"instr": profformat.KindInstr, "sample": profformat.KindSample}[o.Kind]
+	want := profformat.KindOfFlag(o.Kind)
 	if o.Kind == "" || kind == want || kind == profformat.KindUnknown {
 		return nil
 	}

@@ -85,7 +85,7 @@ func overlap(w io.Writer, opts Options) error {
 func profileKind(opts Options) (profformat.Kind, error) {
 	kinds := map[string]profformat.Kind{}
 	for _, path := range []string{opts.Base, opts.Test} {
-		if err := profformat.CheckNotEmpty(path, map[string]profformat.Kind{"sample": profformat.KindSample}[opts.Kind]); err != nil {
+		if err := profformat.CheckNotEmpty(path, profformat.KindOfFlag(opts.Kind)); err != nil {
 			return 0, fmt.Errorf("error in getting profile count sums: %w", err)
 		}
 		f, err := profformat.SniffFile(path)
@@ -94,7 +94,7 @@ func profileKind(opts Options) (profformat.Kind, error) {
 		}
 		kinds[path] = f.Kind()
 	}
-	want := map[string]profformat.Kind{"instr": profformat.KindInstr, "sample": profformat.KindSample}[opts.Kind]
+	want := profformat.KindOfFlag(opts.Kind)
 	if want == profformat.KindUnknown {
 		want = kinds[opts.Base]
 	}

@@ -52,10 +52,10 @@ func (opts Options) stderr() io.Writer {
 }
 
 func show(w io.Writer, opts Options, path string) error {
-	if err := profformat.CheckNotEmpty(path, map[string]profformat.Kind{"sample": profformat.KindSample}[opts.Kind]); err != nil {
+	if err := profformat.CheckNotEmpty(path, profformat.KindOfFlag(opts.Kind)); err != nil {
 		return err
 	}
-	head, err := readHead(path)
+	head, err := profformat.ReadHead(path)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func checkKind(flag string, kind profformat.Kind, path string) error {
 }
 
 func run(w io.Writer, opts Options, path string) error {
-	head, err := readHead(path)
+	head, err := profformat.ReadHead(path)
 	if err != nil {
 		return err
 	}
@@ -134,22 +134,6 @@ func run(w io.Writer, opts Options, path string) error {
 		}
 	}
 	return showPprof(w, opts, path)
-}
-
-// readHead returns the first bytes of the file path, enough to tell its
-// format.
-func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, profformat.HeadSize)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return head[:n], nil
 }
 
 // showSample summarizes a sample profile, or shows one function.
