@@ -16,7 +16,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Binary is what the table needs to know about the profiled binary.
@@ -49,7 +49,7 @@ func IsKernelImage(path string) bool {
 // the text segment's file offset, the only case llvm-profgen 19 accepts) it
 // is the mapping's address; a mapping that starts earlier in the file and
 // covers the text segment gives the address the text segment lands at.
-func RuntimeBase(bin Binary, m perfscript.Mmap) (uint64, bool) {
+func RuntimeBase(bin Binary, m record.Mmap) (uint64, bool) {
 	if m.Prot != "" && !strings.Contains(m.Prot, "x") {
 		return 0, false
 	}
@@ -113,18 +113,18 @@ func New(bin Binary, pids []int32) *Table {
 }
 
 // Update applies an event record; samples are ignored.
-func (t *Table) Update(r *perfscript.Record) {
+func (t *Table) Update(r *record.Record) {
 	switch r.Kind {
-	case perfscript.KindMmap:
+	case record.KindMmap:
 		t.addMapping(r.PID, r.Mmap)
 		t.mmap(r.PID, r.Mmap)
-	case perfscript.KindFork:
+	case record.KindFork:
 		t.fork(r.ParentPID, r.PID)
-	case perfscript.KindExit:
+	case record.KindExit:
 		if r.PID == r.TID { // a thread's exit leaves the process mapped
 			t.drop(r.PID)
 		}
-	case perfscript.KindComm:
+	case record.KindComm:
 		if r.Exec { // a new program image: the old mappings are gone
 			t.drop(r.PID)
 		}
@@ -146,7 +146,7 @@ func (t *Table) isBinary(path string) bool {
 	return path == t.bin.Path || filepath.Base(path) == t.name
 }
 
-func (t *Table) mmap(pid int32, m perfscript.Mmap) {
+func (t *Table) mmap(pid int32, m record.Mmap) {
 	if !t.isBinary(m.Path) {
 		return
 	}
@@ -218,7 +218,7 @@ func (m Mapping) FileOffset(addr uint64) uint64 { return addr - m.Start + m.PgOf
 
 // addMapping records an executable mapping, replacing the parts of older
 // ones it overlaps (the kernel's mmap semantics).
-func (t *Table) addMapping(pid int32, mm perfscript.Mmap) {
+func (t *Table) addMapping(pid int32, mm record.Mmap) {
 	if mm.Len == 0 || (mm.Prot != "" && !strings.Contains(mm.Prot, "x")) {
 		return
 	}

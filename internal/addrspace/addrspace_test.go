@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 var pie = Binary{Path: "/build/app", PreferredBase: 0x1000, TextOffset: 0x1000}
@@ -13,17 +14,17 @@ func TestRuntimeBase(t *testing.T) {
 	tests := []struct {
 		name string
 		bin  Binary
-		m    perfscript.Mmap
+		m    record.Mmap
 		base uint64
 		ok   bool
 	}{
-		{"text mapping", pie, perfscript.Mmap{Addr: 0x5600_0000_1000, Len: 0x1000, PgOff: 0x1000, Prot: "r-xp"}, 0x5600_0000_1000, true},
-		{"rodata mapping", pie, perfscript.Mmap{Addr: 0x5600_0000_2000, Len: 0x1000, PgOff: 0x2000, Prot: "r--p"}, 0, false},
-		{"header mapping", pie, perfscript.Mmap{Addr: 0x5600_0000_0000, Len: 0x1000, PgOff: 0, Prot: "r--p"}, 0, false},
-		{"whole file mapping", pie, perfscript.Mmap{Addr: 0x5600_0000_0000, Len: 0x5000, PgOff: 0, Prot: "r-xp"}, 0x5600_0000_1000, true},
-		{"mmap v1 without prot", pie, perfscript.Mmap{Addr: 0x7000, Len: 0x1000, PgOff: 0x1000}, 0x7000, true},
-		{"non-pie", Binary{PreferredBase: 0x401000, TextOffset: 0x1000}, perfscript.Mmap{Addr: 0x401000, Len: 0x1000, PgOff: 0x1000, Prot: "r-xp"}, 0x401000, true},
-		{"lld layout", Binary{PreferredBase: 0x2000, TextOffset: 0x0}, perfscript.Mmap{Addr: 0x55aa_0000_2000, Len: 0x3000, PgOff: 0, Prot: "r-xp"}, 0x55aa_0000_2000, true},
+		{"text mapping", pie, record.Mmap{Addr: 0x5600_0000_1000, Len: 0x1000, PgOff: 0x1000, Prot: "r-xp"}, 0x5600_0000_1000, true},
+		{"rodata mapping", pie, record.Mmap{Addr: 0x5600_0000_2000, Len: 0x1000, PgOff: 0x2000, Prot: "r--p"}, 0, false},
+		{"header mapping", pie, record.Mmap{Addr: 0x5600_0000_0000, Len: 0x1000, PgOff: 0, Prot: "r--p"}, 0, false},
+		{"whole file mapping", pie, record.Mmap{Addr: 0x5600_0000_0000, Len: 0x5000, PgOff: 0, Prot: "r-xp"}, 0x5600_0000_1000, true},
+		{"mmap v1 without prot", pie, record.Mmap{Addr: 0x7000, Len: 0x1000, PgOff: 0x1000}, 0x7000, true},
+		{"non-pie", Binary{PreferredBase: 0x401000, TextOffset: 0x1000}, record.Mmap{Addr: 0x401000, Len: 0x1000, PgOff: 0x1000, Prot: "r-xp"}, 0x401000, true},
+		{"lld layout", Binary{PreferredBase: 0x2000, TextOffset: 0x0}, record.Mmap{Addr: 0x55aa_0000_2000, Len: 0x3000, PgOff: 0, Prot: "r-xp"}, 0x55aa_0000_2000, true},
 	}
 	for _, tt := range tests {
 		base, ok := RuntimeBase(tt.bin, tt.m)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // textSegment is a binary's executable PT_LOAD.
@@ -17,10 +17,10 @@ type textSegment struct {
 // kernelMapping is the mapping the kernel's ELF loader makes of seg with
 // pages of pageSize bytes at load bias bias (elf_map: the segment's start
 // and file offset rounded down to the page, the end rounded up).
-func kernelMapping(seg textSegment, pageSize, bias uint64) perfscript.Mmap {
+func kernelMapping(seg textSegment, pageSize, bias uint64) record.Mmap {
 	start := (bias + seg.vaddr) &^ (pageSize - 1)
 	end := (bias + seg.vaddr + seg.filesz + pageSize - 1) &^ (pageSize - 1)
-	return perfscript.Mmap{Addr: start, Len: end - start, PgOff: seg.off - (bias+seg.vaddr)&(pageSize-1), Prot: "r-xp", V2: true}
+	return record.Mmap{Addr: start, Len: end - start, PgOff: seg.off - (bias+seg.vaddr)&(pageSize-1), Prot: "r-xp", V2: true}
 }
 
 // TestRuntimeBasePageSizes: on kernels with pages of 4, 16 and 64 KiB

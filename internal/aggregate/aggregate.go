@@ -21,7 +21,7 @@ import (
 	"unsafe"
 
 	"github.com/profgen/profgen/internal/leb128"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // ExternalAddr stands for an address outside the binary's code.
@@ -44,7 +44,7 @@ type Range struct{ Start, End uint64 }
 // Counters are the aggregated counts.
 type Counters struct {
 	Ranges   map[Range]uint64
-	Branches map[perfscript.Branch]uint64
+	Branches map[record.Branch]uint64
 	// Unused are the (start, end) pairs of consecutive branches that gave
 	// no range: an end outside the code, or start after end, or crossing
 	// an unconditional branch (pairs with both ends outside excluded).
@@ -54,7 +54,7 @@ type Counters struct {
 
 // NewCounters returns empty counters.
 func NewCounters() *Counters {
-	return &Counters{Ranges: map[Range]uint64{}, Branches: map[perfscript.Branch]uint64{}, Unused: map[Range]uint64{}}
+	return &Counters{Ranges: map[Range]uint64{}, Branches: map[record.Branch]uint64{}, Unused: map[Range]uint64{}}
 }
 
 // Add adds o's counts to c.
@@ -115,7 +115,7 @@ type Aggregator struct {
 	entries []entry
 	// ranges and branches hold the latest increments of c's maps.
 	ranges   increments[Range]
-	branches increments[perfscript.Branch]
+	branches increments[record.Branch]
 	opts     Options
 	Stats    Stats
 }
@@ -137,7 +137,7 @@ func NewWithOptions(code Code, opts Options) *Aggregator {
 
 // Add records one sample: its branch stack in runtime addresses, the delta
 // to canonical addresses, and how many times it was seen.
-func (a *Aggregator) Add(branches []perfscript.Branch, delta, count uint64) {
+func (a *Aggregator) Add(branches []record.Branch, delta, count uint64) {
 	if a.opts.SamplePeriod > 0 {
 		count = a.scaled(branches, delta, count)
 	}
@@ -189,7 +189,7 @@ func (a *Aggregator) Counters() *Counters {
 
 // scaled is the count of a sample under --sample-period, as llvm-profgen
 // 19 computes it for each sample line.
-func (a *Aggregator) scaled(branches []perfscript.Branch, delta, count uint64) uint64 {
+func (a *Aggregator) scaled(branches []record.Branch, delta, count uint64) uint64 {
 	count *= a.opts.SamplePeriod
 	if a.opts.LeadingIPOnly {
 		return count
@@ -225,7 +225,7 @@ func (a *Aggregator) count(key string, n uint64) {
 	for i, e := range es {
 		dstCode := e.dst != ExternalAddr
 		if dstCode {
-			a.branches.add(a.c.Branches, perfscript.Branch{From: e.src, To: e.dst}, e.src, e.dst, n)
+			a.branches.add(a.c.Branches, record.Branch{From: e.src, To: e.dst}, e.src, e.dst, n)
 		}
 		if i > 0 {
 			a.Stats.Pairs += n
@@ -292,7 +292,7 @@ func (a *Aggregator) canonicalEntries(key string, n uint64) []entry {
 // one before (the first from 0). Addresses of one stack lie close
 // together, so a key is a third of its fixed-width size: more distinct
 // samples fit the pending table, and hashing reads fewer bytes.
-func appendBranchKey(key []byte, branches []perfscript.Branch, delta uint64) []byte {
+func appendBranchKey(key []byte, branches []record.Branch, delta uint64) []byte {
 	var prev uint64
 	for _, b := range branches {
 		from, to := b.From+delta, b.To+delta

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // fakeCode: every address in [lo, hi) is code; uncond lists the
@@ -27,10 +27,10 @@ func (f fakeCode) CrossesUncondBranch(s, e uint64) bool {
 
 var code = fakeCode{lo: 0x401100, hi: 0x401160, uncond: []uint64{0x40112c, 0x401142, 0x401151}}
 
-func br(pairs ...uint64) []perfscript.Branch {
-	var bs []perfscript.Branch
+func br(pairs ...uint64) []record.Branch {
+	var bs []record.Branch
 	for i := 0; i+1 < len(pairs); i += 2 {
-		bs = append(bs, perfscript.Branch{From: pairs[i], To: pairs[i+1]})
+		bs = append(bs, record.Branch{From: pairs[i], To: pairs[i+1]})
 	}
 	return bs
 }
@@ -39,45 +39,45 @@ func TestAggregate(t *testing.T) {
 	loop := br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140, 0x40112c, 0x401147, 0x401142, 0x401110)
 	tests := []struct {
 		name     string
-		samples  [][]perfscript.Branch
+		samples  [][]record.Branch
 		delta    uint64
 		count    uint64
 		ranges   map[Range]uint64
-		branches map[perfscript.Branch]uint64
+		branches map[record.Branch]uint64
 		stats    Stats
 	}{
 		{
 			name:    "loop twice (llvm-profgen-19 result)",
-			samples: [][]perfscript.Branch{loop, loop}, count: 1,
+			samples: [][]record.Branch{loop, loop}, count: 1,
 			ranges:   map[Range]uint64{{0x401110, 0x40112c}: 4, {0x401140, 0x401142}: 2, {0x401147, 0x401151}: 2},
-			branches: map[perfscript.Branch]uint64{{From: 0x40112c, To: 0x401147}: 4, {From: 0x401142, To: 0x401110}: 4, {From: 0x401151, To: 0x401140}: 2},
+			branches: map[record.Branch]uint64{{From: 0x40112c, To: 0x401147}: 4, {From: 0x401142, To: 0x401110}: 4, {From: 0x401151, To: 0x401140}: 2},
 			stats:    Stats{Samples: 2, Entries: 10, Pairs: 8},
 		},
 		{
 			name:    "aslr delta and repeat count",
-			samples: [][]perfscript.Branch{br(0x7000151, 0x7000140, 0x700012c, 0x7000147)}, delta: aslrDelta, count: 3,
+			samples: [][]record.Branch{br(0x7000151, 0x7000140, 0x700012c, 0x7000147)}, delta: aslrDelta, count: 3,
 			ranges:   map[Range]uint64{{0x401147, 0x401151}: 3},
-			branches: map[perfscript.Branch]uint64{{From: 0x401151, To: 0x401140}: 3, {From: 0x40112c, To: 0x401147}: 3},
+			branches: map[record.Branch]uint64{{From: 0x401151, To: 0x401140}: 3, {From: 0x40112c, To: 0x401147}: 3},
 			stats:    Stats{Samples: 3, Entries: 6, Pairs: 3},
 		},
 		{
 			name:    "external source kept, external target dropped, ext->ext dropped",
-			samples: [][]perfscript.Branch{br(0x401151, 0x7f00, 0x7f10, 0x7f20, 0x7f0000001000, 0x401110)}, count: 1,
+			samples: [][]record.Branch{br(0x401151, 0x7f00, 0x7f10, 0x7f20, 0x7f0000001000, 0x401110)}, count: 1,
 			ranges:   map[Range]uint64{},
-			branches: map[perfscript.Branch]uint64{{From: ExternalAddr, To: 0x401110}: 1},
+			branches: map[record.Branch]uint64{{From: ExternalAddr, To: 0x401110}: 1},
 			stats:    Stats{Samples: 1, Entries: 2, ExternalEnds: 2, DroppedExtExt: 1, InvalidRanges: 1, Pairs: 1},
 		},
 		{
 			name:    "range start after end, range crossing a call",
-			samples: [][]perfscript.Branch{br(0x401120, 0x401110, 0x401100, 0x401130, 0x401140, 0x401110)}, count: 1,
+			samples: [][]record.Branch{br(0x401120, 0x401110, 0x401100, 0x401130, 0x401140, 0x401110)}, count: 1,
 			ranges:   map[Range]uint64{},
-			branches: map[perfscript.Branch]uint64{{From: 0x401120, To: 0x401110}: 1, {From: 0x401100, To: 0x401130}: 1, {From: 0x401140, To: 0x401110}: 1},
+			branches: map[record.Branch]uint64{{From: 0x401120, To: 0x401110}: 1, {From: 0x401100, To: 0x401130}: 1, {From: 0x401140, To: 0x401110}: 1},
 			stats:    Stats{Samples: 1, Entries: 3, InvalidRanges: 2, Pairs: 2},
 		},
 		{
 			name:    "all external",
-			samples: [][]perfscript.Branch{br(0x10, 0x20), nil}, count: 1,
-			ranges: map[Range]uint64{}, branches: map[perfscript.Branch]uint64{},
+			samples: [][]record.Branch{br(0x10, 0x20), nil}, count: 1,
+			ranges: map[Range]uint64{}, branches: map[record.Branch]uint64{},
 			stats: Stats{NoBranches: 2, DroppedExtExt: 1},
 		},
 	}
@@ -142,15 +142,15 @@ func TestLeadingIPAndPeriod(t *testing.T) {
 	lbr.Add(br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140), 0, 1)
 	lbr.Add(br(0x40112c, 0x401147, 0x401142, 0x401110, 0x401151, 0x401140), 0, 1)
 	c := lbr.Counters()
-	if got := c.Branches[perfscript.Branch{From: 0x401151, To: 0x401140}]; got != 20 {
+	if got := c.Branches[record.Branch{From: 0x401151, To: 0x401140}]; got != 20 {
 		t.Errorf("scaled count %d, want 20", got)
 	}
 }
 
 func BenchmarkAdd(b *testing.B) {
-	var stack []perfscript.Branch
+	var stack []record.Branch
 	for i := uint64(0); i < 32; i++ {
-		stack = append(stack, perfscript.Branch{From: 0x401100 + i, To: 0x401140 + i})
+		stack = append(stack, record.Branch{From: 0x401100 + i, To: 0x401140 + i})
 	}
 	a := New(code)
 	for i := 0; b.Loop(); i++ {
@@ -167,7 +167,7 @@ var aslrDelta = preferredBase - runtimeBase
 // TestFlushKeepsCounts: counting in several rounds (a small pending table)
 // gives the counts of one round.
 func TestFlushKeepsCounts(t *testing.T) {
-	stacks := [][]perfscript.Branch{
+	stacks := [][]record.Branch{
 		br(0x40112c, 0x401147, 0x401142, 0x401110),
 		br(0x401151, 0x401140, 0x40112c, 0x401147),
 		br(0x7f10, 0x401110, 0x401142, 0x401110, 0x401151, 0x401140),

@@ -1,6 +1,6 @@
 package aggregate
 
-import "github.com/profgen/profgen/internal/perfscript"
+import "github.com/profgen/profgen/internal/record"
 
 // incrementSlots is the size of an increments cache. The distinct samples
 // of a trace add to a few thousand distinct ranges and branches some two
@@ -11,11 +11,11 @@ const incrementSlots = 1 << 13
 // map: an increment of the key a slot holds adds to the slot, any other
 // evicts the slot's sum into the map. flush empties it into the map; the
 // map is complete only after it.
-type increments[K Range | perfscript.Branch] struct {
+type increments[K Range | record.Branch] struct {
 	slots *[incrementSlots]increment[K]
 }
 
-type increment[K Range | perfscript.Branch] struct {
+type increment[K Range | record.Branch] struct {
 	key  K
 	n    uint64
 	used bool

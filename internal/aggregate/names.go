@@ -3,7 +3,7 @@ package aggregate
 import (
 	"slices"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Naming frames on demand. perf.data read natively can leave its frames
@@ -43,7 +43,7 @@ type nameSource struct {
 
 // noteName records the name, or the frame to name, of a frame at l
 // outside the binaries.
-func (a *Stacks) noteName(l Loc, kernel bool, f perfscript.Frame) {
+func (a *Stacks) noteName(l Loc, kernel bool, f record.Frame) {
 	if a.namer == nil {
 		if _, seen := a.counts.Symbols[l]; !seen && f.Symbol != "" && f.Symbol != "[unknown]" {
 			a.counts.Symbols[l] = trimOffset(f.Symbol)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // namesScript has a first, dropped sample (no frame in /bin/big) whose
@@ -51,7 +52,7 @@ func (n *fakeNamer) Prefetch(dso string, kernel bool) { n.prefetched[dso] = true
 func TestNameWith(t *testing.T) {
 	named := aggregateScript(t, namesScript, nil)
 	n := &fakeNamer{names: map[nameSource]string{}, asked: map[string]bool{}, prefetched: map[string]bool{}}
-	unnamed := aggregateScript(t, namesScript, func(f *perfscript.Frame) {
+	unnamed := aggregateScript(t, namesScript, func(f *record.Frame) {
 		if f.Symbol != "[unknown]" {
 			n.names[nameSource{dso: f.DSO, kernel: isKernel(*f), addr: f.Addr}] = f.Symbol
 		}
@@ -83,7 +84,7 @@ func keptSymbols(c *StackCounts) map[Loc]string {
 
 // aggregateScript aggregates a perf script text, each frame first passed
 // through edit when it is not nil, naming with namer if given.
-func aggregateScript(t *testing.T, script string, edit func(*perfscript.Frame), namer ...Namer) *StackCounts {
+func aggregateScript(t *testing.T, script string, edit func(*record.Frame), namer ...Namer) *StackCounts {
 	t.Helper()
 	table := addrspace.New(addrspace.Binary{}, nil)
 	a := NewStacks([]StackBinary{nonPIE{}}, table)
@@ -93,7 +94,7 @@ func aggregateScript(t *testing.T, script string, edit func(*perfscript.Frame), 
 	s := perfscript.NewScanner(strings.NewReader(script), "t")
 	for s.Next() {
 		r := s.Record()
-		if r.Kind != perfscript.KindSample {
+		if r.Kind != record.KindSample {
 			table.Update(r)
 			continue
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/profgen/profgen/internal/addrspace"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // TestPlaceThroughRecentDSOs: frames placed through the cache of recent
@@ -33,7 +33,7 @@ func TestPlaceThroughRecentDSOs(t *testing.T) {
 	}
 	a := NewStacks([]StackBinary{nonPIE{}}, addrspace.New(addrspace.Binary{}, nil))
 	for _, f := range frames {
-		l := a.place(f.path, f.off, perfscript.Frame{Addr: f.off, DSO: f.path, Relative: true})
+		l := a.place(f.path, f.off, record.Frame{Addr: f.off, DSO: f.path, Relative: true})
 		o := a.counts.Objects[l.Obj]
 		if o.Path != f.wantObj || o.Binary != f.bin || l.Addr != f.addr {
 			t.Errorf("%s+%#x: %s (binary %d) @%#x, want %s (binary %d) @%#x", f.path, f.off, o.Path, o.Binary, l.Addr, f.wantObj, f.bin, f.addr)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/profgen/profgen/internal/addrspace"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/slab"
 )
 
@@ -158,7 +158,7 @@ func NewStacks(binaries []StackBinary, table *addrspace.Table) *Stacks {
 }
 
 // Add counts one sample record.
-func (a *Stacks) Add(rec *perfscript.Record) error {
+func (a *Stacks) Add(rec *record.Record) error {
 	smp := &rec.Sample
 	st := &a.counts.Stats
 	st.Samples += smp.Count
@@ -188,12 +188,12 @@ func (a *Stacks) Add(rec *perfscript.Record) error {
 }
 
 // resolveSample fills a.locs with the sample's canonical frames.
-func (a *Stacks) resolveSample(rec *perfscript.Record) error {
+func (a *Stacks) resolveSample(rec *record.Record) error {
 	a.locs = a.locs[:0]
 	smp := &rec.Sample
 	a.seen = Seen{NS: smp.TimeNS, Sample: a.counts.Stats.Samples}
 	if len(smp.Frames) == 0 {
-		f := perfscript.Frame{Addr: smp.IP, Symbol: smp.IPSymbol, DSO: smp.IPDSO}
+		f := record.Frame{Addr: smp.IP, Symbol: smp.IPSymbol, DSO: smp.IPDSO}
 		if loc, ok := a.resolveAbsolute(rec, f, false); ok {
 			a.locs = append(a.locs, loc)
 		}
@@ -249,7 +249,7 @@ func (a *Stacks) countNotFound(n uint64) bool {
 }
 
 // count adds the sample whose canonical frames are in a.locs.
-func (a *Stacks) count(s *perfscript.Sample) {
+func (a *Stacks) count(s *record.Sample) {
 	a.key = AppendKey(a.key[:0], a.locs)
 	st := a.stacks[string(a.key)]
 	if st == nil {
@@ -293,7 +293,7 @@ func (a *Stacks) noteTime(ns uint64) {
 // return address (the previous, callee frame is user code). Whether the
 // address is DSO-relative is what perf printed (Frame.Relative), never a
 // guess from the number.
-func (a *Stacks) resolve(rec *perfscript.Record, f perfscript.Frame, caller bool) (loc Loc, kernel, ok bool, err error) {
+func (a *Stacks) resolve(rec *record.Record, f record.Frame, caller bool) (loc Loc, kernel, ok bool, err error) {
 	switch {
 	case isKernel(f):
 		return a.foreign(KernelDSO, true, f, f.Addr-back(caller)), true, true, nil
@@ -313,7 +313,7 @@ func (a *Stacks) resolve(rec *perfscript.Record, f perfscript.Frame, caller bool
 }
 
 // resolveAbsolute places a process address through the process's mappings.
-func (a *Stacks) resolveAbsolute(rec *perfscript.Record, f perfscript.Frame, caller bool) (Loc, bool) {
+func (a *Stacks) resolveAbsolute(rec *record.Record, f record.Frame, caller bool) (Loc, bool) {
 	if isKernel(f) {
 		return a.foreign(KernelDSO, true, f, f.Addr), true
 	}
@@ -328,7 +328,7 @@ func (a *Stacks) resolveAbsolute(rec *perfscript.Record, f perfscript.Frame, cal
 }
 
 // place returns the location of file offset off in the DSO at path.
-func (a *Stacks) place(path string, off uint64, f perfscript.Frame) Loc {
+func (a *Stacks) place(path string, off uint64, f record.Frame) Loc {
 	d := a.dso(path)
 	if d.binary >= 0 {
 		if v, found := a.binaries[d.binary].VaddrOfOffset(off); found {
@@ -346,17 +346,17 @@ func back(caller bool) uint64 {
 	return 0
 }
 
-func isKernel(f perfscript.Frame) bool {
-	return perfscript.IsKernelDSO(f.DSO) || (f.DSO == "" && f.Addr >= 0xffff800000000000)
+func isKernel(f record.Frame) bool {
+	return record.IsKernelDSO(f.DSO) || (f.DSO == "" && f.Addr >= 0xffff800000000000)
 }
 
 // foreign places a frame of the kernel or of a DSO that is not profiled,
 // remembering perf's symbol name for it.
-func (a *Stacks) foreign(path string, kernel bool, f perfscript.Frame, addr uint64) Loc {
+func (a *Stacks) foreign(path string, kernel bool, f record.Frame, addr uint64) Loc {
 	return a.foreignIn(a.dso(path), kernel, f, addr)
 }
 
-func (a *Stacks) foreignIn(d *recentDSO, kernel bool, f perfscript.Frame, addr uint64) Loc {
+func (a *Stacks) foreignIn(d *recentDSO, kernel bool, f record.Frame, addr uint64) Loc {
 	l := Loc{a.objectOf(d, -1, kernel), addr}
 	a.noteName(l, kernel, f)
 	return l

@@ -6,6 +6,7 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // nonPIE is a non-PIE binary whose one executable segment maps file
@@ -36,7 +37,7 @@ func TestFramesPlacedAsPerfPrintedThem(t *testing.T) {
 	a := NewStacks([]StackBinary{nonPIE{}}, table)
 	s := perfscript.NewScanner(strings.NewReader(script), "t")
 	for s.Next() {
-		if r := s.Record(); r.Kind != perfscript.KindSample {
+		if r := s.Record(); r.Kind != record.KindSample {
 			table.Update(r)
 		} else if err := a.Add(r); err != nil {
 			t.Fatal(err)

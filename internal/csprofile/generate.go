@@ -2,7 +2,7 @@ package csprofile
 
 import (
 	"github.com/profgen/profgen/internal/generate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -156,7 +156,7 @@ func (g *generator) addLine(fs *sampleprof.FunctionSamples, f *addrFrames, count
 // addBoundary counts the context's branches that enter a function: a call
 // target at the source and head samples of the callee in the context
 // below (for the empty context: the callee's base context).
-func (g *generator) addBoundary(caller *node, branches map[perfscript.Branch]uint64) {
+func (g *generator) addBoundary(caller *node, branches map[record.Branch]uint64) {
 	for b, n := range branches {
 		callee := g.calleeAt(b.To)
 		if callee == "" {

@@ -22,6 +22,7 @@ import (
 	"strconv"
 
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Sample is one memory access: the instruction at IP of process PID read
@@ -36,7 +37,7 @@ type Sample struct {
 type Item struct {
 	IsEvent bool
 	Sample  Sample
-	Event   perfscript.Record
+	Event   record.Record
 }
 
 // Trace is the samples and events of a trace, in order.

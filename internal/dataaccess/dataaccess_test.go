@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 func TestRead(t *testing.T) {
@@ -81,7 +81,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		for _, it := range tr.Items {
-			if it.IsEvent && it.Event.Kind == perfscript.KindSample {
+			if it.IsEvent && it.Event.Kind == record.KindSample {
 				t.Fatal("a sample read as an event")
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/dataaccess"
 	"github.com/profgen/profgen/internal/generate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // errDataAccessMode is llvm-profgen 22's refusal of --data-access-perftrace
@@ -51,8 +51,8 @@ func dataAccesses(opts Options, bins *binaries) ([]generate.DataAccess, error) {
 // binary.
 type vtableCounter struct {
 	bin    Binary
-	table  *addrspace.Table  // the executable mappings, for instructions
-	data   []perfscript.Mmap // the other mappings of the binary, latest last
+	table  *addrspace.Table // the executable mappings, for instructions
+	data   []record.Mmap    // the other mappings of the binary, latest last
 	pids   []int32
 	counts map[generate.DataAccess]uint64 // keyed with Count 0
 }
@@ -66,7 +66,7 @@ func (c *vtableCounter) add(it *dataaccess.Item) {
 	if it.IsEvent {
 		c.table.Update(&it.Event)
 		m := it.Event.Mmap
-		if it.Event.Kind == perfscript.KindMmap && !strings.Contains(m.Prot, "x") && filepath.Base(m.Path) == filepath.Base(c.bin.Path()) {
+		if it.Event.Kind == record.KindMmap && !strings.Contains(m.Prot, "x") && filepath.Base(m.Path) == filepath.Base(c.bin.Path()) {
 			c.data = append(c.data, m)
 		}
 		return

@@ -20,7 +20,7 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/fpskid"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
@@ -242,7 +242,7 @@ type result struct {
 	lbr    *lbrSummary
 	hybrid *hybridPath
 	stacks *aggregate.StackCounts
-	scan   perfscript.Stats
+	scan   record.Stats
 	table  addrspace.Stats
 	events eventFilter
 	skid   fpskid.Stats
@@ -289,7 +289,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechec
 	s := in.records()
 	for s.Next() {
 		rec := s.Record()
-		if rec.Kind != perfscript.KindSample {
+		if rec.Kind != record.KindSample {
 			opts.LLVM.showMmap(opts.Stdout, rec)
 			table.Update(rec)
 			continue
@@ -315,7 +315,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechec
 // add routes one sample: its branch stack to the LBR counters (with
 // --leading-ip-only, its IP alone, stack or not, as llvm-profgen 19), a
 // sample without one to the call-stack aggregation.
-func (res *result) add(rec *perfscript.Record, lbr *lbrPath, stacks *aggregate.Stacks, bins *binaries) error {
+func (res *result) add(rec *record.Record, lbr *lbrPath, stacks *aggregate.Stacks, bins *binaries) error {
 	if !res.events.keep(&rec.Sample) {
 		return nil
 	}
@@ -345,7 +345,7 @@ type eventFilter struct {
 	dropped uint64
 }
 
-func (f *eventFilter) keep(s *perfscript.Sample) bool {
+func (f *eventFilter) keep(s *record.Sample) bool {
 	if f.want == "" || s.Event == f.want || s.Event == "" {
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/profgen/profgen/internal/locate"
 	"github.com/profgen/profgen/internal/perfdata"
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Without --binary, the binaries are those the recording sampled, found
@@ -124,7 +125,7 @@ func sampledBinaries(ctx context.Context, opts Options) ([]recordedBinary, error
 // scanSampled reads the records of src, notes the build ids the MMAP2
 // records carry (added to ids) and the DSOs that samples fall in, and
 // returns those with a build id.
-func scanSampled(src recordSource, pids []int32, ids map[string]string) ([]recordedBinary, error) {
+func scanSampled(src record.Source, pids []int32, ids map[string]string) ([]recordedBinary, error) {
 	if ids == nil {
 		ids = map[string]string{}
 	}
@@ -132,9 +133,9 @@ func scanSampled(src recordSource, pids []int32, ids map[string]string) ([]recor
 	sampled := map[string]bool{}
 	for src.Next() {
 		rec := src.Record()
-		if rec.Kind != perfscript.KindSample {
+		if rec.Kind != record.KindSample {
 			table.Update(rec)
-			if id := rec.Mmap.BuildID; rec.Kind == perfscript.KindMmap && id != "" && ids[rec.Mmap.Path] == "" {
+			if id := rec.Mmap.BuildID; rec.Kind == record.KindMmap && id != "" && ids[rec.Mmap.Path] == "" {
 				ids[rec.Mmap.Path] = id
 			}
 			continue
@@ -151,7 +152,7 @@ func scanSampled(src recordSource, pids []int32, ids map[string]string) ([]recor
 
 // noteSampled adds the DSOs of a sample's frames to sampled: those perf
 // named, and the mapping of its leaf and of its newest branch.
-func noteSampled(rec *perfscript.Record, table *addrspace.Table, sampled map[string]bool) {
+func noteSampled(rec *record.Record, table *addrspace.Table, sampled map[string]bool) {
 	s := &rec.Sample
 	sampled[s.IPDSO] = true
 	for _, f := range s.Frames {

@@ -12,7 +12,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/csprofile"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/unwind"
 )
 
@@ -46,7 +46,7 @@ type hybridPath struct {
 	prefetch chan struct{} // closed when the first sample's units are loaded
 	frameN   int           // frames in the unwinders' tries
 	frames   []uint64
-	lbr      []perfscript.Branch
+	lbr      []record.Branch
 	stack    []uint64
 	sum      hybridSummary
 	flat     flatDistinct
@@ -63,12 +63,12 @@ type flatDistinct struct {
 	beyond  int // samples past unwind.MaxDistinct
 	invalid map[uint64]struct{}
 	buf     []byte
-	lbr     []perfscript.Branch
+	lbr     []record.Branch
 }
 
 // add notes a sample's cut address (0: none) and, when kept, its branch
 // stack as llvm converts it.
-func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []perfscript.Branch) {
+func (f *flatDistinct) add(code unwind.Code, cutAt uint64, kept bool, lbr []record.Branch) {
 	if f.samples == nil {
 		f.seed, f.samples, f.invalid = maphash.MakeSeed(), map[uint64]struct{}{}, map[uint64]struct{}{}
 	}
@@ -136,7 +136,7 @@ func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, prob
 
 // route takes a sample with a branch stack; it returns true when the
 // sample is for the LBR path.
-func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
+func (h *hybridPath) route(rec *record.Record) (toLBR bool, err error) {
 	hybrid := len(rec.Sample.Frames) > 0
 	if h.mode == modeUndecided {
 		if err := h.decide(hybrid); err != nil {
@@ -172,7 +172,7 @@ func (h *hybridPath) route(rec *perfscript.Record) (toLBR bool, err error) {
 	}
 	h.lbr = h.lbr[:0]
 	for _, b := range rec.Sample.Branches {
-		h.lbr = append(h.lbr, perfscript.Branch{From: b.From + delta, To: b.To + delta})
+		h.lbr = append(h.lbr, record.Branch{From: b.From + delta, To: b.To + delta})
 	}
 	h.queue.add(h.frames, h.lbr, rec.Sample.Count)
 	return false, nil
@@ -235,14 +235,14 @@ func (h *hybridPath) newUnwinder(sym csprofile.Symbolizer) func() *unwinder {
 // keepFlat applies llvm-profgen's check of a hybrid sample whose stack is
 // otherwise ignored: the sample is dropped when its leaf is in a prolog or
 // epilog.
-func (h *hybridPath) keepFlat(branches []perfscript.Branch, delta uint64) bool {
+func (h *hybridPath) keepFlat(branches []record.Branch, delta uint64) bool {
 	var drop unwind.Drop
 	var cutAt uint64
 	h.stack, cutAt, drop = unwind.CallStack(h.bins.primary(), h.syms, h.frames, h.stack[:0])
 	keep := drop == unwind.Keep && len(h.stack) > 0
 	h.lbr = h.lbr[:0]
 	for _, b := range branches {
-		h.lbr = append(h.lbr, perfscript.Branch{From: b.From + delta, To: b.To + delta})
+		h.lbr = append(h.lbr, record.Branch{From: b.From + delta, To: b.To + delta})
 	}
 	h.flat.add(h.bins.primary(), cutAt, keep, h.lbr)
 	if drop != unwind.Keep {
@@ -256,7 +256,7 @@ func (h *hybridPath) keepFlat(branches []perfscript.Branch, delta uint64) bool {
 // perf printed as process addresses by the process's delta, frames it
 // printed relative to their DSO by the binary's segments (frames of other
 // DSOs become ExternalAddr).
-func (h *hybridPath) canonicalFrames(frames []perfscript.Frame, delta uint64) {
+func (h *hybridPath) canonicalFrames(frames []record.Frame, delta uint64) {
 	h.frames = h.frames[:0]
 	name := filepath.Base(h.bins.primary().Path())
 	for _, f := range frames {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/csprofile"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/unwind"
 )
 
@@ -26,7 +26,7 @@ type hybridSample struct {
 
 type hybridBatch struct {
 	frames   []uint64
-	branches []perfscript.Branch
+	branches []record.Branch
 	samples  []hybridSample
 }
 
@@ -93,7 +93,7 @@ func (q *unwindQueue) run(w *unwinder) {
 }
 
 // add queues a sample; frames and branches are copied.
-func (q *unwindQueue) add(frames []uint64, branches []perfscript.Branch, count uint64) {
+func (q *unwindQueue) add(frames []uint64, branches []record.Branch, count uint64) {
 	b := q.cur
 	b.frames = append(b.frames, frames...)
 	b.branches = append(b.branches, branches...)

@@ -12,6 +12,7 @@ import (
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/perfsyms"
 	"github.com/profgen/profgen/internal/progress"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // input is what the records are read from: perf script text (a file,
@@ -35,15 +36,7 @@ type input struct {
 
 func (in *input) Close() error { return in.closer.Close() }
 
-// recordSource is what perfscript.Scanner and perfdata.Native share.
-type recordSource interface {
-	Next() bool
-	Record() *perfscript.Record
-	Err() error
-	Stats() perfscript.Stats
-}
-
-func (in *input) records() recordSource {
+func (in *input) records() record.Source {
 	if in.native != nil {
 		return in.progressRecords()
 	}

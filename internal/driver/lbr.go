@@ -4,7 +4,7 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // lbrPath places branch-stack samples in their process's address space and
@@ -16,7 +16,7 @@ type lbrPath struct {
 	sum     lbrSummary
 	// leadingIP (--leading-ip-only): a sample is its IP alone.
 	leadingIP bool
-	ipEntry   []perfscript.Branch
+	ipEntry   []record.Branch
 }
 
 // lbrSummary is what happened to every branch-stack sample.
@@ -50,7 +50,7 @@ func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, prefetch *symb
 	return &lbrPath{table: table, agg: agg, counter: newCounter(agg, prefetch), leadingIP: opts.LeadingIPOnly}
 }
 
-func (l *lbrPath) add(rec *perfscript.Record) {
+func (l *lbrPath) add(rec *record.Record) {
 	smp := &rec.Sample
 	l.sum.Samples += smp.Count
 	if smp.BadBranch && !(l.leadingIP && smp.HasIP) {
@@ -87,12 +87,12 @@ func (l *lbrPath) add(rec *perfscript.Record) {
 // branches is what of the sample is counted: its branch stack, or with
 // --leading-ip-only its IP as a one-entry stack (its newest branch when it
 // has no IP, as llvm-profgen 19).
-func (l *lbrPath) branches(smp *perfscript.Sample) []perfscript.Branch {
+func (l *lbrPath) branches(smp *record.Sample) []record.Branch {
 	switch {
 	case !l.leadingIP:
 		return smp.Branches
 	case smp.HasIP:
-		l.ipEntry = append(l.ipEntry[:0], perfscript.Branch{From: smp.IP, To: smp.IP})
+		l.ipEntry = append(l.ipEntry[:0], record.Branch{From: smp.IP, To: smp.IP})
 		return l.ipEntry
 	}
 	return smp.Branches[:1]
@@ -101,7 +101,7 @@ func (l *lbrPath) branches(smp *perfscript.Sample) []perfscript.Branch {
 // ipOnly reports whether smp is counted by its IP alone although it has
 // no branch stack (--leading-ip-only): llvm-profgen 19 then reads the IP
 // of every sample line and nothing after it.
-func (l *lbrPath) ipOnly(smp *perfscript.Sample) bool {
+func (l *lbrPath) ipOnly(smp *record.Sample) bool {
 	return l.leadingIP && smp.HasIP && len(smp.Branches) == 0 && len(smp.Frames) == 0
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/symbolize"
 )
 
@@ -17,8 +17,8 @@ import (
 // samples in ranges that do not fit the binary.
 
 // showMmap prints a load event as llvm-profgen's --show-mmap-events does.
-func (o LLVMOptions) showMmap(w io.Writer, rec *perfscript.Record) {
-	if o.ShowMmapEvents && rec.Kind == perfscript.KindMmap {
+func (o LLVMOptions) showMmap(w io.Writer, rec *record.Record) {
+	if o.ShowMmapEvents && rec.Kind == record.KindMmap {
 		fmt.Fprintf(w, "Mmap: Binary %s loaded at 0x%x: \n", rec.Mmap.Path, rec.Mmap.Addr)
 	}
 }
@@ -26,7 +26,7 @@ func (o LLVMOptions) showMmap(w io.Writer, rec *perfscript.Record) {
 // printSkippedLines names each line of LBR input that is no record: in
 // branch-stack input, llvm-profgen 19 reads every such line as a sample
 // and warns that its address is invalid.
-func printSkippedLines(w io.Writer, scan perfscript.Stats) {
+func printSkippedLines(w io.Writer, scan record.Stats) {
 	for _, l := range scan.Skipped {
 		fmt.Fprintf(w, "warning: Invalid address in LBR record at line %d: %s\n", l.Line, l.Text)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/mmapfile"
 	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Parallel parsing of perf script text (-j N). The main goroutine cuts the
@@ -61,7 +62,7 @@ type chunkJob struct {
 type chunkResult struct {
 	index  int
 	stacks *aggregate.Stacks
-	scan   perfscript.Stats
+	scan   record.Stats
 	noPID  uint64 // samples without a PID (table stats)
 	noMmap bool
 	err    error
@@ -206,7 +207,7 @@ func (w *worker) parse(j chunkJob, name string, mapped []byte, opts Options, bin
 	s := perfscript.NewChunkScanner(j.chunk, name, j.pidColumn)
 	for s.Next() {
 		rec := s.Record()
-		if rec.Kind != perfscript.KindSample {
+		if rec.Kind != record.KindSample {
 			j.table.Update(rec)
 			continue
 		}
@@ -233,7 +234,7 @@ type chunkMerger struct {
 	stacks  *aggregate.Stacks
 	pending map[int]chunkResult
 	next    int
-	scan    perfscript.Stats
+	scan    record.Stats
 	noPID   uint64
 	noMmap  bool
 	err     error // of the earliest chunk that failed

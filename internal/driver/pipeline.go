@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // The aggregation runs beside the parsing: the parser's goroutine places
@@ -23,7 +23,7 @@ type batchSample struct {
 }
 
 type batch struct {
-	branches []perfscript.Branch
+	branches []record.Branch
 	samples  []batchSample
 }
 
@@ -31,7 +31,7 @@ type batch struct {
 // the batch's branches for a batch of samples like it (and growth
 // doubles): grown by append, a batch of 4096 32-entry stacks would be
 // allocated five times over.
-func (b *batch) add(br []perfscript.Branch, delta, count uint64) {
+func (b *batch) add(br []record.Branch, delta, count uint64) {
 	if len(b.branches)+len(br) > cap(b.branches) {
 		b.branches = slices.Grow(b.branches, max(len(b.branches), batchSamples*len(br)))
 	}
@@ -79,7 +79,7 @@ func (c *counter) run() {
 }
 
 // Add queues a sample; its branches are copied.
-func (c *counter) Add(br []perfscript.Branch, delta, count uint64) {
+func (c *counter) Add(br []record.Branch, delta, count uint64) {
 	c.cur.add(br, delta, count)
 	if c.cur.full() {
 		c.work <- c.cur

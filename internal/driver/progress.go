@@ -5,6 +5,7 @@ import (
 
 	"github.com/profgen/profgen/internal/perfdata"
 	"github.com/profgen/profgen/internal/progress"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // startProgress shows how far the input is read, on a terminal's stderr
@@ -40,7 +41,7 @@ func stageProgress(opts Options, stage string) *progress.Line {
 
 // progressRecords reads the native records, moving the progress line
 // every few thousand records.
-func (in *input) progressRecords() recordSource {
+func (in *input) progressRecords() record.Source {
 	if in.progress == nil {
 		return in.native
 	}

@@ -17,7 +17,7 @@ package generate
 
 import (
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 
 	"iter"
 	"strings"
@@ -224,7 +224,7 @@ func (g *generator) duplicationFactor(d uint32) uint32 {
 
 // addBranch counts a branch landing on a function entry as a call from the
 // source's leaf frame and as head samples of the callee.
-func (g *generator) addBranch(b perfscript.Branch, n uint64) {
+func (g *generator) addBranch(b record.Branch, n uint64) {
 	r := g.sym.FuncRangeStartingAt(b.To)
 	if r == nil || !r.IsEntry {
 		return

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/profgen/profgen/internal/binary/pseudoprobe"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -194,7 +194,7 @@ func (g *probeGenerator) account(f *sampleprof.FunctionSamples, fr pseudoprobe.F
 
 // addBranch counts a branch from a call probe's address to a function
 // entry as a call target of that probe.
-func (g *probeGenerator) addBranch(b perfscript.Branch, n uint64, sym Symbolizer) {
+func (g *probeGenerator) addBranch(b record.Branch, n uint64, sym Symbolizer) {
 	r := sym.FuncRangeStartingAt(b.To)
 	if r == nil || !r.IsEntry {
 		return

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/profgen/profgen/internal/binary/pseudoprobe"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/sampleprof"
 	"github.com/profgen/profgen/internal/symbolize"
 	"github.com/profgen/profgen/internal/testutil"
@@ -84,7 +84,7 @@ func TestProbeProfileShape(t *testing.T) {
 	if mainRange == nil {
 		t.Fatal("no DWARF range for main")
 	}
-	c := Counters{Ranges: map[Range]uint64{{Start: mainRange.Start, End: mainRange.End - 1}: 7}, Branches: map[perfscript.Branch]uint64{}}
+	c := Counters{Ranges: map[Range]uint64{{Start: mainRange.Start, End: mainRange.End - 1}: 7}, Branches: map[record.Branch]uint64{}}
 	p, _, err := ProbeProfile(c, in.code, in.sym, pb, nil)
 	if err != nil {
 		t.Fatal(err)

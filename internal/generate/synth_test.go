@@ -7,9 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/profgen/profgen/internal/record"
 	"golang.org/x/arch/x86/x86asm"
-
-	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // synthCounters makes reproducible pseudo-random counters over the code of
@@ -17,7 +16,7 @@ import (
 // branches to the targets of direct jumps and calls.
 func synthCounters(c *testCode, seed int64) Counters {
 	rng := rand.New(rand.NewSource(seed))
-	out := Counters{Ranges: map[Range]uint64{}, Branches: map[perfscript.Branch]uint64{}}
+	out := Counters{Ranges: map[Range]uint64{}, Branches: map[record.Branch]uint64{}}
 	var blockStart uint64
 	inBlock := false
 	for i, a := range c.addrs {
@@ -36,7 +35,7 @@ func synthCounters(c *testCode, seed int64) Counters {
 		}
 		if t, ok := directTarget(a, in); ok && rng.Intn(4) != 0 {
 			if _, code := c.sizes[t]; code {
-				out.Branches[perfscript.Branch{From: a, To: t}] += uint64(1 + rng.Intn(500))
+				out.Branches[record.Branch{From: a, To: t}] += uint64(1 + rng.Intn(500))
 			}
 		}
 		if in.Op != x86asm.JMP && in.Op != x86asm.RET && rng.Intn(2) == 0 {
@@ -79,7 +78,7 @@ func writeUnsymbolized(w io.Writer, c Counters, base uint64) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "%x-%x:%d\n", r.Start-base, r.End-base, c.Ranges[r])
 	}
-	bs := make([]perfscript.Branch, 0, len(c.Branches))
+	bs := make([]record.Branch, 0, len(c.Branches))
 	for b := range c.Branches {
 		bs = append(bs, b)
 	}

@@ -7,14 +7,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // readUnsymbolized reads a non-CS llvm-profgen unsymbolized profile (ranges,
 // then branches, addresses as offsets from base). Test-only: the product
 // reader is internal/rawprof.
 func readUnsymbolized(r io.Reader, base uint64) (Counters, error) {
-	c := Counters{Ranges: map[Range]uint64{}, Branches: map[perfscript.Branch]uint64{}}
+	c := Counters{Ranges: map[Range]uint64{}, Branches: map[record.Branch]uint64{}}
 	sc := bufio.NewScanner(r)
 	for part := 0; part < 2; part++ {
 		if !sc.Scan() {
@@ -50,7 +50,7 @@ func addCounter(c Counters, line string, branch bool, base uint64) error {
 		return fmt.Errorf("bad counter line %q", line)
 	}
 	if branch {
-		c.Branches[perfscript.Branch{From: x + base, To: y + base}] += n
+		c.Branches[record.Branch{From: x + base, To: y + base}] += n
 	} else {
 		c.Ranges[Range{Start: x + base, End: y + base}] += n
 	}

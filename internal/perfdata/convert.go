@@ -3,8 +3,8 @@ package perfdata
 import (
 	"fmt"
 
-	"github.com/profgen/profgen/internal/perffile"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/perfdatafile"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // What perf script prints of each record, with the fields of ScriptArgs:
@@ -12,14 +12,14 @@ import (
 // instead of the ip), else `pid time: period event: ip sym (dso)` or the
 // call chain, one `addr sym (dso)` frame a line.
 
-func (n *Native) sample(rec *perffile.Record) error {
+func (n *Native) sample(rec *perfdatafile.Record) error {
 	s := &n.smp
 	if err := n.r.ParseSample(rec, s); err != nil {
 		return err
 	}
 	n.stats.Samples++
 	r := &n.rec
-	r.Kind = perfscript.KindSample
+	r.Kind = record.KindSample
 	r.HasPID, r.PID, r.TID = true, s.PID, s.PID // only the pid field is printed
 	smp := &r.Sample
 	smp.Count = 1
@@ -42,7 +42,7 @@ func (n *Native) sample(rec *perffile.Record) error {
 	}
 	if lbr && s.HasBranch {
 		for _, b := range s.Branches {
-			smp.Branches = append(smp.Branches, perfscript.Branch{From: b.From, To: b.To})
+			smp.Branches = append(smp.Branches, record.Branch{From: b.From, To: b.To})
 		}
 	}
 	return nil
@@ -56,7 +56,7 @@ func (n *Native) sample(rec *perffile.Record) error {
 //
 // symbols is -F sym,dso (call-stack input); dso alone is -F dso (hybrid
 // input: perf script -F pid,ip,dso,brstack).
-func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
+func (n *Native) callchain(t *thread, s *perfdatafile.Sample, symbols, dso bool) {
 	smp := &n.rec.Sample
 	cpumode := uint16(cpumodeUser)
 	entries := 0
@@ -64,13 +64,13 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 		if entries >= maxStack {
 			break
 		}
-		if ip >= perffile.ContextMax {
+		if ip >= perfdatafile.ContextMax {
 			switch ip {
-			case perffile.ContextHV:
-				cpumode = perffile.MiscHypervisor
-			case perffile.ContextKernel:
+			case perfdatafile.ContextHV:
+				cpumode = perfdatafile.MiscHypervisor
+			case perfdatafile.ContextKernel:
 				cpumode = cpumodeKernel
-			case perffile.ContextUser:
+			case perfdatafile.ContextUser:
 				cpumode = cpumodeUser
 			default: // a corrupted chain: perf drops it all
 				smp.Frames = smp.Frames[:0]
@@ -80,7 +80,7 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 		}
 		entries++
 		m := n.mc.findMap(t, cpumode, ip)
-		f := perfscript.Frame{Addr: ip}
+		f := record.Frame{Addr: ip}
 		if m != nil && !m.kernel {
 			f.Addr = m.mapIP(ip)
 		}
@@ -94,7 +94,7 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 		case dso:
 			f.DSO = "[unknown]"
 		}
-		f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !perfscript.IsKernelDSO(f.DSO)
+		f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !record.IsKernelDSO(f.DSO)
 		smp.Frames = append(smp.Frames, f)
 	}
 }
@@ -103,7 +103,7 @@ func (n *Native) callchain(t *thread, s *perffile.Sample, symbols, dso bool) {
 // name (DeferChainSymbols): when m tells the reader, by the name it
 // prints, whether it is kernel code, which the name is looked up as.
 func (n *Native) deferredName(m *pmap) bool {
-	return n.deferChain && n.names != nil && m != nil && m.kernel == perfscript.IsKernelDSO(m.dso)
+	return n.deferChain && n.names != nil && m != nil && m.kernel == record.IsKernelDSO(m.dso)
 }
 
 // symbolAndDSO is what perf prints for an address with -F sym,dso.
@@ -125,13 +125,13 @@ func (n *Native) symbolAndDSO(m *pmap, ip uint64) (sym, dso string) {
 	return sym, m.dso
 }
 
-func (n *Native) mmap(rec *perffile.Record) error {
+func (n *Native) mmap(rec *perfdatafile.Record) error {
 	m, err := n.r.ParseMmap(rec)
 	if err != nil {
 		return err
 	}
 	prot := m.Prot
-	if !m.V2 && rec.Misc&perffile.MiscMmapData == 0 {
+	if !m.V2 && rec.Misc&perfdatafile.MiscMmapData == 0 {
 		prot = protExec
 	}
 	var buildID string
@@ -142,7 +142,7 @@ func (n *Native) mmap(rec *perffile.Record) error {
 			ids[m.Path] = buildID
 		}
 	}
-	cpumode := rec.Misc & perffile.MiscCPUModeMask
+	cpumode := rec.Misc & perfdatafile.MiscCPUModeMask
 	if cpumode == cpumodeKernel {
 		n.mc.kernelMmap(m.Addr, m.Len, m.PgOff, m.Path)
 	} else {
@@ -150,12 +150,12 @@ func (n *Native) mmap(rec *perffile.Record) error {
 	}
 	n.prefetch(cpumode == cpumodeKernel, prot, m.Path)
 	r := &n.rec
-	r.Kind = perfscript.KindMmap
+	r.Kind = record.KindMmap
 	r.HasPID, r.PID, r.TID = true, m.PID, m.TID
-	r.Mmap = perfscript.Mmap{Addr: m.Addr, Len: m.Len, PgOff: m.PgOff, Path: m.Path, V2: m.V2, BuildID: buildID}
+	r.Mmap = record.Mmap{Addr: m.Addr, Len: m.Len, PgOff: m.PgOff, Path: m.Path, V2: m.V2, BuildID: buildID}
 	if m.V2 {
 		r.Mmap.Prot = protString(m.Prot, m.Flags)
-	} else if rec.Misc&perffile.MiscMmapData != 0 {
+	} else if rec.Misc&perfdatafile.MiscMmapData != 0 {
 		r.Mmap.Prot = "r"
 	} else {
 		r.Mmap.Prot = "x"
@@ -178,14 +178,14 @@ func protString(prot, flags uint32) string {
 	return string(b)
 }
 
-func (n *Native) comm(rec *perffile.Record) error {
+func (n *Native) comm(rec *perfdatafile.Record) error {
 	c, err := n.r.ParseComm(rec)
 	if err != nil {
 		return err
 	}
 	n.mc.findnew(c.PID, c.TID)
 	r := &n.rec
-	r.Kind = perfscript.KindComm
+	r.Kind = record.KindComm
 	r.HasPID, r.PID, r.TID = true, c.PID, c.TID
 	r.Exec, r.Comm = c.Exec, c.Comm
 	return nil
@@ -194,15 +194,15 @@ func (n *Native) comm(rec *perffile.Record) error {
 // miscForkExec marks a FORK that perf synthesized for a running task.
 const miscForkExec = 1 << 13
 
-func (n *Native) task(rec *perffile.Record) error {
+func (n *Native) task(rec *perfdatafile.Record) error {
 	t, err := n.r.ParseTask(rec)
 	if err != nil {
 		return err
 	}
 	r := &n.rec
-	r.Kind = perfscript.KindExit
-	if rec.Type == perffile.RecordFork {
-		r.Kind = perfscript.KindFork
+	r.Kind = record.KindExit
+	if rec.Type == perfdatafile.RecordFork {
+		r.Kind = record.KindFork
 		n.mc.fork(t.PID, t.TID, t.PPID, t.PTID, rec.Misc&miscForkExec != 0)
 	}
 	r.HasPID, r.PID, r.TID = true, t.PID, t.TID

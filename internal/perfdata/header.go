@@ -1,7 +1,7 @@
 package perfdata
 
 import (
-	"github.com/profgen/profgen/internal/perffile"
+	"github.com/profgen/profgen/internal/perfdatafile"
 )
 
 // Content says what the samples of a perf.data file carry.
@@ -14,7 +14,7 @@ type Content struct {
 // mode) and reports whether any event samples call chains or branch
 // stacks.
 func ReadContent(path string) (Content, error) {
-	r, err := perffile.Open(path)
+	r, err := perfdatafile.Open(path)
 	if err != nil {
 		return Content{}, err
 	}
@@ -24,7 +24,7 @@ func ReadContent(path string) (Content, error) {
 
 // contentOf reads the attributes; in pipe mode they come as the first
 // records, read up to the first event.
-func contentOf(r *perffile.Reader) (Content, error) {
+func contentOf(r *perfdatafile.Reader) (Content, error) {
 	if r.Pipe {
 		r.Next()
 		if err := r.Err(); err != nil {
@@ -33,8 +33,8 @@ func contentOf(r *perffile.Reader) (Content, error) {
 	}
 	var c Content
 	for _, a := range r.Attrs {
-		c.Callchain = c.Callchain || a.SampleType&perffile.SampleCallchain != 0
-		c.BranchStack = c.BranchStack || a.SampleType&perffile.SampleBranchStack != 0
+		c.Callchain = c.Callchain || a.SampleType&perfdatafile.SampleCallchain != 0
+		c.BranchStack = c.BranchStack || a.SampleType&perfdatafile.SampleBranchStack != 0
 	}
 	return c, nil
 }

@@ -2,10 +2,11 @@ package perfdata
 
 import (
 	"encoding/binary"
-	"github.com/profgen/profgen/internal/perffile"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/perfdatafile"
 )
 
 // hostileHeaders are header fields (byte offset, value) no file can hold;
@@ -46,7 +47,7 @@ func TestHostileHeader(t *testing.T) {
 }
 
 func contentOfBytes(b []byte, name string) (Content, error) {
-	r, err := perffile.OpenBytes(b, name)
+	r, err := perfdatafile.OpenBytes(b, name)
 	if err != nil {
 		return Content{}, err
 	}

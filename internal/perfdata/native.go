@@ -3,8 +3,8 @@ package perfdata
 import (
 	"fmt"
 
-	"github.com/profgen/profgen/internal/perffile"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/perfdatafile"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Native reads a perf.data file without perf and yields the records that
@@ -14,7 +14,7 @@ import (
 // print left empty. Use it like perfscript.Scanner (Next, Record, Err,
 // Stats).
 type Native struct {
-	r       *perffile.Reader
+	r       *perfdatafile.Reader
 	content Content
 	names   SymbolNamer
 	// deferChain leaves call-chain frames unnamed (DeferChainSymbols).
@@ -25,8 +25,8 @@ type Native struct {
 	releasedAt int64
 	mc         *machine
 	q          *orderQueue
-	rec        perfscript.Record
-	smp        perffile.Sample
+	rec        record.Record
+	smp        perfdatafile.Sample
 	n          int // records delivered
 	err        error
 	eof        bool
@@ -57,7 +57,7 @@ const maxStack = 127
 // reading; c says which fields perf script would print (ScriptArgs).
 // Symbols print as [unknown] unless SetSymbolNamer gives a namer.
 func OpenNative(path string, c Content) (*Native, error) {
-	r, err := perffile.Open(path)
+	r, err := perfdatafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func OpenNative(path string, c Content) (*Native, error) {
 }
 
 // NewNative reads records from r.
-func NewNative(r *perffile.Reader, c Content) (*Native, error) {
+func NewNative(r *perfdatafile.Reader, c Content) (*Native, error) {
 	for _, a := range r.Attrs {
 		if err := checkAttr(a); err != nil {
 			r.Close()
@@ -87,11 +87,11 @@ func (n *Native) DeferChainSymbols() { n.deferChain = true }
 
 // checkAttr refuses what perf script would print in a way the native
 // reader does not reproduce.
-func checkAttr(a *perffile.Attr) error {
-	if a.SampleType&perffile.SampleRegsUser != 0 && a.SampleType&perffile.SampleStackUser != 0 && a.SampleType&perffile.SampleCallchain != 0 {
+func checkAttr(a *perfdatafile.Attr) error {
+	if a.SampleType&perfdatafile.SampleRegsUser != 0 && a.SampleType&perfdatafile.SampleStackUser != 0 && a.SampleType&perfdatafile.SampleCallchain != 0 {
 		return fmt.Errorf("event %s was recorded with --call-graph=dwarf: perf script unwinds its stacks; use --use-perf-script", a.Name)
 	}
-	if a.BranchSampleType&perffile.BranchCallStack != 0 {
+	if a.BranchSampleType&perfdatafile.BranchCallStack != 0 {
 		return fmt.Errorf("event %s was recorded with --call-graph=lbr: perf script merges its LBR call stacks; use --use-perf-script", a.Name)
 	}
 	return nil
@@ -101,14 +101,14 @@ func checkAttr(a *perffile.Attr) error {
 func (n *Native) Close() error { return n.r.Close() }
 
 // Record returns the current record; its slices are reused by Next.
-func (n *Native) Record() *perfscript.Record { return &n.rec }
+func (n *Native) Record() *record.Record { return &n.rec }
 
 // Err returns the first error, nil at the end.
 func (n *Native) Err() error { return n.err }
 
 // Stats returns what the perf script parser would have skipped: nothing,
 // as perf script prints only the records asked for.
-func (n *Native) Stats() perfscript.Stats { return perfscript.Stats{Lines: n.n} }
+func (n *Native) Stats() record.Stats { return record.Stats{Lines: n.n} }
 
 // NativeStats returns counts of the raw records.
 func (n *Native) NativeStats() NativeStats { return n.stats }
@@ -148,11 +148,11 @@ func (n *Native) read() {
 	}
 	n.stats.Compressed = n.stats.Compressed || rec.InCompressed
 	switch rec.Type {
-	case perffile.RecordFinishedRound:
+	case perfdatafile.RecordFinishedRound:
 		n.q.round()
 		return
-	case perffile.RecordSample, perffile.RecordMmap, perffile.RecordMmap2, perffile.RecordComm,
-		perffile.RecordFork, perffile.RecordExit:
+	case perfdatafile.RecordSample, perfdatafile.RecordMmap, perfdatafile.RecordMmap2, perfdatafile.RecordComm,
+		perfdatafile.RecordFork, perfdatafile.RecordExit:
 	default:
 		return // not printed, and no part of perf's state that printing uses
 	}
@@ -171,8 +171,8 @@ func (n *Native) read() {
 
 // timeOf is the record's time for ordering: the sample's TIME, or the
 // sample id's; 0 when it has none.
-func (n *Native) timeOf(rec *perffile.Record) (uint64, error) {
-	if rec.Type == perffile.RecordSample {
+func (n *Native) timeOf(rec *perfdatafile.Record) (uint64, error) {
+	if rec.Type == perfdatafile.RecordSample {
 		t, _, err := n.r.SampleTime(rec)
 		return t, err
 	}
@@ -186,18 +186,18 @@ func (n *Native) timeOf(rec *perffile.Record) (uint64, error) {
 // deliver applies a record to the machine state and fills n.rec when
 // perf script prints it.
 func (n *Native) deliver(e queued) bool {
-	rec := perffile.Record{Type: le32(e.data), Misc: le16(e.data[4:]), Data: e.data, Offset: e.offset, InCompressed: e.inCompressed, Inner: e.inner}
+	rec := perfdatafile.Record{Type: le32(e.data), Misc: le16(e.data[4:]), Data: e.data, Offset: e.offset, InCompressed: e.inCompressed, Inner: e.inner}
 	n.n++
-	n.rec = perfscript.Record{Line: n.n, Sample: perfscript.Sample{Branches: n.rec.Sample.Branches[:0], Frames: n.rec.Sample.Frames[:0]}}
+	n.rec = record.Record{Line: n.n, Sample: record.Sample{Branches: n.rec.Sample.Branches[:0], Frames: n.rec.Sample.Frames[:0]}}
 	var err error
 	switch rec.Type {
-	case perffile.RecordSample:
+	case perfdatafile.RecordSample:
 		err = n.sample(&rec)
-	case perffile.RecordMmap, perffile.RecordMmap2:
+	case perfdatafile.RecordMmap, perfdatafile.RecordMmap2:
 		err = n.mmap(&rec)
-	case perffile.RecordComm:
+	case perfdatafile.RecordComm:
 		err = n.comm(&rec)
-	case perffile.RecordFork, perffile.RecordExit:
+	case perfdatafile.RecordFork, perfdatafile.RecordExit:
 		err = n.task(&rec)
 	}
 	if err != nil {

@@ -9,26 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/profgen/profgen/internal/perffile"
+	"github.com/profgen/profgen/internal/perfdatafile"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/perfsyms"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/testutil"
 )
 
-// recordSource is what perfscript.Scanner and Native share.
-type recordSource interface {
-	Next() bool
-	Record() *perfscript.Record
-	Err() error
-}
-
 // flatRecord is a record in comparable form; symbols are compared only
 // when withSymbols.
-func flatRecord(r *perfscript.Record, withSymbols bool) string {
+func flatRecord(r *record.Record, withSymbols bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v pid=%v:%d/%d mmap=%+v parent=%d/%d exec=%v comm=%q", r.Kind, r.HasPID, r.PID, r.TID, r.Mmap, r.ParentPID, r.ParentTID, r.Exec, r.Comm)
 	s := &r.Sample
-	if r.Kind == perfscript.KindSample {
+	if r.Kind == record.KindSample {
 		fmt.Fprintf(&b, " count=%d ip=%v:%#x event=%q period=%d time=%d bad=%v", s.Count, s.HasIP, s.IP, s.Event, s.Period, s.TimeNS, s.BadBranch)
 		if withSymbols {
 			fmt.Fprintf(&b, " ipsym=%q", s.IPSymbol)
@@ -60,7 +54,7 @@ func perfScriptRecords(t *testing.T, path string, c Content) *perfscript.Scanner
 
 // compareRecords reads both sources to the end and reports the first
 // differences.
-func compareRecords(t *testing.T, want, got recordSource, withSymbols bool) int {
+func compareRecords(t *testing.T, want, got record.Source, withSymbols bool) int {
 	t.Helper()
 	n, bad := 0, 0
 	for {
@@ -189,7 +183,7 @@ func lineDiff(want, got string) string {
 }
 
 func FuzzNative(f *testing.F) {
-	for _, p := range []string{forkyData, "../perffile/testdata/compressed.perf.data"} {
+	for _, p := range []string{forkyData, "../perfdatafile/testdata/compressed.perf.data"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -197,7 +191,7 @@ func FuzzNative(f *testing.F) {
 		f.Add(b[:min(len(b), 6000)], true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, lbr bool) {
-		r, err := perffile.OpenBytes(data, "fuzz")
+		r, err := perfdatafile.OpenBytes(data, "fuzz")
 		if err != nil {
 			return
 		}
@@ -208,7 +202,7 @@ func FuzzNative(f *testing.F) {
 		}
 		defer n.Close()
 		for n.Next() {
-			if rec := n.Record(); rec.Kind == perfscript.KindSample && len(rec.Sample.Frames) > maxStack {
+			if rec := n.Record(); rec.Kind == record.KindSample && len(rec.Sample.Frames) > maxStack {
 				t.Fatalf("%d frames", len(rec.Sample.Frames))
 			}
 		}
@@ -247,7 +241,7 @@ func TestDeferChainSymbols(t *testing.T) {
 				for i, f := range got {
 					if f.Symbol == "" {
 						frames++
-						if f.Symbol = names.Name(f.DSO, perfscript.IsKernelDSO(f.DSO), f.Addr); f.Symbol == "" {
+						if f.Symbol = names.Name(f.DSO, record.IsKernelDSO(f.DSO), f.Addr); f.Symbol == "" {
 							f.Symbol = "[unknown]"
 						}
 					}

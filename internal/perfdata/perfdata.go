@@ -1,7 +1,8 @@
-// Package perfdata turns a perf.data file into the records of the perf
-// script parser (internal/perfscript), two ways:
+// Package perfdata is the perf.data source of records: it turns a perf.data
+// file into the records of the record model (internal/record) that the perf
+// script scanner (internal/perfscript) yields from text, two ways:
 //
-//   - natively (Native, the default): internal/perffile reads the file, and
+//   - natively (Native, the default): internal/perfdatafile reads the file, and
 //     this package does what perf script does between reading and printing
 //     (perf's time ordering of records, its per-process maps for
 //     DSO-relative call-chain addresses, the fields ScriptArgs asks for),
@@ -13,7 +14,8 @@
 //     truncated text.
 //
 // In: a perf.data path and the Content it holds (ReadContent). Out:
-// perfscript.Records (Native), or perf script text (Open).
+// record.Records (Native), or perf script text (Open). The file format
+// itself is read by internal/perfdatafile.
 package perfdata
 
 import (

@@ -3,6 +3,8 @@ package perfscript
 import (
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/record"
 )
 
 // TestBadBranchLine: a malformed brstack entry keeps the entries before it
@@ -11,10 +13,10 @@ func TestBadBranchLine(t *testing.T) {
 	long := " 401139 0x40111f/0x401139/P/-/-/0 bad" + strings.Repeat(" 0x401114/0x40111c/P/-/-/0", 100)
 	in := " 401139 0x40111f/0x401139/P/-/-/0\n" + long + "\n"
 	s := NewScanner(strings.NewReader(in), "t")
-	var got []Sample
+	var got []record.Sample
 	for s.Next() {
 		smp := s.Record().Sample
-		smp.Branches = append([]Branch(nil), smp.Branches...)
+		smp.Branches = append([]record.Branch(nil), smp.Branches...)
 		got = append(got, smp)
 	}
 	if err := s.Err(); err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/profgen/profgen/internal/record"
 )
 
 // For parallel parsing the text is cut into chunks at record boundaries;
@@ -249,7 +251,7 @@ func NewChunkScanner(c Chunk, name string, pidColumn bool) *Scanner {
 // calls fn for each; pidColumn says whether the events so far (those of
 // earlier chunks: pidColumn in) print a leading pid column. A malformed
 // event is reported by the chunk's scanner, not here.
-func (c Chunk) Events(name string, pidColumn bool, fn func(*Record)) bool {
+func (c Chunk) Events(name string, pidColumn bool, fn func(*record.Record)) bool {
 	s := &Scanner{name: name, strs: map[string]string{}, pidColumn: pidColumn}
 	data := c.Data
 	for {

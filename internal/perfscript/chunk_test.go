@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/testutil"
 )
 
@@ -24,7 +25,7 @@ func dumpChunked(t *testing.T, data []byte, size int, whole bool) string {
 		ch = NewChunkerOf(data, size, nil)
 	}
 	offset, pidColumn, failed := 0, false, false
-	var sum Stats
+	var sum record.Stats
 	eachChunk(t, ch, func(c Chunk) {
 		if c.Offset != offset || string(c.Data) != string(data[offset:offset+len(c.Data)]) {
 			t.Fatalf("chunk %d at offset %d: not the input's bytes from %d", c.Index, c.Offset, offset)
@@ -34,7 +35,7 @@ func dumpChunked(t *testing.T, data []byte, size int, whole bool) string {
 			return
 		}
 		before := pidColumn
-		pidColumn = c.Events("in", pidColumn, func(*Record) {})
+		pidColumn = c.Events("in", pidColumn, func(*record.Record) {})
 		s := NewChunkScanner(c, "in", before)
 		var part strings.Builder
 		if err := dumpRecords(&part, s); err != nil {

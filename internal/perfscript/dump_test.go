@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/testutil"
 )
 
@@ -31,14 +32,14 @@ func dumpRecords(w io.Writer, s *Scanner) error {
 			fmt.Fprintf(w, " pid=%d tid=%d", r.PID, r.TID)
 		}
 		switch r.Kind {
-		case KindMmap:
+		case record.KindMmap:
 			m := r.Mmap
 			fmt.Fprintf(w, " v2=%v addr=%#x len=%#x pgoff=%#x prot=%q path=%q", m.V2, m.Addr, m.Len, m.PgOff, m.Prot, m.Path)
-		case KindFork, KindExit:
+		case record.KindFork, record.KindExit:
 			fmt.Fprintf(w, " parent=%d:%d", r.ParentPID, r.ParentTID)
-		case KindComm:
+		case record.KindComm:
 			fmt.Fprintf(w, " exec=%v comm=%q", r.Exec, r.Comm)
-		case KindSample:
+		case record.KindSample:
 			smp := r.Sample
 			fmt.Fprintf(w, " count=%d", smp.Count)
 			if smp.HasIP {

@@ -1,9 +1,13 @@
 package perfscript
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/profgen/profgen/internal/record"
+)
 
 // parseEvent parses a PERF_RECORD_* line into s.rec. It returns false for
-// kinds that are skipped (counted in Stats) and on error (s.err set).
+// kinds that are skipped (counted in record.Stats) and on error (s.err set).
 func (s *Scanner) parseEvent(line []byte) bool {
 	i := bytes.Index(line[:min(len(line), 192)], []byte("PERF_RECORD_"))
 	s.notePIDColumn(line[:i])
@@ -15,9 +19,9 @@ func (s *Scanner) parseEvent(line []byte) bool {
 	case bytes.HasPrefix(body, []byte("MMAP ")):
 		return s.parseMmap(body[len("MMAP "):], false)
 	case bytes.HasPrefix(body, []byte("FORK(")):
-		return s.parseTask(body[len("FORK"):], KindFork)
+		return s.parseTask(body[len("FORK"):], record.KindFork)
 	case bytes.HasPrefix(body, []byte("EXIT(")):
-		return s.parseTask(body[len("EXIT"):], KindExit)
+		return s.parseTask(body[len("EXIT"):], record.KindExit)
 	case bytes.HasPrefix(body, []byte("COMM")):
 		return s.parseComm(body[len("COMM"):])
 	}
@@ -37,7 +41,7 @@ func (s *Scanner) notePIDColumn(prefix []byte) {
 // parseMmap parses `pid/tid: [0xADDR(0xLEN) @ PGOFF ...]: prot path`.
 func (s *Scanner) parseMmap(b []byte, v2 bool) bool {
 	r := &s.rec
-	r.Kind = KindMmap
+	r.Kind = record.KindMmap
 	r.Mmap.V2 = v2
 	colon := indexByte(b, ':')
 	if colon < 0 {
@@ -115,7 +119,7 @@ func (s *Scanner) mmapBuildID(b []byte) string {
 }
 
 // parseTask parses `(pid:tid):(ppid:ptid)` of FORK and EXIT.
-func (s *Scanner) parseTask(b []byte, kind Kind) bool {
+func (s *Scanner) parseTask(b []byte, kind record.Kind) bool {
 	r := &s.rec
 	r.Kind = kind
 	c, rest, ok := parseParenPair(b)
@@ -131,8 +135,8 @@ func (s *Scanner) parseTask(b []byte, kind Kind) bool {
 	return true
 }
 
-func kindName(k Kind) string {
-	if k == KindFork {
+func kindName(k record.Kind) string {
+	if k == record.KindFork {
 		return "FORK"
 	}
 	return "EXIT"
@@ -158,7 +162,7 @@ func parseParenPair(b []byte) ([2]int32, []byte, bool) {
 // parseComm parses ` exec: name:pid/tid` or `: name:pid/tid`.
 func (s *Scanner) parseComm(b []byte) bool {
 	r := &s.rec
-	r.Kind = KindComm
+	r.Kind = record.KindComm
 	b = trimSpace(b)
 	if bytes.HasPrefix(b, []byte("exec:")) {
 		r.Exec = true

@@ -1,6 +1,9 @@
 package perfscript
 
-import "github.com/profgen/profgen/internal/hexnum"
+import (
+	"github.com/profgen/profgen/internal/hexnum"
+	"github.com/profgen/profgen/internal/record"
+)
 
 // Hand-written number and token helpers: the hot path must not allocate.
 
@@ -99,14 +102,14 @@ func indexByte(b []byte, c byte) int {
 }
 
 // parseEntry parses "0xFROM/0xTO[/flags...]".
-func parseEntry(tok []byte) (Branch, bool) {
+func parseEntry(tok []byte) (record.Branch, bool) {
 	i := indexByte(tok, '/')
 	if i < 0 {
-		return Branch{}, false
+		return record.Branch{}, false
 	}
 	from, ok := parseHex0x(tok[:i])
 	if !ok {
-		return Branch{}, false
+		return record.Branch{}, false
 	}
 	rest := tok[i+1:]
 	if j := indexByte(rest, '/'); j >= 0 {
@@ -114,9 +117,9 @@ func parseEntry(tok []byte) (Branch, bool) {
 	}
 	to, ok := parseHex0x(rest)
 	if !ok {
-		return Branch{}, false
+		return record.Branch{}, false
 	}
-	return Branch{From: from, To: to}, true
+	return record.Branch{From: from, To: to}, true
 }
 
 // parsePIDTID parses "pid/tid" or "pid".

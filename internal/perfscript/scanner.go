@@ -9,6 +9,7 @@ import (
 
 	"github.com/profgen/profgen/internal/hexnum"
 	quotepkg "github.com/profgen/profgen/internal/quote"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // ParseError is a malformed line.
@@ -26,40 +27,6 @@ func (e *ParseError) Error() string {
 // 32-entry branch stack is about 1.5 KiB; a call chain is one line a frame).
 const MaxLineBytes = 16 << 20
 
-// Stats counts what the scanner passed over.
-type Stats struct {
-	Lines          int // lines read
-	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
-	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
-	// Units counts what llvm-profgen takes for a sample when it warns
-	// about shares of samples (its NumTotalSample): each sample, and each
-	// line outside samples but mmap events (blank lines, comments, pid
-	// lines of their own, other events).
-	Units int
-	// Skipped are the first MaxSkippedKept skipped lines, by line number
-	// (llvm-profgen warns about each).
-	Skipped []LineText
-}
-
-// LineText is a line of the input: its number and its first
-// MaxQuotedBytes bytes.
-type LineText struct {
-	Line int
-	Text string
-}
-
-// MaxSkippedKept bounds the skipped lines kept in Stats.
-const MaxSkippedKept = 100
-
-// Add adds the counts of o, the Stats of input that follows s's.
-func (s *Stats) Add(o Stats) {
-	s.Lines += o.Lines
-	s.SkippedLines += o.SkippedLines
-	s.SkippedRecords += o.SkippedRecords
-	s.Units += o.Units
-	s.Skipped = append(s.Skipped, o.Skipped[:min(len(o.Skipped), MaxSkippedKept-len(s.Skipped))]...)
-}
-
 // Scanner reads Records from perf script text. Use it like bufio.Scanner:
 //
 //	for s.Next() { r := s.Record(); ... }
@@ -75,7 +42,7 @@ type Scanner struct {
 	pending bool // line was read but not consumed
 	eof     bool
 
-	rec       Record
+	rec       record.Record
 	count     uint64 // repeat count read for the next sample, or 0
 	countLine int
 	inSample  bool // a call-chain sample is being collected
@@ -85,7 +52,7 @@ type Scanner struct {
 	noStackUntil int
 	pidColumn    bool // event lines carry a leading pid field (-F pid,...)
 	strs         map[string]string
-	stats        Stats
+	stats        record.Stats
 	skipped      skippedLines
 	err          error
 }
@@ -100,22 +67,22 @@ func NewScanner(r io.Reader, name string) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, readBufferSize), name: name, strs: map[string]string{}}
 }
 
-// Record returns the current record. Its slices are reused by Next.
-func (s *Scanner) Record() *Record { return &s.rec }
+// record.Record returns the current record. Its slices are reused by Next.
+func (s *Scanner) Record() *record.Record { return &s.rec }
 
 // Err returns the first error, nil at the end of the input.
 func (s *Scanner) Err() error { return s.err }
 
-// Stats returns what was skipped so far.
-func (s *Scanner) Stats() Stats {
+// record.Stats returns what was skipped so far.
+func (s *Scanner) Stats() record.Stats {
 	st := s.stats
 	for _, l := range s.skipped.lines {
-		st.Skipped = append(st.Skipped, LineText{l.line, string(s.skipped.text[l.start:l.end])})
+		st.Skipped = append(st.Skipped, record.LineText{Line: l.line, Text: string(s.skipped.text[l.start:l.end])})
 	}
 	return st
 }
 
-// skippedLines keeps the first MaxSkippedKept skipped lines in one buffer
+// skippedLines keeps the first record.MaxSkippedKept skipped lines in one buffer
 // allocated once (no allocation per line).
 type skippedLines struct {
 	lines []skippedLine
@@ -127,10 +94,10 @@ type skippedLine struct{ line, start, end int }
 func (s *Scanner) keepSkipped(line []byte) {
 	k := &s.skipped
 	switch {
-	case len(k.lines) == MaxSkippedKept:
+	case len(k.lines) == record.MaxSkippedKept:
 		return
 	case k.lines == nil:
-		k.lines, k.text = make([]skippedLine, 0, MaxSkippedKept), make([]byte, 0, MaxSkippedKept*MaxQuotedBytes)
+		k.lines, k.text = make([]skippedLine, 0, record.MaxSkippedKept), make([]byte, 0, record.MaxSkippedKept*MaxQuotedBytes)
 	}
 	start := len(k.text)
 	k.text = append(k.text, line[:min(len(line), MaxQuotedBytes)]...)
@@ -221,8 +188,8 @@ func trimNewline(b []byte) []byte {
 
 func (s *Scanner) resetRecord() {
 	smp := &s.rec.Sample
-	*smp = Sample{Count: 1, Branches: smp.Branches[:0], Frames: smp.Frames[:0]}
-	s.rec = Record{Sample: *smp}
+	*smp = record.Sample{Count: 1, Branches: smp.Branches[:0], Frames: smp.Frames[:0]}
+	s.rec = record.Record{Sample: *smp}
 }
 
 // Next advances to the next record.
@@ -323,7 +290,7 @@ func mustDec(b []byte) uint64 {
 
 func (s *Scanner) startSample() {
 	s.stats.Units++
-	s.rec.Kind = KindSample
+	s.rec.Kind = record.KindSample
 	s.rec.Line = s.lineNo
 	if s.count != 0 {
 		s.rec.Sample.Count = s.count
@@ -395,8 +362,8 @@ func (s *Scanner) parseFrame(line []byte) bool {
 		}
 	}
 	sym = rest
-	f := Frame{Addr: addr, Symbol: s.intern(sym), DSO: s.intern(dso)}
-	f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !IsKernelDSO(f.DSO)
+	f := record.Frame{Addr: addr, Symbol: s.intern(sym), DSO: s.intern(dso)}
+	f.Relative = f.DSO != "" && f.DSO != "[unknown]" && !record.IsKernelDSO(f.DSO)
 	s.rec.Sample.Frames = append(s.rec.Sample.Frames, f)
 	return true
 }
@@ -442,7 +409,7 @@ func (s *Scanner) parseBranches(b []byte) {
 			s.badBranch()
 			return
 		}
-		smp.Branches = append(smp.Branches, Branch{From: from, To: to})
+		smp.Branches = append(smp.Branches, record.Branch{From: from, To: to})
 		for k < n && !isSpace(b[k]) {
 			k++
 		}

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/record"
 )
 
 func TestErrorsNameTheLine(t *testing.T) {
@@ -51,7 +53,7 @@ func TestLongLine(t *testing.T) {
 		t.Fatal(s.Err())
 	}
 	br := s.Record().Sample.Branches
-	if len(br) != n || br[n-1] != (Branch{0x400000 + n - 1, 0x500000 + n - 1}) {
+	if len(br) != n || br[n-1] != (record.Branch{From: 0x400000 + n - 1, To: 0x500000 + n - 1}) {
 		t.Fatalf("got %d branches, last %+v", len(br), br[len(br)-1])
 	}
 }
@@ -108,7 +110,7 @@ func TestSampleLayouts(t *testing.T) {
 		if r.HasPID {
 			pid = r.PID
 		}
-		if r.Kind != KindSample || pid != tt.pid || r.Sample.IP != tt.ip || len(r.Sample.Branches) != tt.entries {
+		if r.Kind != record.KindSample || pid != tt.pid || r.Sample.IP != tt.ip || len(r.Sample.Branches) != tt.entries {
 			t.Errorf("%q: got kind %v pid %d ip %#x %d entries", tt.in, r.Kind, pid, r.Sample.IP, len(r.Sample.Branches))
 		}
 	}
@@ -121,9 +123,9 @@ func ExampleScanner() {
 	for s.Next() {
 		r := s.Record()
 		switch r.Kind {
-		case KindMmap:
+		case record.KindMmap:
 			fmt.Printf("pid %d maps %s at %#x\n", r.PID, r.Mmap.Path, r.Mmap.Addr)
-		case KindSample:
+		case record.KindSample:
 			fmt.Printf("sample with %d branches\n", len(r.Sample.Branches))
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/pprofout"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/symbolize"
 	"github.com/profgen/profgen/internal/testutil"
 )
@@ -39,7 +40,7 @@ func forkyProfile(t *testing.T) *profile.Profile {
 	defer in.Close()
 	s := perfscript.NewScanner(in, "forky script")
 	for s.Next() {
-		if r := s.Record(); r.Kind != perfscript.KindSample {
+		if r := s.Record(); r.Kind != record.KindSample {
 			table.Update(r)
 		} else if err := a.Add(r); err != nil {
 			t.Fatal(err)

@@ -30,7 +30,7 @@ import (
 	"strconv"
 
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Write writes c with addresses as offsets from base (llvm-profgen's
@@ -54,7 +54,7 @@ func writeCounters(bw *bufio.Writer, c *aggregate.Counters, base uint64, indent 
 		line = appendCounter(append(line[:0], indent...), r.Start-base, "-", r.End-base, c.Ranges[r])
 		bw.Write(line)
 	}
-	branches := slices.SortedFunc(maps.Keys(c.Branches), func(a, b perfscript.Branch) int {
+	branches := slices.SortedFunc(maps.Keys(c.Branches), func(a, b record.Branch) int {
 		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To))
 	})
 	bw.WriteString(indent + strconv.Itoa(len(branches)) + "\n")

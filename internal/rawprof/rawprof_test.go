@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/testutil"
 )
 
@@ -21,9 +21,9 @@ func sample() *aggregate.Counters {
 	c.Ranges[aggregate.Range{Start: 0x401110, End: 0x40111f}] = 2
 	c.Ranges[aggregate.Range{Start: 0x401110, End: 0x401114}] = 2
 	c.Ranges[aggregate.Range{Start: 0x401139, End: 0x401139}] = 1
-	c.Branches[perfscript.Branch{From: aggregate.ExternalAddr, To: 0x401110}] = 1
-	c.Branches[perfscript.Branch{From: 0x40111f, To: 0x401139}] = 8
-	c.Branches[perfscript.Branch{From: 0x401114, To: 0x40111c}] = 2
+	c.Branches[record.Branch{From: aggregate.ExternalAddr, To: 0x401110}] = 1
+	c.Branches[record.Branch{From: 0x40111f, To: 0x401139}] = 8
+	c.Branches[record.Branch{From: 0x401114, To: 0x40111c}] = 2
 	return c
 }
 
@@ -84,7 +84,7 @@ func TestReadSumsBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Ranges[aggregate.Range{Start: 0x10, End: 0x20}] != 5 || c.Branches[perfscript.Branch{From: 0x20, To: 0x10}] != 4 {
+	if c.Ranges[aggregate.Range{Start: 0x10, End: 0x20}] != 5 || c.Branches[record.Branch{From: 0x20, To: 0x10}] != 4 {
 		t.Fatalf("got %v %v", c.Ranges, c.Branches)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/quote"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // maxLine bounds a line; real ones are a few dozen bytes.
@@ -65,7 +65,7 @@ func (rd *reader) counters(c *aggregate.Counters, base uint64) error {
 	if n, err = rd.count("branches"); err != nil {
 		return err
 	}
-	return rd.block(n, "->", func(a, b, k uint64) { c.Branches[perfscript.Branch{From: a + base, To: b + base}] += k })
+	return rd.block(n, "->", func(a, b, k uint64) { c.Branches[record.Branch{From: a + base, To: b + base}] += k })
 }
 
 func (rd *reader) errorf(format string, args ...any) error {

@@ -5,7 +5,7 @@ import (
 	"hash/maphash"
 	"slices"
 
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // BranchWarnings are llvm-profgen's unwinder counts behind its branch
@@ -78,7 +78,7 @@ func (d *Distinct) InvalidReturns() []uint64 {
 }
 
 // key hashes a sample's stack and branches.
-func (d *Distinct) key(stack []uint64, lbr []perfscript.Branch) uint64 {
+func (d *Distinct) key(stack []uint64, lbr []record.Branch) uint64 {
 	b := d.buf[:0]
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(stack)))
 	for _, a := range stack {

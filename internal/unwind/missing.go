@@ -5,7 +5,7 @@ import (
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Funcs tells which function an address belongs to.
@@ -69,7 +69,7 @@ func NewMissingFrames(code Code, funcs Funcs, counters []*aggregate.Counters, ma
 }
 
 // learn records a branch that is a call or a tail call.
-func (m *MissingFrames) learn(code Code, b perfscript.Branch) {
+func (m *MissingFrames) learn(code Code, b record.Branch) {
 	k, ok := kindAt(code, b.From)
 	if !ok {
 		return

@@ -7,7 +7,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // tailCode: main [0x100, 0x120) calls foo at 0x108; foo [0x200, 0x220)
@@ -36,7 +36,7 @@ func TestMissingFrames(t *testing.T) {
 	branches := func(pairs ...uint64) []*aggregate.Counters {
 		c := aggregate.NewCounters()
 		for i := 0; i+1 < len(pairs); i += 2 {
-			c.Branches[perfscript.Branch{From: pairs[i], To: pairs[i+1]}]++
+			c.Branches[record.Branch{From: pairs[i], To: pairs[i+1]}]++
 		}
 		return []*aggregate.Counters{nil, c}
 	}

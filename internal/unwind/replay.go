@@ -2,7 +2,7 @@ package unwind
 
 import (
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // state is the unwinding of one sample: the frame the replay is in (a trie
@@ -15,7 +15,7 @@ type state struct {
 
 // unwind replays one sample seen n times: its stack (leaf first, the leaf
 // already the newest branch target) and its branches, newest first.
-func (u *Unwinder) unwind(stack []uint64, lbr []perfscript.Branch, n uint64) {
+func (u *Unwinder) unwind(stack []uint64, lbr []record.Branch, n uint64) {
 	st := state{leaf: root, ip: stack[0]}
 	for i := len(stack) - 1; i >= 0; i-- {
 		st.leaf = u.trie.child(st.leaf, stack[i])
@@ -42,7 +42,7 @@ func (u *Unwinder) unwind(stack []uint64, lbr []perfscript.Branch, n uint64) {
 
 // isCall: a call instruction, or a branch from outside into code that does
 // not follow a call (a callback).
-func (u *Unwinder) isCall(br perfscript.Branch) bool {
+func (u *Unwinder) isCall(br record.Branch) bool {
 	if k, _ := kindAt(u.code, br.From); k == insn.Call {
 		return true
 	}
@@ -51,7 +51,7 @@ func (u *Unwinder) isCall(br perfscript.Branch) bool {
 
 // isReturn: a return instruction, or a branch from outside to an address
 // after a call (a library function returning).
-func (u *Unwinder) isReturn(br perfscript.Branch) bool {
+func (u *Unwinder) isReturn(br record.Branch) bool {
 	if k, _ := kindAt(u.code, br.From); k == insn.Return {
 		return true
 	}
@@ -148,7 +148,7 @@ func (u *Unwinder) unwindCall(st *state, src, n uint64) {
 // pushed on it. A return to an address that follows no call breaks the
 // replay (llvm-profgen 19 makes a frame of address 0 there; later versions
 // give up on the sample, as here).
-func (u *Unwinder) unwindReturn(st *state, br perfscript.Branch, n uint64) {
+func (u *Unwinder) unwindReturn(st *state, br record.Branch, n uint64) {
 	call := callBefore(u.code, br.To)
 	if call == 0 {
 		u.Stats.ReturnsToNoCall += n
@@ -184,7 +184,7 @@ func (u *Unwinder) switchTo(st *state, addr uint64) {
 // recordBranch counts a branch in the context of its source, after the
 // replay undid it. Branches to outside are not counted; branches from
 // outside count in the empty context (they give head samples).
-func (u *Unwinder) recordBranch(st *state, br perfscript.Branch, n uint64) {
+func (u *Unwinder) recordBranch(st *state, br record.Branch, n uint64) {
 	switch {
 	case br.To == ExternalAddr:
 	case br.From == ExternalAddr:

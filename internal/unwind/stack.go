@@ -2,7 +2,7 @@ package unwind
 
 import (
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // Drop says why a sample is not used.
@@ -78,7 +78,7 @@ func inPrologEpilog(code Code, sym Symbols, addr uint64) bool {
 // Branches turns perf's branch stack into llvm-profgen's: an end outside
 // the binary becomes ExternalAddr, and branches with both ends outside are
 // dropped. The result is appended to dst.
-func Branches(code Code, lbr []perfscript.Branch, dst []perfscript.Branch) []perfscript.Branch {
+func Branches(code Code, lbr []record.Branch, dst []record.Branch) []record.Branch {
 	for _, b := range lbr {
 		_, srcCode := code.Inst(b.From)
 		_, dstCode := code.Inst(b.To)

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // nodeID names a node of the frame trie.
@@ -144,7 +144,7 @@ func (t *trie) addRange(n nodeID, start, end, count uint64) {
 }
 
 func (t *trie) addBranch(n nodeID, src, dst, count uint64) {
-	t.countersOf(n).Branches[perfscript.Branch{From: src, To: dst}] += count
+	t.countersOf(n).Branches[record.Branch{From: src, To: dst}] += count
 }
 
 // context returns the addresses from the root (or the innermost external

@@ -34,7 +34,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // ExternalAddr stands for any address outside the binary's code, in stacks,
@@ -124,7 +124,7 @@ type Unwinder struct {
 	Stats Stats
 
 	stack []uint64
-	lbr   []perfscript.Branch
+	lbr   []record.Branch
 	// Distinct, when set, gets the branch warning counts of every
 	// distinct sample unwound.
 	Distinct *Distinct
@@ -146,7 +146,7 @@ func New(code Code, sym Symbols, keyer Keyer, opts Options) *Unwinder {
 // outside the binary in any form (it is recognized as not being code).
 // Identical samples are not merged first, as llvm-profgen does: with call
 // stacks and branch stacks, nearly every sample is unique.
-func (u *Unwinder) Add(frames []uint64, lbr []perfscript.Branch, count uint64) {
+func (u *Unwinder) Add(frames []uint64, lbr []record.Branch, count uint64) {
 	u.Stats.Samples += count
 	var cutAt uint64
 	var drop Drop
@@ -228,7 +228,7 @@ func callBefore(code Code, ret uint64) uint64 {
 
 // countPairs adds the fall-through pairs of a branch stack (newest
 // first): each branch's target with the source of the one after it.
-func countPairs(pairs map[aggregate.Range]uint64, lbr []perfscript.Branch, count uint64) {
+func countPairs(pairs map[aggregate.Range]uint64, lbr []record.Branch, count uint64) {
 	for i := 1; i < len(lbr); i++ {
 		pairs[aggregate.Range{Start: lbr[i].To, End: lbr[i-1].From}] += count
 	}

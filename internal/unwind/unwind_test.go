@@ -10,7 +10,7 @@ import (
 	"github.com/profgen/profgen/internal/aggregate"
 	bin "github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
-	"github.com/profgen/profgen/internal/perfscript"
+	"github.com/profgen/profgen/internal/record"
 )
 
 // A fake binary: 4-byte instructions in main [0x100, 0x120) and foo
@@ -95,10 +95,10 @@ func (fakeSyms) IsFuncStart(a uint64) bool { return a == 0x100 || a == 0x200 }
 
 const ext = 0x7f0000001000 // an address outside the binary
 
-func br(pairs ...uint64) []perfscript.Branch {
-	var bs []perfscript.Branch
+func br(pairs ...uint64) []record.Branch {
+	var bs []record.Branch
 	for i := 0; i+1 < len(pairs); i += 2 {
-		bs = append(bs, perfscript.Branch{From: pairs[i], To: pairs[i+1]})
+		bs = append(bs, record.Branch{From: pairs[i], To: pairs[i+1]})
 	}
 	return bs
 }
@@ -115,7 +115,7 @@ func dump(ctxs []Context) string {
 		for _, r := range slices.SortedFunc(maps.Keys(c.Counters.Ranges), func(x, y aggregate.Range) int { return int(x.Start) - int(y.Start) }) {
 			fmt.Fprintf(&b, " %x-%x:%d", r.Start, r.End, c.Counters.Ranges[r])
 		}
-		for _, r := range slices.SortedFunc(maps.Keys(c.Counters.Branches), func(x, y perfscript.Branch) int { return int(x.From) - int(y.From) }) {
+		for _, r := range slices.SortedFunc(maps.Keys(c.Counters.Branches), func(x, y record.Branch) int { return int(x.From) - int(y.From) }) {
 			fmt.Fprintf(&b, " %x->%x:%d", r.From, r.To, c.Counters.Branches[r])
 		}
 		b.WriteByte('\n')
@@ -127,7 +127,7 @@ func TestUnwind(t *testing.T) {
 	tests := []struct {
 		name   string
 		frames []uint64
-		lbr    []perfscript.Branch
+		lbr    []record.Branch
 		want   string
 		stats  Stats
 	}{

@@ -1,14 +1,12 @@
-// Package perfscript reads the text that `perf script` prints, as a stream.
+// Package record is the record model every source of samples produces: the
+// perf script scanner (internal/perfscript) and the perf.data reader
+// (internal/perfdata) both yield Records, and the address space, the
+// aggregation and the unwinder read them.
 //
-// In: perf script text in any of the layouts perf prints (default leading
-// fields `comm pid/tid [cpu] time: [period] event:`, `-F ip,brstack`,
-// `-F pid,ip,brstack`, `-F pid,ip,sym,dso`, with or without
-// `--show-mmap-events --show-task-events`, with `-g` call chains), and
-// llvm-profgen's pre-aggregated form (a repeat count line before a sample).
-// Out: one Record at a time from a Scanner: MMAP/MMAP2, FORK, EXIT, COMM and
-// samples (IP, LBR branch stack, call chain). Memory does not depend on the
-// size of the input: a Record's slices are reused by the next call to Next.
-package perfscript
+// In: nothing (a model). Out: Record (MMAP, FORK, EXIT, COMM, or a Sample
+// with its IP, Branch stack and Frame call chain), the Source interface a
+// scan loop reads records through, and Stats of what a scan passed over.
+package record
 
 // Kind says what a Record holds.
 type Kind uint8
@@ -138,4 +136,47 @@ type Frame struct {
 // module's as perf prints it (`[kernel.kallsyms]`, `[nf_tables]`...).
 func IsKernelDSO(dso string) bool {
 	return len(dso) > 1 && dso[0] == '[' && dso != "[unknown]" && dso != "[vdso]" && dso != "[vsyscall]" && dso != "[heap]" && dso != "[stack]"
+}
+
+// Source is a stream of records: perfscript.Scanner and perfdata.Native.
+// A Record returned by Record is valid until the next call to Next.
+type Source interface {
+	Next() bool
+	Record() *Record
+	Err() error
+	Stats() Stats
+}
+
+// Stats counts what a scan of the input passed over (perf script lines, or perf.data records).
+type Stats struct {
+	Lines          int // lines read
+	SkippedLines   int // lines that are neither a record nor a comment (perf warnings, unknown sample layouts)
+	SkippedRecords int // PERF_RECORD_* kinds this package does not model (LOST, SWITCH, …)
+	// Units counts what llvm-profgen takes for a sample when it warns
+	// about shares of samples (its NumTotalSample): each sample, and each
+	// line outside samples but mmap events (blank lines, comments, pid
+	// lines of their own, other events).
+	Units int
+	// Skipped are the first MaxSkippedKept skipped lines, by line number
+	// (llvm-profgen warns about each).
+	Skipped []LineText
+}
+
+// LineText is a line of the input: its number and its first
+// MaxQuotedBytes bytes.
+type LineText struct {
+	Line int
+	Text string
+}
+
+// MaxSkippedKept bounds the skipped lines kept in Stats.
+const MaxSkippedKept = 100
+
+// Add adds the counts of o, the Stats of input that follows s's.
+func (s *Stats) Add(o Stats) {
+	s.Lines += o.Lines
+	s.SkippedLines += o.SkippedLines
+	s.SkippedRecords += o.SkippedRecords
+	s.Units += o.Units
+	s.Skipped = append(s.Skipped, o.Skipped[:min(len(o.Skipped), MaxSkippedKept-len(s.Skipped))]...)
 }

@@ -1,4 +1,4 @@
-// Package perffile reads the perf.data format that perf record writes
+// Package perfdatafile reads the perf.data file format that perf record writes
 // (tools/perf/Documentation/perf.data-file-format.txt and
 // include/uapi/linux/perf_event.h): the file header, the event attributes,
 // the feature sections (build ids, event names, compression), and the
@@ -18,7 +18,7 @@
 // compressed record, the offset in its decompressed data). Memory is
 // bounded whatever the input: a record is at most 64 KiB, decompressed data
 // is bounded by MaxDecompressed.
-package perffile
+package perfdatafile
 
 import "encoding/binary"
 

@@ -1,4 +1,4 @@
-package perffile
+package perfdatafile
 
 import (
 	"bufio"
