@@ -25,7 +25,7 @@ demo: build
 	scripts/demo.sh $(BIN)
 
 bench: build testdata
-	scripts/bench.sh $(BIN) "$(TESTDATA)"
+	BENCH_BASE=$(BASE) scripts/bench.sh $(BIN) "$(TESTDATA)"
 
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)

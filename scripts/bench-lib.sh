@@ -26,7 +26,22 @@ _bench_median() {
 	awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# With BENCH_BASELINE (a profgen built from an earlier revision: make
+# bench BASE=REV), every comparison whose A command runs profgen
+# ($BENCH_PROFGEN) is followed by one of the same command run by profgen
+# and by the baseline, side by side: the regression check.
 compare() {
+	_compare "$@" || return 1
+	local n=$1 a=()
+	shift 3
+	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	[ -n "${BENCH_BASELINE:-}" ] && [ "${a[0]}" = "${BENCH_PROFGEN:-}" ] || return 0
+	local saved=("$CMP_WALL_A" "$CMP_WALL_B" "$CMP_RSS_A" "$CMP_RSS_B")
+	_compare "$n" profgen "profgen@${BENCH_BASE:-baseline}" "${a[@]}" -- "$BENCH_BASELINE" "${a[@]:1}" || return 1
+	CMP_WALL_A=${saved[0]} CMP_WALL_B=${saved[1]} CMP_RSS_A=${saved[2]} CMP_RSS_B=${saved[3]}
+}
+
+_compare() {
 	local n=$1 name_a=$2 name_b=$3
 	shift 3
 	local a=() b=()

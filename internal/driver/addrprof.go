@@ -52,7 +52,7 @@ func convertAddressProfile(opts Options, bins *binaries, in io.Reader, name stri
 	if counts.Stats.Used == 0 {
 		return fmt.Errorf("%s: %w: %d call-stack samples, none in %s", name, ErrNoSamples, counts.Stats.Samples, binaryNames(bins))
 	}
-	res := &result{stacks: counts}
+	res := &result{stacks: counts, pf: newPrefetcher(opts, bins)}
 	res.repairStacks(opts, bins)
 	res.printStacks(opts.Stderr, bins)
 	return writeStacks(opts, bins, res)

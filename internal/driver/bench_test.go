@@ -49,7 +49,7 @@ func BenchmarkScanGoCompile(b *testing.B) {
 	opts, bins := openGoCompile(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := scanOnce(context.Background(), opts, bins); err != nil {
+		if _, err := scanInput(context.Background(), opts, bins); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -20,8 +20,8 @@ func TestSymbolizerBuiltOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prefetch := newSymbolPrefetch(opts, bins)
-		prefetch.start(aggregate.New(binary.NewCodeCache(bins.primary())))
+		prefetch := newPrefetcher(opts, bins)
+		prefetch.lbrRanges(aggregate.New(binary.NewCodeCache(bins.primary())))
 		scan, err := bins.symbolizer(0)
 		if err != nil {
 			t.Fatal(err)

@@ -17,10 +17,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/profgen/profgen/internal/addrspace"
-	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/fpskid"
-	"github.com/profgen/profgen/internal/record"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
@@ -138,29 +134,6 @@ func Run(ctx context.Context, opts Options) error {
 	return write(opts, bins, res)
 }
 
-// scanInput opens the input and scans it: in parallel where it can, and
-// once more in one pass when a chunk holds what only that pass handles
-// (hybrid samples: errSequentialOnly).
-func scanInput(ctx context.Context, opts Options, bins *binaries) (*result, error) {
-	res, err := scanOnce(ctx, opts, bins)
-	if errors.Is(err, errSequentialOnly) {
-		opts.Jobs = 1
-		res, err = scanOnce(ctx, opts, bins)
-	}
-	return res, err
-}
-
-func scanOnce(ctx context.Context, opts Options, bins *binaries) (*result, error) {
-	in, err := openInput(ctx, opts, bins)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	prog := startProgress(opts, in)
-	defer prog.Done()
-	return scan(in, opts, bins)
-}
-
 func withDefaults(opts Options) Options {
 	if opts.Format == "" {
 		opts.Format = "extbinary"
@@ -235,120 +208,4 @@ func validateInputs(opts Options) error {
 		return usagef("--binary: empty path")
 	}
 	return nil
-}
-
-// result is what one pass over the input found.
-type result struct {
-	lbr    *lbrSummary
-	hybrid *hybridPath
-	stacks *aggregate.StackCounts
-	scan   record.Stats
-	table  addrspace.Stats
-	events eventFilter
-	skid   fpskid.Stats
-	// precheck, when not nil, has checked the call stacks' edges during
-	// the scan; repairStacks ends it.
-	precheck *fpskid.Prechecker
-}
-
-// scan streams the records of in once: side-band records update the
-// per-process table, each sample feeds the aggregation of what it carries.
-func scan(in *input, opts Options, bins *binaries) (*result, error) {
-	if jobs := opts.jobs(); jobs > 1 && in.native == nil && parallelSafe(opts) {
-		return scanParallel(in, opts, bins, jobs)
-	}
-	pre := newPrechecker(opts, bins)
-	res, err := scanSequential(in, opts, bins, pre)
-	if err != nil {
-		pre.Close()
-		return nil, err
-	}
-	res.precheck = pre
-	return res, nil
-}
-
-// scanSequential is scan in one pass; pre, when not nil, checks the
-// call stacks' edges meanwhile.
-func scanSequential(in *input, opts Options, bins *binaries, pre *fpskid.Prechecker) (*result, error) {
-	ab := bins.addrspaceBinary()
-	ab.Kernel = opts.LLVM.Kernel
-	table := addrspace.New(ab, opts.PIDs)
-	stacks := bins.newStacks(table)
-	if pre != nil {
-		stacks.WatchNewStacks(precheckBatch, pre.Add)
-	}
-	if in.names != nil && (opts.Format == "pprof" || opts.SkipSymbolization) {
-		// Only pprof names the frames outside the binaries: for an LLVM
-		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
-		// other DSOs are not read. An address profile may become a pprof
-		// one: it keeps the names.
-		stacks.NameWith(in.names)
-	}
-	lbr := newLBR(bins.primary(), table, opts.LLVM, newSymbolPrefetch(opts, bins))
-	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins))}
-	s := in.records()
-	for s.Next() {
-		rec := s.Record()
-		if rec.Kind != record.KindSample {
-			opts.LLVM.showMmap(opts.Stdout, rec)
-			table.Update(rec)
-			continue
-		}
-		if err := res.add(rec, lbr, stacks, bins); err != nil {
-			lbr.finish()
-			res.hybrid.finish()
-			return nil, fmt.Errorf("%s:%d: %w", in.name, rec.Line, err)
-		}
-	}
-	lbr.finish()
-	res.hybrid.finish()
-	if err := s.Err(); err != nil {
-		return nil, err
-	}
-	if opts.LLVM.Kernel && table.Stats.Mappings == 0 {
-		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
-	}
-	res.lbr, res.stacks, res.scan, res.table = lbr.summary(), stacks.Counts(), s.Stats(), table.Stats
-	return res, nil
-}
-
-// add routes one sample: its branch stack to the LBR counters (with
-// --leading-ip-only, its IP alone, stack or not, as llvm-profgen 19), a
-// sample without one to the call-stack aggregation.
-func (res *result) add(rec *record.Record, lbr *lbrPath, stacks *aggregate.Stacks, bins *binaries) error {
-	if !res.events.keep(&rec.Sample) {
-		return nil
-	}
-	if lbr.ipOnly(&rec.Sample) {
-		lbr.add(rec) // decides no mode: hybrid samples keep theirs
-		return nil
-	}
-	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
-		if len(bins.files) > 1 {
-			return usagef("branch-stack (LBR) samples take one binary; %d were given or found by build id (give the one with --binary)", len(bins.files))
-		}
-		if toLBR, err := res.hybrid.route(rec); !toLBR || err != nil {
-			return err
-		}
-		lbr.add(rec)
-		return nil
-	}
-	if len(rec.Sample.Frames) == 0 && !rec.Sample.HasIP {
-		return nil
-	}
-	return stacks.Add(rec)
-}
-
-// eventFilter keeps the samples of one event (--perf-event).
-type eventFilter struct {
-	want    string
-	dropped uint64
-}
-
-func (f *eventFilter) keep(s *record.Sample) bool {
-	if f.want == "" || s.Event == f.want || s.Event == "" {
-		return true
-	}
-	f.dropped += s.Count
-	return false
 }

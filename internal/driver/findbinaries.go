@@ -104,7 +104,7 @@ func sampledBinaries(ctx context.Context, opts Options) ([]recordedBinary, error
 			return nil, err
 		}
 		defer f.Close()
-		return scanSampled(perfscript.NewScanner(f, opts.PerfScript), opts.PIDs, nil)
+		return scanSampled(perfscript.NewScanner(f, opts.PerfScript), opts.PerfScript, opts.PIDs, nil)
 	}
 	c, err := perfdata.ReadContent(opts.PerfData)
 	if err != nil {
@@ -119,35 +119,42 @@ func sampledBinaries(ctx context.Context, opts Options) ([]recordedBinary, error
 	if !n.MmapBuildIDs() && len(table) > 0 {
 		return withBuildIDs(table, nil), nil
 	}
-	return scanSampled(n, opts.PIDs, table)
+	return scanSampled(n, opts.PerfData, opts.PIDs, table)
 }
 
-// scanSampled reads the records of src, notes the build ids the MMAP2
-// records carry (added to ids) and the DSOs that samples fall in, and
-// returns those with a build id.
-func scanSampled(src record.Source, pids []int32, ids map[string]string) ([]recordedBinary, error) {
+// scanSampled reads the records of src (named name), notes the build ids
+// the MMAP2 records carry (added to ids) and the DSOs that samples fall
+// in, and returns those with a build id.
+func scanSampled(src record.Source, name string, pids []int32, ids map[string]string) ([]recordedBinary, error) {
 	if ids == nil {
 		ids = map[string]string{}
 	}
-	table := addrspace.New(addrspace.Binary{}, pids)
-	sampled := map[string]bool{}
-	for src.Next() {
-		rec := src.Record()
-		if rec.Kind != record.KindSample {
-			table.Update(rec)
-			if id := rec.Mmap.BuildID; rec.Kind == record.KindMmap && id != "" && ids[rec.Mmap.Path] == "" {
-				ids[rec.Mmap.Path] = id
-			}
-			continue
-		}
-		if !rec.HasPID || table.Selected(rec.PID) {
-			noteSampled(rec, table, sampled)
-		}
-	}
-	if err := src.Err(); err != nil {
+	s := &sampledDSOs{table: addrspace.New(addrspace.Binary{}, pids), ids: ids, sampled: map[string]bool{}}
+	if err := consume(src, name, s); err != nil {
 		return nil, err
 	}
-	return withBuildIDs(ids, sampled), nil
+	return withBuildIDs(ids, s.sampled), nil
+}
+
+// sampledDSOs is the sink of the pre-pass that finds the sampled DSOs.
+type sampledDSOs struct {
+	table   *addrspace.Table
+	ids     map[string]string
+	sampled map[string]bool
+}
+
+func (s *sampledDSOs) event(rec *record.Record) {
+	s.table.Update(rec)
+	if id := rec.Mmap.BuildID; rec.Kind == record.KindMmap && id != "" && s.ids[rec.Mmap.Path] == "" {
+		s.ids[rec.Mmap.Path] = id
+	}
+}
+
+func (s *sampledDSOs) sample(rec *record.Record) error {
+	if !rec.HasPID || s.table.Selected(rec.PID) {
+		noteSampled(rec, s.table, s.sampled)
+	}
+	return nil
 }
 
 // noteSampled adds the DSOs of a sample's frames to sampled: those perf

@@ -41,15 +41,15 @@ type hybridPath struct {
 	// site addresses (llvm-profgen's AddressStack), not symbolized.
 	probes bool
 
-	syms     *csprofile.Symbols
-	queue    *unwindQueue
-	prefetch chan struct{} // closed when the first sample's units are loaded
-	frameN   int           // frames in the unwinders' tries
-	frames   []uint64
-	lbr      []record.Branch
-	stack    []uint64
-	sum      hybridSummary
-	flat     flatDistinct
+	syms   *csprofile.Symbols
+	queue  *unwindQueue
+	pf     *prefetcher
+	frameN int // frames in the unwinders' tries
+	frames []uint64
+	lbr    []record.Branch
+	stack  []uint64
+	sum    hybridSummary
+	flat   flatDistinct
 }
 
 // flatDistinct is what llvm-profgen's warning about stacks cut at invalid
@@ -130,8 +130,8 @@ type hybridSummary struct {
 	Unwind       unwind.Stats
 }
 
-func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, probes bool) *hybridPath {
-	return &hybridPath{bins: bins, table: table, opts: opts, probes: probes}
+func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, probes bool, pf *prefetcher) *hybridPath {
+	return &hybridPath{bins: bins, table: table, opts: opts, probes: probes, pf: pf}
 }
 
 // route takes a sample with a branch stack; it returns true when the
@@ -167,9 +167,7 @@ func (h *hybridPath) route(rec *record.Record) (toLBR bool, err error) {
 	if h.mode == modeFlatHybrid {
 		return h.keepFlat(rec.Sample.Branches, delta), nil
 	}
-	if h.prefetch == nil {
-		h.startPrefetch()
-	}
+	h.pf.hybridFrames(h.frames)
 	h.lbr = h.lbr[:0]
 	for _, b := range rec.Sample.Branches {
 		h.lbr = append(h.lbr, record.Branch{From: b.From + delta, To: b.To + delta})
@@ -273,35 +271,16 @@ func (h *hybridPath) canonicalFrames(frames []record.Frame, delta uint64) {
 	}
 }
 
-// startPrefetch loads the DWARF units of the first sample's frames while
-// the input is scanned, rather than when the profile is generated (a
-// binary of one large unit, as sqlite's amalgamation, is loaded whole).
-func (h *hybridPath) startPrefetch() {
-	h.prefetch = make(chan struct{})
-	addrs := append([]uint64(nil), h.frames...)
-	sym, err := h.bins.symbolizer(0) // built by decide
-	go func() {
-		defer close(h.prefetch)
-		if err == nil {
-			sym.Prefetch(addrs)
-		}
-	}()
-}
-
 // cs reports whether the input made a context-sensitive profile.
 func (h *hybridPath) cs() bool { return h.mode == modeCS }
 
 // lbrOnly reports whether the input was read as branch stacks without
-// call stacks (a parallel scan leaves the mode undecided: it stops at the
-// first hybrid sample).
+// call stacks (or has none).
 func (h *hybridPath) lbrOnly() bool { return h.mode == modeLBR || h.mode == modeUndecided }
 
 // finish waits for the unwinding to end and collects its statistics; it
 // may be called more than once.
 func (h *hybridPath) finish() {
-	if h.prefetch != nil {
-		<-h.prefetch
-	}
 	if h.queue != nil {
 		h.queue.finish()
 		h.sum.Unwind, h.frameN = h.queue.stats()

@@ -3,7 +3,6 @@ package driver
 import (
 	"hash/maphash"
 	"runtime"
-	"sync"
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/csprofile"
@@ -11,8 +10,8 @@ import (
 	"github.com/profgen/profgen/internal/unwind"
 )
 
-// The unwinding runs beside the parsing, as the LBR counting does (see
-// pipeline.go), on several goroutines: the parser's goroutine places
+// The unwinding runs beside the parsing, as the LBR counting does (a
+// batchQueue, fanout.go), on several goroutines: the parser's goroutine places
 // hybrid samples in the binary's addresses and hands them over in
 // batches, in turn to each unwinder; each has its own frame trie, symbol
 // cache and contexts, merged at the end (sums, so the result does not
@@ -48,48 +47,39 @@ type unwinder struct {
 	syms  *csprofile.Symbols
 	keys  *csprofile.FrameContexts
 	addrs *unwind.AddressContexts
-	work  chan *hybridBatch
 }
 
-// unwindQueue feeds the unwinders.
+// unwindQueue feeds the unwinders: a batchQueue, one consumer per
+// unwinder, turn by turn.
 type unwindQueue struct {
-	ws   []*unwinder
-	free chan *hybridBatch
-	wg   sync.WaitGroup
-	next int
-	cur  *hybridBatch
+	ws  []*unwinder
+	q   *batchQueue[hybridBatch]
+	cur *hybridBatch
 }
 
 // newUnwindQueue starts the unwinders; newUnwinder makes the state of one.
 func newUnwindQueue(newUnwinder func() *unwinder) *unwindQueue {
 	n := max(1, min(runtime.GOMAXPROCS(0), maxUnwinders)) // parsing takes a fraction of what unwinding does
-	q := &unwindQueue{free: make(chan *hybridBatch, 2*n+2)}
-	for range 2*n + 2 {
-		q.free <- &hybridBatch{}
-	}
+	q := &unwindQueue{}
 	for range n {
-		w := newUnwinder()
-		w.work = make(chan *hybridBatch, 2)
-		q.ws = append(q.ws, w)
-		q.wg.Add(1)
-		go q.run(w)
+		q.ws = append(q.ws, newUnwinder())
 	}
-	q.cur = <-q.free
+	q.q = newBatchQueue(n, 2*n+2, false, func() *hybridBatch { return &hybridBatch{} }, q.unwind)
+	q.cur = q.q.Free()
 	return q
 }
 
-func (q *unwindQueue) run(w *unwinder) {
-	defer q.wg.Done()
-	for b := range w.work {
-		f, br := 0, 0
-		for _, s := range b.samples {
-			w.u.Add(b.frames[f:f+s.frames], b.branches[br:br+s.branches], s.count)
-			f += s.frames
-			br += s.branches
-		}
-		b.frames, b.branches, b.samples = b.frames[:0], b.branches[:0], b.samples[:0]
-		q.free <- b
+// unwind is unwinder i's work on a batch.
+func (q *unwindQueue) unwind(i int, b *hybridBatch) {
+	u := q.ws[i].u
+	f, br := 0, 0
+	for _, s := range b.samples {
+		u.Add(b.frames[f:f+s.frames], b.branches[br:br+s.branches], s.count)
+		f += s.frames
+		br += s.branches
 	}
+	b.frames, b.branches, b.samples = b.frames[:0], b.branches[:0], b.samples[:0]
+	q.q.Recycle(b)
 }
 
 // add queues a sample; frames and branches are copied.
@@ -99,14 +89,9 @@ func (q *unwindQueue) add(frames []uint64, branches []record.Branch, count uint6
 	b.branches = append(b.branches, branches...)
 	b.samples = append(b.samples, hybridSample{len(frames), len(branches), count})
 	if b.full() {
-		q.send(b)
-		q.cur = <-q.free
+		q.q.Send(b)
+		q.cur = q.q.Free()
 	}
-}
-
-func (q *unwindQueue) send(b *hybridBatch) {
-	q.ws[q.next].work <- b
-	q.next = (q.next + 1) % len(q.ws)
 }
 
 // finish unwinds what is queued and waits for the unwinding to end; it
@@ -116,13 +101,10 @@ func (q *unwindQueue) finish() {
 		return
 	}
 	if len(q.cur.samples) > 0 {
-		q.send(q.cur)
+		q.q.Send(q.cur)
 	}
 	q.cur = nil
-	for _, w := range q.ws {
-		close(w.work)
-	}
-	q.wg.Wait()
+	q.q.Close()
 }
 
 // stats sums the unwinders' statistics.

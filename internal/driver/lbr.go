@@ -43,11 +43,11 @@ type badLine struct {
 // maxBadLines bounds the malformed lines named one by one.
 const maxBadLines = 100
 
-// newLBR returns the path of the sequential scan; prefetch, when not nil,
-// reads DWARF while the input is read.
-func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, prefetch *symbolPrefetch) *lbrPath {
+// newLBR returns the path of the sequential scan: it counts on another
+// goroutine, and pf reads DWARF meanwhile.
+func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, pf *prefetcher) *lbrPath {
 	agg := aggregate.NewWithOptions(binary.NewCodeCache(bin), opts.aggregateOptions())
-	return &lbrPath{table: table, agg: agg, counter: newCounter(agg, prefetch), leadingIP: opts.LeadingIPOnly}
+	return &lbrPath{table: table, agg: agg, counter: newCounter(agg, pf), leadingIP: opts.LeadingIPOnly}
 }
 
 func (l *lbrPath) add(rec *record.Record) {

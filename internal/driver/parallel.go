@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/profgen/profgen/internal/addrspace"
@@ -20,25 +20,25 @@ import (
 	"github.com/profgen/profgen/internal/record"
 )
 
-// Parallel parsing of perf script text (-j N). The main goroutine cuts the
-// input into chunks at record boundaries and reads each chunk's side-band
-// records alone, in order, so that it knows the per-process table at the
-// start of every chunk; workers parse and aggregate the chunks, each
-// placing samples with its own copy of that table. LBR counts are sums, so
-// each worker keeps one Aggregator; call stacks are merged chunk by chunk
-// in input order, so that objects are numbered and perf's symbol names
-// kept as in one pass: the output is the same for any -j.
+// The scan by chunks (-j N). The feeder cuts perf script text into chunks
+// at record boundaries and reads each chunk's side-band records alone, in
+// order, so that it knows the per-process table at the start of every
+// chunk; the workers run the record loop on the chunks, each placing
+// samples with its own copy of that table. LBR counts are sums, so each
+// worker keeps one Aggregator; call stacks are merged chunk by chunk in
+// input order, so that objects are numbered and perf's symbol names kept
+// as in one pass: the output is the same for any -j.
+//
+// Hybrid samples are unwound in input order: once the first sample with a
+// branch stack turns out to carry a call stack too, the feeder runs the
+// record loop on each chunk itself, with the one hybrid path (whose
+// unwinding runs on the other cores), instead of handing it over.
 
-// errSequentialOnly stops a parallel scan that met what only the
-// sequential scan handles; the input is then read again in one pass.
-var errSequentialOnly = errors.New("input needs the sequential scan")
-
-// parallelSafe reports whether the options allow the parallel scan: a
-// perf script file (read again if a chunk turns out to need the
-// sequential scan) and none of the options that act on records in input
-// order (--kernel, --show-mmap-events).
-func parallelSafe(opts Options) bool {
-	return opts.PerfScript != "" && opts.PerfScript != "-" && !opts.LLVM.Kernel && !opts.LLVM.ShowMmapEvents
+// chunkable reports whether the input can be scanned by chunks: perf
+// script text, without the options that act on records in input order
+// (--kernel, --show-mmap-events).
+func chunkable(in *input, opts Options) bool {
+	return in.native == nil && !opts.LLVM.Kernel && !opts.LLVM.ShowMmapEvents
 }
 
 // jobs is the number of workers: -j, or one per CPU.
@@ -58,8 +58,9 @@ type chunkJob struct {
 	pidColumn bool
 }
 
-// chunkResult is what a worker found in one chunk.
+// chunkResult is what the record loop found in one chunk.
 type chunkResult struct {
+	job    *chunkJob
 	index  int
 	stacks *aggregate.Stacks
 	scan   record.Stats
@@ -68,63 +69,175 @@ type chunkResult struct {
 	err    error
 }
 
-// worker parses chunks; its LBR counts accumulate over all its chunks.
+// worker is one parsing goroutine; its LBR counts accumulate over all its
+// chunks.
 type worker struct {
 	lbr     *lbrPath
 	dropped uint64 // --perf-event
 }
 
-func scanParallel(in *input, opts Options, bins *binaries, jobs int) (*result, error) {
-	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
-	work := make(chan chunkJob, jobs)
-	done := make(chan chunkResult, jobs)
+// chunkScan is the state of a scan by chunks.
+type chunkScan struct {
+	in      *input
+	opts    Options
+	bins    *binaries
+	pf      *prefetcher
+	mapped  []byte
+	chunks  *perfscript.Chunker
+	table   *addrspace.Table // the feeder's, up to date at the chunk it cuts
+	q       *batchQueue[chunkJob]
+	done    chan chunkResult
+	workers []*worker
+	// The feeder's own record loop, once the input turned out hybrid.
+	self    *worker
+	hybrid  *hybridPath
+	decided bool // the first sample with a branch stack is met
+	inOrder bool // ... and it has a call stack: the feeder scans
+}
+
+func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs int) (*result, error) {
 	chunks, mapped, unmap := newChunker(in)
 	defer unmap()
-	workers := make([]*worker, jobs)
-	prefetch := newSymbolPrefetch(opts, bins)
-	defer prefetch.wait()
-	var wg sync.WaitGroup
-	for i := range workers {
-		agg := aggregate.NewWithOptions(binary.NewCodeCache(bins.primary()), opts.LLVM.aggregateOptions())
-		agg.ShareMemory(jobs)
-		w := &worker{lbr: &lbrPath{agg: agg, leadingIP: opts.LLVM.LeadingIPOnly}}
-		workers[i] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			debug.SetPanicOnFault(true) // the mapped input may shrink
-			for j := range work {
-				r := w.parse(j, in.name, mapped, opts, bins)
-				if r.err == nil {
-					prefetch.start(w.lbr.agg)
-				}
-				chunks.Recycle(j.chunk)
-				done <- r
-			}
-		}()
+	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
+	c := &chunkScan{in: in, opts: opts, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
+		done: make(chan chunkResult, 2*jobs), self: newWorker(opts, bins, jobs),
+		hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)}
+	c.self.lbr.table = table
+	for range jobs {
+		c.workers = append(c.workers, newWorker(opts, bins, jobs))
 	}
 	// At most 2 chunks per worker are read and not yet merged: memory
 	// stays bounded when a chunk takes long.
-	tokens := make(chan struct{}, 2*jobs)
+	c.q = newBatchQueue(jobs, 2*jobs, true, func() *chunkJob { return &chunkJob{} }, c.work)
 	readErr := make(chan error, 1)
 	go func() {
-		debug.SetPanicOnFault(true)
-		readErr <- feedChunks(chunks, in, mapped, table, work, tokens)
-		close(work)
-		wg.Wait()
-		close(done)
+		debug.SetPanicOnFault(true) // the mapped input may shrink
+		readErr <- c.feed()
+		c.q.Close()
+		close(c.done)
 	}()
-	m := newChunkMerger(bins, tokens)
-	for r := range done {
+	m := newChunkMerger(bins, c.q)
+	for r := range c.done {
 		m.add(r)
 	}
-	if err := <-readErr; err != nil {
+	c.hybrid.finish()
+	pf.wait()
+	if err := cmp.Or(<-readErr, m.err); err != nil {
 		return nil, err
 	}
-	if m.err != nil {
-		return nil, m.err
+	return c.result(m), nil
+}
+
+func newWorker(opts Options, bins *binaries, jobs int) *worker {
+	agg := aggregate.NewWithOptions(binary.NewCodeCache(bins.primary()), opts.LLVM.aggregateOptions())
+	agg.ShareMemory(jobs)
+	return &worker{lbr: &lbrPath{agg: agg, leadingIP: opts.LLVM.LeadingIPOnly}}
+}
+
+// work is worker i's record loop on a chunk.
+func (c *chunkScan) work(i int, j *chunkJob) {
+	debug.SetPanicOnFault(true) // the mapped input may shrink
+	w := c.workers[i]
+	hybrid := newHybridPath(c.bins, j.table, c.opts.CS, false, c.pf)
+	hybrid.mode = modeLBR // the feeder scans the chunks of a hybrid input
+	w.lbr.table = j.table
+	r := c.scanChunk(j, w, hybrid)
+	if r.err == nil {
+		c.pf.lbrRanges(w.lbr.agg)
 	}
-	return m.result(workers, table, opts, bins), nil
+	c.done <- r
+}
+
+// scanChunk runs the record loop on one chunk of the input mapped at
+// mapped (or nil).
+func (c *chunkScan) scanChunk(j *chunkJob, w *worker, hybrid *hybridPath) (r chunkResult) {
+	defer c.chunks.Recycle(j.chunk)
+	r = chunkResult{job: j, index: j.chunk.Index, stacks: c.bins.newStacks(j.table)}
+	defer recoverFault(c.in.name, c.mapped, &r.err)
+	st := &scanState{bins: c.bins, table: j.table, lbr: w.lbr, stacks: r.stacks, hybrid: hybrid,
+		events: eventFilter{want: c.opts.PerfEvent}}
+	s := perfscript.NewChunkScanner(j.chunk, c.in.name, j.pidColumn)
+	r.err = consume(s, c.in.name, st)
+	w.dropped += st.events.dropped
+	r.scan = s.Stats()
+	if j.table != c.table { // the feeder's table counts for itself
+		r.noPID, r.noMmap = j.table.Stats.NoPIDSamples, j.table.Stats.NoMmapDefaulted
+	}
+	return r
+}
+
+// feed cuts the input, keeps the table up to date chunk by chunk and hands
+// each chunk over with a copy of the table at its start, or scans it
+// itself once the input is hybrid. The progress line of a mapped input
+// moves chunk by chunk (a stream's counts what is read).
+func (c *chunkScan) feed() (err error) {
+	name := c.in.name
+	defer recoverFault(name, c.mapped, &err)
+	pidColumn := false
+	for {
+		ch, err := c.chunks.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		j := c.q.Free()
+		*j = chunkJob{chunk: ch, pidColumn: pidColumn}
+		c.decide(ch, pidColumn)
+		if c.inOrder {
+			pidColumn = ch.Events(name, pidColumn, func(*record.Record) {})
+			j.table = c.table
+			if r := c.scanChunk(j, c.self, c.hybrid); c.send(r) {
+				return nil
+			}
+		} else {
+			j.table = c.table.Clone()
+			j.table.Stats = addrspace.Stats{}
+			pidColumn = ch.Events(name, pidColumn, c.table.Update)
+			c.q.Send(j)
+		}
+		if c.mapped != nil {
+			c.in.progress.Set(int64(ch.Offset + len(ch.Data)))
+		}
+	}
+}
+
+// send hands over the result of a chunk the feeder scanned; it reports
+// whether the scan stops there (an error).
+func (c *chunkScan) send(r chunkResult) bool {
+	c.done <- r
+	return r.err != nil
+}
+
+// decide looks, until it is found, for the input's first sample with a
+// branch stack (of the event asked for): as in one pass, it decides how
+// the input's branch stacks are used (hybridPath.route). Text without
+// "/0x" has no brstack entry and is not parsed here.
+func (c *chunkScan) decide(ch perfscript.Chunk, pidColumn bool) {
+	if c.decided || !bytes.Contains(ch.Data, []byte("/0x")) {
+		return
+	}
+	first := &firstBranchStack{events: eventFilter{want: c.opts.PerfEvent}}
+	_ = consume(perfscript.NewChunkScanner(ch, c.in.name, pidColumn), c.in.name, first) // a bad record: the chunk's scan says it
+	c.decided, c.inOrder = first.found, first.hybrid
+}
+
+// firstBranchStack finds the first sample with a branch stack.
+type firstBranchStack struct {
+	events        eventFilter
+	found, hybrid bool
+}
+
+func (f *firstBranchStack) event(*record.Record) {}
+
+func (f *firstBranchStack) sample(rec *record.Record) error {
+	smp := &rec.Sample
+	if (len(smp.Branches) > 0 || smp.BadBranch) && f.events.keep(smp) {
+		f.found, f.hybrid = true, len(smp.Frames) > 0
+		return errStopScan
+	}
+	return nil
 }
 
 // newChunker cuts the input into chunks: parts of the file mapped into
@@ -170,66 +283,8 @@ func recoverFault(name string, mapped []byte, err *error) {
 	panic(r)
 }
 
-// feedChunks cuts the input (mapped at mapped, or nil), keeps the table
-// up to date chunk by chunk and hands each chunk over with a copy of the
-// table at its start. The progress line of a mapped input moves chunk by
-// chunk (a stream's counts what is read).
-func feedChunks(ch *perfscript.Chunker, in *input, mapped []byte, table *addrspace.Table, work chan<- chunkJob, tokens chan<- struct{}) (err error) {
-	name := in.name
-	defer recoverFault(name, mapped, &err)
-	pidColumn := false
-	for {
-		c, err := ch.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		j := chunkJob{chunk: c, table: table.Clone(), pidColumn: pidColumn}
-		j.table.Stats = addrspace.Stats{}
-		pidColumn = c.Events(name, pidColumn, table.Update)
-		if mapped != nil {
-			in.progress.Set(int64(c.Offset + len(c.Data)))
-		}
-		tokens <- struct{}{}
-		work <- j
-	}
-}
-
-// parse parses and aggregates one chunk of the input mapped at mapped
-// (or nil).
-func (w *worker) parse(j chunkJob, name string, mapped []byte, opts Options, bins *binaries) (r chunkResult) {
-	defer recoverFault(name, mapped, &r.err)
-	r = chunkResult{index: j.chunk.Index, stacks: bins.newStacks(j.table)}
-	res := &result{events: eventFilter{want: opts.PerfEvent}, hybrid: newHybridPath(bins, j.table, opts.CS, usePseudoProbes(opts, bins))}
-	w.lbr.table = j.table
-	s := perfscript.NewChunkScanner(j.chunk, name, j.pidColumn)
-	for s.Next() {
-		rec := s.Record()
-		if rec.Kind != record.KindSample {
-			j.table.Update(rec)
-			continue
-		}
-		if len(rec.Sample.Frames) > 0 && len(rec.Sample.Branches) > 0 {
-			r.err = errSequentialOnly // hybrid: unwound in input order
-			break
-		}
-		if err := res.add(rec, w.lbr, r.stacks, bins); err != nil {
-			r.err = fmt.Errorf("%s:%d: %w", name, rec.Line, err)
-			break
-		}
-	}
-	if r.err == nil {
-		r.err = s.Err()
-	}
-	w.dropped += res.events.dropped
-	r.scan = s.Stats()
-	r.noPID, r.noMmap = j.table.Stats.NoPIDSamples, j.table.Stats.NoMmapDefaulted
-	return r
-}
-
-// chunkMerger adds the chunks' results in input order.
+// chunkMerger adds the chunks' results in input order and recycles their
+// slots.
 type chunkMerger struct {
 	stacks  *aggregate.Stacks
 	pending map[int]chunkResult
@@ -239,11 +294,11 @@ type chunkMerger struct {
 	noMmap  bool
 	err     error // of the earliest chunk that failed
 	errAt   int
-	tokens  <-chan struct{}
+	q       *batchQueue[chunkJob]
 }
 
-func newChunkMerger(bins *binaries, tokens <-chan struct{}) *chunkMerger {
-	return &chunkMerger{stacks: bins.newStacks(nil), pending: map[int]chunkResult{}, errAt: -1, tokens: tokens}
+func newChunkMerger(bins *binaries, q *batchQueue[chunkJob]) *chunkMerger {
+	return &chunkMerger{stacks: bins.newStacks(nil), pending: map[int]chunkResult{}, errAt: -1, q: q}
 }
 
 func (m *chunkMerger) add(r chunkResult) {
@@ -258,7 +313,7 @@ func (m *chunkMerger) add(r chunkResult) {
 		}
 		delete(m.pending, m.next)
 		m.next++
-		<-m.tokens
+		m.q.Recycle(c.job)
 		m.stacks.Merge(c.stacks)
 		m.scan.Add(c.scan)
 		m.noPID += c.noPID
@@ -267,13 +322,13 @@ func (m *chunkMerger) add(r chunkResult) {
 }
 
 // result sums the workers' LBR counts and puts the merged results together.
-func (m *chunkMerger) result(workers []*worker, table *addrspace.Table, opts Options, bins *binaries) *result {
-	res := &result{events: eventFilter{want: opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(), table: table.Stats}
-	res.hybrid = newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins)) // no hybrid sample: they stop the parallel scan
+func (c *chunkScan) result(m *chunkMerger) *result {
+	res := &result{events: eventFilter{want: c.opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(), table: c.table.Stats,
+		hybrid: c.hybrid, pf: c.pf}
 	res.table.NoPIDSamples += m.noPID
 	res.table.NoMmapDefaulted = res.table.NoMmapDefaulted || m.noMmap
 	var sum lbrSummary
-	for i, w := range workers {
+	for i, w := range append([]*worker{c.self}, c.workers...) {
 		res.events.dropped += w.dropped
 		s := w.lbr.summary()
 		if i == 0 {

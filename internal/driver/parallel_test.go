@@ -11,7 +11,9 @@ import (
 )
 
 // TestParallelSameOutput: the output files and the summary are the same
-// for -j 1, 2 and 5, with chunks small enough that every worker gets many.
+// for -j 1, 2 and 5, from a file or standard input, with chunks small
+// enough that every worker gets many; hybrid inputs among them (scanned
+// in order by the feeder).
 func TestParallelSameOutput(t *testing.T) {
 	defer func(n int) { chunkSize = n }(chunkSize)
 	chunkSize = 64 << 10
@@ -39,23 +41,34 @@ func TestParallelSameOutput(t *testing.T) {
 			for _, jobs := range []int{1, 2, 5} {
 				out := filepath.Join(t.TempDir(), "out")
 				var stderr bytes.Buffer
-				opts := Options{PerfScript: in.script, Binaries: in.bins, Output: out, Format: format, Jobs: jobs, Stderr: &stderr}
-				if format == "skip" {
-					opts.Format, opts.SkipSymbolization = "", true
-				}
-				if err := Run(context.Background(), opts); err != nil {
-					t.Fatalf("%s %s -j %d: %v", in.name, format, jobs, err)
-				}
-				got, _ := os.ReadFile(out)
-				if jobs == 1 {
-					want, wantErr = got, stderr.String()
-					continue
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s %s: -j %d output differs from -j 1", in.name, format, jobs)
-				}
-				if stderr.String() != wantErr {
-					t.Errorf("%s %s: -j %d summary differs:\n%s\nwant\n%s", in.name, format, jobs, stderr.String(), wantErr)
+				for _, stdin := range []bool{false, true} {
+					opts := Options{PerfScript: in.script, Binaries: in.bins, Output: out, Format: format, Jobs: jobs, Stderr: &stderr}
+					if stdin { // read as a stream, in chunks all the same
+						f, err := os.Open(in.script)
+						if err != nil {
+							t.Fatal(err)
+						}
+						defer f.Close()
+						opts.PerfScript, opts.Stdin = "-", f
+					}
+					if format == "skip" {
+						opts.Format, opts.SkipSymbolization = "", true
+					}
+					stderr.Reset()
+					if err := Run(context.Background(), opts); err != nil {
+						t.Fatalf("%s %s -j %d: %v", in.name, format, jobs, err)
+					}
+					got, _ := os.ReadFile(out)
+					if jobs == 1 && !stdin {
+						want, wantErr = got, strings.ReplaceAll(stderr.String(), in.script, "<stdin>")
+						continue
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s %s: -j %d (stdin %v) output differs from -j 1", in.name, format, jobs, stdin)
+					}
+					if got := strings.ReplaceAll(stderr.String(), in.script, "<stdin>"); got != wantErr {
+						t.Errorf("%s %s: -j %d (stdin %v) summary differs:\n%s\nwant\n%s", in.name, format, jobs, stdin, got, wantErr)
+					}
 				}
 			}
 		}

@@ -7,10 +7,10 @@ import (
 	"github.com/profgen/profgen/internal/record"
 )
 
-// The aggregation runs beside the parsing: the parser's goroutine places
-// samples in their process's address space and hands them over in batches;
-// another goroutine counts them. Batches are recycled, so memory stays
-// bounded.
+// The LBR counting runs beside the parsing (a batchQueue with one
+// consumer): the parser's goroutine places samples in their process's
+// address space and hands them over in batches; another goroutine counts
+// them.
 
 const (
 	batchSamples = 4096
@@ -41,59 +41,48 @@ func (b *batch) add(br []record.Branch, delta, count uint64) {
 
 func (b *batch) full() bool { return len(b.samples) >= batchSamples }
 
-// counter is the counting side of the pipeline.
+// countInto counts the batch's samples and empties it.
+func (b *batch) countInto(agg *aggregate.Aggregator) {
+	off := 0
+	for _, s := range b.samples {
+		agg.Add(b.branches[off:off+s.n], s.delta, s.count)
+		off += s.n
+	}
+	b.branches, b.samples = b.branches[:0], b.samples[:0]
+}
+
+// counter counts LBR samples on another goroutine, batch by batch; once
+// the first batch is counted, the prefetcher reads the DWARF of the
+// ranges counted so far while the rest is parsed.
 type counter struct {
-	agg  *aggregate.Aggregator
-	work chan *batch
-	free chan *batch
-	done chan struct{}
-	cur  *batch
-	// prefetch, once the first batch is counted, reads the DWARF of the
-	// ranges counted so far while the rest is parsed.
-	prefetch *symbolPrefetch
+	q   *batchQueue[batch]
+	cur *batch
 }
 
-func newCounter(agg *aggregate.Aggregator, prefetch *symbolPrefetch) *counter {
-	c := &counter{agg: agg, work: make(chan *batch, batchesInUse), free: make(chan *batch, batchesInUse), done: make(chan struct{}),
-		prefetch: prefetch}
-	for range batchesInUse {
-		c.free <- &batch{}
-	}
-	c.cur = <-c.free
-	go c.run()
+func newCounter(agg *aggregate.Aggregator, pf *prefetcher) *counter {
+	c := &counter{}
+	c.q = newBatchQueue(1, batchesInUse, false, func() *batch { return &batch{} }, func(_ int, b *batch) {
+		b.countInto(agg)
+		c.q.Recycle(b)
+		pf.lbrRanges(agg)
+	})
+	c.cur = c.q.Free()
 	return c
-}
-
-func (c *counter) run() {
-	defer close(c.done)
-	for b := range c.work {
-		off := 0
-		for _, s := range b.samples {
-			c.agg.Add(b.branches[off:off+s.n], s.delta, s.count)
-			off += s.n
-		}
-		b.branches, b.samples = b.branches[:0], b.samples[:0]
-		c.free <- b
-		c.prefetch.start(c.agg)
-	}
 }
 
 // Add queues a sample; its branches are copied.
 func (c *counter) Add(br []record.Branch, delta, count uint64) {
 	c.cur.add(br, delta, count)
 	if c.cur.full() {
-		c.work <- c.cur
-		c.cur = <-c.free
+		c.q.Send(c.cur)
+		c.cur = c.q.Free()
 	}
 }
 
-// Finish counts what is queued and waits for the counting to end, and
-// for the prefetch.
+// Finish counts what is queued and waits for the counting to end.
 func (c *counter) Finish() {
 	if len(c.cur.samples) > 0 {
-		c.work <- c.cur
+		c.q.Send(c.cur)
 	}
-	close(c.work)
-	<-c.done
-	c.prefetch.wait()
+	c.q.Close()
 }

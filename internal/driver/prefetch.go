@@ -1,60 +1,98 @@
 package driver
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/fpskid"
 )
 
-// symbolPrefetch builds the primary binary's symbolizer, and loads the
-// compilation units the first chunk's ranges touch, while the rest of
-// the input is scanned: reading DWARF then overlaps parsing instead of
-// following it. The scan may ask for the symbolizer meanwhile (a hybrid
-// sample): binaries.symbolizer builds it once, the second caller waiting
-// for the first. The scan waits for the prefetch before it returns.
-type symbolPrefetch struct {
-	bins *binaries
-	once sync.Once
-	done chan struct{}
+// prefetcher is the one place where work that the profile's generation
+// will need is done ahead, on the other cores, while the input is
+// scanned: reading DWARF then overlaps parsing instead of following it.
+//   - LBR: the compilation units of the first batch's ranges (lbrRanges);
+//   - hybrid samples: the units of the first sample's frames (hybridFrames);
+//   - call stacks: their edges checked for frame-pointer skid while they
+//     are read (stackChecks), and their frames' units once the scan ends
+//     (stackFrames).
+//
+// What loads when does not change the output: the symbolizers are built
+// once (binaries.symbolizer), units load in an order fixed by the input,
+// and nothing symbolizes before wait returns.
+type prefetcher struct {
+	bins    *binaries
+	symbols bool // the output is symbolized
+	llvm    bool // ... into an LLVM profile (pprof reads no DWARF of LBR ranges)
+	repair  bool // call stacks will be repaired (fpskid)
+	lbrOnce sync.Once
+	hybOnce sync.Once
+	wg      sync.WaitGroup
 }
 
-// newSymbolPrefetch returns nil when the output needs no symbolizer.
-func newSymbolPrefetch(opts Options, bins *binaries) *symbolPrefetch {
-	if opts.SkipSymbolization || opts.Format == "pprof" {
-		return nil
+func newPrefetcher(opts Options, bins *binaries) *prefetcher {
+	return &prefetcher{
+		bins:    bins,
+		symbols: !opts.SkipSymbolization,
+		llvm:    !opts.SkipSymbolization && opts.Format != "pprof",
+		repair:  !opts.NoRepairSkid && !opts.SkipSymbolization && runtime.GOMAXPROCS(0) >= 2,
 	}
-	return &symbolPrefetch{bins: bins, done: make(chan struct{})}
 }
 
-// start begins the prefetch, once, for the ranges a has counted (its
-// pending samples are counted first).
-func (p *symbolPrefetch) start(a *aggregate.Aggregator) {
-	if p == nil {
+// lbrRanges loads, once, the units of the ranges a has counted.
+func (p *prefetcher) lbrRanges(a *aggregate.Aggregator) {
+	if !p.llvm {
 		return
 	}
-	p.once.Do(func() {
-		addrs := rangeStarts(a.Counters())
-		go func() {
-			defer close(p.done)
-			if t, err := p.bins.symbolizer(0); err == nil {
-				t.Prefetch(addrs)
-			}
-		}()
+	p.lbrOnce.Do(func() { p.primary(rangeStarts(a.Counters())) })
+}
+
+// hybridFrames loads, once, the units of a hybrid sample's frames (a
+// binary of one large unit, as sqlite's amalgamation, is loaded whole).
+func (p *prefetcher) hybridFrames(frames []uint64) {
+	p.hybOnce.Do(func() { p.primary(slices.Clone(frames)) })
+}
+
+// primary loads the primary binary's units of addrs.
+func (p *prefetcher) primary(addrs []uint64) {
+	p.wg.Go(func() {
+		if t, err := p.bins.symbolizer(0); err == nil {
+			t.Prefetch(addrs)
+		}
 	})
 }
 
-// wait waits for a prefetch that was started.
-func (p *symbolPrefetch) wait() {
-	if p == nil {
+// stackChecks starts checking the edges of the call stacks while they are
+// read (fpskid.Prechecker) when they will be repaired; nil otherwise.
+// Closing bins ends it.
+func (p *prefetcher) stackChecks() *fpskid.Prechecker {
+	if !p.repair {
+		return nil
+	}
+	c := fpskid.NewPrechecker(p.bins.files)
+	p.bins.prechecks = append(p.bins.prechecks, c)
+	return c
+}
+
+// stackFrames loads the units that hold the frames of counts, one
+// goroutine per binary. The symbolizers are built first, here, as their
+// users expect.
+func (p *prefetcher) stackFrames(counts *aggregate.StackCounts) {
+	if !p.symbols {
 		return
 	}
-	started := true
-	p.once.Do(func() { started = false })
-	if started {
-		<-p.done
+	for i, addrs := range counts.BinaryAddrs(len(p.bins.files)) {
+		sym, err := p.bins.stackSymbolizer(i)
+		if err != nil || len(addrs) == 0 {
+			continue // writing the profile reports the error
+		}
+		p.wg.Go(func() { sym.Prefetch(addrs) })
 	}
 }
+
+// wait waits for what was started.
+func (p *prefetcher) wait() { p.wg.Wait() }
 
 // rangeStarts are the distinct start addresses of c's ranges, sorted.
 func rangeStarts(c *aggregate.Counters) []uint64 {

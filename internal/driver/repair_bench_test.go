@@ -14,7 +14,7 @@ import (
 // shares the machine in a conversion.
 func BenchmarkRepairGoCompile(b *testing.B) {
 	opts, bins := openGoCompile(b)
-	res, err := scanOnce(context.Background(), opts, bins)
+	res, err := scanInput(context.Background(), opts, bins)
 	if err != nil {
 		b.Fatal(err)
 	}

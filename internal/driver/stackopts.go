@@ -3,10 +3,7 @@ package driver
 import (
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 
-	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/fpskid"
 	"github.com/profgen/profgen/internal/generate"
 )
@@ -39,45 +36,13 @@ func (res *result) repairStacks(opts Options, bins *binaries) {
 		res.precheck.Close()
 		return
 	}
-	loaded := prefetchFrames(opts, bins, res.stacks)
+	res.pf.stackFrames(res.stacks)
 	res.skid = fpskid.Repair(res.stacks, bins.files, res.precheck)
-	loaded.Wait()
-}
-
-// newPrechecker starts checking the edges of the call stacks while they
-// are read (fpskid.Prechecker), on the other core, when they will be
-// repaired; nil otherwise. Closing bins ends it.
-func newPrechecker(opts Options, bins *binaries) *fpskid.Prechecker {
-	if opts.NoRepairSkid || opts.SkipSymbolization || runtime.GOMAXPROCS(0) < 2 {
-		return nil
-	}
-	p := fpskid.NewPrechecker(bins.files)
-	bins.prechecks = append(bins.prechecks, p)
-	return p
+	res.pf.wait()
 }
 
 // precheckBatch is the number of new stacks handed to the checks at a time.
 const precheckBatch = 256
-
-// prefetchFrames starts loading the DWARF units that hold the frames of
-// counts, one goroutine per binary; the returned group ends when they are
-// loaded. The symbolizers are built first, here, as their users expect.
-// Units load in an order fixed by the input, and nothing else symbolizes
-// until the group ends, so what loads when does not change the output.
-func prefetchFrames(opts Options, bins *binaries, counts *aggregate.StackCounts) *sync.WaitGroup {
-	var wg sync.WaitGroup
-	if opts.SkipSymbolization {
-		return &wg
-	}
-	for i, addrs := range counts.BinaryAddrs(len(bins.files)) {
-		sym, err := bins.stackSymbolizer(i)
-		if err != nil || len(addrs) == 0 {
-			continue // writing the profile reports the error
-		}
-		wg.Go(func() { sym.Prefetch(addrs) })
-	}
-	return &wg
-}
 
 func (res *result) printUnwind(w io.Writer) {
 	u := res.skid

@@ -172,7 +172,7 @@ func TestOnlyPprofNamesFrames(t *testing.T) {
 			defer in.Close()
 			namer := &countingNamer{Namer: in.names}
 			in.names = namer
-			res, err := scan(in, opts, bins)
+			res, err := scanSequential(in, opts, bins, newPrefetcher(opts, bins))
 			if err != nil {
 				t.Fatal(err)
 			}

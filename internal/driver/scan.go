@@ -1,0 +1,188 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/fpskid"
+	"github.com/profgen/profgen/internal/record"
+)
+
+// The scan engine: one record loop (scanState.consume) for every source
+// (perf script text from a file or a stream, perf's output on a perf.data
+// file, perf.data read natively) that updates the per-process address
+// spaces with the side-band records and routes each sample by what it
+// carries: a branch stack to the LBR counting (or, in a hybrid input, to
+// the unwinding), a call stack to the stack aggregation. It runs once over
+// the whole input (scanSequential), or over chunks of perf script text on
+// several cores (scanChunks, parallel.go); either way hybrid samples are
+// handled where they are met.
+
+// result is what the scan found.
+type result struct {
+	lbr    *lbrSummary
+	hybrid *hybridPath
+	stacks *aggregate.StackCounts
+	scan   record.Stats
+	table  addrspace.Stats
+	events eventFilter
+	skid   fpskid.Stats
+	// precheck, when not nil, has checked the call stacks' edges during
+	// the scan; repairStacks ends it.
+	precheck *fpskid.Prechecker
+	pf       *prefetcher
+}
+
+// scanInput opens the input and scans it: by chunks on several cores
+// where it can, else in one pass.
+func scanInput(ctx context.Context, opts Options, bins *binaries) (*result, error) {
+	in, err := openInput(ctx, opts, bins)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	prog := startProgress(opts, in)
+	defer prog.Done()
+	pf := newPrefetcher(opts, bins)
+	if jobs := opts.jobs(); jobs > 1 && chunkable(in, opts) {
+		return scanChunks(in, opts, bins, pf, jobs)
+	}
+	return scanSequential(in, opts, bins, pf)
+}
+
+// scanState is what the record loop feeds: the whole scan's state in one
+// pass, one chunk's in a parallel scan.
+type scanState struct {
+	bins   *binaries
+	table  *addrspace.Table
+	lbr    *lbrPath
+	stacks *aggregate.Stacks
+	hybrid *hybridPath
+	events eventFilter
+	show   func(*record.Record) // --show-mmap-events, or nil
+}
+
+// recordSink is what the record loop feeds: the conversion's scanState,
+// and the pre-passes that look at the input before it (the binaries a
+// recording sampled, findbinaries.go; how a chunked input uses branch
+// stacks, parallel.go).
+type recordSink interface {
+	event(rec *record.Record)        // a side-band record
+	sample(rec *record.Record) error // errStopScan ends the loop early
+}
+
+// errStopScan, from a sink's sample, ends the record loop without error.
+var errStopScan = errors.New("scan stopped")
+
+// consume is the one record loop: every source (perf script text or a
+// chunk of it, perf.data) and every sink go through it. Errors carry the
+// input's name and the record's line.
+func consume(src record.Source, name string, sink recordSink) error {
+	for src.Next() {
+		rec := src.Record()
+		if rec.Kind != record.KindSample {
+			sink.event(rec)
+			continue
+		}
+		switch err := sink.sample(rec); {
+		case errors.Is(err, errStopScan):
+			return nil
+		case err != nil:
+			return fmt.Errorf("%s:%d: %w", name, rec.Line, err)
+		}
+	}
+	return src.Err()
+}
+
+// event updates the per-process table.
+func (st *scanState) event(rec *record.Record) {
+	if st.show != nil {
+		st.show(rec)
+	}
+	st.table.Update(rec)
+}
+
+// add routes one sample: its branch stack to the LBR counters (with
+// --leading-ip-only, its IP alone, stack or not, as llvm-profgen 19), a
+// sample without one to the call-stack aggregation.
+func (st *scanState) sample(rec *record.Record) error {
+	if !st.events.keep(&rec.Sample) {
+		return nil
+	}
+	if st.lbr.ipOnly(&rec.Sample) {
+		st.lbr.add(rec) // decides no mode: hybrid samples keep theirs
+		return nil
+	}
+	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
+		if len(st.bins.files) > 1 {
+			return usagef("branch-stack (LBR) samples take one binary; %d were given or found by build id (give the one with --binary)", len(st.bins.files))
+		}
+		if toLBR, err := st.hybrid.route(rec); !toLBR || err != nil {
+			return err
+		}
+		st.lbr.add(rec)
+		return nil
+	}
+	if len(rec.Sample.Frames) == 0 && !rec.Sample.HasIP {
+		return nil
+	}
+	return st.stacks.Add(rec)
+}
+
+// scanSequential scans the input in one pass. The LBR counting, the
+// unwinding and the prefetching run on the other cores meanwhile.
+func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*result, error) {
+	ab := bins.addrspaceBinary()
+	ab.Kernel = opts.LLVM.Kernel
+	table := addrspace.New(ab, opts.PIDs)
+	st := &scanState{bins: bins, table: table, stacks: bins.newStacks(table),
+		lbr:    newLBR(bins.primary(), table, opts.LLVM, pf),
+		hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf),
+		events: eventFilter{want: opts.PerfEvent}}
+	if opts.LLVM.ShowMmapEvents {
+		st.show = func(rec *record.Record) { opts.LLVM.showMmap(opts.Stdout, rec) }
+	}
+	pre := pf.stackChecks()
+	if pre != nil {
+		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
+	}
+	if in.names != nil && (opts.Format == "pprof" || opts.SkipSymbolization) {
+		// Only pprof names the frames outside the binaries: for an LLVM
+		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
+		// other DSOs are not read. An address profile may become a pprof
+		// one: it keeps the names.
+		st.stacks.NameWith(in.names)
+	}
+	src := in.records()
+	err := consume(src, in.name, st)
+	st.lbr.finish()
+	st.hybrid.finish()
+	pf.wait()
+	if err != nil {
+		pre.Close()
+		return nil, err
+	}
+	if opts.LLVM.Kernel && table.Stats.Mappings == 0 {
+		pre.Close()
+		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
+	}
+	return &result{lbr: st.lbr.summary(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: table.Stats,
+		events: st.events, precheck: pre, pf: pf}, nil
+}
+
+// eventFilter keeps the samples of one event (--perf-event).
+type eventFilter struct {
+	want    string
+	dropped uint64
+}
+
+func (f *eventFilter) keep(s *record.Sample) bool {
+	if f.want == "" || s.Event == f.want || s.Event == "" {
+		return true
+	}
+	f.dropped += s.Count
+	return false
+}
