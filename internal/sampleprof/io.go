@@ -64,6 +64,8 @@ func (o WriteOptions) Write(w io.Writer, p *Profile, format Format) error {
 		return WriteBinary(w, p)
 	case FormatExtBinary:
 		return WriteExtBinary(w, p, o)
+	case FormatGCC:
+		return WriteGCC(w, p, o.GCC)
 	}
 	return fmt.Errorf("cannot write sample profile format %v", format)
 }

@@ -157,6 +157,10 @@ type Profile struct {
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.
 	SymbolList []string
+	// SourceFiles maps a top-level or inlined function's name to its
+	// source file, where known (version 3 GCC AutoFDO profiles keep them;
+	// LLVM's encodings do not). Nil when there are none.
+	SourceFiles map[string]string
 	// inserted lists the top-level functions in the order LLVM would
 	// insert them into the map it writes (that of llvm-profdata merge: the
 	// iteration order of its reader's map), when known (hashorder.go).
