@@ -13,7 +13,10 @@ import (
 // reads (the last of a line's entries wins, and a call site with one never
 // matches); the line's count is the largest of its discriminators' (the
 // count of its hottest block, as create_gcov takes the largest count of an
-// offset), its call targets and inlinees add up. A context-sensitive
+// offset), its call targets and inlinees add up. A top-level function
+// with samples but no head count gets LLVM's estimate of it (at least 1):
+// gcc-12 zeroes every block of a function whose head count is 0, whatever
+// its body says (seen with -fdump-ipa-afdo; docs/gcc.md). A context-sensitive
 // profile is first merged by function; MD5 names and pseudo-probe
 // locations do not map to GCC's format.
 func gccForm(p *Profile, fold bool) (*Profile, error) {
@@ -30,6 +33,11 @@ func gccForm(p *Profile, fold bool) (*Profile, error) {
 		f := p.Functions[key]
 		if name := GCCName(f.Name); name != "" {
 			out.Function(name).MergeFrom(gccInstance(f, name, fold))
+		}
+	}
+	for _, f := range out.Functions {
+		if f.HeadSamples == 0 {
+			f.HeadSamples = f.HeadSamplesEstimate(false)
 		}
 	}
 	for _, name := range sortedKeys(p.SourceFiles) {

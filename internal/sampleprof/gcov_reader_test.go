@@ -151,6 +151,7 @@ func TestGCCHostile(t *testing.T) {
 	v2 := gccBytes(t, readGCCSource(t), GCCVersion2)
 	v3 := gccBytes(t, readGCCSource(t), GCCVersion3)
 	namesAt := 12 + 8 // the name count of a version 2 file
+	functionsAt := bytes.Index(v2, []byte{0, 0, 0, 0xac}) + 8
 	tests := []struct {
 		name string
 		data []byte
@@ -163,7 +164,7 @@ func TestGCCHostile(t *testing.T) {
 		{"v2 string past the end", patch(v2, namesAt+4, 0x7fffffff), "offset 24: string of 2147483647 bytes runs past the file"},
 		{"v3 summary entries near 2^64", patch(patch(v3, 4*14, 0xffffffff), 4*15, 0xffffffff), "offset 56: summary of 18446744073709551615 entries"},
 		{"v3 no summary", patch(v3, 12, gcovTagNames), "offset 12: summary section expected"},
-		{"v2 function count near 2^32", patch(v2, 0x55, 0xffffffff), "truncated"},
+		{"v2 function count near 2^32", patch(v2, functionsAt, 0xffffffff), "truncated"},
 		{"nesting bomb", gccNestingBomb(maxInlineDepth + 2), "inlined more than 10000 deep"},
 	}
 	for _, tt := range tests {

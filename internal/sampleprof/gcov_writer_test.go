@@ -12,7 +12,8 @@ import (
 
 // gccSource is the LLVM text profile the writer tests convert: clone and
 // split parts of foo (GCC knows them as foo), a call target with an LTO
-// suffix, discriminators on a line and on a call site.
+// suffix, discriminators on a line and on a call site, a function without
+// head count (the writer estimates one: gcc-12 ignores the function else).
 const gccSource = `main:1000:10
  1: 100
  2.1: 40 foo:30 _ZN1A3getEv.llvm.123:10
@@ -29,6 +30,9 @@ foo.cold:5:2
  3: 5
 foo.part.0:7:7
  1: 7
+nohead:70:0
+ 2: 50
+ 3: 20
 `
 
 func readGCCSource(t *testing.T) *Profile {
@@ -58,6 +62,9 @@ func TestWriteGCC(t *testing.T) {
    0: 70
  5.1: bar:5
   1: 5
+nohead:70:50
+ 2: 50
+ 3: 20
 foo:42:39
  1: 37
  3: 5
@@ -72,6 +79,9 @@ foo:42:39
    0: 70
  5: bar:5
   1: 5
+nohead:70:50
+ 2: 50
+ 3: 20
 foo:42:39
  1: 37
  3: 5
@@ -167,7 +177,7 @@ func TestGCCVersion3Summary(t *testing.T) {
 		t.Fatalf("header %#x %#x, want version 3 and the summary tag", word(1), word(3))
 	}
 	got := []uint64{counter(4), counter(6), counter(8), counter(10), counter(12), counter(14)}
-	want := []uint64{517, 200, 39, 8, 2, 16} // total, max, max head, counts, functions, cutoffs
+	want := []uint64{587, 200, 50, 10, 3, 16} // total, max, max head, counts, functions, cutoffs
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("summary field %d = %d, want %d", i, got[i], want[i])
