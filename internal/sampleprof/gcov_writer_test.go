@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -215,5 +216,28 @@ func TestWriteGCCRefuses(t *testing.T) {
 	// A discriminator past 16 bits is dropped when folding.
 	if err := WriteGCC(&bytes.Buffer{}, disc, GCCOptions{FoldDiscriminators: true}); err != nil {
 		t.Errorf("folded: %v", err)
+	}
+}
+
+// TestReadLargeGCC: Read tells a GCC profile larger than its 64 KiB
+// buffer from its head (it once looked again at the head after reading
+// on, when the buffer held other bytes, and took the file for extbinary).
+func TestReadLargeGCC(t *testing.T) {
+	p := NewProfile()
+	for i := range 5000 {
+		f := p.Function("f" + strconv.Itoa(i))
+		f.HeadSamples = 1
+		f.Record(LineLocation{LineOffset: 1}).Samples = uint64(i + 1)
+	}
+	data := gccBytes(t, p, GCCVersion2)
+	if len(data) < 1<<16 {
+		t.Fatalf("%d bytes: not past the buffer", len(data))
+	}
+	q, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Functions) != 5000 {
+		t.Errorf("read %d functions, want 5000", len(q.Functions))
 	}
 }
