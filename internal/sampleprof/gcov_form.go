@@ -32,7 +32,7 @@ func gccForm(p *Profile, fold bool) (*Profile, error) {
 	for _, key := range sortedKeys(p.Functions) {
 		f := p.Functions[key]
 		if name := GCCName(f.Name); name != "" {
-			out.Function(name).MergeFrom(gccInstance(f, name, fold))
+			mergeOrAdopt(out.Functions, gccInstance(f, name, fold))
 		}
 	}
 	for _, f := range out.Functions {
@@ -68,11 +68,25 @@ func gccInstance(f *FunctionSamples, name string, fold bool) *FunctionSamples {
 	for loc, callees := range f.Callsites {
 		for _, c := range callees {
 			if cname := GCCName(c.Name); cname != "" {
-				g.Inlinee(gccLocation(loc, fold), cname).MergeFrom(gccInstance(c, cname, fold))
+				at := gccLocation(loc, fold)
+				if g.Callsites[at] == nil {
+					g.Callsites[at] = map[string]*FunctionSamples{}
+				}
+				mergeOrAdopt(g.Callsites[at], gccInstance(c, cname, fold))
 			}
 		}
 	}
 	return g
+}
+
+// mergeOrAdopt enters f in m by its name, merged into the profile of
+// that name already there.
+func mergeOrAdopt(m map[string]*FunctionSamples, f *FunctionSamples) {
+	if g := m[f.Name]; g != nil {
+		g.MergeFrom(f)
+		return
+	}
+	m[f.Name] = f
 }
 
 func gccLocation(loc LineLocation, fold bool) LineLocation {
