@@ -5,6 +5,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profgen/profgen/internal/profmerge"
+	"github.com/profgen/profgen/internal/sampleprof"
 )
 
 // mergeOptions are the flags of `profgen merge`, named as llvm-profdata's,
@@ -18,7 +19,7 @@ var formatUsage = map[string]string{
 	"text":      "write the text format",
 	"binary":    "write the binary format: indexed .profdata (the default for instrumentation profiles), SPF_Binary for sample profiles",
 	"extbinary": "write the extensible binary format (the default for sample profiles; indexed .profdata for instrumentation profiles)",
-	"gcc":       "GCC encoding (only meaningful for --sample; not supported for writing, as in llvm-profdata)",
+	"gcc":       "GCC AutoFDO profile for gcc -fauto-profile (only meaningful for --sample; llvm-profdata cannot write it; see docs/gcc.md)",
 }
 
 var kindUsage = map[string]string{
@@ -52,6 +53,8 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.SplitLayout, "split-layout", false, "sample profiles: extbinary with the functions that have inlinees in their own sections (llvm-profdata 20; -19 reads it); with --text, the others marked !Flat (as llvm-profdata-22)")
 	fs.BoolVar(&o.WriteVTables, "extbinary-write-vtable-type-prof", false, "sample profiles: keep the vtable type counts in --extbinary output (LLVM 22; dropped without it, and unreadable to LLVM 19 with it)")
 	fs.IntVar(&o.OutputVersion, "output-version", 0, "profgen: indexed version to write: 13 (clang 22 and later, as llvm-profdata-22), 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14); default 13, or 12 where the raws' front-end hashes are those of clang 21 or older")
+	fs.Uint32Var(&o.GCC.Version, "gcov-version", sampleprof.GCCVersion2, "profgen: --gcc output version: 2 (GCC 12 to 15) or 3 (GCC 16: summary, source files)")
+	fs.BoolVar(&o.GCC.FoldDiscriminators, "gcc-fold-discriminators", false, "profgen: --gcc output with one count per line (the largest of its discriminators'), as GCC 12 reads it; GCC 13 on use discriminators")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 

@@ -30,7 +30,7 @@ const (
 	SampleBinary           // sample profile, SPF_Binary
 	SampleExtBinary        // sample profile, SPF_Ext_Binary
 	SampleText             // sample profile, LLVM's text format
-	SampleGCC              // sample profile, GCC AutoFDO (gcov, version 704)
+	SampleGCC              // sample profile, GCC AutoFDO (gcov; versions "*704", 1, 2, 3)
 	InstrText              // instrumentation profile, text (.proftext)
 	GzipPprof              // gzipped pprof
 	AddressStacks          // profgen's address profile of call stacks (package addrprof)
@@ -121,6 +121,9 @@ var magics = []struct {
 	{SampleBinary, string(leb128.AppendUint(nil, SampleBinaryMagic))},
 	{SampleExtBinary, string(leb128.AppendUint(nil, SampleExtBinaryMagic))},
 	{SampleGCC, "adcg*704"},
+	{SampleGCC, "adcg\x01\x00\x00\x00"},
+	{SampleGCC, "adcg\x02\x00\x00\x00"},
+	{SampleGCC, "adcg\x03\x00\x00\x00"},
 	{GzipPprof, "\x1f\x8b"},
 }
 

@@ -35,6 +35,12 @@ func TestSniff(t *testing.T) {
 		{"[]\n  0\n  0\n", UnsymbolizedCS},
 		{"[main:1 @ foo]:10:1\n 1: 10\n", SampleText},
 		{"12\nfoo\n", Unknown},
+		{"adcg*704\x00\x00\x00\x00", SampleGCC},
+		{"adcg\x01\x00\x00\x00", SampleGCC},
+		{"adcg\x02\x00\x00\x00", SampleGCC},
+		{"adcg\x03\x00\x00\x00", SampleGCC},
+		{"adcg\x04\x00\x00\x00", Unknown},
+		{"gcda\x02\x00\x00\x00", Unknown}, // byte-swapped: GCC refuses it too
 	}
 	for _, tt := range tests {
 		if got := Sniff([]byte(tt.head)); got != tt.want {
@@ -51,6 +57,9 @@ func TestSniffFile(t *testing.T) {
 		{"../sampleprof/testdata/inline.txt", SampleText},
 		{"../sampleprof/testdata/golden/inline.binary", SampleBinary},
 		{"../sampleprof/testdata/golden/inline.extbinary", SampleExtBinary},
+		{"../sampleprof/testdata/gcc.afdo", SampleGCC},
+		{"../sampleprof/testdata/golden/gcc-v2.afdo", SampleGCC},
+		{"../sampleprof/testdata/golden/gcc-v3.afdo", SampleGCC},
 		{"../instrprof/testdata/plain19.profraw", RawLE64},
 		{"../../cmd/profgen/testdata/instr.profdata", Indexed},
 	}

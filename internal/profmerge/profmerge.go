@@ -20,6 +20,7 @@ import (
 	"github.com/profgen/profgen/internal/instrprof/raw"
 	"github.com/profgen/profgen/internal/instrprof/text"
 	"github.com/profgen/profgen/internal/profformat"
+	"github.com/profgen/profgen/internal/sampleprof"
 )
 
 // Options are llvm-profdata merge's settings.
@@ -70,6 +71,9 @@ type Options struct {
 	// ProfileIsFS (--profile-isfs): the inputs' discriminators are
 	// flow-sensitive ones; extbinary output is flagged so.
 	ProfileIsFS bool
+	// GCC are the options of --gcc output (--gcov-version,
+	// --gcc-fold-discriminators).
+	GCC sampleprof.GCCOptions
 }
 
 // Output formats, as llvm-profdata's flags name them.

@@ -90,7 +90,8 @@ func TestSampleOutputFormat(t *testing.T) {
 		{"text", sampleprof.FormatText},
 		{"binary", sampleprof.FormatBinary},
 		{"extbinary", sampleprof.FormatExtBinary},
-		{"gcc", sampleprof.FormatUnknown},
+		{"gcc", sampleprof.FormatGCC},
+		{"yaml", sampleprof.FormatUnknown},
 	}
 	for _, tt := range tests {
 		got, err := SampleOutputFormat(tt.flag)
@@ -125,6 +126,62 @@ func TestMergeCommandSampleInputs(t *testing.T) {
 		w, _ := os.ReadFile(want)
 		if !bytes.Equal(g, w) {
 			t.Errorf("%s: profgen merge differs from llvm-profdata-19 merge --sample", format)
+		}
+	}
+}
+
+// TestMergeGCC: `profgen merge --gcc` adds GCC AutoFDO and LLVM inputs
+// into a GCC profile (versions 2 and 3, discriminators folded or not), and
+// GCC → --text → --gcc gives back the same bytes.
+func TestMergeGCC(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, gcc bool) string {
+		path := filepath.Join(dir, name)
+		p, err := sampleprof.ReadText(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		format := sampleprof.FormatText
+		if gcc {
+			format = sampleprof.FormatGCC
+		}
+		if err := sampleprof.Write(&b, p, format); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(path, b.Bytes(), 0o644)
+		return path
+	}
+	a := write("a.afdo", "main:100:5\n 1: 50 foo:10\n 2.1: 50\n", true)
+	b := write("b.txt", "main:20:1\n 1: 20\nfoo.cold:30:3\n 1: 30\n", false)
+	merge := func(out, format string, gcc sampleprof.GCCOptions, inputs ...string) string {
+		o := Options{Output: filepath.Join(dir, out), FailureMode: "any", Kind: "sample", Format: format, GCC: gcc}
+		o.Args = inputs
+		if err := Run(io.Discard, &o); err != nil {
+			t.Fatal(err)
+		}
+		return o.Output
+	}
+	tests := []struct {
+		out  string
+		gcc  sampleprof.GCCOptions
+		want string
+	}{
+		{"v2.afdo", sampleprof.GCCOptions{}, "main:120:6\n 1: 70 foo:10\n 2.1: 50\nfoo:30:3\n 1: 30\n"},
+		{"v3.afdo", sampleprof.GCCOptions{Version: 3}, "main:120:6\n 1: 70 foo:10\n 2.1: 50\nfoo:30:3\n 1: 30\n"},
+		{"folded.afdo", sampleprof.GCCOptions{FoldDiscriminators: true}, "main:120:6\n 1: 70 foo:10\n 2: 50\nfoo:30:3\n 1: 30\n"},
+	}
+	for _, tt := range tests {
+		got := merge(tt.out, FormatGCC, tt.gcc, a, b)
+		text := merge(tt.out+".txt", FormatText, sampleprof.GCCOptions{}, got)
+		if data, _ := os.ReadFile(text); string(data) != tt.want {
+			t.Errorf("%s reads as\n%s\nwant\n%s", tt.out, data, tt.want)
+		}
+		again := merge(tt.out+".again", FormatGCC, sampleprof.GCCOptions{Version: tt.gcc.Version}, text)
+		g, _ := os.ReadFile(got)
+		w, _ := os.ReadFile(again)
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s: GCC → text → GCC changed the bytes", tt.out)
 		}
 	}
 }

@@ -104,7 +104,7 @@ func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampl
 		}
 	}
 	// Text keeps the split layout as !Flat lines (llvm-profdata-22).
-	return sampleprof.WriteOptions{SplitLayout: o.SplitLayout && format == sampleprof.FormatText}
+	return sampleprof.WriteOptions{SplitLayout: o.SplitLayout && format == sampleprof.FormatText, GCC: o.GCC}
 }
 
 // WriteSample writes p to path (- for standard output) atomically.
@@ -133,6 +133,8 @@ func SampleOutputFormat(flag string) (sampleprof.Format, error) {
 		return sampleprof.FormatText, nil
 	case FormatBinary:
 		return sampleprof.FormatBinary, nil
+	case FormatGCC:
+		return sampleprof.FormatGCC, nil
 	}
 	return sampleprof.FormatUnknown, errors.New("--" + flag + ": profile encoding format unsupported for writing sample profiles")
 }

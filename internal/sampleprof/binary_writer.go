@@ -33,6 +33,8 @@ type WriteOptions struct {
 	// llvm-profdata-22's --extbinary-write-vtable-type-prof; without it
 	// they are dropped, as LLVM 22 does by default.
 	VTables bool
+	// GCC are the GCC AutoFDO writer's options (FormatGCC).
+	GCC GCCOptions
 }
 
 // WriteBinary writes p in LLVM's SPF_Binary format: magic and version,

@@ -18,7 +18,7 @@ const (
 	FormatText             // LLVM's text format
 	FormatBinary           // SPF_Binary: summary, name table, profiles
 	FormatExtBinary        // SPF_Ext_Binary: sections behind a header table
-	FormatGCC              // SPF_GCC: GCC AutoFDO (gcov), read only
+	FormatGCC              // SPF_GCC: GCC AutoFDO (gcov.go), versions 2 and 3 written
 )
 
 var formatNames = map[Format]string{

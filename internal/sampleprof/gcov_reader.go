@@ -2,40 +2,20 @@ package sampleprof
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
-// The GCC AutoFDO profile (gcov format, version 704, as Google's
-// create_gcov writes it and llvm-profdata reads it): little-endian 32-bit
-// words. A header ("adcg", "*704", a zero word); the name table (tag
-// 0xaa000000, a length word, a count, then strings of a word count followed
-// by the NUL-padded bytes); the functions (tag 0xac000000, a length word, a
-// count, then each function). A function is a head count (64 bits, as two
-// words low first; top-level functions only), a name index, a count of
-// positions and one of inlined call sites; each position is an offset
-// (line offset << 16 | discriminator), a count of indirect-call targets and
-// a 64-bit count, then per target the histogram type 7, a 64-bit name
-// index and a 64-bit count; each inlined call site is an offset and a
-// function. Whatever follows the functions (module grouping, working set)
-// is ignored, as LLVM does.
-
-// GCCMagic starts every GCC AutoFDO profile: the magic and version words.
-const GCCMagic = "adcg*704"
-
-const (
-	gcovTagNames     = 0xaa000000
-	gcovTagFunctions = 0xac000000
-	gcovHistICTopN   = 7 // HIST_TYPE_INDIR_CALL_TOPN
-)
-
-// ReadGCC reads a GCC AutoFDO profile.
+// ReadGCC reads a GCC AutoFDO profile of any version gcov.go describes, as
+// llvm-profdata reads version "*704": a function named twice at top level
+// adds its head count but not its body (LLVM counts an alias once); a
+// location named twice in one instance adds up; whatever follows the
+// functions is not read. Version 3's source files go to SourceFiles; its
+// summary is checked for shape and recomputed by whoever needs it; its
+// timestamps are skipped.
 func ReadGCC(data []byte) (*Profile, error) {
 	g := &gcovDecoder{data: data, p: NewProfile()}
-	if string(g.bytes(8)) != GCCMagic {
-		return nil, &FormatError{Err: errors.New("not a GCC AutoFDO profile of version 704 (\"adcg*704\")")}
-	}
-	g.u32() // the zero word
+	g.header()
+	g.summary()
 	g.nameTable()
 	g.functions()
 	if g.err != nil {
@@ -46,11 +26,13 @@ func ReadGCC(data []byte) (*Profile, error) {
 
 // gcovDecoder reads words with a sticky error that carries the offset.
 type gcovDecoder struct {
-	data  []byte
-	off   int
-	err   error
-	names []string
-	p     *Profile
+	data    []byte
+	off     int
+	err     error
+	version uint32
+	names   []string
+	files   []string
+	p       *Profile
 }
 
 func (g *gcovDecoder) failf(at int, format string, args ...any) {
@@ -84,32 +66,109 @@ func (g *gcovDecoder) u64() uint64 {
 	return uint64(g.u32())<<32 | uint64(lo)
 }
 
-// tag reads a section tag and its length word.
-func (g *gcovDecoder) tag(want uint32, what string) {
+// left is how many bytes remain.
+func (g *gcovDecoder) left() int { return len(g.data) - g.off }
+
+func (g *gcovDecoder) header() {
+	if string(g.bytes(4)) != GCCMagic {
+		g.failf(0, "not a GCC AutoFDO profile (no \"adcg\" magic)")
+		return
+	}
+	g.version = g.u32()
+	if !gcovKnownVersion(g.version) && g.err == nil {
+		g.failf(4, "GCC AutoFDO profile version %#x: profgen reads versions 1, 2, 3 and \"*704\"", g.version)
+	}
+	g.u32() // the zero word
+}
+
+// expectTag reads a section tag.
+func (g *gcovDecoder) expectTag(want uint32, what string) {
 	at := g.off
 	if t := g.u32(); t != want && g.err == nil {
 		g.failf(at, "%s section expected (tag %#x), found tag %#x", what, want, t)
 	}
-	g.u32()
+}
+
+// summary checks version 3's summary section and skips it.
+func (g *gcovDecoder) summary() {
+	if g.version != GCCVersion3 {
+		return
+	}
+	g.expectTag(gcovTagSummary, "summary")
+	g.bytes(5 * 8)
+	at := g.off
+	n := g.u64()
+	if n > uint64(g.left()/20) && g.err == nil {
+		g.failf(at, "summary of %d entries runs past the file", n)
+		return
+	}
+	g.bytes(int(n) * 20)
 }
 
 func (g *gcovDecoder) nameTable() {
-	g.tag(gcovTagNames, "name table")
+	g.expectTag(gcovTagNames, "name table")
+	g.u32() // the length
+	if g.version == GCCVersion3 {
+		g.files = g.strings(nil)
+	}
+	g.names = g.strings(g.fileOf)
+}
+
+// strings reads a count and that many strings, calling after (if not nil)
+// behind each.
+func (g *gcovDecoder) strings(after func(name string)) []string {
+	at := g.off
 	n := g.u32()
+	if uint64(n) > uint64(g.left()/4) && g.err == nil {
+		g.failf(at, "%d strings cannot fit in the %d bytes left", n, g.left())
+	}
+	var out []string
 	for i := uint32(0); i < n && g.err == nil; i++ {
-		at := g.off
-		words := g.u32()
-		if words == 0 && g.err == nil {
-			g.failf(at, "empty string in the name table")
+		s := g.string()
+		out = append(out, s)
+		if after != nil {
+			after(s)
 		}
-		if uint64(words) > uint64(len(g.data)-g.off)/4 {
-			g.failf(at, "string of %d words runs past the file", words)
+	}
+	return out
+}
+
+// string reads one string in the version's encoding, cut at its NUL.
+func (g *gcovDecoder) string() string {
+	at := g.off
+	n := uint64(g.u32())
+	if gcovWordStrings(g.version) {
+		n *= 4
+	}
+	if n == 0 && g.err == nil {
+		g.failf(at, "empty string (length 0) in the name table")
+	}
+	if n > uint64(g.left()) && g.err == nil {
+		g.failf(at, "string of %d bytes runs past the file", n)
+	}
+	b := g.bytes(int(n))
+	if i := indexByte0(b); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
+}
+
+// fileOf reads version 3's source file index of name.
+func (g *gcovDecoder) fileOf(name string) {
+	if g.version != GCCVersion3 {
+		return
+	}
+	at := g.off
+	i := g.u32()
+	switch {
+	case g.err != nil || i == gcovNoFile:
+	case uint64(i) >= uint64(len(g.files)):
+		g.failf(at, "file index %d outside the %d source files", i, len(g.files))
+	default:
+		if g.p.SourceFiles == nil {
+			g.p.SourceFiles = map[string]string{}
 		}
-		b := g.bytes(4 * int(words))
-		if i := indexByte0(b); i >= 0 {
-			b = b[:i]
-		}
-		g.names = append(g.names, string(b))
+		g.p.SourceFiles[name] = g.files[i]
 	}
 }
 
@@ -123,7 +182,8 @@ func indexByte0(b []byte) int {
 }
 
 func (g *gcovDecoder) functions() {
-	g.tag(gcovTagFunctions, "function")
+	g.expectTag(gcovTagFunctions, "function")
+	g.u32() // the length
 	n := g.u32()
 	for i := uint32(0); i < n && g.err == nil; i++ {
 		g.function(nil, true, 0)
@@ -139,31 +199,29 @@ func (g *gcovDecoder) name(idx uint64, at int) string {
 	return g.names[idx]
 }
 
-// function reads one function profile: top-level when stack is empty, else
-// inlined at offset into stack[0]; update is false for a repeated
+// function reads one function instance: top-level when stack is empty,
+// else inlined at offset into the last of stack, which holds the
+// enclosing instances outermost first; update is false for a repeated
 // top-level function (an alias: its samples are already counted).
 func (g *gcovDecoder) function(stack []*FunctionSamples, update bool, offset uint32) {
 	var head uint64
 	if len(stack) == 0 {
 		head = g.u64()
+		if g.version == GCCVersion3 {
+			g.u64() // the timestamp
+		}
 	}
 	at := g.off
 	name := g.name(uint64(g.u32()), at)
 	positions, callsites := g.u32(), g.u32()
+	if len(stack) > maxInlineDepth && g.err == nil {
+		g.failf(at, "inlined more than %d deep", maxInlineDepth)
+	}
 	if g.err != nil {
 		return
 	}
-	var f *FunctionSamples
-	if len(stack) == 0 {
-		f = g.p.Function(name)
-		f.HeadSamples = addSat(f.HeadSamples, head)
-		if f.TotalSamples > 0 {
-			update = false
-		}
-	} else {
-		f = stack[0].Inlinee(gcovLocation(offset), name)
-	}
-	chain := append([]*FunctionSamples{f}, stack...)
+	f := g.instance(stack, name, head, offset, &update)
+	chain := append(stack, f) // siblings reuse the array: stack is theirs alone
 	for i := uint32(0); i < positions && g.err == nil; i++ {
 		g.position(f, chain, update)
 	}
@@ -171,6 +229,21 @@ func (g *gcovDecoder) function(stack []*FunctionSamples, update bool, offset uin
 		off := g.u32()
 		g.function(chain, update, off)
 	}
+}
+
+// instance returns the profile an instance adds to: a top-level function
+// (clearing update when it was read before), or an inlinee of the last of
+// stack.
+func (g *gcovDecoder) instance(stack []*FunctionSamples, name string, head uint64, offset uint32, update *bool) *FunctionSamples {
+	if len(stack) > 0 {
+		return stack[len(stack)-1].Inlinee(gcovLocation(offset), name)
+	}
+	f := g.p.Function(name)
+	f.HeadSamples = addSat(f.HeadSamples, head)
+	if f.TotalSamples > 0 {
+		*update = false
+	}
+	return f
 }
 
 // position reads one line's count and indirect-call targets.
@@ -189,25 +262,20 @@ func (g *gcovDecoder) position(f *FunctionSamples, chain []*FunctionSamples, upd
 		r.Samples = addSat(r.Samples, count)
 	}
 	for j := uint32(0); j < targets && g.err == nil; j++ {
-		at := g.off
-		if h := g.u32(); h != gcovHistICTopN && g.err == nil {
-			g.failf(at, "histogram type %d: only indirect-call targets (7) are read", h)
-			return
-		}
-		at = g.off
-		target := g.name(g.u64(), at)
-		n := g.u64()
+		target, n := g.target()
 		if update && g.err == nil {
-			r := f.Record(loc)
-			if r.CallTargets == nil {
-				r.CallTargets = map[string]uint64{}
-			}
-			r.CallTargets[target] = addSat(r.CallTargets[target], n)
+			f.addCallTargetSat(loc, target, n)
 		}
 	}
 }
 
-// gcovLocation splits an offset word: line offset << 16 | discriminator.
-func gcovLocation(off uint32) LineLocation {
-	return LineLocation{LineOffset: off >> 16, Discriminator: off & 0xffff}
+// target reads one indirect-call target: its name and count.
+func (g *gcovDecoder) target() (string, uint64) {
+	at := g.off
+	if h := g.u32(); h != gcovHistICTopN && g.err == nil {
+		g.failf(at, "histogram type %d: only indirect-call targets (7) are read", h)
+		return "", 0
+	}
+	at = g.off
+	return g.name(g.u64(), at), g.u64()
 }

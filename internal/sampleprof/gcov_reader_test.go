@@ -3,7 +3,6 @@ package sampleprof
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +33,7 @@ func (w *gcovWriter) str(s string) {
 // ignores but whose head count it adds).
 func gccFixture() []byte {
 	w := &gcovWriter{}
-	w.b = append(w.b, GCCMagic...)
+	w.b = append(w.b, "adcg*704"...)
 	w.u32(0)
 	names := []string{"main", "foo", "bar", "baz", "_ZN1A3getEv.llvm.123"}
 	w.u32(gcovTagNames, 0, uint32(len(names)))
@@ -116,7 +115,8 @@ func TestGCCDamage(t *testing.T) {
 		{"truncated", good[:len(good)/2], "truncated"},
 		{"bad name index", patch(good, 108, 9), "name index 9 outside"},
 		{"bad section tag", patch(good, 12, 1), "name table section expected"},
-		{"other version", append([]byte("adcg*804"), good[8:]...), "not a GCC AutoFDO profile"},
+		{"other version", append([]byte("adcg*804"), good[8:]...), "offset 4: GCC AutoFDO profile version 0x3430382a"},
+		{"other magic", append([]byte("gcda*704"), good[8:]...), "offset 0: not a GCC AutoFDO profile"},
 	}
 	for _, tt := range tests {
 		_, err := ReadGCC(tt.data)
@@ -134,10 +134,61 @@ func patch(b []byte, at int, v uint32) []byte {
 
 func FuzzReadGCC(f *testing.F) {
 	f.Add(gccFixture())
-	if b, err := os.ReadFile(filepath.Join("testdata", "gcc.afdo")); err == nil {
-		f.Add(b)
-	}
+	addSeeds(f, "testdata/*.afdo", "testdata/golden/*.afdo")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ReadGCC(b)
+		p, err := ReadGCC(b)
+		if err != nil {
+			return
+		}
+		checkStable(t, p, FormatGCC)
 	})
+}
+
+// TestGCCHostile: damaged version 2 and 3 files give an error with the
+// offset of the bad word, quickly and without allocating what the counts
+// claim.
+func TestGCCHostile(t *testing.T) {
+	v2 := gccBytes(t, readGCCSource(t), GCCVersion2)
+	v3 := gccBytes(t, readGCCSource(t), GCCVersion3)
+	namesAt := 12 + 8 // the name count of a version 2 file
+	functionsAt := bytes.Index(v2, []byte{0, 0, 0, 0xac}) + 8
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"v2 truncated in the functions", v2[:0x90], "truncated"},
+		{"v3 truncated in the summary", v3[:40], "offset 16: truncated"},
+		{"v2 name count near 2^32", patch(v2, namesAt, 0xfffffffe), "offset 20: 4294967294 strings cannot fit"},
+		{"v2 string length 0", patch(v2, namesAt+4, 0), "offset 24: empty string"},
+		{"v2 string past the end", patch(v2, namesAt+4, 0x7fffffff), "offset 24: string of 2147483647 bytes runs past the file"},
+		{"v3 summary entries near 2^64", patch(patch(v3, 4*14, 0xffffffff), 4*15, 0xffffffff), "offset 56: summary of 18446744073709551615 entries"},
+		{"v3 no summary", patch(v3, 12, gcovTagNames), "offset 12: summary section expected"},
+		{"v2 function count near 2^32", patch(v2, functionsAt, 0xffffffff), "truncated"},
+		{"nesting bomb", gccNestingBomb(maxInlineDepth + 2), "inlined more than 10000 deep"},
+	}
+	for _, tt := range tests {
+		_, err := ReadGCC(tt.data)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// gccNestingBomb is a version 2 profile of one function inlined into
+// itself depth times.
+func gccNestingBomb(depth int) []byte {
+	w := &gcovWriter{}
+	w.b = append(w.b, GCCMagic...)
+	w.u32(GCCVersion2, 0, gcovTagNames, 0, 2, 1)
+	w.b = append(w.b, 0)
+	w.u32(2)
+	w.b = append(w.b, 'f', 0)
+	w.u32(gcovTagFunctions, 0, 1)
+	w.u64(1)
+	for i := 0; i < depth; i++ {
+		w.u32(1, 0, 1, 1<<16) // f, no positions, one call site at line 1
+	}
+	w.u32(1, 0, 0)
+	return w.b
 }

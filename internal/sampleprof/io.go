@@ -17,7 +17,9 @@ func Read(r io.Reader) (*Profile, error) {
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	switch Detect(head) {
+	// head is only valid until the next read of br: the format is told
+	// once, before reading on.
+	switch format := Detect(head); format {
 	case FormatText:
 		return ReadText(br)
 	case FormatBinary, FormatExtBinary, FormatGCC:
@@ -25,7 +27,7 @@ func Read(r io.Reader) (*Profile, error) {
 		if err != nil {
 			return nil, err
 		}
-		if Detect(head) == FormatGCC {
+		if format == FormatGCC {
 			return ReadGCC(data)
 		}
 		return ReadBinary(data)
@@ -64,6 +66,8 @@ func (o WriteOptions) Write(w io.Writer, p *Profile, format Format) error {
 		return WriteBinary(w, p)
 	case FormatExtBinary:
 		return WriteExtBinary(w, p, o)
+	case FormatGCC:
+		return WriteGCC(w, p, o.GCC)
 	}
 	return fmt.Errorf("cannot write sample profile format %v", format)
 }

@@ -93,6 +93,7 @@ func Merge(dst, src *Profile, weight uint64) error {
 			overflow = append(overflow, name)
 		}
 	}
+	dst.mergeSourceFiles(src.SourceFiles)
 	if src.SymbolList != nil {
 		dst.SymbolList = append(dst.SymbolList, src.SymbolList...)
 		slices.Sort(dst.SymbolList)
@@ -181,4 +182,17 @@ func locString(l LineLocation) string {
 		return fmt.Sprint(l.LineOffset)
 	}
 	return fmt.Sprintf("%d.%d", l.LineOffset, l.Discriminator)
+}
+
+// mergeSourceFiles adds the source files of functions dst does not place
+// yet.
+func (p *Profile) mergeSourceFiles(files map[string]string) {
+	for name, file := range files {
+		if p.SourceFiles == nil {
+			p.SourceFiles = map[string]string{}
+		}
+		if _, ok := p.SourceFiles[name]; !ok {
+			p.SourceFiles[name] = file
+		}
+	}
 }

@@ -9,8 +9,9 @@
 // inlined callees nest under the location of their call site.
 //
 // Encodings (one file each): text (text_reader.go, text_writer.go), binary
-// and extbinary (binary_*.go, extbinary_*.go); Read tells them apart by their
-// first bytes. The writers produce the bytes llvm-profdata-19 merge --sample
+// and extbinary (binary_*.go, extbinary_*.go), GCC AutoFDO (gcov*.go: read
+// in versions "*704", 1, 2 and 3, written in 2 and 3 in the form GCC
+// matches, gcov_form.go); Read tells them apart by their first bytes. The writers produce the bytes llvm-profdata-19 merge --sample
 // and llvm-profgen-19 write for the same profile: section layout and flags,
 // sorted name table, MD5 names, symbol list, profile summary (summary.go).
 // Merge adds profiles as llvm-profdata merge --sample does. The function
@@ -157,6 +158,10 @@ type Profile struct {
 	// profiled binary, so the compiler can tell "not sampled" from "new".
 	// Nil when the profile has none.
 	SymbolList []string
+	// SourceFiles maps a top-level or inlined function's name to its
+	// source file, where known (version 3 GCC AutoFDO profiles keep them;
+	// LLVM's encodings do not). Nil when there are none.
+	SourceFiles map[string]string
 	// inserted lists the top-level functions in the order LLVM would
 	// insert them into the map it writes (that of llvm-profdata merge: the
 	// iteration order of its reader's map), when known (hashorder.go).
