@@ -36,11 +36,18 @@ type inst struct {
 
 // blocksOf cuts f into BOLT's basic blocks; nil when it has no code.
 func blocksOf(code *binary.File, f *Func) *blocks {
-	insts := decodeFunc(code, f)
+	insts, refs := decodeFunc(code, f)
 	if len(insts) == 0 {
 		return nil
 	}
 	labels := branchLabels(insts)
+	isInst := func(off uint64) bool {
+		_, found := slices.BinarySearchFunc(insts, off, func(in inst, off uint64) int { return compareU64(in.off, off) })
+		return found
+	}
+	for _, off := range tableLabels(code.ELF(), f, refs, isInst) {
+		labels[off] = true
+	}
 	b := &blocks{}
 	var succ []int // taken-branch successors per block
 	prevEnded := false
@@ -171,10 +178,13 @@ func branchLabels(insts []inst) map[uint64]bool {
 }
 
 // decodeFunc decodes f's [Addr, Addr+Size) linearly; targets are made
-// function-relative, or outside.
-func decodeFunc(code *binary.File, f *Func) []inst {
-	var out []inst
+// function-relative, or outside. refs are the jump tables its
+// instructions may reference.
+func decodeFunc(code *binary.File, f *Func) (out []inst, refs []tableRef) {
 	for in, bytes := range code.Decode(f.Addr, f.Addr+f.Size) {
+		if r, ok := tableRefOf(bytes, in.End(), in.Kind); ok {
+			refs = append(refs, r)
+		}
 		i := inst{off: in.Addr - f.Addr, kind: in.Kind, nop: isNop(bytes), trap: isTrap(bytes)}
 		if t, ok := x86.DirectTarget(bytes, in.End()); ok {
 			i.hasTarget = true
@@ -185,7 +195,7 @@ func decodeFunc(code *binary.File, f *Func) []inst {
 		}
 		out = append(out, i)
 	}
-	return out
+	return out, refs
 }
 
 // isNop reports x86 nops: 90 and 0f 1f /0 under any operand-size or
