@@ -116,15 +116,25 @@ func openBinary(t *testing.T, path string) (*binary.File, Funcs) {
 	return bin, fs
 }
 
+// TestFdataMatchesPerf2bolt compares the fdata of lbrgen's exact LBR
+// recordings (one process; 4 processes at 4 bases; a process and its
+// forked children) with perf2bolt-22's, as sets of lines.
 func TestFdataMatchesPerf2bolt(t *testing.T) {
-	dir := testutil.DataDir(t, "lbr", "sqlite")
-	binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, "single.perf.data")
-	bin, fs := openBinary(t, binPath)
-	fd := BuildFdata(bin, fs, tracesOf(t, bin, perfData))
-	var buf bytes.Buffer
-	if _, err := fd.WriteTo(&buf); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ prog, data string }{
+		{"sqlite", "single"}, {"sqlite", "multi"}, {"sqlite", "fork"},
+		{"wordfreq", "single"}, {"recurse", "single"}, {"wordfreq-nopie", "single"}, {"wordfreq-gcc", "single"},
+	} {
+		t.Run(tc.prog+"/"+tc.data, func(t *testing.T) {
+			dir := testutil.DataDir(t, "lbr", tc.prog)
+			binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, tc.data+".perf.data")
+			bin, fs := openBinary(t, binPath)
+			fd := BuildFdata(bin, fs, tracesOf(t, bin, perfData))
+			var buf bytes.Buffer
+			if _, err := fd.WriteTo(&buf); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("traces: %d invalid, %d out of range", fd.Invalid, fd.OutOfRange)
+			compareLines(t, lines(buf.Bytes()), runPerf2bolt(t, binPath, "-p", perfData))
+		})
 	}
-	t.Logf("traces: %d invalid, %d out of range", fd.Invalid, fd.OutOfRange)
-	compareLines(t, lines(buf.Bytes()), runPerf2bolt(t, binPath, "-p", perfData))
 }
