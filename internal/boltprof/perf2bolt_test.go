@@ -138,3 +138,26 @@ func TestFdataMatchesPerf2bolt(t *testing.T) {
 		})
 	}
 }
+
+// TestPreaggMatchesPerf2bolt: perf2bolt-22 --pa reads the pre-aggregated
+// file into the same fdata as perf2bolt-22 on the perf.data.
+func TestPreaggMatchesPerf2bolt(t *testing.T) {
+	for _, tc := range []struct{ prog, data string }{
+		{"sqlite", "single"}, {"sqlite", "multi"}, {"wordfreq-nopie", "single"}, {"wordfreq-gcc", "single"},
+	} {
+		t.Run(tc.prog+"/"+tc.data, func(t *testing.T) {
+			dir := testutil.DataDir(t, "lbr", tc.prog)
+			binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, tc.data+".perf.data")
+			bin, fs := openBinary(t, binPath)
+			var buf bytes.Buffer
+			if err := WritePreagg(&buf, bin, fs, tracesOf(t, bin, perfData)); err != nil {
+				t.Fatal(err)
+			}
+			preagg := filepath.Join(t.TempDir(), "preagg.txt")
+			if err := os.WriteFile(preagg, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			compareLines(t, runPerf2bolt(t, binPath, "--pa", "-p", preagg), runPerf2bolt(t, binPath, "-p", perfData))
+		})
+	}
+}
