@@ -161,3 +161,50 @@ func TestPreaggMatchesPerf2bolt(t *testing.T) {
 		})
 	}
 }
+
+// basicSamplesOf reads the IP samples of a perf.data.
+func basicSamplesOf(t *testing.T, bin *binary.File, perfData string) *BasicSamples {
+	t.Helper()
+	src, err := perfdata.OpenNative(perfData, perfdata.Content{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	table := addrspace.New(addrspace.Binary{Path: bin.Path(), PreferredBase: bin.PreferredBase(), TextOffset: bin.TextSegmentOffset()}, nil)
+	s := NewBasicSamples()
+	for src.Next() {
+		rec := src.Record()
+		if rec.Kind != record.KindSample {
+			table.Update(rec)
+			continue
+		}
+		if delta, why := table.Delta(rec.HasPID, rec.PID); why == addrspace.OK && rec.Sample.HasIP {
+			s.Add(rec.Sample.IP+delta, rec.Sample.Event, rec.Sample.Count)
+		}
+	}
+	if err := src.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestNoLBRMatchesPerf2bolt compares the no-LBR fdata of IP samples with
+// perf2bolt-22 --ba's.
+func TestNoLBRMatchesPerf2bolt(t *testing.T) {
+	for _, tc := range []struct{ prog, data string }{
+		{"sqlite", "single"}, {"sqlite", "multi"}, {"wordfreq-nopie", "single"},
+	} {
+		t.Run(tc.prog+"/"+tc.data, func(t *testing.T) {
+			dir := testutil.DataDir(t, "lbr", tc.prog)
+			binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, tc.data+".perf.data")
+			bin, fs := openBinary(t, binPath)
+			var buf bytes.Buffer
+			out, err := WriteNoLBR(&buf, fs, basicSamplesOf(t, bin, perfData))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d samples out of range", out)
+			compareLines(t, lines(buf.Bytes()), runPerf2bolt(t, binPath, "--ba", "-p", perfData))
+		})
+	}
+}
