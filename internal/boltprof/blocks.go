@@ -42,7 +42,7 @@ func blocksOf(code *binary.File, f *Func) *blocks {
 	}
 	labels := branchLabels(insts)
 	isInst := func(off uint64) bool {
-		_, found := slices.BinarySearchFunc(insts, off, func(in inst, off uint64) int { return compareU64(in.off, off) })
+		_, found := findInst(insts, off)
 		return found
 	}
 	for _, off := range tableLabels(code.ELF(), f, refs, isInst) {
@@ -56,7 +56,7 @@ func blocksOf(code *binary.File, f *Func) *blocks {
 		case len(b.start) == 0 || labels[in.off]:
 			b.add(in)
 			succ = append(succ, 0)
-		case prevEnded && !joinsPrevBlock(in, b.lastKind(insts)):
+		case prevEnded && !joinsPrevBlock(in, b.instAt(insts, b.last[len(b.last)-1])):
 			b.add(in)
 			succ = append(succ, 0)
 		}
@@ -91,15 +91,6 @@ func (b *blocks) add(in inst) {
 	b.last = append(b.last, in.off)
 	b.fallsThrough = append(b.fallsThrough, false)
 	b.endsInCall = append(b.endsInCall, false)
-}
-
-// lastKind finds the instruction that ends the latest block.
-func (b *blocks) lastKind(insts []inst) inst {
-	off := b.last[len(b.last)-1]
-	i, _ := slices.BinarySearchFunc(insts, off, func(in inst, off uint64) int {
-		return compareU64(in.off, off)
-	})
-	return insts[i]
 }
 
 func compareU64(a, b uint64) int {
@@ -139,9 +130,15 @@ func (b *blocks) setFallThroughs(insts []inst, succ []int) {
 	b.fallsThrough[len(b.start)-1] = false
 }
 
+// instAt returns the instruction at off, which starts one.
 func (b *blocks) instAt(insts []inst, off uint64) inst {
-	i, _ := slices.BinarySearchFunc(insts, off, func(in inst, off uint64) int { return compareU64(in.off, off) })
+	i, _ := findInst(insts, off)
 	return insts[i]
+}
+
+// findInst finds the instruction starting at off in insts (sorted).
+func findInst(insts []inst, off uint64) (int, bool) {
+	return slices.BinarySearchFunc(insts, off, func(in inst, off uint64) int { return compareU64(in.off, off) })
 }
 
 // isCondTailCall reports a conditional branch out of its function. The
