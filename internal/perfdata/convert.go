@@ -43,6 +43,7 @@ func (n *Native) sample(rec *perfdatafile.Record) error {
 	if lbr && s.HasBranch {
 		for _, b := range s.Branches {
 			smp.Branches = append(smp.Branches, record.Branch{From: b.From, To: b.To})
+			smp.Mispredicted = append(smp.Mispredicted, b.Flags&perfdatafile.BranchMispred != 0)
 		}
 	}
 	return nil

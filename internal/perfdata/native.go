@@ -188,7 +188,7 @@ func (n *Native) timeOf(rec *perfdatafile.Record) (uint64, error) {
 func (n *Native) deliver(e queued) bool {
 	rec := perfdatafile.Record{Type: le32(e.data), Misc: le16(e.data[4:]), Data: e.data, Offset: e.offset, InCompressed: e.inCompressed, Inner: e.inner}
 	n.n++
-	n.rec = record.Record{Line: n.n, Sample: record.Sample{Branches: n.rec.Sample.Branches[:0], Frames: n.rec.Sample.Frames[:0]}}
+	n.rec = record.Record{Line: n.n, Sample: record.Sample{Branches: n.rec.Sample.Branches[:0], Mispredicted: n.rec.Sample.Mispredicted[:0], Frames: n.rec.Sample.Frames[:0]}}
 	var err error
 	switch rec.Type {
 	case perfdatafile.RecordSample:

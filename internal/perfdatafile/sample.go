@@ -28,6 +28,10 @@ type BranchEntry struct {
 	From, To, Flags uint64
 }
 
+// BranchMispred is the mispred bit of BranchEntry.Flags (bit 0 of
+// perf_branch_entry's flag word; bit 1 is predicted).
+const BranchMispred = 1 << 0
+
 // SampleIDFields is what sample_id_all appends to records other than samples.
 type SampleIDFields struct {
 	Attr     *Attr

@@ -188,7 +188,7 @@ func trimNewline(b []byte) []byte {
 
 func (s *Scanner) resetRecord() {
 	smp := &s.rec.Sample
-	*smp = record.Sample{Count: 1, Branches: smp.Branches[:0], Frames: smp.Frames[:0]}
+	*smp = record.Sample{Count: 1, Branches: smp.Branches[:0], Mispredicted: smp.Mispredicted[:0], Frames: smp.Frames[:0]}
 	s.rec = record.Record{Sample: *smp}
 }
 
@@ -410,6 +410,7 @@ func (s *Scanner) parseBranches(b []byte) {
 			return
 		}
 		smp.Branches = append(smp.Branches, record.Branch{From: from, To: to})
+		smp.Mispredicted = append(smp.Mispredicted, k+1 < n && b[k] == '/' && b[k+1] == 'M')
 		for k < n && !isSpace(b[k]) {
 			k++
 		}

@@ -88,6 +88,11 @@ type Sample struct {
 
 	// Branches is perf's brstack, newest branch first.
 	Branches []Branch
+	// Mispredicted[i] says that Branches[i] was mispredicted (perf's M
+	// flag; BOLT's fdata counts them). It is as long as Branches, or
+	// shorter when the source stopped reading flags: entries past its end
+	// were predicted.
+	Mispredicted []bool
 	// BadBranch is set when the brstack had an entry that did not parse;
 	// Branches holds the entries before it (llvm-profgen stops there too).
 	BadBranch bool

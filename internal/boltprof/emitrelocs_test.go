@@ -1,0 +1,47 @@
+package boltprof
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// TestFdataEmitRelocs builds wordfreq with clang-22 -Wl,--emit-relocs (what
+// BOLT wants of a binary it reorders), records it with tools/lbrgen under
+// valgrind (exact LBR, perf.data) and compares the fdata with perf2bolt-22's.
+func TestFdataEmitRelocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and traces a program")
+	}
+	testutil.Tools(t, "clang-22", "valgrind", "go", perf2bolt, "perf")
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	prog, lbrgen := filepath.Join(dir, "wordfreq"), filepath.Join(dir, "lbrgen")
+	run(t, root, "clang-22", "-O2", "-g0", "-Wl,--emit-relocs", "-o", prog, filepath.Join(root, "testdata/programs/wordfreq.c"))
+	run(t, root, "go", "build", "-o", lbrgen, "./tools/lbrgen")
+	script := filepath.Join(dir, "single.script")
+	run(t, dir, lbrgen, "-binary", prog, "-seed", "3", "-flags", "typed", "-period", "1000", "-perfdata", "-single", script, "--", "5000")
+	perfData := filepath.Join(dir, "single.perf.data")
+	bin, fs := openBinary(t, prog)
+	fd := BuildFdata(bin, fs, tracesOf(t, bin, perfData))
+	var buf bytes.Buffer
+	if _, err := fd.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	compareLines(t, lines(buf.Bytes()), runPerf2bolt(t, prog, "-p", perfData))
+}
+
+func run(t *testing.T, dir, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+}
