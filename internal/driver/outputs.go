@@ -218,15 +218,17 @@ func (r *outputRow) write(opts Options, bins *binaries, in *profileInput) error 
 	return nil
 }
 
-// path names a file of the row.
+// path names a file of the row: -o for a file of every binary, else by
+// the binary it is the profile of.
 func (r *outputRow) path(opts Options, bins *binaries, f profileFile) (string, error) {
-	switch r.files {
-	case fileOfAll:
+	if r.files == fileOfAll {
 		return opts.Output, nil
-	case filePerBinary:
-		return OutputPath(opts.Output, bins.files[f.bin].Path(), len(bins.files))
 	}
-	return OutputPath(opts.Output, bins.primary().Path(), 1)
+	bin, among := 0, 1 // fileOfPrimary
+	if r.files == filePerBinary {
+		bin, among = f.bin, len(bins.files)
+	}
+	return OutputPath(opts.Output, bins.files[bin].Path(), among)
 }
 
 // oneFile is the one file of a row.
