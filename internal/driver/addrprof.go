@@ -16,14 +16,14 @@ import (
 // symbolization, and read back by --unsymbolized-profile, after which the
 // conversion goes on as from the recording.
 
-// writeAddressProfile writes the call stacks counted, unrepaired, with the
-// binaries' build ids.
-func writeAddressProfile(opts Options, bins *binaries, counts *aggregate.StackCounts) error {
-	p := &addrprof.Profile{Counts: counts}
+// stackAddressProfile is the address profile of call stacks: the stacks
+// counted, unrepaired, with the binaries' build ids, in one file.
+func stackAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	p := &addrprof.Profile{Counts: in.stacks}
 	for _, f := range bins.files {
 		p.Binaries = append(p.Binaries, addrprof.Binary{BuildID: f.BuildIDHex(), Path: f.Path()})
 	}
-	return writeFile(opts.Output, func(w io.Writer) error { return addrprof.Write(w, p) })
+	return oneFile(func(w io.Writer) error { return addrprof.Write(w, p) }), nil
 }
 
 // peekAddressProfile tells whether in starts as an address profile of
@@ -55,7 +55,7 @@ func convertAddressProfile(opts Options, bins *binaries, in io.Reader, name stri
 	res := &result{stacks: counts, pf: newPrefetcher(opts, bins)}
 	res.repairStacks(opts, bins)
 	res.printStacks(opts.Stderr, bins)
-	return writeStacks(opts, bins, res)
+	return writeProfile(opts, bins, &profileInput{kind: kindStacks, stacks: res.stacks})
 }
 
 // bindBinaries returns p's counts with its binaries numbered as bins: by

@@ -59,7 +59,8 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 		}
 	}
 	b := &binaries{notFound: notFound}
-	wantDWARF := !opts.SkipSymbolization && !opts.LLVM.ShowDisassemblyOnly
+	needs := formatColumns[formatOf(opts)].needs
+	wantDWARF := needs != needAddresses && !opts.LLVM.ShowDisassemblyOnly
 	for _, ref := range refs {
 		f, err := ref.open(wantDWARF)
 		if err != nil {
@@ -74,7 +75,7 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
-	b.symbolsOnly = opts.Format == "pprof"
+	b.symbolsOnly = needs == needSymbols
 	b.symtabFuncs = !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !b.symbolsOnly
 	if !wantDWARF || b.symbolsOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none

@@ -10,31 +10,42 @@ import (
 	"github.com/profgen/profgen/internal/unwind"
 )
 
-// writeCS writes the context-sensitive result of hybrid samples: the
-// unwound contexts unsymbolized, or a CS sample profile.
+// writeCS hands over the context-sensitive result of hybrid samples: the
+// unwound contexts, as call-site addresses for a binary with pseudo
+// probes, else as frames; llvm-profgen's warnings about the unwinding
+// come first.
 func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 	if opts.DataAccessTrace != "" {
 		return errDataAccessMode
 	}
-	if opts.Format == "pprof" {
-		return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
-	}
+	in := &profileInput{kind: kindCS, syms: h.syms}
 	if h.probes {
-		ctxs := h.addressContexts()
-		d := h.queue.distinct()
-		h.warnTruncatedStacks(opts, d)
-		h.warnRanges(opts)
-		h.warnTruncated(opts, len(ctxs))
-		h.warnBranches(opts, d)
-		return writeAddressContexts(opts, bins, h.syms, ctxs)
+		in.kind = kindCSProbe
 	}
-	ctxs := h.contexts()
+	row, err := outputFor(in.kind, opts)
+	if err != nil {
+		return err
+	}
+	n := 0
+	if h.probes {
+		in.addressContexts = h.addressContexts()
+		n = len(in.addressContexts)
+	} else {
+		in.contexts = h.contexts()
+		n = len(in.contexts)
+	}
+	h.warnUnwinding(opts, n)
+	return row.write(opts, bins, in)
+}
+
+// warnUnwinding prints llvm-profgen's warnings about the unwinding of the
+// samples into contexts.
+func (h *hybridPath) warnUnwinding(opts Options, contexts int) {
 	d := h.queue.distinct()
 	h.warnTruncatedStacks(opts, d)
 	h.warnRanges(opts)
-	h.warnTruncated(opts, len(ctxs))
+	h.warnTruncated(opts, contexts)
 	h.warnBranches(opts, d)
-	return writeContexts(opts, bins, h.syms, ctxs)
 }
 
 // warnTruncated prints llvm-profgen's warning about contexts cut at an
@@ -84,22 +95,21 @@ func (h *hybridPath) warnBranches(opts Options, d *unwind.Distinct) {
 	warnShare(w, b.MismatchedCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to frame in prolog/epilog.")
 }
 
-// writeContexts writes frame contexts: unsymbolized, or as a CS profile.
-func writeContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs []csprofile.Context) error {
-	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
-	if err != nil {
-		return err
-	}
-	if opts.SkipSymbolization {
-		return writeFile(path, func(w io.Writer) error {
-			return rawprof.WriteCS(w, rawContexts(ctxs), opts.LLVM.unsymbolizedBase(bins.primary()))
-		})
-	}
-	res := csprofile.Generate(ctxs, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: syms}, csProfileOptions(opts, bins))
+// csSampleProfile is the CS sample profile of frame contexts.
+func csSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	res := csprofile.Generate(in.contexts, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: in.syms}, csProfileOptions(opts, bins))
 	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
-		return err
+		return nil, err
 	}
-	return writeSampleProfile(opts, path, res.Profile)
+	return []profileFile{sampleProfileFile(opts, 0, res.Profile)}, nil
+}
+
+// csAddressProfile is frame contexts unsymbolized, in llvm-profgen's
+// format (the contexts named by their frames).
+func csAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	raw := rawContexts(in.contexts)
+	base := opts.LLVM.unsymbolizedBase(bins.primary())
+	return oneFile(func(w io.Writer) error { return rawprof.WriteCS(w, raw, base) }), nil
 }
 
 // finishCSProfile does to a CS profile what llvm-profgen does to every
@@ -133,35 +143,29 @@ func csProfileOptions(opts Options, bins *binaries) csprofile.Options {
 	return gopts
 }
 
-// convertUnsymbolizedCS makes the CS profile of a context-sensitive
-// unsymbolized profile (llvm-profgen --unsymbolized-profile): its contexts
-// are taken as written.
-func convertUnsymbolizedCS(opts Options, bins *binaries, name string, raw []rawprof.Context) error {
-	if opts.Format == "pprof" {
-		return usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
-	}
-	if usePseudoProbes(opts, bins) {
-		return convertUnsymbolizedProbeCS(opts, bins, name, raw)
-	}
+// unsymbolizedContexts are the frame contexts of a context-sensitive
+// unsymbolized profile (llvm-profgen --unsymbolized-profile), taken as
+// written.
+func unsymbolizedContexts(bins *binaries, name string, raw []rawprof.Context) (*profileInput, error) {
 	ctxs := make([]csprofile.Context, 0, len(raw))
 	for _, r := range raw {
 		var frames []sampleprof.ContextFrame
 		if _, err := rawprof.ParseAddressContext(r.Name, 0); r.Name != "" && err == nil {
-			return fmt.Errorf("%s:%d: context [%s] is of call-site addresses, made for a binary with pseudo probes; %s has none", name, r.Line, r.Name, bins.primary().Path())
+			return nil, fmt.Errorf("%s:%d: context [%s] is of call-site addresses, made for a binary with pseudo probes; %s has none", name, r.Line, r.Name, bins.primary().Path())
 		}
 		if r.Name != "" {
 			var err error
 			if frames, err = sampleprof.ParseContext(r.Name); err != nil {
-				return fmt.Errorf("%s: context [%s]: %w", name, r.Name, err)
+				return nil, fmt.Errorf("%s: context [%s]: %w", name, r.Name, err)
 			}
 		}
 		ctxs = append(ctxs, csprofile.Context{Frames: frames, Counters: r.Counters})
 	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeContexts(opts, bins, csprofile.NewSymbols(sym), ctxs)
+	return &profileInput{kind: kindCS, contexts: ctxs, syms: csprofile.NewSymbols(sym)}, nil
 }
 
 // rawContexts names the contexts for the unsymbolized profile.
@@ -173,13 +177,14 @@ func rawContexts(ctxs []csprofile.Context) []rawprof.Context {
 	return out
 }
 
-// convertCSSampleProfile is --llvm-sample-profile of a flat CS profile:
-// its contexts go through what generated ones go through after the
-// unwinding (pre-inliner, cold contexts, nesting), as in llvm-profgen.
-func convertCSSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile) error {
+// csFromSampleProfile is the CS profile of a flat CS profile
+// (--llvm-sample-profile): its contexts go through what generated ones go
+// through after the unwinding (pre-inliner, cold contexts, nesting), as in
+// llvm-profgen.
+func csFromSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile) (*sampleprof.Profile, error) {
 	sym, err := bins.symbolizer(0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f := bins.primary()
 	bin := csprofile.Binary{Code: instSizes{f}, Syms: csprofile.NewSymbols(sym)}
@@ -187,21 +192,17 @@ func convertCSSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile
 	if usePseudoProbes(opts, bins) {
 		pb, err := probeBinary(bins)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		pbin := csprofile.ProbeBinary{Binary: bin, Inst: f, Probes: pb}
 		if res, err = csprofile.FromProbeProfile(in, pbin, sym.Functions(), csProfileOptions(opts, bins)); err != nil {
-			return fmt.Errorf("%s: %w", f.Path(), err)
+			return nil, fmt.Errorf("%s: %w", f.Path(), err)
 		}
 	} else {
 		res = csprofile.FromProfile(in, bin, sym.Functions(), csProfileOptions(opts, bins))
 	}
 	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
-		return err
+		return nil, err
 	}
-	path, err := OutputPath(opts.Output, f.Path(), 1)
-	if err != nil {
-		return err
-	}
-	return writeSampleProfile(opts, path, res.Profile)
+	return res.Profile, nil
 }

@@ -10,30 +10,28 @@ import (
 	"github.com/profgen/profgen/internal/unwind"
 )
 
-// writeAddressContexts writes the address contexts of a binary with
-// pseudo probes: unsymbolized (contexts as call-site addresses), or as a
-// CS probe profile.
-func writeAddressContexts(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs []unwind.Context) error {
-	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
+// csProbeSampleProfile is the CS probe profile of address contexts (a
+// binary with pseudo probes).
+func csProbeSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	prof, err := csProbeProfile(opts, bins, in.syms, in.addressContexts)
 	if err != nil {
-		return err
-	}
-	base := opts.LLVM.unsymbolizedBase(bins.primary())
-	if opts.SkipSymbolization {
-		raw := make([]rawprof.Context, len(ctxs))
-		for i, c := range ctxs {
-			raw[i] = rawprof.Context{Name: rawprof.AddressContextName(c.Addrs, base), Counters: c.Counters}
-		}
-		return writeFile(path, func(w io.Writer) error { return rawprof.WriteCS(w, raw, base) })
-	}
-	prof, err := csProbeProfile(opts, bins, syms, ctxs)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := finishCSProfile(opts, bins, prof); err != nil {
-		return err
+		return nil, err
 	}
-	return writeSampleProfile(opts, path, prof)
+	return []profileFile{sampleProfileFile(opts, 0, prof)}, nil
+}
+
+// csProbeAddressProfile is address contexts unsymbolized, in
+// llvm-profgen's format (the contexts named by their call-site addresses).
+func csProbeAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	base := opts.LLVM.unsymbolizedBase(bins.primary())
+	raw := make([]rawprof.Context, len(in.addressContexts))
+	for i, c := range in.addressContexts {
+		raw[i] = rawprof.Context{Name: rawprof.AddressContextName(c.Addrs, base), Counters: c.Counters}
+	}
+	return oneFile(func(w io.Writer) error { return rawprof.WriteCS(w, raw, base) }), nil
 }
 
 // csProbeProfile makes the CS probe profile of address contexts.
@@ -60,23 +58,23 @@ func csProbeProfile(opts Options, bins *binaries, syms *csprofile.Symbols, ctxs 
 	return res.Profile, nil
 }
 
-// convertUnsymbolizedProbeCS makes the CS profile of a context-sensitive
-// unsymbolized profile of a binary with pseudo probes: its contexts are
-// call-site addresses. (llvm-profgen 19 crashes on such input: it reads
-// every context as frames.)
-func convertUnsymbolizedProbeCS(opts Options, bins *binaries, name string, raw []rawprof.Context) error {
+// unsymbolizedAddressContexts are the address contexts of a
+// context-sensitive unsymbolized profile of a binary with pseudo probes:
+// its contexts are call-site addresses. (llvm-profgen 19 crashes on such
+// input: it reads every context as frames.)
+func unsymbolizedAddressContexts(opts Options, bins *binaries, name string, raw []rawprof.Context) (*profileInput, error) {
 	base := opts.LLVM.unsymbolizedBase(bins.primary())
 	ctxs := make([]unwind.Context, 0, len(raw))
 	for _, r := range raw {
 		addrs, err := rawprof.ParseAddressContext(r.Name, base)
 		if err != nil {
-			return fmt.Errorf("%s:%d: context [%s]: %w", name, r.Line, r.Name, err)
+			return nil, fmt.Errorf("%s:%d: context [%s]: %w", name, r.Line, r.Name, err)
 		}
 		ctxs = append(ctxs, unwind.Context{Addrs: addrs, Counters: r.Counters})
 	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeAddressContexts(opts, bins, csprofile.NewSymbols(sym), ctxs)
+	return &profileInput{kind: kindCSProbe, addressContexts: ctxs, syms: csprofile.NewSymbols(sym)}, nil
 }

@@ -16,8 +16,6 @@ import (
 	"io"
 	"os"
 	"slices"
-
-	"github.com/profgen/profgen/internal/sampleprof"
 )
 
 // Options says what to convert.
@@ -162,10 +160,8 @@ func validate(opts Options) error {
 	if err := validateCS(opts.CS); err != nil {
 		return err
 	}
-	if opts.Format != "pprof" {
-		if _, err := sampleprof.ParseFormat(opts.Format); err != nil {
-			return usagef("--format: %v (or pprof)", err)
-		}
+	if err := checkFormat(opts.Format); err != nil {
+		return err
 	}
 	switch {
 	case opts.SkipSymbolization && opts.Format == "pprof":

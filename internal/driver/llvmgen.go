@@ -89,27 +89,25 @@ func reportDensity(stderr, stdout io.Writer, d *DensityOptions, density float64)
 	}
 }
 
-// convertSampleProfile is --llvm-sample-profile: an LLVM sample profile
-// read and written again as llvm-profgen does (ambiguous functions
-// dropped, the density checked, the binary's symbol list and
-// discriminator kind).
-func convertSampleProfile(opts Options, bins *binaries) error {
-	prof, err := sampleprof.ReadFile(opts.LLVMSampleProfile)
-	if err != nil {
-		return err
-	}
+// sampleProfileAgain is an LLVM sample profile (--llvm-sample-profile)
+// written again as llvm-profgen does: a CS one through the steps of
+// generated contexts (csFromSampleProfile), a flat one with ambiguous
+// functions dropped, the density checked, the binary's symbol list and
+// discriminator kind.
+func sampleProfileAgain(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	prof := in.profile
 	if prof.CS {
-		return convertCSSampleProfile(opts, bins, prof)
+		var err error
+		if prof, err = csFromSampleProfile(opts, bins, prof); err != nil {
+			return nil, err
+		}
+		return []profileFile{sampleProfileFile(opts, 0, prof)}, nil
 	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
 	finishProfile(opts, sym, prof)
-	path, err := OutputPath(opts.Output, bins.primary().Path(), 1)
-	if err != nil {
-		return err
-	}
-	return writeSampleProfile(opts, path, prof)
+	return []profileFile{sampleProfileFile(opts, 0, prof)}, nil
 }

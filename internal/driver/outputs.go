@@ -1,0 +1,352 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/csprofile"
+	"github.com/profgen/profgen/internal/generate"
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/unwind"
+)
+
+// The output step, where every conversion ends. A source hands over one
+// kind of profile:
+//
+//   - the recording scanned (write): LBR, call stacks, CS or CS probe;
+//   - --unsymbolized-profile (convertUnsymbolized): LBR, CS or CS probe
+//     in llvm-profgen's unsymbolized format, call stacks in the address
+//     profile of package addrprof;
+//   - --llvm-sample-profile (convertSampleProfile): a sample profile.
+//
+// outputTable has a row for each (kind, format): the function that builds
+// the files of that profile, or the refusal of a request the row cannot
+// serve. Naming the files (OutputPath) and writing each whole
+// (atomicfile) happen in one place, outputRow.write.
+
+// profileKind is what a source hands to the output step.
+type profileKind uint8
+
+const (
+	kindLBR           profileKind = iota // flat branch counters: LBR, BRBE, the branches of hybrid samples
+	kindStacks                           // call-stack counts, of one binary or several
+	kindCS                               // contexts of unwound hybrid samples, as symbolized frames
+	kindCSProbe                          // contexts of unwound hybrid samples, as call-site addresses (pseudo probes)
+	kindSampleProfile                    // an LLVM sample profile read back, flat or CS
+)
+
+var kindNames = [...]string{
+	kindLBR:           "LBR",
+	kindStacks:        "call stacks",
+	kindCS:            "CS",
+	kindCSProbe:       "CS probe",
+	kindSampleProfile: "sample profile",
+}
+
+func (k profileKind) String() string { return kindNames[k] }
+
+// outputFormat is what the options ask to write: a column of the table.
+type outputFormat uint8
+
+const (
+	formatLLVM    outputFormat = iota // LLVM sample profile: text, binary or extbinary
+	formatPprof                       // pprof
+	formatAddress                     // the unsymbolized (address) profile: --skip-symbolization
+)
+
+// binaryNeeds is what a format reads of the binaries, before any input.
+type binaryNeeds uint8
+
+const (
+	needAddresses binaryNeeds = iota // their code only: nothing symbolized
+	needSymbols                      // DWARF where there is some, else the ELF symbols
+	needDWARF                        // DWARF, required
+)
+
+// formatColumn describes a format.
+type formatColumn struct {
+	name  string
+	flags []string // the --format values that ask for it
+	needs binaryNeeds
+}
+
+var formatColumns = [...]formatColumn{
+	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, needs: needDWARF},
+	formatPprof:   {name: "pprof", flags: []string{"pprof"}, needs: needSymbols},
+	formatAddress: {name: "address profile", needs: needAddresses}, // --skip-symbolization, whatever --format
+}
+
+func (f outputFormat) String() string { return formatColumns[f].name }
+
+// formatOf is the format the options ask for; --format names one of them
+// (checkFormat).
+func formatOf(opts Options) outputFormat {
+	if opts.SkipSymbolization {
+		return formatAddress
+	}
+	for f, c := range formatColumns {
+		if slices.Contains(c.flags, opts.Format) {
+			return outputFormat(f)
+		}
+	}
+	return formatLLVM
+}
+
+// checkFormat refuses a --format that names no format.
+func checkFormat(name string) error {
+	for _, c := range formatColumns {
+		if slices.Contains(c.flags, name) {
+			return nil
+		}
+	}
+	_, err := sampleprof.ParseFormat(name)
+	return usagef("--format: %v (or pprof)", err)
+}
+
+// profileInput is the profile a source hands over: kind says which field
+// holds it.
+type profileInput struct {
+	kind     profileKind
+	counters *generate.Counters     // kindLBR
+	stacks   *aggregate.StackCounts // kindStacks
+	// syms are the symbols the contexts of kindCS and kindCSProbe were
+	// made with.
+	syms            *csprofile.Symbols
+	contexts        []csprofile.Context // kindCS
+	addressContexts []unwind.Context    // kindCSProbe
+	profile         *sampleprof.Profile // kindSampleProfile
+}
+
+// profileFile is a file a row writes.
+type profileFile struct {
+	bin   int // the binary it is the profile of (index in bins.files), for a row of filePerBinary
+	write func(io.Writer) error
+}
+
+// fileNaming says which binaries a row's files are the profiles of, and so
+// how they are named.
+type fileNaming uint8
+
+const (
+	fileOfPrimary fileNaming = iota // one file, the profile of the one binary: OutputPath names it
+	filePerBinary                   // a file per binary: OutputPath names each among all
+	fileOfAll                       // one file for every binary: -o
+)
+
+// outputRow is a cell of the table: build makes the files of a profile of
+// kind in format, or refuse says why there are none.
+type outputRow struct {
+	kind   profileKind
+	format outputFormat
+	files  fileNaming
+	build  func(opts Options, bins *binaries, in *profileInput) ([]profileFile, error)
+	refuse func(opts Options) error
+}
+
+// outputTable holds every output profgen writes; a (kind, format) without
+// a row is refused (outputFor). The recording's kinds and those of
+// --unsymbolized-profile go through the same rows. A new output is a row
+// here and its build function.
+var outputTable = []outputRow{
+	{kind: kindLBR, format: formatLLVM, files: fileOfPrimary, build: lbrSampleProfile},
+	{kind: kindLBR, format: formatPprof, refuse: refuseLBRPprof},
+	{kind: kindLBR, format: formatAddress, files: fileOfPrimary, build: lbrAddressProfile},
+	{kind: kindStacks, format: formatLLVM, files: filePerBinary, build: stackSampleProfiles},
+	{kind: kindStacks, format: formatPprof, files: fileOfAll, build: stackPprof},
+	{kind: kindStacks, format: formatAddress, files: fileOfAll, build: stackAddressProfile},
+	{kind: kindCS, format: formatLLVM, files: fileOfPrimary, build: csSampleProfile},
+	{kind: kindCS, format: formatPprof, refuse: refuseHybridPprof},
+	{kind: kindCS, format: formatAddress, files: fileOfPrimary, build: csAddressProfile},
+	{kind: kindCSProbe, format: formatLLVM, files: fileOfPrimary, build: csProbeSampleProfile},
+	{kind: kindCSProbe, format: formatPprof, refuse: refuseHybridPprof},
+	{kind: kindCSProbe, format: formatAddress, files: fileOfPrimary, build: csProbeAddressProfile},
+	{kind: kindSampleProfile, format: formatLLVM, files: fileOfPrimary, build: sampleProfileAgain},
+	{kind: kindSampleProfile, format: formatPprof, refuse: refuseSampleProfilePprof},
+	// llvm-profgen writes --llvm-sample-profile in --format whatever
+	// --skip-symbolization says.
+	{kind: kindSampleProfile, format: formatAddress, files: fileOfPrimary, build: sampleProfileAgain},
+}
+
+// writeProfile writes the profile a source handed over, as the options ask.
+func writeProfile(opts Options, bins *binaries, in *profileInput) error {
+	row, err := outputFor(in.kind, opts)
+	if err != nil {
+		return err
+	}
+	return row.write(opts, bins, in)
+}
+
+// outputFor returns the row that writes kind as the options ask, or its
+// refusal.
+func outputFor(kind profileKind, opts Options) (*outputRow, error) {
+	format := formatOf(opts)
+	for i := range outputTable {
+		r := &outputTable[i]
+		if r.kind != kind || r.format != format {
+			continue
+		}
+		if r.refuse != nil {
+			return nil, r.refuse(opts)
+		}
+		return r, nil
+	}
+	return nil, fmt.Errorf("%s holds %s input: the %s format does not take it", inputName(opts), kind, format)
+}
+
+// write builds the row's files and writes each whole: the one place
+// output files are named and written.
+func (r *outputRow) write(opts Options, bins *binaries, in *profileInput) error {
+	files, err := r.build(opts, bins, in)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		path, err := r.path(opts, bins, f)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(path, f.write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// path names a file of the row: -o for a file of every binary, else by
+// the binary it is the profile of.
+func (r *outputRow) path(opts Options, bins *binaries, f profileFile) (string, error) {
+	if r.files == fileOfAll {
+		return opts.Output, nil
+	}
+	bin, among := 0, 1 // fileOfPrimary
+	if r.files == filePerBinary {
+		bin, among = f.bin, len(bins.files)
+	}
+	return OutputPath(opts.Output, bins.files[bin].Path(), among)
+}
+
+// oneFile is the one file of a row.
+func oneFile(write func(io.Writer) error) []profileFile {
+	return []profileFile{{write: write}}
+}
+
+// sampleProfileFile is the file of prof in --format; --use-md5 of another
+// format than extbinary is ignored with llvm-profgen's warning.
+func sampleProfileFile(opts Options, bin int, prof *sampleprof.Profile) profileFile {
+	format, _ := sampleprof.ParseFormat(opts.Format) // formatLLVM's flags are the formats
+	md5 := opts.UseMD5
+	if md5 && format != sampleprof.FormatExtBinary {
+		fmt.Fprintln(opts.Stderr, "warning: -use-md5 is ignored. Specify --format=extbinary to enable it")
+		md5 = false
+	}
+	return profileFile{bin: bin, write: func(w io.Writer) error {
+		return sampleprof.WriteOptions{UseMD5: md5, VTables: opts.WriteVTables}.Write(w, prof, format)
+	}}
+}
+
+// errUnsymbolizedPprof refuses pprof of an unsymbolized profile in
+// llvm-profgen's format (LBR ranges, flat or in contexts).
+var errUnsymbolizedPprof = usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
+
+func refuseLBRPprof(opts Options) error {
+	if opts.UnsymbolizedProfile != "" {
+		return errUnsymbolizedPprof
+	}
+	return fmt.Errorf("%s holds branch stacks (LBR) without call chains: --format=pprof needs perf record -g", inputName(opts))
+}
+
+func refuseHybridPprof(opts Options) error {
+	if opts.UnsymbolizedProfile != "" {
+		return errUnsymbolizedPprof
+	}
+	return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
+}
+
+func refuseSampleProfilePprof(opts Options) error {
+	_, err := sampleprof.ParseFormat(opts.Format)
+	return usagef("--format: %v", err)
+}
+
+// OutputPath names the LLVM profile of binary. With one binary, out is the
+// file. With several: out containing "%b" is a pattern (%b = the binary's
+// base name), an existing directory gets <base>.prof files; anything else
+// is an error, so that profiles never overwrite each other.
+func OutputPath(out, binary string, nbins int) (string, error) {
+	base := filepath.Base(binary)
+	if strings.Contains(out, "%b") {
+		return strings.ReplaceAll(out, "%b", base), nil
+	}
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return filepath.Join(out, base+".prof"), nil
+	}
+	if nbins == 1 {
+		return out, nil
+	}
+	return "", usagef("%d binaries need one output each: make -o a directory or a pattern with %%b", nbins)
+}
+
+// checkOutput refuses, before any work, an output that cannot be written:
+// a missing directory, or several binaries' LLVM profiles into one file.
+func checkOutput(opts Options) error { return checkOutputOf(opts, opts.Binaries) }
+
+// checkFoundOutput is checkOutput for the binaries found by build id.
+func checkFoundOutput(opts Options, refs []binaryRef) error {
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.name
+	}
+	return checkOutputOf(opts, names)
+}
+
+// checkOutputOf is checkOutput for the profiles of these binaries.
+func checkOutputOf(opts Options, binaries []string) error {
+	if opts.Output == "-" {
+		return nil
+	}
+	outs := []string{opts.Output}
+	if namesPerBinary(formatOf(opts)) {
+		outs = outs[:0]
+		for _, b := range binaries {
+			p, err := OutputPath(opts.Output, b, len(binaries))
+			if err != nil {
+				return err
+			}
+			outs = append(outs, p)
+		}
+	}
+	for _, p := range outs {
+		if err := atomicfile.CheckWritable(p); err != nil {
+			return &UsageError{Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// namesPerBinary reports whether a row of format writes a file per
+// binary: then, before the input is read, each binary's is checked.
+func namesPerBinary(format outputFormat) bool {
+	for _, r := range outputTable {
+		if r.format == format && r.files == filePerBinary {
+			return true
+		}
+	}
+	return false
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := write(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
