@@ -7,6 +7,15 @@ import (
 	"github.com/profgen/profgen/internal/profmerge"
 )
 
+// addCorrelationFlags adds llvm-profdata's flags for correlated raws.
+func addCorrelationFlags(fs *pflag.FlagSet, c *profmerge.Correlation) {
+	fs.StringVar(&c.DebugInfo, "debug-info", "", "binary (or debug file) built with -g -mllvm -profile-correlate=debug-info: records and names of its raws, from its DWARF")
+	fs.StringVar(&c.Correlate, "correlate", "", "binary or debug-info: the correlation of raws whose binary --debug-file-directory or --debuginfod finds by the raw's binary id")
+	fs.StringArrayVar(&c.DebugFileDirs, "debug-file-directory", nil, "directory of binaries by build id (DIR/.build-id/xx/rest.debug), for --correlate (repeatable)")
+	fs.BoolVar(&c.Debuginfod, "debuginfod", false, "find the binaries of --correlate on the debuginfod servers of DEBUGINFOD_URLS too")
+	fs.IntVar(&c.MaxDebugInfoWarnings, "max-debug-info-correlation-warnings", 5, "the most warnings of one binary's DWARF (0: no limit)")
+}
+
 // mergeOptions are the flags of `profgen merge`, named as llvm-profdata's,
 // with its defaults.
 type mergeOptions struct {
@@ -31,6 +40,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	choiceVar(fs, &o.Format, formatUsage, "text", "binary", "extbinary", "gcc")
 	choiceVar(fs, &o.Kind, kindUsage, "instr", "sample")
 	fs.StringVar(&o.BinaryFile, "binary-file", "", "unstripped instrumented binary: records and names of -mllvm -profile-correlate=binary raws; the build id --match-binary-id compares with")
+	addCorrelationFlags(fs, &o.Correlation)
 	fs.StringArrayVar(&o.Weighted, "weighted-input", nil, "W,FILE: merge FILE with weight W (repeatable)")
 	fs.StringVarP(&o.InputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
 	fs.BoolVar(&o.dumpInputs, "dump-input-file-list", false, "print the inputs (directories walked) as WEIGHT,FILE lines and exit without merging")

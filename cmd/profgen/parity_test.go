@@ -41,6 +41,9 @@ type parityRow struct {
 	llvm    []string // llvm-profdata-19's arguments when they differ
 	compare compareMode
 	tool    string // the reference when not llvm-profdata-19
+	// env are NAME=VALUE settings for both tools' runs ({out} is each
+	// tool's output file).
+	env []string
 }
 
 var parityTable = []parityRow{
@@ -416,7 +419,7 @@ func TestParityWithLLVMProfdata(t *testing.T) {
 		t.Run(ref.tool, func(t *testing.T) {
 			needTool(t, ref.tool, inputTool)
 			pass, rows := 0, 0
-			for _, row := range parityTable {
+			for _, row := range slices.Concat(parityTable, correlationRows) {
 				if row.tool != "" && ref.tool != references[0].tool {
 					continue // a row of another release runs once
 				}
@@ -449,8 +452,12 @@ func checkParity(t *testing.T, row parityRow, ref reference) {
 	if row.tool == "" {
 		args = ref.profgenArgs(args)
 	}
+	for _, kv := range expandArgs(t, row.env, ours) {
+		name, value, _ := strings.Cut(kv, "=")
+		t.Setenv(name, value)
+	}
 	oOut, oErr, err := runInProcess(expandArgs(t, args, ours))
-	lOut, lErr, lerr := runRef(tool, expandArgs(t, llvmArgs, theirs))
+	lOut, lErr, lerr := runRefEnv(tool, expandArgs(t, llvmArgs, theirs), expandArgs(t, row.env, theirs))
 	if row.compare == bothFail {
 		checkBothFail(t, err, lerr, ours, tool)
 		return
@@ -536,6 +543,9 @@ func inputPath(t *testing.T, name, out string) string {
 	if v, ok := strings.CutPrefix(name, "rawv:"); ok {
 		return rawVariantFile(t, v)
 	}
+	if c, ok := strings.CutPrefix(name, "corr:"); ok {
+		return corrPath(t, c)
+	}
 	if old, ok := strings.CutPrefix(name, "old:"); ok {
 		v, _ := strconv.Atoi(old)
 		return oldIndexedFile(t, v)
@@ -611,8 +621,14 @@ const renderTool = "llvm-profdata-22"
 
 // runRef runs tool.
 func runRef(tool string, args []string) (stdout, stderr string, err error) {
+	return runRefEnv(tool, args, nil)
+}
+
+// runRefEnv runs tool with env (NAME=VALUE) added to the environment.
+func runRefEnv(tool string, args, env []string) (stdout, stderr string, err error) {
 	var o, e bytes.Buffer
 	cmd := exec.Command(tool, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
 	return o.String(), e.String(), err
@@ -761,9 +777,11 @@ func TestHelpTexts(t *testing.T) {
 		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
-			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`}},
+			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
+			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int"}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
-			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version"}},
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version",
+			"--debug-info", "--max-debug-info-correlation-warnings int"}},
 		{[]string{"order", "--help"}, []string{"--num-test-traces uint", "--output", "--version"}},
 		{[]string{"overlap", "--help"}, []string{"--cs", "--function", "--instr", "--sample", "--output", "--similarity-cutoff uint",
 			"--value-cutoff uint", "(default 18446744073709551615)", "--version"}},

@@ -17,7 +17,6 @@ import (
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/merge"
-	"github.com/profgen/profgen/internal/instrprof/raw"
 	"github.com/profgen/profgen/internal/instrprof/text"
 	"github.com/profgen/profgen/internal/profformat"
 )
@@ -33,8 +32,9 @@ type Options struct {
 	// Format is the last of --text, --binary, --extbinary, --gcc; "" is
 	// llvm's default: extbinary for sample profiles, binary (indexed) for
 	// instrumentation profiles.
-	Format        string
-	BinaryFile    string // --binary-file: correlation, --match-binary-id
+	Format     string
+	BinaryFile string // --binary-file: correlation, --match-binary-id
+	Correlation
 	Threads       int
 	FailureMode   string
 	MatchBinaryID bool
@@ -84,6 +84,7 @@ const (
 // before any input is read.
 func Run(stderr io.Writer, o *Options) error {
 	opts, err := o.mergeOpts()
+	o.Correlation.writeWarnings(stderr, "merge")
 	if err != nil {
 		return err
 	}
@@ -237,12 +238,8 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 	default:
 		return opts, fmt.Errorf("--failure-mode=%q: want any or all", o.FailureMode)
 	}
-	if o.BinaryFile != "" {
-		c, err := raw.OpenCorrelation(o.BinaryFile)
-		if err != nil && !o.MatchBinaryID {
-			return opts, err
-		}
-		opts.Correlation = c
+	if err := o.correlation(&opts); err != nil {
+		return opts, err
 	}
 	rename, err := readRemapping(o.RemappingFile)
 	if err != nil {

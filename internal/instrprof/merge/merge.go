@@ -37,8 +37,10 @@ type Options struct {
 	Threads int
 	// KeepGoing skips damaged files instead of failing (--failure-mode=all).
 	KeepGoing bool
-	// Correlation supplies records for binary-correlated raws.
+	// Correlation supplies records for correlated raws.
 	Correlation *raw.Correlation
+	// Lookup, when set, finds each raw's correlation by its binary id.
+	Lookup *Lookup
 	// MatchID, when set, keeps only raws holding this binary id.
 	MatchID []byte
 	// TraceLimits bound the temporal profile traces kept.
@@ -87,6 +89,9 @@ func Run(inputs []Input, opts Options) (*Result, error) {
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &worker{opts: &opts, prof: instrprof.NewProfile(), reader: raw.Reader{Correlation: opts.Correlation, Names: names}}
+		if opts.Lookup != nil {
+			w.reader.Lookup = opts.Lookup.find
+		}
 		w.prof.TrackFirstValues = weighted(inputs)
 		workers[i] = w
 		wg.Add(1)
@@ -153,6 +158,9 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 	}
 	for _, w := range workers {
 		res.Profile.AddProfile(w.prof)
+	}
+	if opts.Lookup != nil {
+		res.Warnings = append(res.Warnings, opts.Lookup.Warnings()...)
 	}
 	res.noteMismatches(res.Profile.Resolve())
 	res.noteOverflows()

@@ -2,9 +2,11 @@
 // versions 8 (LLVM 14–17), 9 (LLVM 18) and 10 (LLVM 19–22), of 64- and
 // 32-bit programs of either byte order: header, binary ids, per-function data records, counters,
 // MC/DC bitmap bytes, names (zlib or plain) and value-profile data; one
-// file may hold several concatenated profiles. Binary-correlated profiles
-// (counters only) take their records and names from the binary (see
-// Correlation). Records flow out through a callback as instrprof.Records.
+// file may hold several concatenated profiles. Correlated profiles
+// (counters only) take their records and names from the binary: its
+// __llvm_covdata and __llvm_covnames sections (-profile-correlate=binary)
+// or its DWARF (-profile-correlate=debug-info); see Correlation. Records
+// flow out through a callback as instrprof.Records.
 package raw
 
 import (
@@ -22,7 +24,11 @@ import (
 
 // ErrNeedBinary marks a binary-correlated raw profile read without a
 // Correlation.
-var ErrNeedBinary = errors.New("binary-correlated raw profile (counters only, no function records): pass --binary-file=<the unstripped instrumented binary>")
+var ErrNeedBinary = errors.New("binary-correlated raw profile (counters only, no function records): pass --binary-file=<the unstripped instrumented binary>, --debug-info=<its debug info> or --correlate with --debug-file-directory or --debuginfod")
+
+// ErrNotCorrelated marks a raw profile with its own records read with a
+// Correlation (llvm-profdata's words).
+var ErrNotCorrelated = errors.New("debug info/binary for correlation is not necessary")
 
 // Info describes what one file held.
 type Info struct {
@@ -41,8 +47,12 @@ type Info struct {
 // Reader reads raw profiles. It keeps buffers between files, so one Reader
 // serves one goroutine; Names may be shared.
 type Reader struct {
-	// Correlation supplies records and names for binary-correlated raws.
+	// Correlation supplies records and names for correlated raws.
 	Correlation *Correlation
+	// Lookup, when set and Correlation is not, finds each profile's
+	// Correlation by the binary ids the profile holds (llvm-profdata's
+	// --debuginfod and --debug-file-directory).
+	Lookup func(ids [][]byte) (*Correlation, error)
 	// Names caches decoded names sections across files of one binary.
 	Names *NameCache
 
@@ -115,7 +125,8 @@ type profile struct {
 	dataFileOff int64
 	names       *nameTable
 	correlated  bool
-	recSize     int // bytes of one data record
+	recSize     int      // bytes of one data record
+	binaryIDs   [][]byte // this profile's
 }
 
 func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
@@ -148,9 +159,6 @@ func (r *Reader) checkHeader(d *instrprof.Decoder, p *profile, info *Info) error
 	}
 	info.Version = h.FormatVersion()
 	info.Kind |= h.Kind()
-	if h.Kind()&instrprof.KindDebugCorrelate != 0 {
-		return fail("debug-info correlated raw profiles are not supported")
-	}
 	if h.Kind()&instrprof.KindTemporal != 0 && h.Kind()&instrprof.KindByteCoverage != 0 {
 		return fail("temporal profiles with single-byte counters are not supported")
 	}
@@ -177,9 +185,10 @@ func (r *Reader) readBinaryIDs(d *instrprof.Decoder, p *profile, info *Info) err
 		id := sd.Bytes(int(n), "binary id")
 		sd.Skip(int(pad8(n)), "binary id padding")
 		if sd.Err() == nil {
-			info.BinaryIDs = append(info.BinaryIDs, append([]byte(nil), id...))
+			p.binaryIDs = append(p.binaryIDs, append([]byte(nil), id...))
 		}
 	}
+	info.BinaryIDs = append(info.BinaryIDs, p.binaryIDs...)
 	return sd.Err()
 }
 
@@ -190,17 +199,22 @@ func sub(d *instrprof.Decoder, off, n int) *instrprof.Decoder {
 
 func (r *Reader) setupRecords(d *instrprof.Decoder, p *profile) error {
 	h := p.h
-	if h.Correlated() || (h.NumData == 0 && h.NamesSize == 0 && h.CountersDelta == 0 && r.Correlation != nil && h.NumCounters > 0) {
-		if r.Correlation == nil {
-			return fmt.Errorf("%s: %w", d.File, ErrNeedBinary)
-		}
-		if err := r.Correlation.check(h); err != nil {
+	c, err := r.correlation(p)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", d.File, err)
+	case h.Correlated() && c == nil:
+		return fmt.Errorf("%s: %w", d.File, ErrNeedBinary)
+	case h.Correlated():
+		if err := c.check(h); err != nil {
 			return fmt.Errorf("%s: %w", d.File, err)
 		}
 		p.correlated = true
-		p.recs = r.Correlation.recs
-		p.names = r.Correlation.names
+		p.recs = c.recs
+		p.names = c.names
 		return nil
+	case c != nil && h.NumData > 0:
+		return fmt.Errorf("%s: %w", d.File, ErrNotCorrelated)
 	}
 	r.recs = decodeAll(r.recs[:0], d.Buf[p.base+int(p.l.data):], int(h.NumData), h)
 	p.recs = r.recs
@@ -212,6 +226,15 @@ func (r *Reader) setupRecords(d *instrprof.Decoder, p *profile) error {
 	}
 	p.names = names
 	return nil
+}
+
+// correlation is the Correlation of profile p: the Reader's, else the one
+// Lookup finds by p's binary ids, else nil.
+func (r *Reader) correlation(p *profile) (*Correlation, error) {
+	if r.Correlation != nil || r.Lookup == nil {
+		return r.Correlation, nil
+	}
+	return r.Lookup(p.binaryIDs)
 }
 
 // dataRecord is one decoded per-function data record.
