@@ -543,8 +543,8 @@ func inputPath(t *testing.T, name, out string) string {
 	if v, ok := strings.CutPrefix(name, "rawv:"); ok {
 		return rawVariantFile(t, v)
 	}
-	if c, ok := strings.CutPrefix(name, "corr:"); ok {
-		return corrPath(t, c)
+	if c, ok := strings.CutPrefix(name, "built:"); ok {
+		return builtPath(t, c)
 	}
 	if old, ok := strings.CutPrefix(name, "old:"); ok {
 		v, _ := strconv.Atoi(old)

@@ -159,9 +159,6 @@ func (r *Reader) checkHeader(d *instrprof.Decoder, p *profile, info *Info) error
 	}
 	info.Version = h.FormatVersion()
 	info.Kind |= h.Kind()
-	if h.Kind()&instrprof.KindTemporal != 0 && h.Kind()&instrprof.KindByteCoverage != 0 {
-		return fail("temporal profiles with single-byte counters are not supported")
-	}
 	l, err := h.sections()
 	if err != nil {
 		return fail("corrupt header: %v", err)
@@ -364,7 +361,8 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRec
 	if dr.numCounters == 0 {
 		return fail("function %s has no counters", quote.String(rec.Name))
 	}
-	if h.Kind()&instrprof.KindTemporal != 0 && dr.numCounters < 2 {
+	temporal := h.Kind()&instrprof.KindTemporal != 0
+	if temporal && uint64(dr.numCounters)*h.counterSize() <= timestampSize {
 		return fail("function %s has no counters besides its temporal timestamp", quote.String(rec.Name))
 	}
 	cntOff := dr.counterPtr
@@ -379,11 +377,13 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRec
 	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
 		return fail("function %s: counters [%d, +%d) lie outside the counters section (%d counters)", quote.String(rec.Name), int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
-	bits := r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
-	if h.Kind()&instrprof.KindTemporal != 0 {
-		r.timestamp(rec, dr.nameRef)
-		cntOff += csize
+	counters, n := d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters)
+	if temporal {
+		// The timestamp takes 8 bytes: one counter, or 8 single-byte ones.
+		r.timestamp(h.order().Uint64(counters), dr.nameRef)
+		counters, n, cntOff = counters[timestampSize:], n-int(timestampSize/csize), cntOff+timestampSize
 	}
+	bits := r.readCounts(counters, n, csize, h.order())
 	if bits > maxCounter {
 		if j := largeCounter(rec.Counts); j >= 0 {
 			at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
@@ -424,13 +424,16 @@ func (r *Reader) nameAt(p *profile, i int, ref uint64) string {
 	return name
 }
 
-// timestamp takes the first counter of a temporal profile's record off:
-// the order of the function's first call (0 when never called).
-func (r *Reader) timestamp(rec *instrprof.Record, ref uint64) {
-	if ts := rec.Counts[0]; ts != 0 && ts != ^uint64(0) {
+// timestampSize is the size of the timestamp that starts the counters of
+// a temporal profile's record, whatever the counters' size.
+const timestampSize = 8
+
+// timestamp notes the timestamp of a temporal profile's record: the order
+// of the function's first call (0 or all ones when never called).
+func (r *Reader) timestamp(ts, ref uint64) {
+	if ts != 0 && ts != ^uint64(0) {
 		r.stamps = append(r.stamps, stamp{ts, ref})
 	}
-	rec.Counts = rec.Counts[1:]
 }
 
 // stamp is a temporal profile timestamp and its function.
