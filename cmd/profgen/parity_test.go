@@ -33,6 +33,7 @@ const (
 	bothFail                        // both exit non-zero; profgen leaves no output file
 	sameWarnings                    // same output bytes and llvm's warning lines on stderr
 	sameMessages                    // same output bytes and llvm's per-function messages on stderr
+	sameShow                        // llvm-profdata-22 show --all-functions --counts --ic-targets --show-vtables prints both the same
 )
 
 type parityRow struct {
@@ -378,6 +379,15 @@ var parityTable = []parityRow{
 	{name: "merge --text of a loop-entries raw", args: []string{"merge", "--text", "-o", "{out}", "{loop22e.profraw}"}, tool: "llvm-profdata-22"},
 	{name: "merge --text of a loop-entries proftext", args: []string{"merge", "--text", "-o", "{out}", "{loop22e.proftext}"}, tool: "llvm-profdata-22"},
 	{name: "merge --text of loop-entries and plain raws", args: []string{"merge", "--text", "-o", "{out}", "{plain22.profraw}", "{loop22.profraw}"}, tool: "llvm-profdata-22"},
+
+	// --keep-vtable-symbols: the indexed vtable names section (a zlib names
+	// chunk: other bytes than llvm's, the same names, so compared through
+	// show, which resolves vtable values by them).
+	{name: "merge --keep-vtable-symbols of raws", args: []string{"merge", "--keep-vtable-symbols", "-o", "{out}", "{raw:vt1}", "{raw:vt2}"}, compare: sameShow},
+	{name: "merge --keep-vtable-symbols of an indexed input", args: []string{"merge", "--keep-vtable-symbols", "-o", "{out}", "{idx:vtkeep}", "{raw:ir19-1}"}, compare: sameShow},
+	{name: "merge --keep-vtable-symbols, no vtables", args: []string{"merge", "--keep-vtable-symbols", "-o", "{out}", "{raw:ir19-1}"}},
+	{name: "merge drops an indexed input's vtable names", args: []string{"merge", "-o", "{out}", "{idx:vtkeep}"}},
+	{name: "show --show-vtables of an indexed profile with vtable names", args: []string{"show", "--all-functions", "--show-vtables", "--ic-targets", "{idx:vtkeep}"}, compare: sameStdout},
 }
 
 // reference is a release of llvm-profdata the parity table runs against,
@@ -479,6 +489,10 @@ func compareOutputs(t *testing.T, c compareMode, tool string, files, stdout, std
 		if a, b := llvmRender(t, files[0]), llvmRender(t, files[1]); a != b {
 			t.Errorf("%s renders them differently:\n%s\n---\n%s", renderTool, a, b)
 		}
+	case sameShow:
+		if a, b := llvmShow(t, files[0]), llvmShow(t, files[1]); a != b {
+			t.Errorf("%s show prints them differently:\n%s\n---\n%s", renderTool, a, b)
+		}
 	case sameStdout:
 		if stdout[0] != stdout[1] {
 			t.Errorf("stdout differs:\n%s\n--- %s:\n%s", stdout[0], tool, stdout[1])
@@ -566,7 +580,7 @@ func madeInput(t *testing.T, name, ext string) string {
 	if inputs == nil {
 		inputs = []string{"testdata/parity/" + name + ".proftext"}
 	}
-	args := []string{"merge", "-o", path}
+	args := append([]string{"merge", "-o", path}, indexedFlags[name]...)
 	if ext == "proftext" {
 		args = append(args, "--text")
 	}
@@ -587,7 +601,11 @@ var indexedFrom = map[string][]string{
 	"ir19p":    {rawPath("ir19-1"), rawPath("plain19")},
 	"sb":       {rawPath("sb1"), rawPath("sb2")},
 	"temporal": {"testdata/parity/temporal1.profraw", "testdata/parity/temporal2.profraw"},
+	"vtkeep":   {rawPath("vt1"), rawPath("vt2")},
 }
+
+// indexedFlags are llvm-profdata-19's flags for an input of indexedFrom.
+var indexedFlags = map[string][]string{"vtkeep": {"--keep-vtable-symbols"}}
 
 func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }
 
@@ -645,6 +663,17 @@ func llvmRender(t *testing.T, path string) string {
 	}
 	t.Fatalf("%s cannot read %s", renderTool, path)
 	return ""
+}
+
+// llvmShow is llvm-profdata-22's show of an instrumentation profile with
+// its value sites, vtable names resolved.
+func llvmShow(t *testing.T, path string) string {
+	t.Helper()
+	out, stderr, err := runRef(renderTool, []string{"show", "--all-functions", "--counts", "--ic-targets", "--show-vtables", path})
+	if err != nil {
+		t.Fatalf("%s show %s: %v\n%s", renderTool, path, err, stderr)
+	}
+	return out
 }
 
 // messages are the per-function messages of a merge (counter overflow,
@@ -778,7 +807,7 @@ func TestHelpTexts(t *testing.T) {
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
-			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int"}},
+			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int", "--keep-vtable-symbols"}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
 			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version",
 			"--debug-info", "--max-debug-info-correlation-warnings int"}},

@@ -70,6 +70,9 @@ type Options struct {
 	// ProfileIsFS (--profile-isfs): the inputs' discriminators are
 	// flow-sensitive ones; extbinary output is flagged so.
 	ProfileIsFS bool
+	// KeepVTableSymbols (--keep-vtable-symbols): the indexed output keeps
+	// the vtable names of the raw and indexed inputs.
+	KeepVTableSymbols bool
 }
 
 // Output formats, as llvm-profdata's flags name them.
@@ -222,7 +225,7 @@ func (o *Options) readers(version int) string {
 }
 
 func (o *Options) mergeOpts() (merge.Options, error) {
-	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits}
+	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits, KeepVTableNames: o.KeepVTableSymbols}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.NumCPU()
 	}

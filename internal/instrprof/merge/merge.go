@@ -48,6 +48,9 @@ type Options struct {
 	// Rename, when set, gives every record its new name
 	// (llvm-profdata merge --remapping-file).
 	Rename func(string) string
+	// KeepVTableNames keeps the vtable names of raw and indexed inputs
+	// (--keep-vtable-symbols).
+	KeepVTableNames bool
 }
 
 // Skip is a file left out of the merge and why.
@@ -300,6 +303,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		w.near[i] = w.add(&s.rec, s.ref, in, s.off, w.near[i])
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	w.keepVTableNames(info.VTableNames)
 	if info.Trace != nil {
 		// A raw's trace weighs its input's weight; an indexed input's
 		// traces keep theirs (llvm-profdata does the same).
@@ -331,6 +335,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	w.keepVTableNames(info.VTableNames)
 	o.traces, o.traceStream = info.Traces, info.TraceStream
 	o.records = info.Records
 	return nil
@@ -372,6 +377,13 @@ func (w *worker) note(kind instrprof.Kind, ids [][]byte) {
 	w.prof.Kind |= kind &^ instrprof.KindDebugCorrelate
 	for _, id := range ids {
 		w.prof.BinaryIDs[string(id)] = true
+	}
+}
+
+// keepVTableNames keeps an input's vtable names when asked to.
+func (w *worker) keepVTableNames(names []string) {
+	if w.opts.KeepVTableNames {
+		w.prof.AddVTableNames(names)
 	}
 }
 
