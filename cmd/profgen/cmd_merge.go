@@ -62,6 +62,10 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.SplitLayout, "split-layout", false, "sample profiles: extbinary with the functions that have inlinees in their own sections (llvm-profdata 20; -19 reads it); with --text, the others marked !Flat (as llvm-profdata-22)")
 	fs.BoolVar(&o.WriteVTables, "extbinary-write-vtable-type-prof", false, "sample profiles: keep the vtable type counts in --extbinary output (LLVM 22; dropped without it, and unreadable to LLVM 19 with it)")
 	fs.IntVar(&o.OutputVersion, "output-version", 0, "profgen: indexed version to write: 13 (clang 22 and later, as llvm-profdata-22), 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14); default 13, or 12 where the raws' front-end hashes are those of clang 21 or older")
+	fs.StringVar(&o.Supplement.SampleFile, "supplement-instr-with-sample", "", "sample profile: functions it finds hot or warm that the one instrumentation input finds cold get scaled-up or pseudo counts")
+	fs.Float64Var(&o.Supplement.ZeroCounterThreshold, "zero-counter-threshold", 0.7, "with --supplement-instr-with-sample: a function with a larger share of zero counters gets pseudo counts rather than scaled ones")
+	fs.Uint64Var(&o.Supplement.InstrColdThreshold, "instr-prof-cold-threshold", 0, "with --supplement-instr-with-sample: the instrumentation profile's cold count threshold (default 0: its summary's)")
+	fs.Uint64Var(&o.Supplement.MinSize, "suppl-min-size-threshold", 10, "with --supplement-instr-with-sample: functions with fewer counters are left alone")
 	fs.BoolVar(&o.KeepVTableSymbols, "keep-vtable-symbols", false, "keep the vtable names of raw and indexed inputs in the indexed output (for show --show-vtables)")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }

@@ -607,6 +607,30 @@ func clampedMulAdd(a, w, b uint64) (uint64, bool) {
 	return v, over
 }
 
+// Scale multiplies every count and value count of r by n/d (the product
+// saturating, then divided), clamping counts at MaxCount, as LLVM's
+// InstrProfRecord::scale does, and reports whether a count overflowed.
+func (r *Record) Scale(n, d uint64) bool {
+	over := false
+	for i, c := range r.Counts {
+		v, o := satMulAddOver(c, n, 0)
+		v /= d
+		if v > MaxCount {
+			v, o = MaxCount, true
+		}
+		r.Counts[i], over = v, over || o
+	}
+	for k := range r.Sites {
+		for _, vs := range r.Sites[k] {
+			for i := range vs {
+				v, o := satMulAddOver(vs[i].Count, n, 0)
+				vs[i].Count, over = v/d, over || o
+			}
+		}
+	}
+	return over
+}
+
 // scaleRecord multiplies the counts of r by w and reports an overflow.
 // Pseudo counts are scaled as counts, as LLVM does.
 func scaleRecord(r *Record, w uint64) bool {

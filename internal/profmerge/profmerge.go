@@ -73,6 +73,9 @@ type Options struct {
 	// KeepVTableSymbols (--keep-vtable-symbols): the indexed output keeps
 	// the vtable names of the raw and indexed inputs.
 	KeepVTableSymbols bool
+	// Supplement (--supplement-instr-with-sample) adjusts the one
+	// instrumentation input by a sample profile.
+	Supplement Supplement
 }
 
 // Output formats, as llvm-profdata's flags name them.
@@ -104,6 +107,9 @@ func Run(stderr io.Writer, o *Options) error {
 	}
 	if kind == profformat.KindAddress {
 		return mergeAddress(o, inputs)
+	}
+	if o.Supplement.SampleFile != "" {
+		return supplement(stderr, o, opts, inputs)
 	}
 	if err := o.checkKind(kind); err != nil {
 		return err
