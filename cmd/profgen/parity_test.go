@@ -242,6 +242,14 @@ var parityTable = []parityRow{
 		llvm: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "bitmap size mismatch, other order", args: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "merge --dump-input-file-list", args: []string{"merge", "--dump-input-file-list", "-o", "{out}", "{raw:ir19-1}", "--weighted-input=3,{values.proftext}"}, compare: sameStdout},
+	// Cold contexts of a CS profile (below the cold count threshold of its
+	// context-less summary) merged into their last frames, or dropped.
+	{name: "sample CS --sample-merge-cold-context", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample CS --sample-trim-cold-context", args: []string{"merge", "--sample", "--text", "--sample-trim-cold-context", "-o", "{out}", "{sp:cs/flat.extbinary}"}},
+	{name: "sample CS merge and trim cold contexts", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-trim-cold-context", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample CS merge cold contexts to 2 frames", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-frame-depth-for-cold-context=2", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample CS merge and trim cold contexts to 3 frames, extbinary", args: []string{"merge", "--sample", "--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context=3", "-o", "{out}", "{sp:cs/flat.txt}"}, compare: sameText},
+	{name: "sample --sample-merge-cold-context without contexts: nothing to do", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-trim-cold-context", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
 	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
 
 	// Item 7: show, llvm's text for llvm's flags.
@@ -821,6 +829,7 @@ func TestHelpTexts(t *testing.T) {
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
 			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int", "--keep-vtable-symbols",
+			"--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context uint", "(default 1)",
 			"--supplement-instr-with-sample", "--zero-counter-threshold float", "(default 0.7)", "--instr-prof-cold-threshold uint", "--suppl-min-size-threshold uint", "(default 10)"}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
 			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version",

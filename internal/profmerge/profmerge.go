@@ -73,6 +73,12 @@ type Options struct {
 	// KeepVTableSymbols (--keep-vtable-symbols): the indexed output keeps
 	// the vtable names of the raw and indexed inputs.
 	KeepVTableSymbols bool
+	// MergeColdContext and TrimColdContext (--sample-merge-cold-context,
+	// --sample-trim-cold-context) merge or drop the cold contexts of a
+	// context-sensitive sample profile, a merged one keeping its last
+	// ColdContextFrameDepth frames (--sample-frame-depth-for-cold-context).
+	MergeColdContext, TrimColdContext bool
+	ColdContextFrameDepth             uint
 	// Supplement (--supplement-instr-with-sample) adjusts the one
 	// instrumentation input by a sample profile.
 	Supplement Supplement

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/csprofile"
 	"github.com/profgen/profgen/internal/instrprof/merge"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
@@ -32,6 +33,7 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	if err != nil {
 		return err
 	}
+	o.trimColdContexts(p)
 	if o.ProfileLayout == "flat" {
 		p = sampleprof.Flatten(p)
 	}
@@ -49,6 +51,19 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
 	return nil
+}
+
+// trimColdContexts merges (--sample-merge-cold-context) or drops
+// (--sample-trim-cold-context) the contexts of a context-sensitive profile
+// whose total is below the profile's cold count threshold, as
+// llvm-profdata does: a merged context keeps its last
+// --sample-frame-depth-for-cold-context frames.
+func (o *Options) trimColdContexts(p *sampleprof.Profile) {
+	if !p.CS || !(o.MergeColdContext || o.TrimColdContext) {
+		return
+	}
+	cold := sampleprof.ComputeSummary(p).ColdThreshold()
+	csprofile.TrimColdContexts(p, cold, o.TrimColdContext, o.MergeColdContext, int(o.ColdContextFrameDepth))
 }
 
 // symbolList applies --drop-profile-symbol-list and --prof-sym-list, and
