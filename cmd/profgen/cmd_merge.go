@@ -65,6 +65,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.MergeColdContext, "sample-merge-cold-context", false, "sample profiles: merge the context-sensitive profiles whose total is below the cold count threshold into their last frames' profile")
 	fs.BoolVar(&o.TrimColdContext, "sample-trim-cold-context", false, "sample profiles: drop the context-sensitive profiles whose total is below the cold count threshold (after merging)")
 	fs.UintVar(&o.ColdContextFrameDepth, "sample-frame-depth-for-cold-context", 1, "sample profiles: the frames a merged cold context keeps (1: the context-less base profile)")
+	fs.Uint64Var(&o.OutputSizeLimit, "output-size-limit", 0, "sample profiles: drop the coldest functions until the output takes at most this many bytes (default 0: no limit)")
 	fs.StringVar(&o.Supplement.SampleFile, "supplement-instr-with-sample", "", "sample profile: functions it finds hot or warm that the one instrumentation input finds cold get scaled-up or pseudo counts")
 	fs.Float64Var(&o.Supplement.ZeroCounterThreshold, "zero-counter-threshold", 0.7, "with --supplement-instr-with-sample: a function with a larger share of zero counters gets pseudo counts rather than scaled ones")
 	fs.Uint64Var(&o.Supplement.InstrColdThreshold, "instr-prof-cold-threshold", 0, "with --supplement-instr-with-sample: the instrumentation profile's cold count threshold (default 0: its summary's)")

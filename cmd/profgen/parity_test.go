@@ -250,6 +250,13 @@ var parityTable = []parityRow{
 	{name: "sample CS merge cold contexts to 2 frames", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-frame-depth-for-cold-context=2", "-o", "{out}", "{sp:cs/flat.txt}"}},
 	{name: "sample CS merge and trim cold contexts to 3 frames, extbinary", args: []string{"merge", "--sample", "--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context=3", "-o", "{out}", "{sp:cs/flat.txt}"}, compare: sameText},
 	{name: "sample --sample-merge-cold-context without contexts: nothing to do", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-trim-cold-context", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	// --output-size-limit: the coldest functions dropped until the output fits.
+	{name: "sample --output-size-limit, text", args: []string{"merge", "--sample", "--text", "--output-size-limit=150", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "sample --output-size-limit, binary", args: []string{"merge", "--sample", "--binary", "--output-size-limit=300", "-o", "{out}", "{sp:profgen.extbinary}"}},
+	{name: "sample --output-size-limit, extbinary", args: []string{"merge", "--sample", "--output-size-limit=500", "-o", "{out}", "{sp:profgen.extbinary}", "{sp:inline.txt}"}},
+	{name: "sample --output-size-limit, CS text", args: []string{"merge", "--sample", "--text", "--output-size-limit=1000", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample --output-size-limit above the size", args: []string{"merge", "--sample", "--output-size-limit=1000000", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "sample --output-size-limit nothing fits", args: []string{"merge", "--sample", "--text", "--output-size-limit=10", "-o", "{out}", "{sp:inline.txt}"}, compare: bothFail},
 	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
 
 	// Item 7: show, llvm's text for llvm's flags.
@@ -829,7 +836,7 @@ func TestHelpTexts(t *testing.T) {
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
 			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int", "--keep-vtable-symbols",
-			"--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context uint", "(default 1)",
+			"--output-size-limit uint", "--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context uint", "(default 1)",
 			"--supplement-instr-with-sample", "--zero-counter-threshold float", "(default 0.7)", "--instr-prof-cold-threshold uint", "--suppl-min-size-threshold uint", "(default 10)"}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
 			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version",

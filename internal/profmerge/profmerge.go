@@ -79,6 +79,9 @@ type Options struct {
 	// ColdContextFrameDepth frames (--sample-frame-depth-for-cold-context).
 	MergeColdContext, TrimColdContext bool
 	ColdContextFrameDepth             uint
+	// OutputSizeLimit (--output-size-limit) drops a sample profile's
+	// coldest functions until the output takes at most this many bytes.
+	OutputSizeLimit uint64
 	// Supplement (--supplement-instr-with-sample) adjusts the one
 	// instrumentation input by a sample profile.
 	Supplement Supplement

@@ -46,7 +46,7 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	}
 	filter.filterSample(stderr, p)
 	p.FSDiscriminators = p.FSDiscriminators || o.ProfileIsFS
-	if err := WriteSample(o.Output, p, format, o.writeOptions(stderr, format)); err != nil {
+	if err := writeSampleLimited(o.Output, p, format, o.writeOptions(stderr, format), o.OutputSizeLimit); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
@@ -133,6 +133,20 @@ func WriteSample(path string, p *sampleprof.Profile, format sampleprof.Format, w
 	}
 	defer out.Abort()
 	if err := wo.Write(out, p, format); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return out.Commit()
+}
+
+// writeSampleLimited is WriteSample with --output-size-limit: the coldest
+// functions dropped until the output fits (0: no limit).
+func writeSampleLimited(path string, p *sampleprof.Profile, format sampleprof.Format, wo sampleprof.WriteOptions, limit uint64) error {
+	out, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := wo.WriteWithSizeLimit(out, p, format, limit); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return out.Commit()
