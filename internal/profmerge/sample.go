@@ -124,23 +124,15 @@ func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampl
 
 // WriteSample writes p to path (- for standard output) atomically.
 func WriteSample(path string, p *sampleprof.Profile, format sampleprof.Format, wo sampleprof.WriteOptions) error {
-	if format == sampleprof.FormatUnknown {
-		format = sampleprof.FormatExtBinary
-	}
-	out, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if err := wo.Write(out, p, format); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return out.Commit()
+	return writeSampleLimited(path, p, format, wo, 0)
 }
 
 // writeSampleLimited is WriteSample with --output-size-limit: the coldest
 // functions dropped until the output fits (0: no limit).
 func writeSampleLimited(path string, p *sampleprof.Profile, format sampleprof.Format, wo sampleprof.WriteOptions, limit uint64) error {
+	if format == sampleprof.FormatUnknown {
+		format = sampleprof.FormatExtBinary
+	}
 	out, err := atomicfile.Create(path)
 	if err != nil {
 		return err
