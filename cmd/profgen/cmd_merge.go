@@ -8,6 +8,15 @@ import (
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
+// addCorrelationFlags adds llvm-profdata's flags for correlated raws.
+func addCorrelationFlags(fs *pflag.FlagSet, c *profmerge.Correlation) {
+	fs.StringVar(&c.DebugInfo, "debug-info", "", "binary (or debug file) built with -g -mllvm -profile-correlate=debug-info: records and names of its raws, from its DWARF")
+	fs.StringVar(&c.Correlate, "correlate", "", "binary or debug-info: the correlation of raws whose binary --debug-file-directory or --debuginfod finds by the raw's binary id")
+	fs.StringArrayVar(&c.DebugFileDirs, "debug-file-directory", nil, "directory of binaries by build id (DIR/.build-id/xx/rest.debug), for --correlate (repeatable)")
+	fs.BoolVar(&c.Debuginfod, "debuginfod", false, "find the binaries of --correlate on the debuginfod servers of DEBUGINFOD_URLS too")
+	fs.IntVar(&c.MaxDebugInfoWarnings, "max-debug-info-correlation-warnings", 5, "the most warnings of one binary's DWARF (0: no limit)")
+}
+
 // mergeOptions are the flags of `profgen merge`, named as llvm-profdata's,
 // with its defaults.
 type mergeOptions struct {
@@ -32,6 +41,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	choiceVar(fs, &o.Format, formatUsage, "text", "binary", "extbinary", "gcc")
 	choiceVar(fs, &o.Kind, kindUsage, "instr", "sample")
 	fs.StringVar(&o.BinaryFile, "binary-file", "", "unstripped instrumented binary: records and names of -mllvm -profile-correlate=binary raws; the build id --match-binary-id compares with")
+	addCorrelationFlags(fs, &o.Correlation)
 	fs.StringArrayVar(&o.Weighted, "weighted-input", nil, "W,FILE: merge FILE with weight W (repeatable)")
 	fs.StringVarP(&o.InputFiles, "input-files", "f", "", "file listing inputs, one [W,]FILE a line, # comments")
 	fs.BoolVar(&o.dumpInputs, "dump-input-file-list", false, "print the inputs (directories walked) as WEIGHT,FILE lines and exit without merging")
@@ -55,6 +65,15 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.OutputVersion, "output-version", 0, "profgen: indexed version to write: 13 (clang 22 and later, as llvm-profdata-22), 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14); default 13, or 12 where the raws' front-end hashes are those of clang 21 or older")
 	fs.Uint32Var(&o.GCC.Version, "gcov-version", sampleprof.GCCVersion2, "profgen: --gcc output version: 2 (GCC 12 to 15) or 3 (GCC 16: summary, source files)")
 	fs.BoolVar(&o.GCC.FoldDiscriminators, "gcc-fold-discriminators", false, "profgen: --gcc output with one count per line (the largest of its discriminators'), as GCC 12 reads it; GCC 13 on use discriminators")
+	fs.BoolVar(&o.MergeColdContext, "sample-merge-cold-context", false, "sample profiles: merge the context-sensitive profiles whose total is below the cold count threshold into their last frames' profile")
+	fs.BoolVar(&o.TrimColdContext, "sample-trim-cold-context", false, "sample profiles: drop the context-sensitive profiles whose total is below the cold count threshold (after merging)")
+	fs.UintVar(&o.ColdContextFrameDepth, "sample-frame-depth-for-cold-context", 1, "sample profiles: the frames a merged cold context keeps (1: the context-less base profile)")
+	fs.Uint64Var(&o.OutputSizeLimit, "output-size-limit", 0, "sample profiles: drop the coldest functions until the output takes at most this many bytes (default 0: no limit)")
+	fs.StringVar(&o.Supplement.SampleFile, "supplement-instr-with-sample", "", "sample profile: functions it finds hot or warm that the one instrumentation input finds cold get scaled-up or pseudo counts")
+	fs.Float64Var(&o.Supplement.ZeroCounterThreshold, "zero-counter-threshold", 0.7, "with --supplement-instr-with-sample: a function with a larger share of zero counters gets pseudo counts rather than scaled ones")
+	fs.Uint64Var(&o.Supplement.InstrColdThreshold, "instr-prof-cold-threshold", 0, "with --supplement-instr-with-sample: the instrumentation profile's cold count threshold (default 0: its summary's)")
+	fs.Uint64Var(&o.Supplement.MinSize, "suppl-min-size-threshold", 10, "with --supplement-instr-with-sample: functions with fewer counters are left alone")
+	fs.BoolVar(&o.KeepVTableSymbols, "keep-vtable-symbols", false, "keep the vtable names of raw and indexed inputs in the indexed output (for show --show-vtables)")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 

@@ -45,6 +45,8 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	}, "instr", "sample")
 	fs.StringVar(&o.LLVM.ShowFormat, "show-format", "text", "text, or json (with --sample: llvm's JSON of every function); yaml (MemProf) is refused, as llvm does for these profiles")
 	llvmVersionVar(fs, &o.LLVM.Version)
+	fs.StringVar(&o.DebugInfo.Path, "debug-info", "", "binary built with -g -mllvm -profile-correlate=debug-info: show the functions its DWARF holds profile metadata for (no profile needed)")
+	fs.IntVar(&o.DebugInfo.MaxWarnings, "max-debug-info-correlation-warnings", 5, "the most warnings of the DWARF of --debug-info (0: no limit)")
 	fs.BoolVar(&o.JSON, "json", false, "profgen: write JSON for scripts")
 	fs.IntVar(&o.Top, "top", 0, "profgen: summary with the N hottest functions, demangled (default 0: llvm-profdata's text for .profdata, 10 hottest otherwise)")
 }
@@ -60,12 +62,15 @@ show prints it, with its flags. A sample profile: number of functions, total
 samples, LLVM's hot and cold count thresholds (as the compiler's profile summary
 computes them) and the hottest functions with demangled names; with --function
 one function's body counts, call targets and inline tree.`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f := o.LLVM.ShowFormat; f != "text" && f != "json" && f != "yaml" {
 				return usageError{errString("--show-format: " + f + ": want text, json or yaml")}
 			}
 			o.Stderr = cmd.ErrOrStderr()
+			if len(args) == 0 {
+				return profshow.Run(cmd.OutOrStdout(), o.Options, "")
+			}
 			path, done, err := stdinFile(args[0], cmd.InOrStdin())
 			if err != nil {
 				return err

@@ -33,6 +33,7 @@ const (
 	bothFail                        // both exit non-zero; profgen leaves no output file
 	sameWarnings                    // same output bytes and llvm's warning lines on stderr
 	sameMessages                    // same output bytes and llvm's per-function messages on stderr
+	sameShow                        // llvm-profdata-22 show --all-functions --counts --ic-targets --show-vtables prints both the same
 )
 
 type parityRow struct {
@@ -41,6 +42,9 @@ type parityRow struct {
 	llvm    []string // llvm-profdata-19's arguments when they differ
 	compare compareMode
 	tool    string // the reference when not llvm-profdata-19
+	// env are NAME=VALUE settings for both tools' runs ({out} is each
+	// tool's output file).
+	env []string
 }
 
 var parityTable = []parityRow{
@@ -239,6 +243,21 @@ var parityTable = []parityRow{
 		llvm: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "bitmap size mismatch, other order", args: []string{"merge", "-o", "{out}", "{bitmap2.proftext}", "{bitmap1.proftext}"}, compare: sameMessages},
 	{name: "merge --dump-input-file-list", args: []string{"merge", "--dump-input-file-list", "-o", "{out}", "{raw:ir19-1}", "--weighted-input=3,{values.proftext}"}, compare: sameStdout},
+	// Cold contexts of a CS profile (below the cold count threshold of its
+	// context-less summary) merged into their last frames, or dropped.
+	{name: "sample CS --sample-merge-cold-context", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample CS --sample-trim-cold-context", args: []string{"merge", "--sample", "--text", "--sample-trim-cold-context", "-o", "{out}", "{sp:cs/flat.extbinary}"}},
+	{name: "sample CS merge and trim cold contexts", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-trim-cold-context", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample CS merge cold contexts to 2 frames", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-frame-depth-for-cold-context=2", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample CS merge and trim cold contexts to 3 frames, extbinary", args: []string{"merge", "--sample", "--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context=3", "-o", "{out}", "{sp:cs/flat.txt}"}, compare: sameText},
+	{name: "sample --sample-merge-cold-context without contexts: nothing to do", args: []string{"merge", "--sample", "--text", "--sample-merge-cold-context", "--sample-trim-cold-context", "-o", "{out}", "{a.sample.txt}", "{b.sample.txt}"}},
+	// --output-size-limit: the coldest functions dropped until the output fits.
+	{name: "sample --output-size-limit, text", args: []string{"merge", "--sample", "--text", "--output-size-limit=150", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "sample --output-size-limit, binary", args: []string{"merge", "--sample", "--binary", "--output-size-limit=300", "-o", "{out}", "{sp:profgen.extbinary}"}},
+	{name: "sample --output-size-limit, extbinary", args: []string{"merge", "--sample", "--output-size-limit=500", "-o", "{out}", "{sp:profgen.extbinary}", "{sp:inline.txt}"}},
+	{name: "sample --output-size-limit, CS text", args: []string{"merge", "--sample", "--text", "--output-size-limit=1000", "-o", "{out}", "{sp:cs/flat.txt}"}},
+	{name: "sample --output-size-limit above the size", args: []string{"merge", "--sample", "--output-size-limit=1000000", "-o", "{out}", "{sp:inline.txt}"}},
+	{name: "sample --output-size-limit nothing fits", args: []string{"merge", "--sample", "--text", "--output-size-limit=10", "-o", "{out}", "{sp:inline.txt}"}, compare: bothFail},
 	{name: "sample CS flattened: contexts merged, attributes dropped", args: []string{"merge", "--sample", "--convert-sample-profile-layout=flat", "--text", "-o", "{out}", "{cs-flatten.sample.txt}"}},
 
 	// Item 7: show, llvm's text for llvm's flags.
@@ -376,6 +395,28 @@ var parityTable = []parityRow{
 	{name: "merge --text of a loop-entries raw", args: []string{"merge", "--text", "-o", "{out}", "{loop22e.profraw}"}, tool: "llvm-profdata-22"},
 	{name: "merge --text of a loop-entries proftext", args: []string{"merge", "--text", "-o", "{out}", "{loop22e.proftext}"}, tool: "llvm-profdata-22"},
 	{name: "merge --text of loop-entries and plain raws", args: []string{"merge", "--text", "-o", "{out}", "{plain22.profraw}", "{loop22.profraw}"}, tool: "llvm-profdata-22"},
+
+	// --keep-vtable-symbols: the indexed vtable names section (a zlib names
+	// chunk: other bytes than llvm's, the same names, so compared through
+	// show, which resolves vtable values by them).
+	{name: "merge --keep-vtable-symbols of raws", args: []string{"merge", "--keep-vtable-symbols", "-o", "{out}", "{raw:vt1}", "{raw:vt2}"}, compare: sameShow},
+	{name: "merge --keep-vtable-symbols of an indexed input", args: []string{"merge", "--keep-vtable-symbols", "-o", "{out}", "{idx:vtkeep}", "{raw:ir19-1}"}, compare: sameShow},
+	{name: "merge --keep-vtable-symbols, no vtables", args: []string{"merge", "--keep-vtable-symbols", "-o", "{out}", "{raw:ir19-1}"}},
+	{name: "merge drops an indexed input's vtable names", args: []string{"merge", "-o", "{out}", "{idx:vtkeep}"}},
+	// --supplement-instr-with-sample (hand-written inputs: testdata/parity/README).
+	{name: "supplement: min size 0", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "--suppl-min-size-threshold=0", "-o", "{out}", "{supp-instr.proftext}"}},
+	{name: "supplement: defaults", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "{out}", "{supp-instr.proftext}"}},
+	{name: "supplement: zero counter threshold 0.5, cold threshold 30", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "--suppl-min-size-threshold=0", "--zero-counter-threshold=0.5", "--instr-prof-cold-threshold=30", "-o", "{out}", "{supp-instr.proftext}"}},
+	{name: "supplement: cold threshold 5000, scaled", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "--suppl-min-size-threshold=0", "--instr-prof-cold-threshold=5000", "-o", "{out}", "{supp-instr.proftext}"}},
+	{name: "supplement: small functions, a static name of two files: warned", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "--suppl-min-size-threshold=2", "--instr-prof-cold-threshold=30", "-o", "{out}", "{supp-instr-small.proftext}"}, compare: sameWarnings},
+	{name: "supplement: unique-linkage suffix in the samples", args: []string{"merge", "--supplement-instr-with-sample={supp-uniq-samples.txt}", "--suppl-min-size-threshold=0", "-o", "{out}", "{supp-instr.proftext}"}},
+	{name: "supplement: unique-linkage suffix in the instr profile", args: []string{"merge", "--supplement-instr-with-sample={supp-plain-samples.txt}", "--suppl-min-size-threshold=0", "-o", "{out}", "{supp-uniq-instr.proftext}"}},
+	{name: "supplement: raw input, text output, sparse", args: []string{"merge", "--supplement-instr-with-sample={supp-plain-samples.txt}", "--suppl-min-size-threshold=0", "--text", "--sparse", "-o", "{out}", "{raw:ir19-1}"}},
+	{name: "supplement: to stdout refused", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "-", "{supp-instr.proftext}"}, compare: bothFail},
+	{name: "supplement: two inputs refused", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "{out}", "{supp-instr.proftext}", "{supp-instr-small.proftext}"}, compare: bothFail},
+	{name: "supplement: weighted input refused", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "{out}", "--weighted-input=2,{supp-instr.proftext}"}, compare: bothFail},
+	{name: "supplement: --sample refused", args: []string{"merge", "--sample", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "{out}", "{supp-instr.proftext}"}, compare: bothFail},
+	{name: "show --show-vtables of an indexed profile with vtable names", args: []string{"show", "--all-functions", "--show-vtables", "--ic-targets", "{idx:vtkeep}"}, compare: sameStdout},
 }
 
 // reference is a release of llvm-profdata the parity table runs against,
@@ -417,7 +458,7 @@ func TestParityWithLLVMProfdata(t *testing.T) {
 		t.Run(ref.tool, func(t *testing.T) {
 			needTool(t, ref.tool, inputTool)
 			pass, rows := 0, 0
-			for _, row := range parityTable {
+			for _, row := range slices.Concat(parityTable, correlationRows) {
 				if row.tool != "" && ref.tool != references[0].tool {
 					continue // a row of another release runs once
 				}
@@ -450,8 +491,12 @@ func checkParity(t *testing.T, row parityRow, ref reference) {
 	if row.tool == "" {
 		args = ref.profgenArgs(args)
 	}
+	for _, kv := range expandArgs(t, row.env, ours) {
+		name, value, _ := strings.Cut(kv, "=")
+		t.Setenv(name, value)
+	}
 	oOut, oErr, err := runInProcess(expandArgs(t, args, ours))
-	lOut, lErr, lerr := runRef(tool, expandArgs(t, llvmArgs, theirs))
+	lOut, lErr, lerr := runRefEnv(tool, expandArgs(t, llvmArgs, theirs), expandArgs(t, row.env, theirs))
 	if row.compare == bothFail {
 		checkBothFail(t, err, lerr, ours, tool)
 		return
@@ -472,6 +517,10 @@ func compareOutputs(t *testing.T, c compareMode, tool string, files, stdout, std
 	case sameText:
 		if a, b := llvmRender(t, files[0]), llvmRender(t, files[1]); a != b {
 			t.Errorf("%s renders them differently:\n%s\n---\n%s", renderTool, a, b)
+		}
+	case sameShow:
+		if a, b := llvmShow(t, files[0]), llvmShow(t, files[1]); a != b {
+			t.Errorf("%s show prints them differently:\n%s\n---\n%s", renderTool, a, b)
 		}
 	case sameStdout:
 		if stdout[0] != stdout[1] {
@@ -537,6 +586,9 @@ func inputPath(t *testing.T, name, out string) string {
 	if v, ok := strings.CutPrefix(name, "rawv:"); ok {
 		return rawVariantFile(t, v)
 	}
+	if c, ok := strings.CutPrefix(name, "built:"); ok {
+		return builtPath(t, c)
+	}
 	if old, ok := strings.CutPrefix(name, "old:"); ok {
 		v, _ := strconv.Atoi(old)
 		return oldIndexedFile(t, v)
@@ -557,7 +609,7 @@ func madeInput(t *testing.T, name, ext string) string {
 	if inputs == nil {
 		inputs = []string{"testdata/parity/" + name + ".proftext"}
 	}
-	args := []string{"merge", "-o", path}
+	args := append([]string{"merge", "-o", path}, indexedFlags[name]...)
 	if ext == "proftext" {
 		args = append(args, "--text")
 	}
@@ -578,7 +630,11 @@ var indexedFrom = map[string][]string{
 	"ir19p":    {rawPath("ir19-1"), rawPath("plain19")},
 	"sb":       {rawPath("sb1"), rawPath("sb2")},
 	"temporal": {"testdata/parity/temporal1.profraw", "testdata/parity/temporal2.profraw"},
+	"vtkeep":   {rawPath("vt1"), rawPath("vt2")},
 }
+
+// indexedFlags are llvm-profdata-19's flags for an input of indexedFrom.
+var indexedFlags = map[string][]string{"vtkeep": {"--keep-vtable-symbols"}}
 
 func rawPath(name string) string { return "../../internal/instrprof/testdata/" + name + ".profraw" }
 
@@ -612,8 +668,14 @@ const renderTool = "llvm-profdata-22"
 
 // runRef runs tool.
 func runRef(tool string, args []string) (stdout, stderr string, err error) {
+	return runRefEnv(tool, args, nil)
+}
+
+// runRefEnv runs tool with env (NAME=VALUE) added to the environment.
+func runRefEnv(tool string, args, env []string) (stdout, stderr string, err error) {
 	var o, e bytes.Buffer
 	cmd := exec.Command(tool, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
 	return o.String(), e.String(), err
@@ -630,6 +692,17 @@ func llvmRender(t *testing.T, path string) string {
 	}
 	t.Fatalf("%s cannot read %s", renderTool, path)
 	return ""
+}
+
+// llvmShow is llvm-profdata-22's show of an instrumentation profile with
+// its value sites, vtable names resolved.
+func llvmShow(t *testing.T, path string) string {
+	t.Helper()
+	out, stderr, err := runRef(renderTool, []string{"show", "--all-functions", "--counts", "--ic-targets", "--show-vtables", path})
+	if err != nil {
+		t.Fatalf("%s show %s: %v\n%s", renderTool, path, err, stderr)
+	}
+	return out
 }
 
 // messages are the per-function messages of a merge (counter overflow,
@@ -763,9 +836,13 @@ func TestHelpTexts(t *testing.T) {
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
 			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
-			"--gcov-version uint32", "(default 2)", "--gcc-fold-discriminators"}},
+			"--gcov-version uint32", "(default 2)", "--gcc-fold-discriminators",
+			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int", "--keep-vtable-symbols",
+			"--output-size-limit uint", "--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context uint", "(default 1)",
+			"--supplement-instr-with-sample", "--zero-counter-threshold float", "(default 0.7)", "--instr-prof-cold-threshold uint", "--suppl-min-size-threshold uint", "(default 10)"}},
 		{[]string{"show", "--help"}, []string{"--all-functions", "--counts", "--detailed-summary", "--function", "--ic-targets",
-			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version"}},
+			"--instr", "--memop-sizes", "--output", "--sample", "--show-prof-sym-list", "--show-sec-info-only", "--showcs", "--topn", "--json", "--top ", "--show-format string", "--version",
+			"--debug-info", "--max-debug-info-correlation-warnings int"}},
 		{[]string{"order", "--help"}, []string{"--num-test-traces uint", "--output", "--version"}},
 		{[]string{"overlap", "--help"}, []string{"--cs", "--function", "--instr", "--sample", "--output", "--similarity-cutoff uint",
 			"--value-cutoff uint", "(default 18446744073709551615)", "--version"}},

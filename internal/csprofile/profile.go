@@ -210,3 +210,20 @@ func trimAndMergeCold(flat map[string]*flatEntry, threshold uint64, trim, merge 
 	}
 	return flat
 }
+
+// TrimColdContexts applies llvm-profdata merge --sample's
+// --sample-merge-cold-context and --sample-trim-cold-context to a flat
+// context-sensitive profile: the trimmer above, on every context (not the
+// base profiles only), with the last depth frames of a cold context kept.
+func TrimColdContexts(p *sampleprof.Profile, threshold uint64, trim, merge bool, depth int) {
+	flat := make(map[string]*flatEntry, len(p.Functions))
+	for k, fs := range p.Functions {
+		flat[k] = &flatEntry{ctx: fs.Context, fs: fs}
+	}
+	flat = trimAndMergeCold(flat, threshold, trim, merge, depth, false)
+	p.Functions = make(map[string]*sampleprof.FunctionSamples, len(flat))
+	for k, e := range flat {
+		e.fs.Context = e.ctx
+		p.Functions[k] = e.fs
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"sort"
@@ -129,6 +130,9 @@ type Profile struct {
 	// the inputs saw (more than Traces when a reservoir was full).
 	Traces      []Trace
 	TraceStream uint64
+	// VTableNames are the vtable names an indexed profile keeps
+	// (llvm-profdata merge --keep-vtable-symbols); nil for none.
+	VTableNames map[string]bool
 	// TrackFirstValues makes the merge weigh value counts as llvm-profdata
 	// does (see firstvalues.go); set it before adding weighted records.
 	TrackFirstValues bool
@@ -302,6 +306,7 @@ func (p *Profile) AddProfile(q *Profile) error {
 	for id := range q.BinaryIDs {
 		p.BinaryIDs[id] = true
 	}
+	p.AddVTableNames(slices.Collect(maps.Keys(q.VTableNames)))
 	for _, k := range q.sortedKeys() {
 		g := q.lookup(k.ref, k.hash)
 		f := p.lookup(k.ref, k.hash)
@@ -316,6 +321,16 @@ func (p *Profile) AddProfile(q *Profile) error {
 		}
 	}
 	return nil
+}
+
+// AddVTableNames adds names to the vtable names kept.
+func (p *Profile) AddVTableNames(names []string) {
+	if len(names) > 0 && p.VTableNames == nil {
+		p.VTableNames = map[string]bool{}
+	}
+	for _, n := range names {
+		p.VTableNames[n] = true
+	}
 }
 
 // addFunc merges h, a partial merge of the same name and hash, into f.
@@ -590,6 +605,30 @@ func clampedMulAdd(a, w, b uint64) (uint64, bool) {
 		return MaxCount, true
 	}
 	return v, over
+}
+
+// Scale multiplies every count and value count of r by n/d (the product
+// saturating, then divided), clamping counts at MaxCount, as LLVM's
+// InstrProfRecord::scale does, and reports whether a count overflowed.
+func (r *Record) Scale(n, d uint64) bool {
+	over := false
+	for i, c := range r.Counts {
+		v, o := satMulAddOver(c, n, 0)
+		v /= d
+		if v > MaxCount {
+			v, o = MaxCount, true
+		}
+		r.Counts[i], over = v, over || o
+	}
+	for k := range r.Sites {
+		for _, vs := range r.Sites[k] {
+			for i := range vs {
+				v, o := satMulAddOver(vs[i].Count, n, 0)
+				vs[i].Count, over = v/d, over || o
+			}
+		}
+	}
+	return over
 }
 
 // scaleRecord multiplies the counts of r by w and reports an overflow.

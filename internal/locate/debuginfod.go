@@ -48,6 +48,9 @@ func (f *Finder) download(ctx context.Context, id, kind string) (string, error) 
 // server answers 404.
 func (f *Finder) fetch(ctx context.Context, server, id, kind, dst string) error {
 	url := strings.TrimRight(server, "/") + "/buildid/" + id + "/" + kind
+	if path, ok := strings.CutPrefix(url, "file://"); ok {
+		return copyLocal(path, id, dst)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
@@ -69,6 +72,28 @@ func (f *Finder) fetch(ctx context.Context, server, id, kind, dst string) error 
 	if !hasBuildID(dst, id) {
 		os.Remove(dst)
 		return fmt.Errorf("GET %s: the file served has another build id", url)
+	}
+	return nil
+}
+
+// copyLocal copies the file of a file:// server (a directory laid out as
+// a server's URLs, which the elfutils and LLVM clients read through curl)
+// to dst; ErrNotFound when there is none.
+func copyLocal(path, id, dst string) error {
+	src, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := save(src, dst); err != nil {
+		return fmt.Errorf("file://%s: %w", path, err)
+	}
+	if !hasBuildID(dst, id) {
+		os.Remove(dst)
+		return fmt.Errorf("file://%s: the file has another build id", path)
 	}
 	return nil
 }

@@ -157,6 +157,32 @@ func TestDownload(t *testing.T) {
 	}
 }
 
+// TestFileServer: a file:// server is a directory laid out as a server's
+// URLs (LLVM's compiler-rt tests point DEBUGINFOD_URLS at one).
+func TestFileServer(t *testing.T) {
+	srv := t.TempDir()
+	copyFile(t, recurse, filepath.Join(srv, "buildid", recurseI, "debuginfo"))
+	copyFile(t, recurse, filepath.Join(srv, "buildid", wordfreI, "debuginfo"))
+	cache := t.TempDir()
+	f := &Finder{Servers: []string{"file://" + srv}, CacheDir: cache}
+	tests := []struct {
+		id, want, wantErr string
+	}{
+		{id: recurseI, want: filepath.Join(cache, recurseI, "debuginfo")},
+		{id: wordfreI, wantErr: "another build id"},
+		{id: "0123abcd", wantErr: "not found"},
+	}
+	for _, tt := range tests {
+		got, err := f.Debuginfo(context.Background(), tt.id)
+		switch {
+		case tt.wantErr == "" && (err != nil || got != tt.want):
+			t.Errorf("%s: got %q, %v; want %s", tt.id, got, err, tt.want)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: got %q, %v; want an error with %q", tt.id, got, err, tt.wantErr)
+		}
+	}
+}
+
 func TestBadBuildID(t *testing.T) {
 	f := &Finder{}
 	for _, id := range []string{"", "a", "../../etc", "ABCD"} {

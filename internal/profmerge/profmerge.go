@@ -17,7 +17,6 @@ import (
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
 	"github.com/profgen/profgen/internal/instrprof/merge"
-	"github.com/profgen/profgen/internal/instrprof/raw"
 	"github.com/profgen/profgen/internal/instrprof/text"
 	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
@@ -34,8 +33,9 @@ type Options struct {
 	// Format is the last of --text, --binary, --extbinary, --gcc; "" is
 	// llvm's default: extbinary for sample profiles, binary (indexed) for
 	// instrumentation profiles.
-	Format        string
-	BinaryFile    string // --binary-file: correlation, --match-binary-id
+	Format     string
+	BinaryFile string // --binary-file: correlation, --match-binary-id
+	Correlation
 	Threads       int
 	FailureMode   string
 	MatchBinaryID bool
@@ -74,6 +74,21 @@ type Options struct {
 	// GCC are the options of --gcc output (--gcov-version,
 	// --gcc-fold-discriminators).
 	GCC sampleprof.GCCOptions
+	// KeepVTableSymbols (--keep-vtable-symbols): the indexed output keeps
+	// the vtable names of the raw and indexed inputs.
+	KeepVTableSymbols bool
+	// MergeColdContext and TrimColdContext (--sample-merge-cold-context,
+	// --sample-trim-cold-context) merge or drop the cold contexts of a
+	// context-sensitive sample profile, a merged one keeping its last
+	// ColdContextFrameDepth frames (--sample-frame-depth-for-cold-context).
+	MergeColdContext, TrimColdContext bool
+	ColdContextFrameDepth             uint
+	// OutputSizeLimit (--output-size-limit) drops a sample profile's
+	// coldest functions until the output takes at most this many bytes.
+	OutputSizeLimit uint64
+	// Supplement (--supplement-instr-with-sample) adjusts the one
+	// instrumentation input by a sample profile.
+	Supplement Supplement
 }
 
 // Output formats, as llvm-profdata's flags name them.
@@ -88,6 +103,7 @@ const (
 // before any input is read.
 func Run(stderr io.Writer, o *Options) error {
 	opts, err := o.mergeOpts()
+	o.Correlation.writeWarnings(stderr, "merge")
 	if err != nil {
 		return err
 	}
@@ -104,6 +120,9 @@ func Run(stderr io.Writer, o *Options) error {
 	}
 	if kind == profformat.KindAddress {
 		return mergeAddress(o, inputs)
+	}
+	if o.Supplement.SampleFile != "" {
+		return supplement(stderr, o, opts, inputs)
 	}
 	if err := o.checkKind(kind); err != nil {
 		return err
@@ -225,7 +244,7 @@ func (o *Options) readers(version int) string {
 }
 
 func (o *Options) mergeOpts() (merge.Options, error) {
-	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits}
+	opts := merge.Options{Threads: o.Threads, TraceLimits: o.TraceLimits, KeepVTableNames: o.KeepVTableSymbols}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.NumCPU()
 	}
@@ -241,12 +260,8 @@ func (o *Options) mergeOpts() (merge.Options, error) {
 	default:
 		return opts, fmt.Errorf("--failure-mode=%q: want any or all", o.FailureMode)
 	}
-	if o.BinaryFile != "" {
-		c, err := raw.OpenCorrelation(o.BinaryFile)
-		if err != nil && !o.MatchBinaryID {
-			return opts, err
-		}
-		opts.Correlation = c
+	if err := o.correlation(&opts); err != nil {
+		return opts, err
 	}
 	rename, err := readRemapping(o.RemappingFile)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/csprofile"
 	"github.com/profgen/profgen/internal/instrprof/merge"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
@@ -32,6 +33,7 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	if err != nil {
 		return err
 	}
+	o.trimColdContexts(p)
 	if o.ProfileLayout == "flat" {
 		p = sampleprof.Flatten(p)
 	}
@@ -44,11 +46,24 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 	}
 	filter.filterSample(stderr, p)
 	p.FSDiscriminators = p.FSDiscriminators || o.ProfileIsFS
-	if err := WriteSample(o.Output, p, format, o.writeOptions(stderr, format)); err != nil {
+	if err := writeSampleLimited(o.Output, p, format, o.writeOptions(stderr, format), o.OutputSizeLimit); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "profgen merge: %d sample profiles merged\n", len(files))
 	return nil
+}
+
+// trimColdContexts merges (--sample-merge-cold-context) or drops
+// (--sample-trim-cold-context) the contexts of a context-sensitive profile
+// whose total is below the profile's cold count threshold, as
+// llvm-profdata does: a merged context keeps its last
+// --sample-frame-depth-for-cold-context frames.
+func (o *Options) trimColdContexts(p *sampleprof.Profile) {
+	if !p.CS || !(o.MergeColdContext || o.TrimColdContext) {
+		return
+	}
+	cold := sampleprof.ComputeSummary(p).ColdThreshold()
+	csprofile.TrimColdContexts(p, cold, o.TrimColdContext, o.MergeColdContext, int(o.ColdContextFrameDepth))
 }
 
 // symbolList applies --drop-profile-symbol-list and --prof-sym-list, and
@@ -109,6 +124,12 @@ func (o *Options) writeOptions(stderr io.Writer, format sampleprof.Format) sampl
 
 // WriteSample writes p to path (- for standard output) atomically.
 func WriteSample(path string, p *sampleprof.Profile, format sampleprof.Format, wo sampleprof.WriteOptions) error {
+	return writeSampleLimited(path, p, format, wo, 0)
+}
+
+// writeSampleLimited is WriteSample with --output-size-limit: the coldest
+// functions dropped until the output fits (0: no limit).
+func writeSampleLimited(path string, p *sampleprof.Profile, format sampleprof.Format, wo sampleprof.WriteOptions, limit uint64) error {
 	if format == sampleprof.FormatUnknown {
 		format = sampleprof.FormatExtBinary
 	}
@@ -117,7 +138,7 @@ func WriteSample(path string, p *sampleprof.Profile, format sampleprof.Format, w
 		return err
 	}
 	defer out.Abort()
-	if err := wo.Write(out, p, format); err != nil {
+	if err := wo.WriteWithSizeLimit(out, p, format, limit); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return out.Commit()

@@ -24,6 +24,9 @@ type Options struct {
 	Output string // -o: a file instead of w ("-" or "" for w)
 	// Stderr gets llvm-profdata's warnings (default os.Stderr).
 	Stderr io.Writer
+	// DebugInfo, when its Path is set, shows a binary's profile metadata
+	// instead of a profile (llvm-profdata show --debug-info).
+	DebugInfo DebugInfoOptions
 }
 
 // Run shows the profile at path, its summary or one function, on w or in
@@ -52,6 +55,12 @@ func (opts Options) stderr() io.Writer {
 }
 
 func show(w io.Writer, opts Options, path string) error {
+	if opts.DebugInfo.Path != "" {
+		return showDebugInfo(w, opts)
+	}
+	if path == "" {
+		return errors.New("the positional argument '<profdata-file>' is required unless '--debug-info' is provided")
+	}
 	if err := profformat.CheckNotEmpty(path, profformat.KindOfFlag(opts.Kind)); err != nil {
 		return err
 	}

@@ -125,3 +125,23 @@ func TestSummaryTotalSaturates(t *testing.T) {
 		}
 	}
 }
+
+func TestYAMLScalar(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"_Z3fooi", "_Z3fooi"},
+		{"main.cpp", "main.cpp"},
+		{"foo.cpp;_ZL6helperi", "'foo.cpp;_ZL6helperi'"},
+		{"/tmp/a.c", "'/tmp/a.c'"},
+		{"-x", "'-x'"},
+		{"it's", "'it''s'"},
+		{"", "''"},
+		{"tab\there", "tab\there"},
+		{"nl\x01", `"nl\x01"`},
+		{"é", `"é"`},
+	}
+	for _, tt := range tests {
+		if got := yamlScalar(tt.in); got != tt.want {
+			t.Errorf("yamlScalar(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/profgen/profgen/internal/testutil"
@@ -37,7 +38,7 @@ func readRaws(t *testing.T, files ...string) *instrprof.Profile {
 	return p
 }
 
-func write(t *testing.T, p *instrprof.Profile) []byte {
+func write(t testing.TB, p *instrprof.Profile) []byte {
 	var b bytes.Buffer
 	if err := indexed.Write(&b, p); err != nil {
 		t.Fatal(err)
@@ -129,6 +130,27 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestVTableNames: the vtable names section (--keep-vtable-symbols) is
+// written as a compressed names chunk and read back, padded to 8 bytes.
+func TestVTableNames(t *testing.T) {
+	tests := [][]string{nil, {"_ZTV1A"}, {"_ZTV2D2", "_ZTV2D1", "_ZTV12LongerName_1"}}
+	for _, names := range tests {
+		p := instrprof.NewProfile()
+		p.AddVTableNames(names)
+		b := write(t, p)
+		if len(b)%8 != 0 {
+			t.Errorf("%v: %d bytes, not a multiple of 8", names, len(b))
+		}
+		info, err := indexed.Read("vt", b, func(*instrprof.Record, int64) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := slices.Sorted(slices.Values(names)); !slices.Equal(info.VTableNames, want) {
+			t.Errorf("read back %q, want %q", info.VTableNames, want)
+		}
+	}
+}
+
 func FuzzReader(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.profdata"))
 	for _, name := range files {
@@ -136,6 +158,9 @@ func FuzzReader(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	withNames := instrprof.NewProfile()
+	withNames.AddVTableNames([]string{"_ZTV1A", "_ZTV1B"})
+	f.Add(write(f, withNames))
 	for _, h := range hostileHeaders {
 		f.Add(patched(f, h.at, h.val))
 	}

@@ -85,16 +85,16 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	if err := readBinaryIDs(d, idsOff, &info); err != nil {
 		return info, err
 	}
-	if err := checkVTableNames(d, vtabOff); err != nil {
+	if err := readVTableNames(d, vtabOff, &info); err != nil {
 		return info, err
 	}
 	return info, readTraces(d, tracesOff, &info)
 }
 
-// checkVTableNames checks that the vtable names section (a size, then
-// that many bytes) lies in the file, as llvm-profdata's reader requires;
-// the names themselves are not needed to merge.
-func checkVTableNames(d *instrprof.Decoder, off uint64) error {
+// readVTableNames reads the vtable names section (a size, then a names
+// chunk of that many bytes), which must lie in the file, as
+// llvm-profdata's reader requires.
+func readVTableNames(d *instrprof.Decoder, off uint64, info *Info) error {
 	if off == 0 {
 		return nil
 	}
@@ -103,10 +103,15 @@ func checkVTableNames(d *instrprof.Decoder, off uint64) error {
 		return d.Err()
 	}
 	vd := &instrprof.Decoder{File: d.File, Buf: d.Buf, Off: int(off)}
-	if n := vd.U64("vtable names size"); n > uint64(vd.Remaining()) {
+	n := vd.U64("vtable names size")
+	if n > uint64(vd.Remaining()) {
 		vd.FailAt(int64(off), "truncated: vtable names of %d bytes run past the file", n)
 	}
-	return vd.Err()
+	if vd.Err() != nil || n == 0 {
+		return vd.Err()
+	}
+	nd := &instrprof.Decoder{File: d.File, Base: int64(vd.Off), Buf: d.Buf[vd.Off : vd.Off+int(n)]}
+	return instrprof.DecodeNames(nd, func(name string) { info.VTableNames = append(info.VTableNames, name) })
 }
 
 // readTraces reads the temporal profile traces section at off (none at 0).

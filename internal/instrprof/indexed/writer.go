@@ -1,13 +1,15 @@
 // Package indexed reads and writes LLVM indexed instrumentation profiles
 // (.profdata). The writer produces version 13, what llvm-profdata-22
 // writes (12 and 7 on request, for clang 19–21 and 14): header, profile summaries, an on-disk chained hash table keyed by
-// the MD5 of function names, binary ids and the (empty) vtable names. The
+// the MD5 of function names, binary ids and the vtable names. The
 // reader accepts versions 1 to 13, so merges can be chained.
 package indexed
 
 import (
 	"encoding/binary"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/profgen/profgen/internal/instrprof"
@@ -74,7 +76,7 @@ func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
 	header[6] = uint64(len(b))
 	b = appendBinaryIDs(b, p.BinaryIDs)
 	header[8] = uint64(len(b))
-	b = appendWords(b, 0) // vtable names: none
+	b = appendVTableNames(b, p.VTableNames)
 	if p.Kind&instrprof.KindTemporal != 0 {
 		header[7] = uint64(len(b))
 		b = appendTraces(b, p)
@@ -85,6 +87,25 @@ func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
 	_, err := w.Write(b)
 	return err
 }
+
+// appendVTableNames appends the vtable names section: the size of a
+// names chunk (zlib-compressed, as llvm-profdata writes it where zlib is
+// available), the chunk, zero padding to 8 bytes. Without names (llvm
+// keeps them only with --keep-vtable-symbols) the size is 0. The names
+// are in sorted order; llvm's are in its hash set's order, which its
+// readers do not depend on.
+func appendVTableNames(b []byte, names map[string]bool) []byte {
+	if len(names) == 0 {
+		return appendWords(b, 0)
+	}
+	chunk := instrprof.EncodeNames(slices.Sorted(maps.Keys(names)), true)
+	b = appendWords(b, uint64(len(chunk)))
+	b = append(b, chunk...)
+	return append(b, make([]byte, pad8(len(chunk)))...)
+}
+
+// pad8 is the number of zero bytes that pad n bytes to a multiple of 8.
+func pad8(n int) int { return (8 - n%8) % 8 }
 
 func appendWords(b []byte, ws ...uint64) []byte {
 	for _, w := range ws {

@@ -37,8 +37,10 @@ type Options struct {
 	Threads int
 	// KeepGoing skips damaged files instead of failing (--failure-mode=all).
 	KeepGoing bool
-	// Correlation supplies records for binary-correlated raws.
+	// Correlation supplies records for correlated raws.
 	Correlation *raw.Correlation
+	// Lookup, when set, finds each raw's correlation by its binary id.
+	Lookup *Lookup
 	// MatchID, when set, keeps only raws holding this binary id.
 	MatchID []byte
 	// TraceLimits bound the temporal profile traces kept.
@@ -46,6 +48,9 @@ type Options struct {
 	// Rename, when set, gives every record its new name
 	// (llvm-profdata merge --remapping-file).
 	Rename func(string) string
+	// KeepVTableNames keeps the vtable names of raw and indexed inputs
+	// (--keep-vtable-symbols).
+	KeepVTableNames bool
 }
 
 // Skip is a file left out of the merge and why.
@@ -87,6 +92,9 @@ func Run(inputs []Input, opts Options) (*Result, error) {
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &worker{opts: &opts, prof: instrprof.NewProfile(), reader: raw.Reader{Correlation: opts.Correlation, Names: names}}
+		if opts.Lookup != nil {
+			w.reader.Lookup = opts.Lookup.find
+		}
 		w.prof.TrackFirstValues = weighted(inputs)
 		workers[i] = w
 		wg.Add(1)
@@ -153,6 +161,9 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 	}
 	for _, w := range workers {
 		res.Profile.AddProfile(w.prof)
+	}
+	if opts.Lookup != nil {
+		res.Warnings = append(res.Warnings, opts.Lookup.Warnings()...)
 	}
 	res.noteMismatches(res.Profile.Resolve())
 	res.noteOverflows()
@@ -292,6 +303,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		w.near[i] = w.add(&s.rec, s.ref, in, s.off, w.near[i])
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	w.keepVTableNames(info.VTableNames)
 	if info.Trace != nil {
 		// A raw's trace weighs its input's weight; an indexed input's
 		// traces keep theirs (llvm-profdata does the same).
@@ -323,6 +335,7 @@ func (w *worker) mergeIndexed(in Input, f *os.File, size int64, o *outcome) erro
 		w.add(&s.rec, 0, in, s.off, nil)
 	}
 	w.note(info.Kind, info.BinaryIDs)
+	w.keepVTableNames(info.VTableNames)
 	o.traces, o.traceStream = info.Traces, info.TraceStream
 	o.records = info.Records
 	return nil
@@ -364,6 +377,13 @@ func (w *worker) note(kind instrprof.Kind, ids [][]byte) {
 	w.prof.Kind |= kind &^ instrprof.KindDebugCorrelate
 	for _, id := range ids {
 		w.prof.BinaryIDs[string(id)] = true
+	}
+}
+
+// keepVTableNames keeps an input's vtable names when asked to.
+func (w *worker) keepVTableNames(names []string) {
+	if w.opts.KeepVTableNames {
+		w.prof.AddVTableNames(names)
 	}
 }
 

@@ -12,9 +12,13 @@ import (
 // keeps out of its raw profiles: the function records (section
 // __llvm_covdata, with absolute counter addresses) and the names
 // (__llvm_covnames), plus the address range of the counters
-// (__llvm_prf_cnts) that turns those addresses into offsets.
+// (__llvm_prf_cnts) that turns those addresses into offsets. For a binary
+// built with -profile-correlate=debug-info, the records and names come
+// from its DWARF (OpenDebugInfoCorrelation) and fit raws of any layout.
 type Correlation struct {
 	Path string
+	// fixed marks records that do not depend on the raws' layout (DWARF).
+	fixed bool
 
 	covdata            []byte
 	covdataOff         int64 // file offset of __llvm_covdata
@@ -58,6 +62,9 @@ func OpenCorrelation(path string) (*Correlation, error) {
 func (c *Correlation) check(h *Header) error {
 	if got := h.NumCounters * h.counterSize(); got != c.cntsSize {
 		return fmt.Errorf("raw profile has %d bytes of counters, %s's __llvm_prf_cnts has %d: not a profile of this binary", got, c.Path, c.cntsSize)
+	}
+	if c.fixed {
+		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -2,9 +2,11 @@
 // versions 8 (LLVM 14–17), 9 (LLVM 18) and 10 (LLVM 19–22), of 64- and
 // 32-bit programs of either byte order: header, binary ids, per-function data records, counters,
 // MC/DC bitmap bytes, names (zlib or plain) and value-profile data; one
-// file may hold several concatenated profiles. Binary-correlated profiles
-// (counters only) take their records and names from the binary (see
-// Correlation). Records flow out through a callback as instrprof.Records.
+// file may hold several concatenated profiles. Correlated profiles
+// (counters only) take their records and names from the binary: its
+// __llvm_covdata and __llvm_covnames sections (-profile-correlate=binary)
+// or its DWARF (-profile-correlate=debug-info); see Correlation. Records
+// flow out through a callback as instrprof.Records.
 package raw
 
 import (
@@ -22,7 +24,11 @@ import (
 
 // ErrNeedBinary marks a binary-correlated raw profile read without a
 // Correlation.
-var ErrNeedBinary = errors.New("binary-correlated raw profile (counters only, no function records): pass --binary-file=<the unstripped instrumented binary>")
+var ErrNeedBinary = errors.New("binary-correlated raw profile (counters only, no function records): pass --binary-file=<the unstripped instrumented binary>, --debug-info=<its debug info> or --correlate with --debug-file-directory or --debuginfod")
+
+// ErrNotCorrelated marks a raw profile with its own records read with a
+// Correlation (llvm-profdata's words).
+var ErrNotCorrelated = errors.New("debug info/binary for correlation is not necessary")
 
 // Info describes what one file held.
 type Info struct {
@@ -41,8 +47,12 @@ type Info struct {
 // Reader reads raw profiles. It keeps buffers between files, so one Reader
 // serves one goroutine; Names may be shared.
 type Reader struct {
-	// Correlation supplies records and names for binary-correlated raws.
+	// Correlation supplies records and names for correlated raws.
 	Correlation *Correlation
+	// Lookup, when set and Correlation is not, finds each profile's
+	// Correlation by the binary ids the profile holds (llvm-profdata's
+	// --debuginfod and --debug-file-directory).
+	Lookup func(ids [][]byte) (*Correlation, error)
 	// Names caches decoded names sections across files of one binary.
 	Names *NameCache
 
@@ -115,7 +125,8 @@ type profile struct {
 	dataFileOff int64
 	names       *nameTable
 	correlated  bool
-	recSize     int // bytes of one data record
+	recSize     int      // bytes of one data record
+	binaryIDs   [][]byte // this profile's
 }
 
 func (r *Reader) readOne(d *instrprof.Decoder, info *Info, fn Func) error {
@@ -148,12 +159,6 @@ func (r *Reader) checkHeader(d *instrprof.Decoder, p *profile, info *Info) error
 	}
 	info.Version = h.FormatVersion()
 	info.Kind |= h.Kind()
-	if h.Kind()&instrprof.KindDebugCorrelate != 0 {
-		return fail("debug-info correlated raw profiles are not supported")
-	}
-	if h.Kind()&instrprof.KindTemporal != 0 && h.Kind()&instrprof.KindByteCoverage != 0 {
-		return fail("temporal profiles with single-byte counters are not supported")
-	}
 	l, err := h.sections()
 	if err != nil {
 		return fail("corrupt header: %v", err)
@@ -177,9 +182,10 @@ func (r *Reader) readBinaryIDs(d *instrprof.Decoder, p *profile, info *Info) err
 		id := sd.Bytes(int(n), "binary id")
 		sd.Skip(int(pad8(n)), "binary id padding")
 		if sd.Err() == nil {
-			info.BinaryIDs = append(info.BinaryIDs, append([]byte(nil), id...))
+			p.binaryIDs = append(p.binaryIDs, append([]byte(nil), id...))
 		}
 	}
+	info.BinaryIDs = append(info.BinaryIDs, p.binaryIDs...)
 	return sd.Err()
 }
 
@@ -190,17 +196,22 @@ func sub(d *instrprof.Decoder, off, n int) *instrprof.Decoder {
 
 func (r *Reader) setupRecords(d *instrprof.Decoder, p *profile) error {
 	h := p.h
-	if h.Correlated() || (h.NumData == 0 && h.NamesSize == 0 && h.CountersDelta == 0 && r.Correlation != nil && h.NumCounters > 0) {
-		if r.Correlation == nil {
-			return fmt.Errorf("%s: %w", d.File, ErrNeedBinary)
-		}
-		if err := r.Correlation.check(h); err != nil {
+	c, err := r.correlation(p)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", d.File, err)
+	case h.Correlated() && c == nil:
+		return fmt.Errorf("%s: %w", d.File, ErrNeedBinary)
+	case h.Correlated():
+		if err := c.check(h); err != nil {
 			return fmt.Errorf("%s: %w", d.File, err)
 		}
 		p.correlated = true
-		p.recs = r.Correlation.recs
-		p.names = r.Correlation.names
+		p.recs = c.recs
+		p.names = c.names
 		return nil
+	case c != nil && h.NumData > 0:
+		return fmt.Errorf("%s: %w", d.File, ErrNotCorrelated)
 	}
 	r.recs = decodeAll(r.recs[:0], d.Buf[p.base+int(p.l.data):], int(h.NumData), h)
 	p.recs = r.recs
@@ -212,6 +223,15 @@ func (r *Reader) setupRecords(d *instrprof.Decoder, p *profile) error {
 	}
 	p.names = names
 	return nil
+}
+
+// correlation is the Correlation of profile p: the Reader's, else the one
+// Lookup finds by p's binary ids, else nil.
+func (r *Reader) correlation(p *profile) (*Correlation, error) {
+	if r.Correlation != nil || r.Lookup == nil {
+		return r.Correlation, nil
+	}
+	return r.Lookup(p.binaryIDs)
 }
 
 // dataRecord is one decoded per-function data record.
@@ -341,7 +361,8 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRec
 	if dr.numCounters == 0 {
 		return fail("function %s has no counters", quote.String(rec.Name))
 	}
-	if h.Kind()&instrprof.KindTemporal != 0 && dr.numCounters < 2 {
+	temporal := h.Kind()&instrprof.KindTemporal != 0
+	if temporal && uint64(dr.numCounters)*h.counterSize() <= timestampSize {
 		return fail("function %s has no counters besides its temporal timestamp", quote.String(rec.Name))
 	}
 	cntOff := dr.counterPtr
@@ -356,11 +377,13 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRec
 	if cntOff >= cnts || uint64(dr.numCounters) > (cnts-cntOff)/csize {
 		return fail("function %s: counters [%d, +%d) lie outside the counters section (%d counters)", quote.String(rec.Name), int64(cntOff)/int64(csize), dr.numCounters, h.NumCounters)
 	}
-	bits := r.readCounts(d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters), csize, h.order())
-	if h.Kind()&instrprof.KindTemporal != 0 {
-		r.timestamp(rec, dr.nameRef)
-		cntOff += csize
+	counters, n := d.Buf[p.base+int(p.l.counters)+int(cntOff):], int(dr.numCounters)
+	if temporal {
+		// The timestamp takes 8 bytes: one counter, or 8 single-byte ones.
+		r.timestamp(h.order().Uint64(counters), dr.nameRef)
+		counters, n, cntOff = counters[timestampSize:], n-int(timestampSize/csize), cntOff+timestampSize
 	}
+	bits := r.readCounts(counters, n, csize, h.order())
 	if bits > maxCounter {
 		if j := largeCounter(rec.Counts); j >= 0 {
 			at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
@@ -401,13 +424,16 @@ func (r *Reader) nameAt(p *profile, i int, ref uint64) string {
 	return name
 }
 
-// timestamp takes the first counter of a temporal profile's record off:
-// the order of the function's first call (0 when never called).
-func (r *Reader) timestamp(rec *instrprof.Record, ref uint64) {
-	if ts := rec.Counts[0]; ts != 0 && ts != ^uint64(0) {
+// timestampSize is the size of the timestamp that starts the counters of
+// a temporal profile's record, whatever the counters' size.
+const timestampSize = 8
+
+// timestamp notes the timestamp of a temporal profile's record: the order
+// of the function's first call (0 or all ones when never called).
+func (r *Reader) timestamp(ts, ref uint64) {
+	if ts != 0 && ts != ^uint64(0) {
 		r.stamps = append(r.stamps, stamp{ts, ref})
 	}
-	rec.Counts = rec.Counts[1:]
 }
 
 // stamp is a temporal profile timestamp and its function.

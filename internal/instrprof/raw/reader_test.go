@@ -35,6 +35,9 @@ func mergeText(t *testing.T, files ...string) (string, error) {
 			return "", err
 		}
 		p.Kind |= info.Kind
+		if info.Trace != nil {
+			p.AddTraces([]instrprof.Trace{{Weight: 1, Refs: info.Trace}}, 1, instrprof.DefaultTraceLimits)
+		}
 	}
 	var out bytes.Buffer
 	if err := text.Write(&out, p); err != nil {
@@ -59,6 +62,7 @@ func TestReadMatchesLLVM(t *testing.T) {
 		{"vt.ref.txt", []string{"vt1.profraw", "vt2.profraw"}},
 		{"cs.ref.txt", []string{"cs.profraw"}},
 		{"sb.ref.txt", []string{"sb1.profraw", "sb2.profraw"}},
+		{"tsb.ref.txt", []string{"tsb.profraw"}}, // temporal, single-byte counters
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.files, "+"), func(t *testing.T) {
@@ -81,7 +85,7 @@ func TestReadMatchesLLVM(t *testing.T) {
 // a FormatError naming the file, or (when only zero padding was cut) reads
 // the same records.
 func TestTruncated(t *testing.T) {
-	for _, name := range []string{"ir19-1.profraw", "fe19.profraw", "ir14.profraw"} {
+	for _, name := range []string{"ir19-1.profraw", "fe19.profraw", "ir14.profraw", "tsb.profraw"} {
 		full, err := os.ReadFile(filepath.Join("..", "testdata", name))
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,8 @@
 #   vt{1,2}.profraw     clang++-19 with -mllvm -enable-vtable-value-profiling
 #   cs.profraw          clang-19 -fcs-profile-generate (context-sensitive)
 #   sb{1,2}.profraw     clang-19 -fprofile-instr-generate -mllvm -enable-single-byte-coverage
+#   tsb.profraw         clang-22 -fprofile-generate -mllvm -pgo-temporal-instrumentation -mllvm -pgo-block-coverage
+#                       (temporal, single-byte counters: an 8-byte timestamp, then a byte a block)
 #   *.ref.txt           llvm-profdata-19 (or -14 via an indexed file) merge --text of each
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -45,6 +47,9 @@ clang-19 -O1 -fprofile-instr-generate -mllvm -enable-single-byte-coverage -o "$t
 run sb1.profraw "$tmp/sb" 3
 run sb2.profraw "$tmp/sb" 6 x
 llvm-profdata-19 merge --text -o sb.ref.txt sb1.profraw sb2.profraw
+clang-22 -O1 -fprofile-generate -mllvm -pgo-temporal-instrumentation -mllvm -pgo-block-coverage -o "$tmp/tsb" t.c
+run tsb.profraw "$tmp/tsb" 3
+llvm-profdata-22 merge --text -o tsb.ref.txt tsb.profraw
 # Front-end hashes of clang 21 and older (version 3) and clang 22 (version 4,
 # top 4 bits clear): twelve functions large enough to be MD5-hashed.
 for v in 19 22; do

@@ -19,11 +19,13 @@ func readProfile(t *testing.T, name string, data []byte) (*instrprof.Profile, er
 		return p.Add(rec, 0, 1, instrprof.Origin{File: name, Offset: line})
 	})
 	p.Kind = info.Kind
+	p.AddTraces(info.Traces, info.TraceStream, instrprof.DefaultTraceLimits)
 	return p, err
 }
 
 // TestReadWriteRoundTrip reads llvm-profdata-19's text of every committed
-// raw (IR, FE with MC/DC bitmaps, CS, vtables, single-byte coverage) and
+// raw (IR, FE with MC/DC bitmaps, CS, vtables, single-byte coverage; -22's
+// of a temporal single-byte one, with its trace) and
 // llvm-profdata-22's of a loop-entries raw (testdata/loop-entries.txt, of
 // cmd/profgen/testdata/parity/loop22e.profraw) and writes it back: the
 // same bytes.

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/profgen/profgen/internal/testutil"
+)
+
+// Inputs that only clang-22 and its runtime make, built and run once per
+// test run as LLVM 22's compiler-rt tests make them, with programs of our
+// own: {built:NAME} is a binary or raw of builtPrograms.
+//   - Raws whose records are in the binary (-mllvm -profile-correlate=binary
+//     or =debug-info: instrprof-debug-info-correlate*.c,
+//     instrprof-binary-correlate*.c, instrprof-mcdc-correlation.c);
+//     {built:dir} is a directory of those binaries by build id
+//     (DIR/.build-id/xx/rest.debug), {built:srv} a debuginfod server's
+//     layout (SRV/buildid/ID/debuginfo) read through a file:// URL.
+//   - Temporal profiles with single-byte counters (instrprof-timestamp.c:
+//     -pgo-temporal-instrumentation -pgo-block-coverage).
+
+var correlationRows = []parityRow{
+	{name: "merge --debug-info (DWARF 5)", args: []string{"merge", "-o", "{out}", "--debug-info={built:dbg}", "{built:dbg.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --debug-info (DWARF 4)", args: []string{"merge", "-o", "{out}", "--debug-info={built:d4}", "{built:d4.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --debug-info, entry coverage", args: []string{"merge", "-o", "{out}", "--debug-info={built:cov}", "{built:cov.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --debug-info, two raws, to text", args: []string{"merge", "--text", "-o", "{out}", "--debug-info", "{built:dbg}", "{built:dbg.profraw}", "{built:dbg-2.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --debug-info, line tables only: warnings", args: []string{"merge", "-o", "{out}", "--debug-info={built:glt}", "--max-debug-info-correlation-warnings=2", "{built:glt.profraw}"}, compare: sameWarnings, tool: "llvm-profdata-22"},
+	{name: "merge --debug-info, no warning limit", args: []string{"merge", "-o", "{out}", "--debug-info={built:glt}", "--max-debug-info-correlation-warnings=0", "{built:glt.profraw}"}, compare: sameWarnings, tool: "llvm-profdata-22"},
+	{name: "merge --binary-file, raw of the stripped binary", args: []string{"merge", "-o", "{out}", "--binary-file={built:bin}", "{built:bin-stripped.profraw}", "{built:bin.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --binary-file, MC/DC", args: []string{"merge", "-o", "{out}", "--binary-file={built:mcdc-bin}", "{built:mcdc-bin.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --debug-info, MC/DC", args: []string{"merge", "-o", "{out}", "--debug-info={built:mcdc-dbg}", "{built:mcdc-dbg.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --correlate=debug-info --debug-file-directory", args: []string{"merge", "-o", "{out}", "--correlate=debug-info", "--debug-file-directory", "{built:dir}", "{built:dbg.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --correlate=binary --debug-file-directory", args: []string{"merge", "-o", "{out}", "--correlate=binary", "--debug-file-directory={built:dir}", "{built:bin-stripped.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge --debuginfod --correlate=debug-info", args: []string{"merge", "-o", "{out}", "--debuginfod", "--correlate=debug-info", "{built:dbg.profraw}", "{built:dbg-2.profraw}"},
+		env: debuginfodEnv, tool: "llvm-profdata-22"},
+	{name: "merge --debuginfod --correlate=binary", args: []string{"merge", "-o", "{out}", "--debuginfod", "--correlate=binary", "{built:bin-stripped.profraw}"},
+		env: debuginfodEnv, tool: "llvm-profdata-22"},
+	{name: "--correlate without a directory or --debuginfod", args: []string{"merge", "-o", "{out}", "--correlate=binary", "{built:bin.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--debug-file-directory without --correlate", args: []string{"merge", "-o", "{out}", "--debug-file-directory={built:dir}", "{built:bin.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--debuginfod without --correlate", args: []string{"merge", "-o", "{out}", "--debuginfod", "{built:bin.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--binary-file with --debug-file-directory", args: []string{"merge", "-o", "{out}", "--binary-file={built:bin}", "--correlate=binary", "--debug-file-directory={built:dir}", "{built:bin.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--debug-info with --binary-file", args: []string{"merge", "-o", "{out}", "--debug-info={built:dbg}", "--binary-file={built:bin}", "{built:dbg.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--correlate: build id missing from the directory", args: []string{"merge", "-o", "{out}", "--correlate=debug-info", "--debug-file-directory={built:empty}", "{built:dbg.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--debug-info with a raw of its own records", args: []string{"merge", "-o", "{out}", "--debug-info={built:dbg}", "{built:normal.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "--debug-info of a binary without probes", args: []string{"merge", "-o", "{out}", "--debug-info={built:normal}", "{built:dbg.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "show --debug-info", args: []string{"show", "--debug-info={built:dbg}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --debug-info, a profile given", args: []string{"show", "--debug-info={built:d4}", "--all-functions", "{built:d4.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --debug-info --show-format=yaml", args: []string{"show", "--debug-info={built:dbg}", "--show-format=yaml"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --debug-info --show-format=yaml (DWARF 4, coverage)", args: []string{"show", "--debug-info={built:cov}", "--show-format=yaml"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --debug-info --detailed-summary --show-prof-sym-list", args: []string{"show", "--debug-info={built:glt}", "--detailed-summary", "--show-prof-sym-list"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --debug-info --show-format=json", args: []string{"show", "--debug-info={built:dbg}", "--show-format=json"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "show --debug-info of a binary without probes", args: []string{"show", "--debug-info={built:normal}"}, compare: bothFail, tool: "llvm-profdata-22"},
+
+	// Temporal profiles with single-byte counters: an 8-byte timestamp,
+	// then a byte a block.
+	{name: "temporal single-byte raws, weighted", args: []string{"merge", "-o", "{out}", "{built:ts-byte.profraw}", "--weighted-input=5,{built:ts-byte-2.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "temporal single-byte raws to text", args: []string{"merge", "--text", "-o", "{out}", "{built:ts-byte-2.profraw}", "{built:ts-byte.profraw}"}, tool: "llvm-profdata-22"},
+	// Traces in input order, as llvm -j=1 (its threads interleave them);
+	// records of one name and two hashes (8-byte and single-byte builds)
+	// in hash order in the file, where llvm keeps them in reading order:
+	// the same profile, compared as text.
+	{name: "temporal single-byte and 8-byte raws", args: []string{"merge", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts.profraw}", "{built:ts-2.profraw}"},
+		llvm: []string{"merge", "-j=1", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts.profraw}", "{built:ts-2.profraw}"}, compare: sameText, tool: "llvm-profdata-22"},
+	{name: "show temporal single-byte raw", args: []string{"show", "--temporal-profile-traces", "--all-functions", "--counts", "{built:ts-byte-2.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "order of a temporal single-byte raw", args: []string{"order", "{built:ts-byte.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "temporal single-byte raws, trace length 1", args: []string{"merge", "--temporal-profile-max-trace-length=1", "--text", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts-byte-2.profraw}"}, tool: "llvm-profdata-22"},
+}
+
+// debuginfodEnv points the debuginfod client at {built:srv}, with a cache
+// of each tool's own.
+var debuginfodEnv = []string{"DEBUGINFOD_URLS=file://{built:srv}", "DEBUGINFOD_CACHE_PATH={out}.cache"}
+
+// builtProgram is one build of the correlation program and how its raws are
+// made.
+type builtProgram struct {
+	flags   []string
+	buildID string // -Wl,--build-id=0x…; "" for the linker's
+	runs    int    // raws NAME.profraw, NAME-2.profraw, …
+	src     string // corrMain (default), corrMCDC or timestampProgram
+	// args are the program's argument in each run (none when shorter).
+	args []string
+}
+
+var builtPrograms = map[string]builtProgram{
+	"normal":   {flags: []string{"-fprofile-generate", "-mllvm", "-disable-vp=true"}, runs: 1},
+	"dbg":      {flags: []string{"-fprofile-generate", "-g", "-mllvm", "-profile-correlate=debug-info", "-mllvm", "-disable-vp=true"}, buildID: "12345678", runs: 2},
+	"d4":       {flags: []string{"-fprofile-generate", "-g", "-gdwarf-4", "-mllvm", "-profile-correlate=debug-info", "-mllvm", "-disable-vp=true"}, runs: 1},
+	"cov":      {flags: []string{"-fprofile-generate", "-g", "-mllvm", "-profile-correlate=debug-info", "-mllvm", "-pgo-function-entry-coverage", "-mllvm", "-disable-vp=true"}, runs: 1},
+	"glt":      {flags: []string{"-fprofile-generate", "-gline-tables-only", "-mllvm", "-profile-correlate=debug-info", "-mllvm", "-disable-vp=true"}, runs: 1},
+	"bin":      {flags: []string{"-fprofile-instr-generate", "-fcoverage-mapping", "-mllvm", "-profile-correlate=binary"}, buildID: "12345679", runs: 1},
+	"mcdc-bin": {flags: []string{"-fprofile-instr-generate", "-fcoverage-mapping", "-fcoverage-mcdc", "-mllvm", "-profile-correlate=binary"}, runs: 1, src: corrMCDC},
+	"mcdc-dbg": {flags: []string{"-fprofile-instr-generate", "-fcoverage-mapping", "-fcoverage-mcdc", "-g", "-mllvm", "-profile-correlate=debug-info"}, runs: 1, src: corrMCDC},
+	"ts-byte":  {flags: []string{"-fprofile-generate", "-mllvm", "-pgo-temporal-instrumentation", "-mllvm", "-pgo-block-coverage"}, runs: 2, args: []string{"n", "y"}, src: timestampProgram},
+	"ts":       {flags: []string{"-fprofile-generate", "-mllvm", "-pgo-temporal-instrumentation"}, runs: 2, args: []string{"n", "y"}, src: timestampProgram},
+}
+
+// timestampProgram calls its functions in an order its argument changes.
+const timestampProgram = `
+void a(void) {}
+void b(void) {}
+void unused(void) { __builtin_trap(); }
+void c(void) {}
+int main(int argc, const char *argv[]) {
+  if (argc != 2)
+    unused();
+  if (*argv[1] == 'y') { a(); c(); b(); } else { a(); b(); b(); c(); }
+  return 0;
+}
+`
+
+const corrMain = `
+int foo(int);
+static int helper(int x) { return x % 3 ? x : -x; }
+int bar(int x) { return x > 3 ? x * 2 : x + 1; }
+int main(void) {
+  int s = 0;
+  for (int i = 0; i < 10; i++) s += foo(i) + bar(i) + helper(i);
+  return s == 12345;
+}
+int foo(int x) { if (x & 1) return -x; return x / 2; }
+`
+
+const corrMCDC = `
+int test(int a, int b, int c) { if ((a && b) || c) return 1; return 0; }
+int main(void) { int s = 0; for (int i = 0; i < 8; i++) s += test(i & 1, i & 2, i & 4); return s == 100; }
+`
+
+var (
+	builtOnce sync.Once
+	builtDir  string
+	builtErr  error
+)
+
+// builtPath is the path of {built:NAME}, building everything on first use.
+func builtPath(t *testing.T, name string) string {
+	testutil.Tools(t, "clang-22", "llvm-strip-22")
+	builtOnce.Do(func() { builtDir, builtErr = buildPrograms() })
+	if builtErr != nil {
+		t.Fatal(builtErr)
+	}
+	return filepath.Join(builtDir, name)
+}
+
+func buildPrograms() (string, error) {
+	dir, err := os.MkdirTemp("", "corr")
+	if err != nil {
+		return "", err
+	}
+	for name, b := range builtPrograms {
+		if err := b.build(dir, name); err != nil {
+			return "", err
+		}
+	}
+	steps := [][]string{
+		{"llvm-strip-22", "bin", "-o", "bin-stripped"},
+		{"env", "LLVM_PROFILE_FILE=bin-stripped.profraw", "./bin-stripped"},
+		{"mkdir", "-p", "dir/.build-id/12", "srv/buildid/12345678", "srv/buildid/12345679", "empty"},
+		{"cp", "dbg", "dir/.build-id/12/345678.debug"},
+		{"cp", "bin", "dir/.build-id/12/345679.debug"},
+		{"cp", "dbg", "srv/buildid/12345678/debuginfo"},
+		{"cp", "bin", "srv/buildid/12345679/debuginfo"},
+	}
+	return dir, runAll(dir, steps)
+}
+
+// build compiles and runs one build in dir.
+func (b builtProgram) build(dir, name string) error {
+	src := name + ".c"
+	if err := os.WriteFile(filepath.Join(dir, src), []byte(cmp.Or(b.src, corrMain)), 0o644); err != nil {
+		return err
+	}
+	cc := append([]string{"clang-22", "-o", name, src}, b.flags...)
+	if b.buildID != "" {
+		cc = append(cc, "-Wl,--build-id=0x"+b.buildID)
+	}
+	steps := [][]string{cc}
+	for i := 1; i <= b.runs; i++ {
+		raw := name + ".profraw"
+		if i > 1 {
+			raw = name + "-" + string(rune('0'+i)) + ".profraw"
+		}
+		run := []string{"env", "LLVM_PROFILE_FILE=" + raw, "./" + name}
+		if i <= len(b.args) {
+			run = append(run, b.args[i-1])
+		}
+		steps = append(steps, run)
+	}
+	return runAll(dir, steps)
+}
+
+// runAll runs commands in dir; a program's exit status is its own (the
+// programs return 0).
+func runAll(dir string, steps [][]string) error {
+	for _, s := range steps {
+		cmd := exec.Command(s[0], s[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %w\n%s", strings.Join(s, " "), err, out)
+		}
+	}
+	return nil
+}
