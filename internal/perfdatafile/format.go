@@ -106,9 +106,15 @@ const (
 
 // Feature bits of the header's bitmap (enum HEADER_*).
 const (
-	FeatBuildID    = 2
-	FeatEventDesc  = 12
-	FeatCompressed = 27
+	FeatBuildID     = 2
+	FeatOSRelease   = 4
+	FeatVersion     = 5
+	FeatArch        = 6
+	FeatNrCPUs      = 7
+	FeatEventDesc   = 12
+	FeatBranchStack = 15
+	FeatSampleTime  = 21
+	FeatCompressed  = 27
 )
 
 const (

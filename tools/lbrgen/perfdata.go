@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"io"
 	"strings"
+
+	"github.com/profgen/profgen/internal/perfdatafile"
 )
 
 // perf.data (PERFILE2) as perf record writes it: a header, one event
@@ -11,53 +13,15 @@ import (
 // sections. Layouts: tools/perf/Documentation/perf.data-file-format.txt and
 // include/uapi/linux/perf_event.h.
 
-// Record types (enum perf_event_type).
-const (
-	recMMap   = 1
-	recComm   = 3
-	recExit   = 4
-	recFork   = 7
-	recSample = 9
-	recMMap2  = 10
-)
-
-// perf_event_attr.sample_type bits.
-const (
-	sampleIP          = 1 << 0
-	sampleTID         = 1 << 1
-	sampleTime        = 1 << 2
-	sampleCallchain   = 1 << 5
-	sampleCPU         = 1 << 7
-	samplePeriod      = 1 << 8
-	sampleBranchStack = 1 << 11
-)
-
-// perf_event_header.misc values.
-const (
-	miscKernel   = 1
-	miscUser     = 2
-	miscCommExec = 1 << 13
-)
-
-// Feature bits of the header's bitmap (enum HEADER_*).
-const (
-	featBuildID     = 2
-	featOSRelease   = 4
-	featVersion     = 5
-	featArch        = 6
-	featNrCPUs      = 7
-	featEventDesc   = 12
-	featBranchStack = 15
-	featSampleTime  = 21
-)
+// The record types, sample_type bits, misc bits and feature bits are
+// internal/perfdatafile's, the reader's own definitions of the format.
 
 const (
 	fileHeaderSize = 104
-	attrSize       = 128                        // PERF_ATTR_SIZE_VER7, perf 6.1's sizeof(struct perf_event_attr)
-	attrEntrySize  = attrSize + 16              // attr + perf_file_section of its ids
-	dataOffset     = fileHeaderSize + 256       // header, attrs and ids, rounded up
-	contextUser    = uint64(0xfffffffffffffe00) // PERF_CONTEXT_USER: user frames follow
-	branchAnyUser  = 1<<0 | 1<<3                // PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY
+	attrSize       = 128                  // PERF_ATTR_SIZE_VER7, perf 6.1's sizeof(struct perf_event_attr)
+	attrEntrySize  = attrSize + 16        // attr + perf_file_section of its ids
+	dataOffset     = fileHeaderSize + 256 // header, attrs and ids, rounded up
+	branchAnyUser  = 1<<0 | 1<<3          // PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY
 	eventName      = "cycles:u"
 	perfVersion    = "6.1.0"
 	maxStack       = 127 // perf_event_max_stack: entries of a user call chain
@@ -94,12 +58,12 @@ func newPerfData(hybrid bool, lay flagLayout, period uint64, buildID []byte, bin
 }
 
 func (d *perfData) sampleType() uint64 {
-	t := uint64(sampleIP | sampleTID | sampleTime | sampleCPU | samplePeriod | sampleBranchStack)
+	t := uint64(perfdatafile.SampleIP | perfdatafile.SampleTID | perfdatafile.SampleTime | perfdatafile.SampleCPU | perfdatafile.SamplePeriod | perfdatafile.SampleBranchStack)
 	if d.hybrid || d.stack {
-		t |= sampleCallchain
+		t |= perfdatafile.SampleCallchain
 	}
 	if d.stack {
-		t &^= sampleBranchStack
+		t &^= perfdatafile.SampleBranchStack
 	}
 	return t
 }
@@ -109,7 +73,7 @@ func (d *perfData) add(id sampleID, ev *event) {
 	start := len(d.data)
 	d.data = append(d.data, make([]byte, 8)...) // perf_event_header, filled below
 	typ, misc := d.body(id, ev)
-	if typ != recSample {
+	if typ != perfdatafile.RecordSample {
 		d.data = appendSampleID(d.data, id)
 	}
 	d.data = pad8(d.data)
@@ -127,19 +91,19 @@ func (d *perfData) body(id sampleID, ev *event) (uint32, uint16) {
 		b = appendU32(appendU32(b, ^uint32(0)), 0)
 		b = appendU64(appendU64(appendU64(b, ev.m.Addr), ev.m.Len), ev.m.Pgoff)
 		d.data = pad8(append(append(b, ev.m.Path...), 0))
-		return recMMap, miscKernel
+		return perfdatafile.RecordMmap, perfdatafile.MiscKernel
 	case evMMap2:
 		d.data = appendMMap2Body(b, ev.pid, ev.m)
-		return recMMap2, miscUser
+		return perfdatafile.RecordMmap2, perfdatafile.MiscUser
 	case evComm:
 		b = appendU32(appendU32(b, uint32(ev.pid)), uint32(ev.pid))
 		d.data = pad8(append(append(b, taskComm(ev.comm)...), 0))
-		return recComm, miscCommExec
+		return perfdatafile.RecordComm, perfdatafile.MiscCommExec
 	case evFork, evExit:
 		child, parent := ev.other, ev.pid // FORK: the column is the parent's
-		typ := uint32(recFork)
+		typ := uint32(perfdatafile.RecordFork)
 		if ev.kind == evExit {
-			child, parent, typ = ev.pid, ev.other, recExit
+			child, parent, typ = ev.pid, ev.other, perfdatafile.RecordExit
 		}
 		b = appendU32(appendU32(b, uint32(child)), uint32(parent))
 		b = appendU32(appendU32(b, uint32(child)), uint32(parent))
@@ -147,7 +111,7 @@ func (d *perfData) body(id sampleID, ev *event) (uint32, uint16) {
 		return typ, 0
 	}
 	d.data = d.appendSample(b, id, ev)
-	return recSample, miscUser
+	return perfdatafile.RecordSample, perfdatafile.MiscUser
 }
 
 func appendMMap2Body(b []byte, pid int, m mapping) []byte {
@@ -185,7 +149,7 @@ func (d *perfData) appendSample(b []byte, id sampleID, ev *event) []byte {
 	b = appendU64(b, d.period)
 	if d.hybrid || d.stack {
 		chain := callchain(s)
-		b = appendU64(appendU64(b, uint64(len(chain)+1)), contextUser)
+		b = appendU64(appendU64(b, uint64(len(chain)+1)), perfdatafile.ContextUser)
 		for _, a := range chain {
 			b = appendU64(b, reloc(a))
 		}
@@ -307,14 +271,14 @@ func (d *perfData) features() []feature {
 	var times []byte
 	times = appendU64(appendU64(times, d.first), d.last)
 	feats := []feature{
-		{featBuildID, d.buildIDRecords()},
-		{featOSRelease, headerString(nil, perfVersion)},
-		{featVersion, headerString(nil, perfVersion)},
-		{featArch, headerString(nil, d.arch)},
-		{featNrCPUs, nr[:]},
-		{featEventDesc, d.eventDesc()},
-		{featBranchStack, nil},
-		{featSampleTime, times},
+		{perfdatafile.FeatBuildID, d.buildIDRecords()},
+		{perfdatafile.FeatOSRelease, headerString(nil, perfVersion)},
+		{perfdatafile.FeatVersion, headerString(nil, perfVersion)},
+		{perfdatafile.FeatArch, headerString(nil, d.arch)},
+		{perfdatafile.FeatNrCPUs, nr[:]},
+		{perfdatafile.FeatEventDesc, d.eventDesc()},
+		{perfdatafile.FeatBranchStack, nil},
+		{perfdatafile.FeatSampleTime, times},
 	}
 	if d.stack { // no branch stacks
 		feats = append(feats[:6], feats[7:]...)
@@ -346,8 +310,8 @@ func (d *perfData) buildIDRecords() []byte {
 	name = (name + nameAlign - 1) / nameAlign * nameAlign
 	size := 8 + 4 + 24 + name
 	b := make([]byte, 0, size)
-	b = appendU32(b, recMMap) // header.type is unused here
-	b = appendU16(appendU16(b, miscUser|1<<15), uint16(size))
+	b = appendU32(b, perfdatafile.RecordMmap) // header.type is unused here
+	b = appendU16(appendU16(b, perfdatafile.MiscUser|1<<15), uint16(size))
 	b = appendU32(b, ^uint32(0)) // pid: the host machine
 	var id [24]byte
 	copy(id[:], d.buildID)
