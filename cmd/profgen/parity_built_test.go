@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -69,8 +71,22 @@ var correlationRows = []parityRow{
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts.profraw}", "{built:ts-2.profraw}"}, compare: sameText, tool: "llvm-profdata-22"},
 	{name: "show temporal single-byte raw", args: []string{"show", "--temporal-profile-traces", "--all-functions", "--counts", "{built:ts-byte-2.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
 	{name: "order of a temporal single-byte raw", args: []string{"order", "{built:ts-byte.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	// MemProf raws (llvm/test/tools/llvm-profdata/memprof-*.test, their
+	// inputs made by Inputs/update_memprof_inputs.sh with programs of our
+	// own): shown symbolized against their binary.
+	{name: "show --memory raw", args: []string{"show", "--memory", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw, inlined allocation", args: []string{"show", "--memory", "--profiled-binary", "{built:mp-inline}", "{built:mp-inline.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw of two dumps", args: []string{"show", "--memory", "--profiled-binary={built:mp-multi}", "{built:mp-multi.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw of a PIE", args: []string{"show", "--memory", "--profiled-binary={built:mp-pic}", "{built:mp-pic.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw with access histograms", args: []string{"show", "--memory", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, compare: sameMemStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw without --profiled-binary", args: []string{"show", "--memory", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "show --memory raw, another binary", args: []string{"show", "--memory", "--profiled-binary={built:mp-inline}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "temporal single-byte raws, trace length 1", args: []string{"merge", "--temporal-profile-max-trace-length=1", "--text", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts-byte-2.profraw}"}, tool: "llvm-profdata-22"},
 }
+
+// histogramAddrs matches the address of a MIB's access histogram in
+// show --memory's text.
+var histogramAddrs = regexp.MustCompile(`(?m)^( +AccessHistogram: )\d+$`)
 
 // debuginfodEnv points the debuginfod client at {built:srv}, with a cache
 // of each tool's own.
@@ -157,6 +173,11 @@ func buildPrograms() (string, error) {
 			return "", err
 		}
 	}
+	for name, m := range memprofPrograms {
+		if err := m.build(dir, name); err != nil {
+			return "", err
+		}
+	}
 	steps := [][]string{
 		{"llvm-strip-22", "bin", "-o", "bin-stripped"},
 		{"env", "LLVM_PROFILE_FILE=bin-stripped.profraw", "./bin-stripped"},
@@ -193,6 +214,100 @@ func (b builtProgram) build(dir, name string) error {
 	}
 	return runAll(dir, steps)
 }
+
+// memprofProgram is a program built with -fmemory-profile and run once,
+// its raw MemProf profile written to NAME.memprofraw, as LLVM's
+// update_memprof_inputs.sh makes its inputs (without lld: one executable
+// segment all the same).
+type memprofProgram struct {
+	src, lang string
+	flags     []string
+}
+
+var memprofFlags = []string{"-gmlt", "-fdebug-info-for-profiling", "-fmemory-profile", "-mno-omit-leaf-frame-pointer",
+	"-fno-omit-frame-pointer", "-fno-optimize-sibling-calls", "-m64", "-Wl,--build-id"}
+
+var memprofPrograms = map[string]memprofProgram{
+	"mp-basic":  {src: memprofBasic, flags: []string{"-no-pie"}},
+	"mp-pic":    {src: memprofBasic, flags: []string{"-pie", "-fPIE"}},
+	"mp-inline": {src: memprofInline, flags: []string{"-no-pie"}},
+	"mp-multi":  {src: memprofMulti, flags: []string{"-no-pie"}},
+	"mp-hist": {src: memprofHistogram, lang: "c++", flags: []string{"-no-pie", "-mllvm", "-memprof-use-callbacks=true",
+		"-mllvm", "-memprof-histogram"}},
+}
+
+func (m memprofProgram) build(dir, name string) error {
+	src := name + ".c"
+	if err := os.WriteFile(filepath.Join(dir, src), []byte(m.src), 0o644); err != nil {
+		return err
+	}
+	cc := append([]string{"clang-22", "-x", cmp.Or(m.lang, "c"), src, "-x", "none", "-o", name}, slices.Concat(memprofFlags, m.flags)...)
+	if m.lang == "c++" {
+		cc = append(cc, "-lstdc++")
+	}
+	run := []string{"sh", "-c", "MEMPROF_OPTIONS=log_path=stdout ./" + name + " > " + name + ".memprofraw"}
+	return runAll(dir, [][]string{cc, run})
+}
+
+const memprofBasic = `
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  char *x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  return 0;
+}
+`
+
+const memprofInline = `
+#include <stdlib.h>
+#include <string.h>
+__attribute__((always_inline)) void qux(int x) {
+  char *ptr = (char *)malloc(x);
+  memset(ptr, 0, x);
+  free(ptr);
+}
+__attribute__((noinline)) void foo(int x) { qux(x); }
+__attribute__((noinline)) void bar(int x) { foo(x); }
+int main(int argc, char **argv) {
+  bar(argc);
+  return 0;
+}
+`
+
+const memprofMulti = `
+#include <sanitizer/memprof_interface.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  char *x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  __memprof_profile_dump();
+  x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  return 0;
+}
+`
+
+const memprofHistogram = `
+struct A { long a, b, c, d, e, f, g, h; A() {} };
+void foo() { long acc = 0; A *a = new A(); acc += a->a; acc += a->b; acc += a->h; delete a; }
+int main(int argc, char **argv) {
+  long acc = 0;
+  A *b = new A();
+  for (int i = 0; i < 5000; i++) acc += b->a;
+  acc += b->c;
+  delete b;
+  for (int i = 0; i < 21; ++i) foo();
+  return (int)acc & 1;
+}
+`
 
 // runAll runs commands in dir; a program's exit status is its own (the
 // programs return 0).
