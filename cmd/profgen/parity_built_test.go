@@ -81,6 +81,20 @@ var correlationRows = []parityRow{
 	{name: "show --memory raw with access histograms", args: []string{"show", "--memory", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, compare: sameMemStdout, tool: "llvm-profdata-22"},
 	{name: "show --memory raw without --profiled-binary", args: []string{"show", "--memory", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "show --memory raw, another binary", args: []string{"show", "--memory", "--profiled-binary={built:mp-inline}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	// MemProf raws merged into indexed profiles: llvm's bytes, for every
+	// MemProf version and schema (the full schema of a raw with access
+	// histograms holds the address of llvm's heap copy of each: not
+	// comparable).
+	{name: "merge memprof raw", args: []string{"merge", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 2", args: []string{"merge", "-o", "{out}", "--memprof-version=2", "--profiled-binary={built:mp-inline}", "{built:mp-inline.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 3, full schema", args: []string{"merge", "-o", "{out}", "--memprof-version=3", "--memprof-full-schema", "--profiled-binary={built:mp-inline}", "{built:mp-inline.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 4", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--profiled-binary={built:mp-multi}", "{built:mp-multi.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 4, full schema (PIE)", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--memprof-full-schema", "--profiled-binary={built:mp-pic}", "{built:mp-pic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw with access histograms", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge instrumentation and memprof raws", args: []string{"merge", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:normal.profraw}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof and instrumentation raws to text", args: []string{"merge", "--text", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}", "{built:normal.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 5", args: []string{"merge", "-o", "{out}", "--memprof-version=5", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw without --profiled-binary", args: []string{"merge", "-o", "{out}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "temporal single-byte raws, trace length 1", args: []string{"merge", "--temporal-profile-max-trace-length=1", "--text", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts-byte-2.profraw}"}, tool: "llvm-profdata-22"},
 }
 

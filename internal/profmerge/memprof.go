@@ -1,0 +1,68 @@
+package profmerge
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/memprof"
+	"github.com/profgen/profgen/internal/instrprof/merge"
+	"github.com/profgen/profgen/internal/profformat"
+	"github.com/profgen/profgen/internal/profshow"
+)
+
+// MemProfOptions are merge's MemProf flags.
+type MemProfOptions struct {
+	ProfiledBinary string // --profiled-binary: the binary raw MemProf profiles come from
+	memprof.WriteOptions
+}
+
+// splitMemProf takes the raw MemProf profiles out of inputs.
+func splitMemProf(inputs []merge.Input) (instr, mem []merge.Input, err error) {
+	for _, in := range inputs {
+		f, err := profformat.SniffFile(in.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if f == profformat.MemProfRaw {
+			mem = append(mem, in)
+		} else {
+			instr = append(instr, in)
+		}
+	}
+	return instr, mem, nil
+}
+
+// readMemProf symbolizes the raw MemProf inputs. Like llvm-profdata-22,
+// whose writer takes the MemProf data of the first input and then (its
+// addMemProfData returning early) none of another's, the first input's
+// profile is the output's; the others are read and checked only.
+func readMemProf(stderr io.Writer, o *Options, mem []merge.Input) (*memprof.Data, error) {
+	var first *memprof.Data
+	for _, in := range mem {
+		b, err := os.ReadFile(in.Path)
+		if err != nil {
+			return nil, err
+		}
+		p, err := profshow.ReadMemProfRaw(in.Path, b, o.MemProf.ProfiledBinary)
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first = p.Data
+		} else {
+			fmt.Fprintf(stderr, "profgen merge: warning: %s: MemProf data of a second raw profile is not merged (as llvm-profdata-22)\n", in.Path)
+		}
+	}
+	return first, nil
+}
+
+// addMemProf puts the MemProf data into the merged profile, flagged so.
+func addMemProf(o *Options, p *instrprof.Profile, d *memprof.Data) {
+	if d == nil {
+		return
+	}
+	p.MemProf, p.MemProfWrite = d, o.MemProf.WriteOptions
+	p.Kind |= instrprof.KindMemProf
+}
