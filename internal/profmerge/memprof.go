@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/memprof"
@@ -16,6 +17,21 @@ import (
 type MemProfOptions struct {
 	ProfiledBinary string // --profiled-binary: the binary raw MemProf profiles come from
 	memprof.WriteOptions
+	// RandomHotness (--memprof-random-hotness) makes allocation sites cold
+	// or not at random, from RandomHotnessSeed (0: the time).
+	RandomHotness     bool
+	RandomHotnessSeed uint32
+}
+
+// hotnessSeed says and returns the seed of --memprof-random-hotness, as
+// llvm-profdata's writer does (on stderr, the time when no seed is given).
+func (o *MemProfOptions) hotnessSeed(stderr io.Writer) uint32 {
+	seed := o.RandomHotnessSeed
+	if seed == 0 {
+		seed = uint32(time.Now().Unix())
+	}
+	fmt.Fprintf(stderr, "random hotness seed = %d\n", seed)
+	return seed
 }
 
 // splitMemProf takes the raw MemProf profiles out of inputs.
@@ -59,9 +75,12 @@ func readMemProf(stderr io.Writer, o *Options, mem []merge.Input) (*memprof.Data
 }
 
 // addMemProf puts the MemProf data into the merged profile, flagged so.
-func addMemProf(o *Options, p *instrprof.Profile, d *memprof.Data) {
+func addMemProf(o *Options, p *instrprof.Profile, d *memprof.Data, seed uint32) {
 	if d == nil {
 		return
+	}
+	if o.MemProf.RandomHotness {
+		memprof.RandomizeHotness(d, seed)
 	}
 	p.MemProf, p.MemProfWrite = d, o.MemProf.WriteOptions
 	p.Kind |= instrprof.KindMemProf

@@ -194,6 +194,10 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	if err != nil {
 		return err
 	}
+	var seed uint32
+	if o.MemProf.RandomHotness {
+		seed = o.MemProf.hotnessSeed(stderr)
+	}
 	memData, err := readMemProf(stderr, o, mem)
 	if err != nil {
 		return err
@@ -202,7 +206,7 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	if err != nil {
 		return err
 	}
-	addMemProf(o, res.Profile, memData)
+	addMemProf(o, res.Profile, memData, seed)
 	for _, s := range res.Skipped {
 		fmt.Fprintf(stderr, "profgen merge: %sskipped %s: %s\n", skipWarning(s.Kind), s.Path, s.Reason)
 	}

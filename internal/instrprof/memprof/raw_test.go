@@ -160,3 +160,14 @@ func FuzzReadRaw(f *testing.F) {
 		BuildIDs(b)
 	})
 }
+
+func TestGlibcRand(t *testing.T) {
+	// glibc: srand(1); the first rand() values.
+	g := newGlibcRand(1)
+	want := []uint32{1804289383, 846930886, 1681692777, 1714636915, 1957747793}
+	for i, w := range want {
+		if got := g.next(); got != w {
+			t.Fatalf("rand #%d = %d, want %d", i, got, w)
+		}
+	}
+}
