@@ -81,6 +81,15 @@ var correlationRows = []parityRow{
 	{name: "show --memory raw with access histograms", args: []string{"show", "--memory", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, compare: sameMemStdout, tool: "llvm-profdata-22"},
 	{name: "show --memory raw without --profiled-binary", args: []string{"show", "--memory", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "show --memory raw, another binary", args: []string{"show", "--memory", "--profiled-binary={built:mp-inline}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	// show --memory of indexed profiles with a MemProf section: the
+	// indexed inputs are llvm-profdata-22's merges ({built:mp-*.profdata},
+	// MemProf versions 2 to 4), so both tools read the same bytes.
+	{name: "show --memory indexed, MemProf version 2", args: []string{"show", "--memory", "{built:mp-inline-v2.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory indexed, MemProf version 3, full schema", args: []string{"show", "--memory", "{built:mp-hist-v3f.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory indexed, MemProf version 4", args: []string{"show", "--memory", "{built:mp-multi-v4.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory indexed, instrumentation and MemProf", args: []string{"show", "--memory", "{built:mp-mixed.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show of indexed instrumentation and MemProf", args: []string{"show", "--all-functions", "--counts", "{built:mp-mixed.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory of an instrumentation raw", args: []string{"show", "--memory", "{built:normal.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	// MemProf raws merged into indexed profiles: llvm's bytes, for every
 	// MemProf version and schema (the full schema of a raw with access
 	// histograms holds the address of llvm's heap copy of each: not
@@ -194,6 +203,9 @@ func buildPrograms() (string, error) {
 			return "", err
 		}
 	}
+	if err := runAll(dir, memprofIndexed); err != nil {
+		return "", err
+	}
 	steps := [][]string{
 		{"llvm-strip-22", "bin", "-o", "bin-stripped"},
 		{"env", "LLVM_PROFILE_FILE=bin-stripped.profraw", "./bin-stripped"},
@@ -263,6 +275,15 @@ func (m memprofProgram) build(dir, name string) error {
 	}
 	run := []string{"sh", "-c", "MEMPROF_OPTIONS=log_path=stdout ./" + name + " > " + name + ".memprofraw"}
 	return runAll(dir, [][]string{cc, run})
+}
+
+// memprofIndexed are llvm-profdata-22's merges of the MemProf raws, the
+// indexed inputs of the show --memory rows.
+var memprofIndexed = [][]string{
+	{"llvm-profdata-22", "merge", "--memprof-version=2", "--profiled-binary=mp-inline", "mp-inline.memprofraw", "-o", "mp-inline-v2.profdata"},
+	{"llvm-profdata-22", "merge", "--memprof-version=3", "--memprof-full-schema", "--profiled-binary=mp-hist", "mp-hist.memprofraw", "-o", "mp-hist-v3f.profdata"},
+	{"llvm-profdata-22", "merge", "--memprof-version=4", "--profiled-binary=mp-multi", "mp-multi.memprofraw", "-o", "mp-multi-v4.profdata"},
+	{"llvm-profdata-22", "merge", "--profiled-binary=mp-basic", "normal.profraw", "mp-basic.memprofraw", "-o", "mp-mixed.profdata"},
 }
 
 const memprofBasic = `

@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+
+	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/indexed"
 
 	"github.com/profgen/profgen/internal/instrprof/memprof"
 	"github.com/profgen/profgen/internal/memprofsym"
@@ -123,6 +127,78 @@ func writeRawMIB(w io.Writer, m *memprof.MIB) {
 	}
 }
 
+// showIndexedMemory prints an indexed profile's MemProf section as
+// llvm-profdata-22 does: the summary, then the records as YAML.
 func showIndexedMemory(w io.Writer, path string, b []byte) error {
-	return fmt.Errorf("%s: show --memory of indexed profiles: not yet", path)
+	info, err := indexed.Read(path, b, func(*instrprof.Record, int64) error { return nil })
+	if err != nil {
+		return err
+	}
+	if info.MemProf == nil {
+		return fmt.Errorf("%s: no MemProf data in the profile", path)
+	}
+	bw := bufio.NewWriter(w)
+	info.MemProf.Summary.WriteYAMLComment(bw)
+	writeMemProfYAML(bw, info.MemProf.Data, info.MemProf.Schema)
+	return bw.Flush()
+}
+
+// writeMemProfYAML prints records as llvm's MemProf YAML
+// (HeapProfileRecords), the MIB fields of the schema.
+func writeMemProfYAML(w io.Writer, d *memprof.Data, schema memprof.Schema) {
+	fmt.Fprintln(w, "---\nHeapProfileRecords:")
+	for _, r := range d.Records {
+		fmt.Fprintf(w, "  - %s0x%016x\n", yamlKey("GUID"), r.GUID)
+		if len(r.AllocSites) > 0 {
+			fmt.Fprintln(w, "    AllocSites:")
+		}
+		for i := range r.AllocSites {
+			a := &r.AllocSites[i]
+			fmt.Fprintln(w, "      - Callstack:")
+			writeYAMLFrames(w, d.StackFrames(a.Stack))
+			fmt.Fprintln(w, "        MemInfoBlock:")
+			for _, tag := range schemaInOrder(schema) {
+				fmt.Fprintf(w, "          %s%d\n", yamlKey(memprof.Fields[tag-1].Name), a.Info.Get(tag))
+			}
+		}
+		if len(r.CallSites) > 0 {
+			fmt.Fprintln(w, "    CallSites:")
+		}
+		for _, cs := range r.CallSites {
+			fmt.Fprintln(w, "      - Frames:")
+			writeYAMLFrames(w, d.StackFrames(cs.Stack))
+			writeCallees(w, cs.Callees)
+		}
+	}
+	fmt.Fprintln(w, "...")
+}
+
+// yamlKey is "key:" padded as LLVM's YAML writer pads mapping keys: to 16
+// columns, at least one space.
+func yamlKey(key string) string {
+	return key + ":" + strings.Repeat(" ", max(1, 16-len(key)))
+}
+
+func writeYAMLFrames(w io.Writer, frames []memprof.Frame) {
+	for _, f := range frames {
+		fmt.Fprintf(w, "          - { Function: 0x%016x, LineOffset: %d, Column: %d, IsInlineFrame: %t }\n", f.Function, f.LineOffset, f.Column, f.Inline)
+	}
+}
+
+func writeCallees(w io.Writer, callees []uint64) {
+	if len(callees) == 0 {
+		return
+	}
+	parts := make([]string, len(callees))
+	for i, g := range callees {
+		parts[i] = fmt.Sprintf("0x%016x", g)
+	}
+	fmt.Fprintf(w, "        %s[ %s ]\n", yamlKey("CalleeGuids"), strings.Join(parts, ", "))
+}
+
+// schemaInOrder is the schema's fields in MIB order, as llvm prints them.
+func schemaInOrder(s memprof.Schema) []int {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }

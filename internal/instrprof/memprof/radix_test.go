@@ -1,6 +1,7 @@
 package memprof
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -55,4 +56,65 @@ func TestRadixTreeRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// section writes d as a MemProf section of the version.
+func section(t testing.TB, d *Data, version int) []byte {
+	b, err := AppendSection(nil, 0, d, WriteOptions{Version: version, FullSchema: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sampleData() *Data {
+	d := NewData()
+	leaf := d.AddFrame(Frame{Function: 7, LineOffset: 1, Column: 3, Inline: true})
+	caller := d.AddFrame(Frame{Function: 9, LineOffset: 2, Column: 5})
+	s := d.AddStack([]FrameID{leaf, caller})
+	m := MIB{Present: AllPresent}
+	m.Values[TagAllocCount-1], m.Values[TagTotalSize-1] = 2, 40
+	d.Record(7).AllocSites = []AllocSite{{Stack: s, Info: m}}
+	d.Record(9).AllocSites = []AllocSite{{Stack: s, Info: m}}
+	d.Record(9).CallSites = []CallSite{{Stack: d.AddStack([]FrameID{caller})}}
+	return d
+}
+
+func TestSectionRoundTrip(t *testing.T) {
+	for _, v := range []int{2, 3, 4} {
+		t.Run(fmt.Sprint("version ", v), func(t *testing.T) {
+			want := sampleData()
+			s, err := ReadSection(section(t, want, v), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Version != v || len(s.Data.Records) != 2 || s.Summary.Contexts != 1 {
+				t.Fatalf("read version %d, %d records, summary %+v", s.Version, len(s.Data.Records), s.Summary)
+			}
+			for _, r := range want.Records {
+				got := s.Data.Record(r.GUID)
+				if len(got.AllocSites) != len(r.AllocSites) || len(got.CallSites) != len(r.CallSites) {
+					t.Fatalf("record %d: %+v", r.GUID, got)
+				}
+				if a, b := s.Data.StackFrames(got.AllocSites[0].Stack), want.StackFrames(r.AllocSites[0].Stack); !slices.Equal(a, b) {
+					t.Errorf("record %d: stack %v, want %v", r.GUID, a, b)
+				}
+				if got.AllocSites[0].Info.Get(TagTotalSize) != 40 {
+					t.Errorf("record %d: MIB %v", r.GUID, got.AllocSites[0].Info.Values)
+				}
+			}
+		})
+	}
+}
+
+func FuzzReadSection(f *testing.F) {
+	for _, v := range []int{2, 3, 4} {
+		f.Add(section(f, sampleData(), v))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := ReadSection(b, 0)
+		if err == nil && s.Data == nil {
+			t.Fatal("no data and no error")
+		}
+	})
 }
