@@ -89,6 +89,9 @@ var correlationRows = []parityRow{
 	{name: "show --memory indexed, MemProf version 4", args: []string{"show", "--memory", "{built:mp-multi-v4.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
 	{name: "show --memory indexed, instrumentation and MemProf", args: []string{"show", "--memory", "{built:mp-mixed.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
 	{name: "show of indexed instrumentation and MemProf", args: []string{"show", "--all-functions", "--counts", "{built:mp-mixed.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "merge of indexed instrumentation and MemProf: empty MemProf section", args: []string{"merge", "-o", "{out}", "{built:mp-mixed.profdata}"}, tool: "llvm-profdata-22"},
+	{name: "merge of indexed MemProf, --memprof-version=2", args: []string{"merge", "--memprof-version=2", "-o", "{out}", "{built:mp-multi-v4.profdata}"}, tool: "llvm-profdata-22"},
+	{name: "merge of indexed MemProf and a MemProf raw", args: []string{"merge", "--memprof-version=4", "--profiled-binary={built:mp-basic}", "-o", "{out}", "{built:mp-mixed.profdata}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
 	{name: "show --memory of an instrumentation raw", args: []string{"show", "--memory", "{built:normal.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	// MemProf raws merged into indexed profiles: llvm's bytes, for every
 	// MemProf version and schema (the full schema of a raw with access

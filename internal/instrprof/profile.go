@@ -138,8 +138,9 @@ type Profile struct {
 	// does (see firstvalues.go); set it before adding weighted records.
 	TrackFirstValues bool
 	// MemProf is the heap profile of the indexed profile's MemProf
-	// section (Kind has KindMemProf), nil for none; MemProfWrite chooses
-	// its format.
+	// section, written when Kind has KindMemProf (empty when nil, as
+	// llvm-profdata writes for indexed inputs of that kind, whose MemProf
+	// data it does not merge); MemProfWrite chooses its format.
 	MemProf      *memprof.Data
 	MemProfWrite memprof.WriteOptions
 	// funcs holds the records by name reference; a name rarely has more

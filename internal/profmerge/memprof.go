@@ -74,14 +74,17 @@ func readMemProf(stderr io.Writer, o *Options, mem []merge.Input) (*memprof.Data
 	return first, nil
 }
 
-// addMemProf puts the MemProf data into the merged profile, flagged so.
+// addMemProf puts the MemProf data into the merged profile, flagged so,
+// and the MemProf format into its write options (an indexed input of the
+// MemProf kind makes an empty section of that format).
 func addMemProf(o *Options, p *instrprof.Profile, d *memprof.Data, seed uint32) {
+	p.MemProfWrite = o.MemProf.WriteOptions
 	if d == nil {
 		return
 	}
 	if o.MemProf.RandomHotness {
 		memprof.RandomizeHotness(d, seed)
 	}
-	p.MemProf, p.MemProfWrite = d, o.MemProf.WriteOptions
+	p.MemProf = d
 	p.Kind |= instrprof.KindMemProf
 }

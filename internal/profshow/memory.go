@@ -146,6 +146,10 @@ func showIndexedMemory(w io.Writer, path string, b []byte) error {
 // writeMemProfYAML prints records as llvm's MemProf YAML
 // (HeapProfileRecords), the MIB fields of the schema.
 func writeMemProfYAML(w io.Writer, d *memprof.Data, schema memprof.Schema) {
+	if len(d.Records) == 0 {
+		fmt.Fprintln(w, "---\n{}\n...")
+		return
+	}
 	fmt.Fprintln(w, "---\nHeapProfileRecords:")
 	for _, r := range d.Records {
 		fmt.Fprintf(w, "  - %s0x%016x\n", yamlKey("GUID"), r.GUID)

@@ -6,6 +6,7 @@
 package indexed
 
 import (
+	"cmp"
 	"encoding/binary"
 	"io"
 	"maps"
@@ -75,10 +76,10 @@ func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
 		b = appendWords(b, csSum.words()...)
 	}
 	b, header[4] = emitTable(b, groups, version)
-	if p.MemProf != nil {
+	if p.Kind&instrprof.KindMemProf != 0 {
 		header[5] = uint64(len(b))
 		var err error
-		if b, err = memprof.AppendSection(b, 0, p.MemProf, p.MemProfWrite); err != nil {
+		if b, err = memprof.AppendSection(b, 0, cmp.Or(p.MemProf, memprof.NewData()), p.MemProfWrite); err != nil {
 			return err
 		}
 	}

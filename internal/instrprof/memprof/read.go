@@ -78,7 +78,9 @@ func (s *Section) readRadix(r *reader) error {
 	}
 	frames := readFrameArray(r, framesStart, (stackPayload-framesStart)/frameSize)
 	d := NewData()
-	stack := func(pos uint32) StackID { return d.AddStack(radixStack(r, stackPayload, recordPayload, pos, frames, d)) }
+	stack := func(pos uint32) StackID {
+		return d.AddStack(radixStack(r, stackPayload, recordPayload, pos, frames, d))
+	}
 	s.Data = d
 	return s.readRecords(r, recordTable, stack)
 }
