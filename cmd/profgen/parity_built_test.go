@@ -92,6 +92,11 @@ var correlationRows = []parityRow{
 	{name: "merge of indexed instrumentation and MemProf: empty MemProf section", args: []string{"merge", "-o", "{out}", "{built:mp-mixed.profdata}"}, tool: "llvm-profdata-22"},
 	{name: "merge of indexed MemProf, --memprof-version=2", args: []string{"merge", "--memprof-version=2", "-o", "{out}", "{built:mp-multi-v4.profdata}"}, tool: "llvm-profdata-22"},
 	{name: "merge of indexed MemProf and a MemProf raw", args: []string{"merge", "--memprof-version=4", "--profiled-binary={built:mp-basic}", "-o", "{out}", "{built:mp-mixed.profdata}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf", args: []string{"merge", "-o", "{out}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf, version 4", args: []string{"merge", "--memprof-version=4", "-o", "{out}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf, version 2, full schema", args: []string{"merge", "--memprof-version=2", "--memprof-full-schema", "-o", "{out}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge show --memory's YAML, full schema", args: []string{"merge", "--memprof-version=4", "--memprof-full-schema", "-o", "{out}", "{built:mp-hist.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf with instrumentation", args: []string{"merge", "-o", "{out}", "{built:normal.profraw}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
 	{name: "show --memory of an instrumentation raw", args: []string{"show", "--memory", "{built:normal.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	// MemProf raws merged into indexed profiles: llvm's bytes, for every
 	// MemProf version and schema (the full schema of a raw with access
@@ -209,6 +214,9 @@ func buildPrograms() (string, error) {
 	if err := runAll(dir, memprofIndexed); err != nil {
 		return "", err
 	}
+	if err := os.WriteFile(filepath.Join(dir, "mp.yaml"), []byte(memprofYAML), 0o644); err != nil {
+		return "", err
+	}
 	steps := [][]string{
 		{"llvm-strip-22", "bin", "-o", "bin-stripped"},
 		{"env", "LLVM_PROFILE_FILE=bin-stripped.profraw", "./bin-stripped"},
@@ -287,7 +295,37 @@ var memprofIndexed = [][]string{
 	{"llvm-profdata-22", "merge", "--memprof-version=3", "--memprof-full-schema", "--profiled-binary=mp-hist", "mp-hist.memprofraw", "-o", "mp-hist-v3f.profdata"},
 	{"llvm-profdata-22", "merge", "--memprof-version=4", "--profiled-binary=mp-multi", "mp-multi.memprofraw", "-o", "mp-multi-v4.profdata"},
 	{"llvm-profdata-22", "merge", "--profiled-binary=mp-basic", "normal.profraw", "mp-basic.memprofraw", "-o", "mp-mixed.profdata"},
+	{"sh", "-c", "llvm-profdata-22 show --memory mp-hist-v3f.profdata > mp-hist.yaml"},
 }
+
+// memprofYAML is a YAML MemProf profile as written by hand: GUIDs in hex
+// and as function names, callee GUIDs, a GUID repeated.
+const memprofYAML = `---
+HeapProfileRecords:
+  - GUID: 0x1
+    AllocSites:
+      - Callstack:
+          - { Function: 0x2, LineOffset: 1, Column: 3, IsInlineFrame: true }
+          - { Function: main, LineOffset: 2, Column: 4, IsInlineFrame: false }
+        MemInfoBlock:
+          AllocCount: 2
+          TotalSize: 30
+          TotalLifetime: 500000
+          TotalLifetimeAccessDensity: 1
+    CallSites:
+      - Frames:
+          - { Function: 0x2, LineOffset: 1, Column: 3, IsInlineFrame: false }
+        CalleeGuids: [ 0x3, foo ]
+  - GUID: foo
+    CallSites:
+      - Frames:
+          - { Function: foo, LineOffset: 9, Column: 3, IsInlineFrame: true }
+  - GUID: 0x1
+    CallSites:
+      - Frames:
+          - { Function: 0x7, LineOffset: 9, Column: 3, IsInlineFrame: true }
+...
+`
 
 const memprofBasic = `
 #include <stdlib.h>

@@ -144,6 +144,5 @@ func isRuntimeFile(file string) bool {
 // guidOf is the GUID MemProf names a function by: the MD5 of its
 // canonical linkage name.
 func guidOf(name string) (uint64, string) {
-	c := symbolize.CanonicalName(name)
-	return sampleprof.MD5Name(c), c
+	return memprof.GUIDOf(name), sampleprof.CanonicalName(name)
 }

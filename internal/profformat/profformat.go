@@ -37,12 +37,13 @@ const (
 	UnsymbolizedLBR        // llvm-profgen's unsymbolized profile, without contexts
 	UnsymbolizedCS         // llvm-profgen's unsymbolized profile, with contexts
 	MemProfRaw             // raw MemProf heap profile (.memprofraw)
+	MemProfYAML            // MemProf heap profile in llvm's YAML (LLVM 20 on)
 )
 
 var formatNames = [...]string{"unknown", "raw (64-bit little-endian)", "raw (32-bit little-endian)",
 	"raw (64-bit big-endian)", "raw (32-bit big-endian)", "indexed", "binary sample profile",
 	"extbinary sample profile", "text sample profile", "GCC AutoFDO sample profile", "instrumentation text profile", "gzipped pprof",
-	"profgen address profile", "unsymbolized profile (LBR)", "unsymbolized profile (CS)", "raw MemProf profile"}
+	"profgen address profile", "unsymbolized profile (LBR)", "unsymbolized profile (CS)", "raw MemProf profile", "MemProf YAML profile"}
 
 func (f Format) String() string { return formatNames[f] }
 
@@ -85,7 +86,7 @@ func (f Format) IsRaw() bool {
 // Kind returns the family of f.
 func (f Format) Kind() Kind {
 	switch f {
-	case RawLE64, RawLE32, RawBE64, RawBE32, Indexed, InstrText, MemProfRaw:
+	case RawLE64, RawLE32, RawBE64, RawBE32, Indexed, InstrText, MemProfRaw, MemProfYAML:
 		return KindInstr
 	case SampleBinary, SampleExtBinary, SampleText, SampleGCC:
 		return KindSample
@@ -146,6 +147,8 @@ func Sniff(head []byte) Format {
 	switch {
 	case bytes.HasPrefix(head, []byte(AddressHeader)):
 		return AddressStacks
+	case bytes.HasPrefix(head, []byte("---")):
+		return MemProfYAML // llvm's YAMLMemProfReader::hasFormat
 	case IsUnsymbolizedLBR(head):
 		return UnsymbolizedLBR
 	case IsUnsymbolizedCS(head):

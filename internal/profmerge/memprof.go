@@ -41,7 +41,7 @@ func splitMemProf(inputs []merge.Input) (instr, mem []merge.Input, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if f == profformat.MemProfRaw {
+		if f == profformat.MemProfRaw || f == profformat.MemProfYAML {
 			mem = append(mem, in)
 		} else {
 			instr = append(instr, in)
@@ -50,7 +50,7 @@ func splitMemProf(inputs []merge.Input) (instr, mem []merge.Input, err error) {
 	return instr, mem, nil
 }
 
-// readMemProf symbolizes the raw MemProf inputs. Like llvm-profdata-22,
+// readMemProf reads the MemProf inputs, raw ones symbolized. Like llvm-profdata-22,
 // whose writer takes the MemProf data of the first input and then (its
 // addMemProfData returning early) none of another's, the first input's
 // profile is the output's; the others are read and checked only.
@@ -61,17 +61,33 @@ func readMemProf(stderr io.Writer, o *Options, mem []merge.Input) (*memprof.Data
 		if err != nil {
 			return nil, err
 		}
-		p, err := profshow.ReadMemProfRaw(in.Path, b, o.MemProf.ProfiledBinary)
+		d, err := readMemProfInput(in.Path, b, o.MemProf.ProfiledBinary)
 		if err != nil {
 			return nil, err
 		}
 		if first == nil {
-			first = p.Data
+			first = d
 		} else {
 			fmt.Fprintf(stderr, "profgen merge: warning: %s: MemProf data of a second raw profile is not merged (as llvm-profdata-22)\n", in.Path)
 		}
 	}
 	return first, nil
+}
+
+// readMemProfInput reads a raw MemProf profile (symbolized) or a YAML one.
+func readMemProfInput(path string, b []byte, binPath string) (*memprof.Data, error) {
+	if !memprof.IsRaw(b) {
+		d, err := memprof.ReadYAML(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return d, nil
+	}
+	p, err := profshow.ReadMemProfRaw(path, b, binPath)
+	if err != nil {
+		return nil, err
+	}
+	return p.Data, nil
 }
 
 // addMemProf puts the MemProf data into the merged profile, flagged so,

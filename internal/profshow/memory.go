@@ -152,7 +152,7 @@ func writeMemProfYAML(w io.Writer, d *memprof.Data, schema memprof.Schema) {
 	}
 	fmt.Fprintln(w, "---\nHeapProfileRecords:")
 	for _, r := range d.Records {
-		fmt.Fprintf(w, "  - %s0x%016x\n", yamlKey("GUID"), r.GUID)
+		fmt.Fprintf(w, "  - %s0x%x\n", yamlKey("GUID"), r.GUID)
 		if len(r.AllocSites) > 0 {
 			fmt.Fprintln(w, "    AllocSites:")
 		}
@@ -185,7 +185,7 @@ func yamlKey(key string) string {
 
 func writeYAMLFrames(w io.Writer, frames []memprof.Frame) {
 	for _, f := range frames {
-		fmt.Fprintf(w, "          - { Function: 0x%016x, LineOffset: %d, Column: %d, IsInlineFrame: %t }\n", f.Function, f.LineOffset, f.Column, f.Inline)
+		fmt.Fprintf(w, "          - { Function: 0x%x, LineOffset: %d, Column: %d, IsInlineFrame: %t }\n", f.Function, f.LineOffset, f.Column, f.Inline)
 	}
 }
 
@@ -195,7 +195,7 @@ func writeCallees(w io.Writer, callees []uint64) {
 	}
 	parts := make([]string, len(callees))
 	for i, g := range callees {
-		parts[i] = fmt.Sprintf("0x%016x", g)
+		parts[i] = fmt.Sprintf("0x%x", g)
 	}
 	fmt.Fprintf(w, "        %s[ %s ]\n", yamlKey("CalleeGuids"), strings.Join(parts, ", "))
 }

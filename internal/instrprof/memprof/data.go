@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	"lukechampine.com/blake3"
+
+	"github.com/profgen/profgen/internal/sampleprof"
 )
 
 // Frame is one frame of an allocation context: the function (the GUID of
@@ -118,4 +120,10 @@ func (d *Data) StackFrames(id StackID) []Frame {
 func hash8(b []byte) uint64 {
 	sum := blake3.Sum256(b)
 	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// GUIDOf is the GUID of a function name as MemProf computes it
+// (memprof::getGUID): the MD5 of its canonical name.
+func GUIDOf(name string) uint64 {
+	return sampleprof.MD5Name(sampleprof.CanonicalName(name))
 }
