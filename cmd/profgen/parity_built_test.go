@@ -112,6 +112,9 @@ var correlationRows = []parityRow{
 	{name: "merge memprof and instrumentation raws to text", args: []string{"merge", "--text", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}", "{built:normal.profraw}"}, tool: "llvm-profdata-22"},
 	{name: "merge memprof raw, random hotness", args: []string{"merge", "-o", "{out}", "--memprof-random-hotness", "--memprof-random-hotness-seed=77", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, tool: "llvm-profdata-22"},
 	{name: "merge memprof raw, random hotness, version 4", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--memprof-random-hotness", "--memprof-random-hotness-seed=5", "--profiled-binary={built:mp-inline}", "{built:mp-inline.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw of many contexts, version 2", args: []string{"merge", "-o", "{out}", "--memprof-version=2", "--profiled-binary={built:mp-big}", "{built:mp-big.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw of many contexts, version 4", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--profiled-binary={built:mp-big}", "{built:mp-big.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "show --memory raw of many contexts", args: []string{"show", "--memory", "--profiled-binary={built:mp-big}", "{built:mp-big.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
 	{name: "merge memprof raw, version 5", args: []string{"merge", "-o", "{out}", "--memprof-version=5", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "merge memprof raw without --profiled-binary", args: []string{"merge", "-o", "{out}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "temporal single-byte raws, trace length 1", args: []string{"merge", "--temporal-profile-max-trace-length=1", "--text", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts-byte-2.profraw}"}, tool: "llvm-profdata-22"},
@@ -271,6 +274,7 @@ var memprofPrograms = map[string]memprofProgram{
 	"mp-pic":    {src: memprofBasic, flags: []string{"-pie", "-fPIE"}},
 	"mp-inline": {src: memprofInline, flags: []string{"-no-pie"}},
 	"mp-multi":  {src: memprofMulti, flags: []string{"-no-pie"}},
+	"mp-big":    {src: memprofBig(40), flags: []string{"-no-pie"}},
 	"mp-hist": {src: memprofHistogram, lang: "c++", flags: []string{"-no-pie", "-mllvm", "-memprof-use-callbacks=true",
 		"-mllvm", "-memprof-histogram"}},
 }
@@ -326,6 +330,28 @@ HeapProfileRecords:
           - { Function: 0x7, LineOffset: 9, Column: 3, IsInlineFrame: true }
 ...
 `
+
+// memprofBig is a program of n functions that each allocate and call two
+// later ones, a few levels deep: dozens of allocation contexts sharing
+// frames, whose order in llvm's tables follows its hash maps.
+func memprofBig(n int) string {
+	var b strings.Builder
+	b.WriteString("#include <stdlib.h>\n#include <string.h>\nvolatile long sink;\n")
+	for i := range n {
+		fmt.Fprintf(&b, "__attribute__((noinline)) void f%d(int d);\n", i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "__attribute__((noinline)) void f%d(int d) {\n  char *p = malloc(%d); memset(p, 0, %d); sink += (long)p; free(p);\n", i, i+1, i+1)
+		for _, j := range []int{i + 1, i + 3} {
+			if j < n {
+				fmt.Fprintf(&b, "  if (d < 4) f%d(d + 1);\n", j)
+			}
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("int main(void) { for (int i = 0; i < 3; i++) { f0(0); f1(1); } return 0; }\n")
+	return b.String()
+}
 
 const memprofBasic = `
 #include <stdlib.h>

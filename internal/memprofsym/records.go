@@ -2,8 +2,8 @@ package memprofsym
 
 import (
 	"fmt"
-	"sort"
 
+	"github.com/profgen/profgen/internal/densemap"
 	"github.com/profgen/profgen/internal/instrprof/memprof"
 	"github.com/profgen/profgen/internal/symbolize"
 )
@@ -24,13 +24,11 @@ type symbolizer struct {
 // returns the stacks without the addresses dropped, empty stacks left
 // out.
 func (s *symbolizer) symbolizeStacks() (map[uint64][]uint64, error) {
-	ids := make([]uint64, 0, len(s.raw.Stacks))
-	for id := range s.raw.Stacks {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	out := map[uint64][]uint64{}
-	for _, id := range ids {
+	// In the order of llvm's DenseMap of the stacks: frames get their
+	// place in version 2's frame table in the order they are symbolized.
+	for _, i := range densemap.Order(s.raw.StackOrder, 0) {
+		id := s.raw.StackOrder[i]
 		var kept []uint64
 		for _, pc := range s.raw.Stacks[id] {
 			if s.symbolizeAddr(pc) {

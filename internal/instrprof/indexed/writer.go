@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/profgen/profgen/internal/densemap"
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/memprof"
 	"github.com/profgen/profgen/internal/instrprof/ondisk"
@@ -149,63 +150,20 @@ func groupByName(funcs []*instrprof.Func) []*group {
 }
 
 // denseMapOrder orders the records of one name as llvm-profdata-19 emits
-// them: in the bucket order of the SmallDenseMap keyed by CFG hash that
-// holds them (see denseMap), the records inserted in hash order.
+// them: in the bucket order of the SmallDenseMap keyed by CFG hash (4
+// inline buckets) that holds them, the records inserted in hash order.
+// The hash (densemap.Hash) was found to match llvm-profdata-19's order
+// on every name with 2 to 50 CFG hashes tried.
 func denseMapOrder(recs []*instrprof.Func) []*instrprof.Func {
-	m := newDenseMap()
-	for _, f := range recs {
-		m.insert(f)
+	keys := make([]uint64, len(recs))
+	for i, f := range recs {
+		keys[i] = f.Hash
 	}
 	out := recs[:0:0]
-	for _, f := range m.buckets {
-		if f != nil {
-			out = append(out, f)
-		}
+	for _, i := range densemap.Order(keys, 4) {
+		out = append(out, recs[i])
 	}
 	return out
-}
-
-// denseMap places records as LLVM's SmallDenseMap<uint64_t, T> does in
-// llvm-profdata-19: 4 inline buckets, then 64, doubled when an insertion
-// would fill 3/4 of them (entries rehashed in bucket order); the bucket is
-// the 32-bit hash masked, then quadratic probing. The hash is splitmix64's
-// multiply and xor-shift, found to match llvm-profdata-19's order on every
-// name with 2 to 50 CFG hashes tried.
-type denseMap struct {
-	buckets []*instrprof.Func
-	n       int
-}
-
-func newDenseMap() *denseMap { return &denseMap{buckets: make([]*instrprof.Func, 4)} }
-
-func (m *denseMap) insert(f *instrprof.Func) {
-	if (m.n+1)*4 >= len(m.buckets)*3 {
-		old := m.buckets
-		m.buckets = make([]*instrprof.Func, max(64, 2*len(old)))
-		for _, g := range old {
-			if g != nil {
-				m.place(g)
-			}
-		}
-	}
-	m.place(f)
-	m.n++
-}
-
-func (m *denseMap) place(f *instrprof.Func) {
-	mask := uint32(len(m.buckets) - 1)
-	i := denseHash(f.Hash) & mask
-	for probe := uint32(1); m.buckets[i] != nil; probe++ {
-		i = (i + probe) & mask
-	}
-	m.buckets[i] = f
-}
-
-// denseHash is LLVM's DenseMapInfo hash of a uint64 key.
-func denseHash(x uint64) uint32 {
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 31
-	return uint32(x)
 }
 
 // emitTable appends the hash table of the function records (see

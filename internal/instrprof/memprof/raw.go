@@ -51,8 +51,10 @@ type Raw struct {
 	Version  uint64 // of the last dump
 	Segments []Segment
 	Blocks   []Block // in order of first appearance; one per stack id
-	// Stacks maps a stack id to its program counters, leaf first.
-	Stacks map[uint64][]uint64
+	// Stacks maps a stack id to its program counters, leaf first;
+	// StackOrder lists the ids in order of first appearance.
+	Stacks     map[uint64][]uint64
+	StackOrder []uint64
 }
 
 // IsRaw tells whether b starts like a raw MemProf profile.
@@ -120,11 +122,15 @@ func (r *Raw) readDump(d []byte, base int, index map[uint64]int) error {
 	}
 	r.Version, r.Segments = version, segs
 	r.addBlocks(mibs, index)
-	for id, pcs := range stacks {
-		if old, ok := r.Stacks[id]; ok && !slices.Equal(old, pcs) {
-			return fmt.Errorf("offset %d: stack id %d: %w", base, id, errStackChange)
+	for _, s := range stacks {
+		old, ok := r.Stacks[s.id]
+		if ok && !slices.Equal(old, s.pcs) {
+			return fmt.Errorf("offset %d: stack id %d: %w", base, s.id, errStackChange)
 		}
-		r.Stacks[id] = pcs
+		if !ok {
+			r.Stacks[s.id] = s.pcs
+			r.StackOrder = append(r.StackOrder, s.id)
+		}
 	}
 	return nil
 }

@@ -135,10 +135,18 @@ func (r *reader) mib(version uint64) MIB {
 	return m
 }
 
-// stacks reads the call stack section: id, count, program counters.
-func (r *reader) stacks() map[uint64][]uint64 {
+// stack is one call stack of a dump.
+type stack struct {
+	id  uint64
+	pcs []uint64
+}
+
+// stacks reads the call stack section: id, count, program counters. A
+// repeated id keeps its last stack, as llvm's map does.
+func (r *reader) stacks() []stack {
 	n := r.count(16)
-	out := make(map[uint64][]uint64, n)
+	out := make([]stack, 0, n)
+	index := map[uint64]int{}
 	for range n {
 		id := r.u64()
 		pcs := make([]uint64, r.count(8))
@@ -148,7 +156,12 @@ func (r *reader) stacks() map[uint64][]uint64 {
 		if r.err != nil {
 			return nil
 		}
-		out[id] = pcs
+		if i, ok := index[id]; ok {
+			out[i].pcs = pcs
+			continue
+		}
+		index[id] = len(out)
+		out = append(out, stack{id, pcs})
 	}
 	return out
 }
