@@ -8,18 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 declare -A rank=(
 	# utilities, usable by every stage
-	[atomicfile]=0 [leb128]=0 [slab]=0 [hexnum]=0 [cxxheap]=0 [testutil]=0 [inflate]=0 [quote]=0 [mmapfile]=0 [progress]=0
+	[atomicfile]=0 [densemap]=0 [leb128]=0 [slab]=0 [hexnum]=0 [cxxheap]=0 [testutil]=0 [inflate]=0 [quote]=0 [mmapfile]=0 [progress]=0
 	# the record model every sample source produces
 	[record]=0
 	# parse: what perf and the compilers wrote
-	[perfscript]=1 [perfdata]=1 [perfdatafile]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [profformat]=1
+	[perfscript]=1 [perfdata]=1 [perfdatafile]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [instrprof/memprof]=1 [instrprof/ondisk]=1 [profformat]=1
 	[sampleprof]=1 [dataaccess]=1
 	# the per-process address spaces; the object files
 	[addrspace]=2 [perfsyms]=2 [locate]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2
 	# aggregate: counts
 	[aggregate]=3 [instrprof/merge]=3 [fpskid]=3 [unwind]=3
 	# symbolize
-	[symbolize]=4
+	[symbolize]=4 [memprofsym]=4
 	# write: profiles from counts and symbols; reports
 	[generate]=5 [boltprof]=5 [csprofile]=5 [pprofout]=5 [rawprof]=5 [addrprof]=5 [profshow]=5 [profoverlap]=5 [proforder]=5
 	# the pipelines in one function each: conversion (driver), merge (profmerge)

@@ -74,6 +74,11 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.Supplement.InstrColdThreshold, "instr-prof-cold-threshold", 0, "with --supplement-instr-with-sample: the instrumentation profile's cold count threshold (default 0: its summary's)")
 	fs.Uint64Var(&o.Supplement.MinSize, "suppl-min-size-threshold", 10, "with --supplement-instr-with-sample: functions with fewer counters are left alone")
 	fs.BoolVar(&o.KeepVTableSymbols, "keep-vtable-symbols", false, "keep the vtable names of raw and indexed inputs in the indexed output (for show --show-vtables)")
+	fs.StringVar(&o.MemProf.ProfiledBinary, "profiled-binary", "", "the binary raw MemProf inputs (.memprofraw) were collected from")
+	fs.IntVar(&o.MemProf.Version, "memprof-version", 3, "MemProf section version: 2, 3 or 4")
+	fs.BoolVar(&o.MemProf.FullSchema, "memprof-full-schema", false, "write every MemProf MIB field, not only the hot/cold ones")
+	fs.BoolVar(&o.MemProf.RandomHotness, "memprof-random-hotness", false, "make each MemProf allocation site cold or not at random (testing)")
+	fs.Uint32Var(&o.MemProf.RandomHotnessSeed, "memprof-random-hotness-seed", 0, "seed of --memprof-random-hotness (glibc rand, as llvm-profdata; 0: the time)")
 	fs.BoolVar(&o.MatchBinaryID, "match-binary-id", false, "merge only raws whose binary id is the build id of --binary-file; list the others")
 }
 

@@ -42,7 +42,9 @@ func (o *showOptions) AddFlags(fs *pflag.FlagSet) {
 	choiceVar(fs, &o.Kind, map[string]string{
 		"instr":  "the profile is an instrumentation profile (llvm's default; profgen tells by magic and refuses another kind)",
 		"sample": "the profile is a sample profile: shown as llvm-profdata show --sample prints it (without it, profgen's summary)",
-	}, "instr", "sample")
+		"memory": "the profile is a MemProf profile (raw, with --profiled-binary, or indexed): shown as llvm-profdata show --memory prints it",
+	}, "instr", "sample", "memory")
+	fs.StringVar(&o.ProfiledBinary, "profiled-binary", "", "with --memory: the binary a raw MemProf profile was collected from")
 	fs.StringVar(&o.LLVM.ShowFormat, "show-format", "text", "text, or json (with --sample: llvm's JSON of every function); yaml (MemProf) is refused, as llvm does for these profiles")
 	llvmVersionVar(fs, &o.LLVM.Version)
 	fs.StringVar(&o.DebugInfo.Path, "debug-info", "", "binary built with -g -mllvm -profile-correlate=debug-info: show the functions its DWARF holds profile metadata for (no profile needed)")

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -69,8 +71,58 @@ var correlationRows = []parityRow{
 		llvm: []string{"merge", "-j=1", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts.profraw}", "{built:ts-2.profraw}"}, compare: sameText, tool: "llvm-profdata-22"},
 	{name: "show temporal single-byte raw", args: []string{"show", "--temporal-profile-traces", "--all-functions", "--counts", "{built:ts-byte-2.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
 	{name: "order of a temporal single-byte raw", args: []string{"order", "{built:ts-byte.profraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	// MemProf raws (llvm/test/tools/llvm-profdata/memprof-*.test, their
+	// inputs made by Inputs/update_memprof_inputs.sh with programs of our
+	// own): shown symbolized against their binary.
+	{name: "show --memory raw", args: []string{"show", "--memory", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw, inlined allocation", args: []string{"show", "--memory", "--profiled-binary", "{built:mp-inline}", "{built:mp-inline.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw of two dumps", args: []string{"show", "--memory", "--profiled-binary={built:mp-multi}", "{built:mp-multi.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw of a PIE", args: []string{"show", "--memory", "--profiled-binary={built:mp-pic}", "{built:mp-pic.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw with access histograms", args: []string{"show", "--memory", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, compare: sameMemStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory raw without --profiled-binary", args: []string{"show", "--memory", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "show --memory raw, another binary", args: []string{"show", "--memory", "--profiled-binary={built:mp-inline}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	// show --memory of indexed profiles with a MemProf section: the
+	// indexed inputs are llvm-profdata-22's merges ({built:mp-*.profdata},
+	// MemProf versions 2 to 4), so both tools read the same bytes.
+	{name: "show --memory indexed, MemProf version 2", args: []string{"show", "--memory", "{built:mp-inline-v2.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory indexed, MemProf version 3, full schema", args: []string{"show", "--memory", "{built:mp-hist-v3f.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory indexed, MemProf version 4", args: []string{"show", "--memory", "{built:mp-multi-v4.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show --memory indexed, instrumentation and MemProf", args: []string{"show", "--memory", "{built:mp-mixed.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "show of indexed instrumentation and MemProf", args: []string{"show", "--all-functions", "--counts", "{built:mp-mixed.profdata}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "merge of indexed instrumentation and MemProf: empty MemProf section", args: []string{"merge", "-o", "{out}", "{built:mp-mixed.profdata}"}, tool: "llvm-profdata-22"},
+	{name: "merge of indexed MemProf, --memprof-version=2", args: []string{"merge", "--memprof-version=2", "-o", "{out}", "{built:mp-multi-v4.profdata}"}, tool: "llvm-profdata-22"},
+	{name: "merge of indexed MemProf and a MemProf raw", args: []string{"merge", "--memprof-version=4", "--profiled-binary={built:mp-basic}", "-o", "{out}", "{built:mp-mixed.profdata}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf", args: []string{"merge", "-o", "{out}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf, version 4", args: []string{"merge", "--memprof-version=4", "-o", "{out}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf, version 2, full schema", args: []string{"merge", "--memprof-version=2", "--memprof-full-schema", "-o", "{out}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge show --memory's YAML, full schema", args: []string{"merge", "--memprof-version=4", "--memprof-full-schema", "-o", "{out}", "{built:mp-hist.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "merge YAML MemProf with instrumentation", args: []string{"merge", "-o", "{out}", "{built:normal.profraw}", "{built:mp.yaml}"}, tool: "llvm-profdata-22"},
+	{name: "show --memory of an instrumentation raw", args: []string{"show", "--memory", "{built:normal.profraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	// MemProf raws merged into indexed profiles: llvm's bytes, for every
+	// MemProf version and schema (the full schema of a raw with access
+	// histograms holds the address of llvm's heap copy of each: not
+	// comparable).
+	{name: "merge memprof raw", args: []string{"merge", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 2", args: []string{"merge", "-o", "{out}", "--memprof-version=2", "--profiled-binary={built:mp-inline}", "{built:mp-inline.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 3, full schema", args: []string{"merge", "-o", "{out}", "--memprof-version=3", "--memprof-full-schema", "--profiled-binary={built:mp-inline}", "{built:mp-inline.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 4", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--profiled-binary={built:mp-multi}", "{built:mp-multi.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 4, full schema (PIE)", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--memprof-full-schema", "--profiled-binary={built:mp-pic}", "{built:mp-pic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw with access histograms", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge instrumentation and memprof raws", args: []string{"merge", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:normal.profraw}", "{built:mp-basic.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof and instrumentation raws to text", args: []string{"merge", "--text", "-o", "{out}", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}", "{built:normal.profraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, random hotness", args: []string{"merge", "-o", "{out}", "--memprof-random-hotness", "--memprof-random-hotness-seed=77", "--profiled-binary={built:mp-hist}", "{built:mp-hist.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, random hotness, version 4", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--memprof-random-hotness", "--memprof-random-hotness-seed=5", "--profiled-binary={built:mp-inline}", "{built:mp-inline.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw of many contexts, version 2", args: []string{"merge", "-o", "{out}", "--memprof-version=2", "--profiled-binary={built:mp-big}", "{built:mp-big.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw of many contexts, version 4", args: []string{"merge", "-o", "{out}", "--memprof-version=4", "--profiled-binary={built:mp-big}", "{built:mp-big.memprofraw}"}, tool: "llvm-profdata-22"},
+	{name: "show --memory raw of many contexts", args: []string{"show", "--memory", "--profiled-binary={built:mp-big}", "{built:mp-big.memprofraw}"}, compare: sameStdout, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw, version 5", args: []string{"merge", "-o", "{out}", "--memprof-version=5", "--profiled-binary={built:mp-basic}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
+	{name: "merge memprof raw without --profiled-binary", args: []string{"merge", "-o", "{out}", "{built:mp-basic.memprofraw}"}, compare: bothFail, tool: "llvm-profdata-22"},
 	{name: "temporal single-byte raws, trace length 1", args: []string{"merge", "--temporal-profile-max-trace-length=1", "--text", "-o", "{out}", "{built:ts-byte.profraw}", "{built:ts-byte-2.profraw}"}, tool: "llvm-profdata-22"},
 }
+
+// histogramAddrs matches the address of a MIB's access histogram in
+// show --memory's text.
+var histogramAddrs = regexp.MustCompile(`(?m)^( +AccessHistogram: )\d+$`)
 
 // debuginfodEnv points the debuginfod client at {built:srv}, with a cache
 // of each tool's own.
@@ -157,6 +209,17 @@ func buildPrograms() (string, error) {
 			return "", err
 		}
 	}
+	for name, m := range memprofPrograms {
+		if err := m.build(dir, name); err != nil {
+			return "", err
+		}
+	}
+	if err := runAll(dir, memprofIndexed); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mp.yaml"), []byte(memprofYAML), 0o644); err != nil {
+		return "", err
+	}
 	steps := [][]string{
 		{"llvm-strip-22", "bin", "-o", "bin-stripped"},
 		{"env", "LLVM_PROFILE_FILE=bin-stripped.profraw", "./bin-stripped"},
@@ -193,6 +256,162 @@ func (b builtProgram) build(dir, name string) error {
 	}
 	return runAll(dir, steps)
 }
+
+// memprofProgram is a program built with -fmemory-profile and run once,
+// its raw MemProf profile written to NAME.memprofraw, as LLVM's
+// update_memprof_inputs.sh makes its inputs (without lld: one executable
+// segment all the same).
+type memprofProgram struct {
+	src, lang string
+	flags     []string
+}
+
+var memprofFlags = []string{"-gmlt", "-fdebug-info-for-profiling", "-fmemory-profile", "-mno-omit-leaf-frame-pointer",
+	"-fno-omit-frame-pointer", "-fno-optimize-sibling-calls", "-m64", "-Wl,--build-id"}
+
+var memprofPrograms = map[string]memprofProgram{
+	"mp-basic":  {src: memprofBasic, flags: []string{"-no-pie"}},
+	"mp-pic":    {src: memprofBasic, flags: []string{"-pie", "-fPIE"}},
+	"mp-inline": {src: memprofInline, flags: []string{"-no-pie"}},
+	"mp-multi":  {src: memprofMulti, flags: []string{"-no-pie"}},
+	"mp-big":    {src: memprofBig(40), flags: []string{"-no-pie"}},
+	"mp-hist": {src: memprofHistogram, lang: "c++", flags: []string{"-no-pie", "-mllvm", "-memprof-use-callbacks=true",
+		"-mllvm", "-memprof-histogram"}},
+}
+
+func (m memprofProgram) build(dir, name string) error {
+	src := name + ".c"
+	if err := os.WriteFile(filepath.Join(dir, src), []byte(m.src), 0o644); err != nil {
+		return err
+	}
+	cc := append([]string{"clang-22", "-x", cmp.Or(m.lang, "c"), src, "-x", "none", "-o", name}, slices.Concat(memprofFlags, m.flags)...)
+	if m.lang == "c++" {
+		cc = append(cc, "-lstdc++")
+	}
+	run := []string{"sh", "-c", "MEMPROF_OPTIONS=log_path=stdout ./" + name + " > " + name + ".memprofraw"}
+	return runAll(dir, [][]string{cc, run})
+}
+
+// memprofIndexed are llvm-profdata-22's merges of the MemProf raws, the
+// indexed inputs of the show --memory rows.
+var memprofIndexed = [][]string{
+	{"llvm-profdata-22", "merge", "--memprof-version=2", "--profiled-binary=mp-inline", "mp-inline.memprofraw", "-o", "mp-inline-v2.profdata"},
+	{"llvm-profdata-22", "merge", "--memprof-version=3", "--memprof-full-schema", "--profiled-binary=mp-hist", "mp-hist.memprofraw", "-o", "mp-hist-v3f.profdata"},
+	{"llvm-profdata-22", "merge", "--memprof-version=4", "--profiled-binary=mp-multi", "mp-multi.memprofraw", "-o", "mp-multi-v4.profdata"},
+	{"llvm-profdata-22", "merge", "--profiled-binary=mp-basic", "normal.profraw", "mp-basic.memprofraw", "-o", "mp-mixed.profdata"},
+	{"sh", "-c", "llvm-profdata-22 show --memory mp-hist-v3f.profdata > mp-hist.yaml"},
+}
+
+// memprofYAML is a YAML MemProf profile as written by hand: GUIDs in hex
+// and as function names, callee GUIDs, a GUID repeated.
+const memprofYAML = `---
+HeapProfileRecords:
+  - GUID: 0x1
+    AllocSites:
+      - Callstack:
+          - { Function: 0x2, LineOffset: 1, Column: 3, IsInlineFrame: true }
+          - { Function: main, LineOffset: 2, Column: 4, IsInlineFrame: false }
+        MemInfoBlock:
+          AllocCount: 2
+          TotalSize: 30
+          TotalLifetime: 500000
+          TotalLifetimeAccessDensity: 1
+    CallSites:
+      - Frames:
+          - { Function: 0x2, LineOffset: 1, Column: 3, IsInlineFrame: false }
+        CalleeGuids: [ 0x3, foo ]
+  - GUID: foo
+    CallSites:
+      - Frames:
+          - { Function: foo, LineOffset: 9, Column: 3, IsInlineFrame: true }
+  - GUID: 0x1
+    CallSites:
+      - Frames:
+          - { Function: 0x7, LineOffset: 9, Column: 3, IsInlineFrame: true }
+...
+`
+
+// memprofBig is a program of n functions that each allocate and call two
+// later ones, a few levels deep: dozens of allocation contexts sharing
+// frames, whose order in llvm's tables follows its hash maps.
+func memprofBig(n int) string {
+	var b strings.Builder
+	b.WriteString("#include <stdlib.h>\n#include <string.h>\nvolatile long sink;\n")
+	for i := range n {
+		fmt.Fprintf(&b, "__attribute__((noinline)) void f%d(int d);\n", i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "__attribute__((noinline)) void f%d(int d) {\n  char *p = malloc(%d); memset(p, 0, %d); sink += (long)p; free(p);\n", i, i+1, i+1)
+		for _, j := range []int{i + 1, i + 3} {
+			if j < n {
+				fmt.Fprintf(&b, "  if (d < 4) f%d(d + 1);\n", j)
+			}
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("int main(void) { for (int i = 0; i < 3; i++) { f0(0); f1(1); } return 0; }\n")
+	return b.String()
+}
+
+const memprofBasic = `
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  char *x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  return 0;
+}
+`
+
+const memprofInline = `
+#include <stdlib.h>
+#include <string.h>
+__attribute__((always_inline)) void qux(int x) {
+  char *ptr = (char *)malloc(x);
+  memset(ptr, 0, x);
+  free(ptr);
+}
+__attribute__((noinline)) void foo(int x) { qux(x); }
+__attribute__((noinline)) void bar(int x) { foo(x); }
+int main(int argc, char **argv) {
+  bar(argc);
+  return 0;
+}
+`
+
+const memprofMulti = `
+#include <sanitizer/memprof_interface.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  char *x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  __memprof_profile_dump();
+  x = (char *)malloc(10);
+  memset(x, 0, 10);
+  free(x);
+  return 0;
+}
+`
+
+const memprofHistogram = `
+struct A { long a, b, c, d, e, f, g, h; A() {} };
+void foo() { long acc = 0; A *a = new A(); acc += a->a; acc += a->b; acc += a->h; delete a; }
+int main(int argc, char **argv) {
+  long acc = 0;
+  A *b = new A();
+  for (int i = 0; i < 5000; i++) acc += b->a;
+  acc += b->c;
+  delete b;
+  for (int i = 0; i < 21; ++i) foo();
+  return (int)acc & 1;
+}
+`
 
 // runAll runs commands in dir; a program's exit status is its own (the
 // programs return 0).

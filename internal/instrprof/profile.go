@@ -10,6 +10,7 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
+	"github.com/profgen/profgen/internal/instrprof/memprof"
 	"maps"
 	"math/bits"
 	"slices"
@@ -136,6 +137,12 @@ type Profile struct {
 	// TrackFirstValues makes the merge weigh value counts as llvm-profdata
 	// does (see firstvalues.go); set it before adding weighted records.
 	TrackFirstValues bool
+	// MemProf is the heap profile of the indexed profile's MemProf
+	// section, written when Kind has KindMemProf (empty when nil, as
+	// llvm-profdata writes for indexed inputs of that kind, whose MemProf
+	// data it does not merge); MemProfWrite chooses its format.
+	MemProf      *memprof.Data
+	MemProfWrite memprof.WriteOptions
 	// funcs holds the records by name reference; a name rarely has more
 	// than one CFG hash, and a uint64 key keeps the hot lookup cheap.
 	funcs map[uint64][]*Func

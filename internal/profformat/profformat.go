@@ -36,12 +36,14 @@ const (
 	AddressStacks          // profgen's address profile of call stacks (package addrprof)
 	UnsymbolizedLBR        // llvm-profgen's unsymbolized profile, without contexts
 	UnsymbolizedCS         // llvm-profgen's unsymbolized profile, with contexts
+	MemProfRaw             // raw MemProf heap profile (.memprofraw)
+	MemProfYAML            // MemProf heap profile in llvm's YAML (LLVM 20 on)
 )
 
 var formatNames = [...]string{"unknown", "raw (64-bit little-endian)", "raw (32-bit little-endian)",
 	"raw (64-bit big-endian)", "raw (32-bit big-endian)", "indexed", "binary sample profile",
 	"extbinary sample profile", "text sample profile", "GCC AutoFDO sample profile", "instrumentation text profile", "gzipped pprof",
-	"profgen address profile", "unsymbolized profile (LBR)", "unsymbolized profile (CS)"}
+	"profgen address profile", "unsymbolized profile (LBR)", "unsymbolized profile (CS)", "raw MemProf profile", "MemProf YAML profile"}
 
 func (f Format) String() string { return formatNames[f] }
 
@@ -84,7 +86,7 @@ func (f Format) IsRaw() bool {
 // Kind returns the family of f.
 func (f Format) Kind() Kind {
 	switch f {
-	case RawLE64, RawLE32, RawBE64, RawBE32, Indexed, InstrText:
+	case RawLE64, RawLE32, RawBE64, RawBE32, Indexed, InstrText, MemProfRaw, MemProfYAML:
 		return KindInstr
 	case SampleBinary, SampleExtBinary, SampleText, SampleGCC:
 		return KindSample
@@ -102,6 +104,8 @@ const (
 	RawMagic32 = uint64(255)<<56 | uint64('l')<<48 | uint64('p')<<40 | uint64('r')<<32 | uint64('o')<<24 | uint64('f')<<16 | uint64('R')<<8 | 129
 	// IndexedMagic is "\xfflprofi\x81" on disk (little-endian word).
 	IndexedMagic = uint64(0x8169666f72706cff)
+	// MemProfRawMagic starts a raw MemProf profile ("\x81rforpm\xff").
+	MemProfRawMagic = uint64(255)<<56 | uint64('m')<<48 | uint64('p')<<40 | uint64('r')<<32 | uint64('o')<<24 | uint64('f')<<16 | uint64('r')<<8 | 129
 	// Sample profiles: 'SPROF42' and a format byte, stored as a ULEB128.
 	sampleMagicBase      = uint64('S')<<56 | uint64('P')<<48 | uint64('R')<<40 | uint64('O')<<32 | uint64('F')<<24 | uint64('4')<<16 | uint64('2')<<8
 	SampleBinaryMagic    = sampleMagicBase | 0xff
@@ -125,6 +129,7 @@ var magics = []struct {
 	{SampleGCC, "adcg\x02\x00\x00\x00"},
 	{SampleGCC, "adcg\x03\x00\x00\x00"},
 	{GzipPprof, "\x1f\x8b"},
+	{MemProfRaw, le(MemProfRawMagic)},
 }
 
 func le(m uint64) string { return string(binary.LittleEndian.AppendUint64(nil, m)) }
@@ -145,6 +150,8 @@ func Sniff(head []byte) Format {
 	switch {
 	case bytes.HasPrefix(head, []byte(AddressHeader)):
 		return AddressStacks
+	case bytes.HasPrefix(head, []byte("---")):
+		return MemProfYAML // llvm's YAMLMemProfReader::hasFormat
 	case IsUnsymbolizedLBR(head):
 		return UnsymbolizedLBR
 	case IsUnsymbolizedCS(head):

@@ -77,6 +77,8 @@ type Options struct {
 	// KeepVTableSymbols (--keep-vtable-symbols): the indexed output keeps
 	// the vtable names of the raw and indexed inputs.
 	KeepVTableSymbols bool
+	// MemProf holds --profiled-binary and the --memprof-* flags.
+	MemProf MemProfOptions
 	// MergeColdContext and TrimColdContext (--sample-merge-cold-context,
 	// --sample-trim-cold-context) merge or drop the cold contexts of a
 	// context-sensitive sample profile, a merged one keeping its last
@@ -192,10 +194,23 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	if o.Format == FormatGCC {
 		return errors.New("--gcc: unknown format for instrumentation profiles (only meaningful for --sample)")
 	}
-	res, err := merge.Run(inputs, opts)
+	inputs, mem, err := splitMemProf(inputs)
 	if err != nil {
 		return err
 	}
+	var seed uint32
+	if o.MemProf.RandomHotness {
+		seed = o.MemProf.hotnessSeed(stderr)
+	}
+	memData, err := readMemProf(stderr, o, mem)
+	if err != nil {
+		return err
+	}
+	res, err := mergeInstrInputs(inputs, opts, len(mem))
+	if err != nil {
+		return err
+	}
+	addMemProf(o, res.Profile, memData, seed)
 	for _, s := range res.Skipped {
 		fmt.Fprintf(stderr, "profgen merge: %sskipped %s: %s\n", skipWarning(s.Kind), s.Path, s.Reason)
 	}
@@ -216,6 +231,19 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 		res.Profile.DropZero()
 	}
 	return writeInstr(o, res, version)
+}
+
+// mergeInstrInputs merges the instrumentation inputs; none (only MemProf
+// raws) gives an empty profile.
+func mergeInstrInputs(inputs []merge.Input, opts merge.Options, memInputs int) (*merge.Result, error) {
+	if len(inputs) == 0 && memInputs > 0 {
+		return &merge.Result{Profile: instrprof.NewProfile(), Merged: memInputs}, nil
+	}
+	res, err := merge.Run(inputs, opts)
+	if err == nil {
+		res.Merged += memInputs
+	}
+	return res, err
 }
 
 func writeInstr(o *Options, res *merge.Result, version int) error {

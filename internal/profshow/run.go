@@ -27,6 +27,9 @@ type Options struct {
 	// DebugInfo, when its Path is set, shows a binary's profile metadata
 	// instead of a profile (llvm-profdata show --debug-info).
 	DebugInfo DebugInfoOptions
+	// ProfiledBinary is the binary a raw MemProf profile was collected
+	// from (--profiled-binary), for --memory.
+	ProfiledBinary string
 }
 
 // Run shows the profile at path, its summary or one function, on w or in
@@ -63,6 +66,9 @@ func show(w io.Writer, opts Options, path string) error {
 	}
 	if err := profformat.CheckNotEmpty(path, profformat.KindOfFlag(opts.Kind)); err != nil {
 		return err
+	}
+	if opts.Kind == "memory" {
+		return showMemory(w, opts, path)
 	}
 	head, err := profformat.ReadHead(path)
 	if err != nil {

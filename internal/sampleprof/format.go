@@ -119,3 +119,21 @@ func MD5Name(name string) uint64 {
 }
 
 func hasUniqSuffix(name string) bool { return strings.Contains(name, uniqSuffix) }
+
+// CanonicalName strips the compiler suffixes LLVM drops by default when
+// matching profiles to functions (".llvm.N", ".part.N" when last), as
+// FunctionSamples::getCanonicalFnName with policy "selected". ".__uniq.N"
+// (-funique-internal-linkage-names, implied by -fpseudo-probe-for-profiling)
+// stays: LLVM skips it while FunctionSamples::HasUniqSuffix, true by default.
+func CanonicalName(name string) string {
+	for _, suffix := range []string{".llvm.", ".part."} {
+		i := strings.LastIndex(name, suffix)
+		if i < 0 {
+			continue
+		}
+		if strings.LastIndexByte(name, '.') == i+len(suffix)-1 {
+			name = name[:i]
+		}
+	}
+	return name
+}

@@ -32,7 +32,7 @@ var dieAttrs = map[dwarf.Attr]bool{
 	dwarf.AttrName: true, dwarf.AttrLinkageName: true, attrMIPSLinkageName: true,
 	dwarf.AttrDeclLine: true, dwarf.AttrDeclFile: true,
 	dwarf.AttrAbstractOrigin: true, dwarf.AttrSpecification: true,
-	dwarf.AttrTrampoline: true, dwarf.AttrCallLine: true, attrGNUDiscriminator: true,
+	dwarf.AttrTrampoline: true, dwarf.AttrCallLine: true, dwarf.AttrCallColumn: true, attrGNUDiscriminator: true,
 	dwarf.AttrLowpc: true, dwarf.AttrHighpc: true, dwarf.AttrRanges: true,
 }
 

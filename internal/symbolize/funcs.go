@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"strings"
+
+	"github.com/profgen/profgen/internal/sampleprof"
 )
 
 // Function is a top-level function as llvm-profgen groups DWARF
@@ -153,20 +154,6 @@ func (t *Table) MarkEntries(syms []Symbol) {
 	}
 }
 
-// CanonicalName strips the compiler suffixes LLVM drops by default when
-// matching profiles to functions (".llvm.N", ".part.N" when last), as
-// FunctionSamples::getCanonicalFnName with policy "selected". ".__uniq.N"
-// (-funique-internal-linkage-names, implied by -fpseudo-probe-for-profiling)
-// stays: LLVM skips it while FunctionSamples::HasUniqSuffix, true by default.
-func CanonicalName(name string) string {
-	for _, suffix := range []string{".llvm.", ".part."} {
-		i := strings.LastIndex(name, suffix)
-		if i < 0 {
-			continue
-		}
-		if strings.LastIndexByte(name, '.') == i+len(suffix)-1 {
-			name = name[:i]
-		}
-	}
-	return name
-}
+// CanonicalName strips the compiler suffixes LLVM drops when matching
+// profiles to functions: sampleprof.CanonicalName.
+func CanonicalName(name string) string { return sampleprof.CanonicalName(name) }

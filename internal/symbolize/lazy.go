@@ -73,7 +73,7 @@ type lazyTables struct {
 
 // newLazy indexes the units of d, or returns nil when lazy loading does
 // not apply (no section reader, unreadable ranges, overlapping units).
-func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *lazyTables {
+func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource, columns bool) *lazyTables {
 	if info == nil {
 		return nil
 	}
@@ -83,6 +83,7 @@ func newLazy(d *dwarf.Data, info io.ReaderAt, base uint64, split *splitSource) *
 	}
 	z := &lazyTables{d: d, l: newLoader(d, split), base: base, byName: map[string]*Function{}, seen: map[uint64]bool{}, abbrevs: map[uint64]abbrevTable{},
 		tried: map[dwarf.Offset]bool{}, files: map[int]fileTable{}}
+	z.l.columns = columns
 	r := d.Reader()
 	for _, h := range hs {
 		off := h.entry

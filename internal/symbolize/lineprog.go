@@ -132,7 +132,7 @@ func (p *lineProgram) run(l *loader) bool {
 		if !emit {
 			continue
 		}
-		l.addLineRow(lineRow{addr: s.addr, line: uint32(s.line), discriminator: uint32(s.discriminator), endSequence: end}, seqStart)
+		l.addLineRow(lineRow{addr: s.addr, line: uint32(s.line), discriminator: uint32(s.discriminator), column: l.column(s.column), endSequence: end}, seqStart)
 		if end {
 			seqStart = len(l.lines)
 			s.reset()
@@ -148,6 +148,7 @@ type lineState struct {
 	addr          uint64
 	line          int
 	discriminator int
+	column        int
 }
 
 func (s *lineState) reset() { *s = lineState{line: 1} }
@@ -176,7 +177,9 @@ func (p *lineProgram) step(s *lineState) (emit, end bool) {
 	case lnsFixedAdvancePC:
 		s.addr += uint64(p.u16())
 	case lnsNegateStmt, lnsSetBasicBlock, lnsSetPrologueEnd, lnsSetEpilogueBegin:
-	case lnsSetFile, lnsSetColumn, lnsSetISA:
+	case lnsSetColumn:
+		s.column = int(p.uleb())
+	case lnsSetFile, lnsSetISA:
 		p.uleb()
 	default:
 		for range p.opcodeLengths[op-1] {

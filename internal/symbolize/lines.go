@@ -11,6 +11,7 @@ type lineRow struct {
 	addr          uint64
 	line          uint32
 	discriminator uint32
+	column        uint32 // 0 unless the table keeps columns (Options.Columns)
 	endSequence   bool
 }
 

@@ -20,6 +20,7 @@ type subroutine struct {
 	file              string // DW_AT_decl_file of the function
 	declLine          uint32
 	callLine          uint32 // inlined only: where it was inlined
+	callColumn        uint32
 	callDiscriminator uint32
 	parent            int32 // enclosing subroutine, -1 for none
 	inlined           bool
@@ -87,6 +88,18 @@ type loader struct {
 	unitAddrSize int
 	space        uint32 // key space of the unit being read
 	spaces       uint32 // split units read
+	// columns keeps the line table's columns (Options.Columns); without
+	// it every row's column is 0, so rows differing only in column merge.
+	columns bool
+}
+
+// column is the column a line-table row keeps: c, or 0 when the table
+// keeps no columns.
+func (l *loader) column(c int) uint32 {
+	if !l.columns {
+		return 0
+	}
+	return uint32(c)
 }
 
 func newLoader(d *dwarf.Data, split *splitSource) *loader {
@@ -267,6 +280,7 @@ func (l *loader) addSubroutine(e *dwarf.Entry, parent int32, ranges rangesFunc) 
 	s.trampoline, _ = e.Val(dwarf.AttrTrampoline).(bool)
 	if s.inlined {
 		s.callLine = uintAttr(e, dwarf.AttrCallLine)
+		s.callColumn = uintAttr(e, dwarf.AttrCallColumn)
 		s.callDiscriminator = uintAttr(e, attrGNUDiscriminator)
 	}
 	idx := int32(len(l.subs))
@@ -321,6 +335,7 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 			addr:          le.Address,
 			line:          uint32(le.Line),
 			discriminator: uint32(le.Discriminator),
+			column:        l.column(le.Column),
 			endSequence:   le.EndSequence,
 		}, seqStart)
 		if le.EndSequence {
@@ -356,7 +371,7 @@ func (l *loader) runLineProgram(cu *dwarf.Entry) bool {
 func (l *loader) addLineRow(r lineRow, seqStart int) {
 	if n := len(l.lines); n > seqStart && !r.endSequence {
 		prev := &l.lines[n-1]
-		if prev.line == r.line && prev.discriminator == r.discriminator {
+		if prev.line == r.line && prev.discriminator == r.discriminator && prev.column == r.column {
 			return
 		}
 		if prev.addr == r.addr {

@@ -25,6 +25,7 @@ type Frame struct {
 	Func          string // linkage (mangled) name, or DW_AT_name
 	File          string // the function's source file (DW_AT_decl_file), "" when unknown
 	Line          uint32 // source line; for an outer frame, the line of the inlined call
+	Column        uint32 // source column, as Line; 0 unless the table keeps columns (Options.Columns)
 	StartLine     uint32 // DW_AT_decl_line of the function
 	Discriminator uint32 // raw DWARF discriminator (line table, or call site)
 	// Wrapper marks a compiler-generated wrapper (DW_AT_trampoline, as Go
@@ -70,18 +71,23 @@ type Options struct {
 	// uncompressed, nil when it has none. With it, units loaded on demand
 	// are read without debug/dwarf where they can be (dies.go).
 	Section func(name string) ([]byte, error)
+	// Columns keeps the columns of the line tables (Frame.Column), as
+	// MemProf's frames need; without it rows that differ only in column
+	// are merged, which keeps the tables smaller.
+	Columns bool
 }
 
 // New builds the tables from the DWARF of the binary (or of its separate
 // debug file).
 func New(d *dwarf.Data, opts Options) (*Table, error) {
 	split := newSplitSource(opts.Split)
-	if z := newLazy(d, opts.Info, opts.PreferredBase, split); z != nil {
+	if z := newLazy(d, opts.Info, opts.PreferredBase, split, opts.Columns); z != nil {
 		z.dies = readDIESections(opts.Section)
 		return &Table{lazy: z, split: split}, nil
 	}
 	split.restart()
 	l := newLoader(d, split)
+	l.columns = opts.Columns
 	if err := l.load(); err != nil {
 		split.close()
 		return nil, err
@@ -165,11 +171,11 @@ func (t *Table) AddSymbols(syms []Symbol) {
 // the call line of the callee inlined into it.
 func inlineChain(subs []subroutine, wrappers wrapperNames, s int32, row lineRow, dst []Frame) []Frame {
 	dst = slices.Grow(dst, chainLength(subs, s))
-	line, disc := row.line, row.discriminator
+	line, col, disc := row.line, row.column, row.discriminator
 	for ; s >= 0; s = subs[s].parent {
 		sub := &subs[s]
-		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, StartLine: sub.declLine, Discriminator: disc, Wrapper: wrappers.has(sub.name)})
-		line, disc = sub.callLine, sub.callDiscriminator
+		dst = append(dst, Frame{Func: sub.name, File: sub.file, Line: line, Column: col, StartLine: sub.declLine, Discriminator: disc, Wrapper: wrappers.has(sub.name)})
+		line, col, disc = sub.callLine, sub.callColumn, sub.callDiscriminator
 		if !sub.inlined {
 			break
 		}

@@ -32,6 +32,7 @@ type unitParse struct {
 func (z *lazyTables) parse(i int) *unitParse {
 	u := &z.units[i]
 	p := &unitParse{l: newLoader(z.d, nil)}
+	p.l.columns = z.l.columns
 	p.l.presize(u.size)
 	if z.dies != nil {
 		p.l.lineSection, p.l.unitAddrSize = z.dies.line, unitAddrSize(z.dies.info, u.start)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/memprof"
 )
 
 // Info describes an indexed file.
@@ -19,6 +20,9 @@ type Info struct {
 	TraceStream uint64
 	// VTableNames are the names of the profiled vtables (v12 on).
 	VTableNames []string
+	// MemProf is the MemProf section (v8 on, with the MemProf kind), nil
+	// for none.
+	MemProf *memprof.Section
 }
 
 // Func receives each record with the file offset of its hash-table entry.
@@ -52,8 +56,9 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 		d.FailAt(24, "hash type %d is not supported (0 = MD5 is)", ht)
 	}
 	tableOff := d.U64("hash table offset")
+	var memOff uint64
 	if info.Version >= 8 {
-		d.U64("memprof offset")
+		memOff = d.U64("memprof offset")
 	}
 	var idsOff uint64
 	if info.Version >= 9 {
@@ -82,6 +87,9 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 	if err := readTable(d, tableOff, info.Version, fn, &info); err != nil {
 		return info, err
 	}
+	if err := readMemProf(d, memOff, &info); err != nil {
+		return info, err
+	}
 	if err := readBinaryIDs(d, idsOff, &info); err != nil {
 		return info, err
 	}
@@ -89,6 +97,20 @@ func Read(file string, buf []byte, fn Func) (Info, error) {
 		return info, err
 	}
 	return info, readTraces(d, tracesOff, &info)
+}
+
+// readMemProf reads the MemProf section at off, when the profile is of
+// the MemProf kind.
+func readMemProf(d *instrprof.Decoder, off uint64, info *Info) error {
+	if off == 0 || info.Kind&instrprof.KindMemProf == 0 {
+		return nil
+	}
+	s, err := memprof.ReadSection(d.Buf, off)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.File, err)
+	}
+	info.MemProf = s
+	return nil
 }
 
 // readVTableNames reads the vtable names section (a size, then a names

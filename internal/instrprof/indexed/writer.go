@@ -6,13 +6,17 @@
 package indexed
 
 import (
+	"cmp"
 	"encoding/binary"
 	"io"
 	"maps"
 	"slices"
 	"sort"
 
+	"github.com/profgen/profgen/internal/densemap"
 	"github.com/profgen/profgen/internal/instrprof"
+	"github.com/profgen/profgen/internal/instrprof/memprof"
+	"github.com/profgen/profgen/internal/instrprof/ondisk"
 	"github.com/profgen/profgen/internal/profformat"
 )
 
@@ -73,6 +77,13 @@ func WriteVersion(w io.Writer, p *instrprof.Profile, version int) error {
 		b = appendWords(b, csSum.words()...)
 	}
 	b, header[4] = emitTable(b, groups, version)
+	if p.Kind&instrprof.KindMemProf != 0 {
+		header[5] = uint64(len(b))
+		var err error
+		if b, err = memprof.AppendSection(b, 0, cmp.Or(p.MemProf, memprof.NewData()), p.MemProfWrite); err != nil {
+			return err
+		}
+	}
 	header[6] = uint64(len(b))
 	b = appendBinaryIDs(b, p.BinaryIDs)
 	header[8] = uint64(len(b))
@@ -139,129 +150,27 @@ func groupByName(funcs []*instrprof.Func) []*group {
 }
 
 // denseMapOrder orders the records of one name as llvm-profdata-19 emits
-// them: in the bucket order of the SmallDenseMap keyed by CFG hash that
-// holds them (see denseMap), the records inserted in hash order.
+// them: in the bucket order of the SmallDenseMap keyed by CFG hash (4
+// inline buckets) that holds them, the records inserted in hash order.
+// The hash (densemap.Hash) was found to match llvm-profdata-19's order
+// on every name with 2 to 50 CFG hashes tried.
 func denseMapOrder(recs []*instrprof.Func) []*instrprof.Func {
-	m := newDenseMap()
-	for _, f := range recs {
-		m.insert(f)
+	keys := make([]uint64, len(recs))
+	for i, f := range recs {
+		keys[i] = f.Hash
 	}
 	out := recs[:0:0]
-	for _, f := range m.buckets {
-		if f != nil {
-			out = append(out, f)
-		}
+	for _, i := range densemap.Order(keys, 4) {
+		out = append(out, recs[i])
 	}
 	return out
 }
 
-// denseMap places records as LLVM's SmallDenseMap<uint64_t, T> does in
-// llvm-profdata-19: 4 inline buckets, then 64, doubled when an insertion
-// would fill 3/4 of them (entries rehashed in bucket order); the bucket is
-// the 32-bit hash masked, then quadratic probing. The hash is splitmix64's
-// multiply and xor-shift, found to match llvm-profdata-19's order on every
-// name with 2 to 50 CFG hashes tried.
-type denseMap struct {
-	buckets []*instrprof.Func
-	n       int
-}
-
-func newDenseMap() *denseMap { return &denseMap{buckets: make([]*instrprof.Func, 4)} }
-
-func (m *denseMap) insert(f *instrprof.Func) {
-	if (m.n+1)*4 >= len(m.buckets)*3 {
-		old := m.buckets
-		m.buckets = make([]*instrprof.Func, max(64, 2*len(old)))
-		for _, g := range old {
-			if g != nil {
-				m.place(g)
-			}
-		}
-	}
-	m.place(f)
-	m.n++
-}
-
-func (m *denseMap) place(f *instrprof.Func) {
-	mask := uint32(len(m.buckets) - 1)
-	i := denseHash(f.Hash) & mask
-	for probe := uint32(1); m.buckets[i] != nil; probe++ {
-		i = (i + probe) & mask
-	}
-	m.buckets[i] = f
-}
-
-// denseHash is LLVM's DenseMapInfo hash of a uint64 key.
-func denseHash(x uint64) uint32 {
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 31
-	return uint32(x)
-}
-
-// emitTable appends the hash table payload and its bucket index and returns
-// the index's offset. Buckets are filled the way LLVM's
-// OnDiskChainedHashTableGenerator does (64 buckets doubled at 3/4 load,
-// prepending to chains, then resized to the next power of two above 4/3
-// of the entries), so the layout matches llvm-profdata's.
+// emitTable appends the hash table of the function records (see
+// ondisk.Emit: llvm's layout) and returns the index's offset.
 func emitTable(b []byte, groups []*group, version int) ([]byte, uint64) {
-	buckets := layoutBuckets(groups)
-	offsets := make([]uint64, len(buckets))
-	for i, chain := range buckets {
-		if len(chain) == 0 {
-			continue
-		}
-		offsets[i] = uint64(len(b))
-		b = binary.LittleEndian.AppendUint16(b, uint16(len(chain)))
-		for _, g := range chain {
-			b = appendEntry(b, g, version)
-		}
-	}
-	for len(b)%8 != 0 {
-		b = append(b, 0)
-	}
-	tableOff := uint64(len(b))
-	b = appendWords(b, uint64(len(buckets)), uint64(len(groups)))
-	return appendWords(b, offsets...), tableOff
-}
-
-func layoutBuckets(groups []*group) [][]*group {
-	buckets := make([][]*group, 64)
-	insert := func(bs [][]*group, g *group) {
-		i := g.hash & uint64(len(bs)-1)
-		bs[i] = append([]*group{g}, bs[i]...)
-	}
-	resize := func(n int) {
-		nb := make([][]*group, n)
-		for _, chain := range buckets {
-			for _, g := range chain {
-				insert(nb, g)
-			}
-		}
-		buckets = nb
-	}
-	for n, g := range groups {
-		if 4*(n+1) >= 3*len(buckets) {
-			resize(2 * len(buckets))
-		}
-		insert(buckets, g)
-	}
-	target := 1
-	if n := len(groups); n > 2 {
-		target = nextPowerOf2(n * 4 / 3)
-	}
-	if target != len(buckets) {
-		resize(target)
-	}
-	return buckets
-}
-
-// nextPowerOf2 is the smallest power of two strictly greater than n.
-func nextPowerOf2(n int) int {
-	p := 1
-	for p <= n {
-		p <<= 1
-	}
-	return p
+	return ondisk.Emit(b, 0, len(groups), func(i int) uint64 { return groups[i].hash },
+		func(b []byte, i int) []byte { return appendEntry(b, groups[i], version) })
 }
 
 func appendEntry(b []byte, g *group, version int) []byte {
@@ -272,7 +181,7 @@ func appendEntry(b []byte, g *group, version int) []byte {
 			size -= 8
 		}
 	}
-	b = appendWords(b, g.hash, uint64(len(g.name)), uint64(size))
+	b = appendWords(b, uint64(len(g.name)), uint64(size))
 	b = append(b, g.name...)
 	for _, f := range g.recs {
 		b = appendWords(b, f.Hash, uint64(len(f.Counts)))
