@@ -127,7 +127,7 @@ func TestSignalDuringWrite(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		sent := waitForTemp(out, 20*time.Second, func() { cmd.Process.Signal(sig) })
+		sent := waitForTemp(out, 2*time.Minute, func() { cmd.Process.Signal(sig) }) // a loaded host takes 20 s to read the input
 		err := cmd.Wait()
 		if !sent {
 			t.Errorf("%v: no temporary file seen while profgen ran (%v)", sig, err)
