@@ -37,25 +37,25 @@ func peekAddressProfile(in io.Reader) (io.Reader, bool, error) {
 	return br, string(head) == profformat.AddressHeader, nil
 }
 
-// convertAddressProfile reads an address profile of call stacks and
-// converts it as the recording it was made of: stack repair, the summary,
-// then the profile (or the address profile again, --skip-symbolization).
-func convertAddressProfile(opts Options, bins *binaries, in io.Reader, name string) error {
+// addressProfile reads an address profile of call stacks as the recording
+// it was made of: stack repair and the summary, then its profile (or the
+// address profile again, --skip-symbolization).
+func addressProfile(opts Options, bins *binaries, in io.Reader, name string) (*profileInput, error) {
 	p, err := addrprof.Read(in, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	counts, err := bindBinaries(p, bins, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if counts.Stats.Used == 0 {
-		return fmt.Errorf("%s: %w: %d call-stack samples, none in %s", name, ErrNoSamples, counts.Stats.Samples, binaryNames(bins))
+		return nil, fmt.Errorf("%s: %w: %d call-stack samples, none in %s", name, ErrNoSamples, counts.Stats.Samples, binaryNames(bins))
 	}
 	res := &result{stacks: counts, pf: newPrefetcher(opts, bins)}
 	res.repairStacks(opts, bins)
 	res.printStacks(opts.Stderr, bins)
-	return writeProfile(opts, bins, &profileInput{kind: kindStacks, stacks: res.stacks})
+	return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
 }
 
 // bindBinaries returns p's counts with its binaries numbered as bins: by

@@ -10,21 +10,20 @@ import (
 	"github.com/profgen/profgen/internal/unwind"
 )
 
-// writeCS hands over the context-sensitive result of hybrid samples: the
-// unwound contexts, as call-site addresses for a binary with pseudo
-// probes, else as frames; llvm-profgen's warnings about the unwinding
-// come first.
-func writeCS(opts Options, bins *binaries, h *hybridPath) error {
+// csProfile is the context-sensitive result of hybrid samples: the
+// contexts as symbolized frames, or as call-site addresses for a binary
+// with pseudo probes. A request no row serves is refused before the
+// unwinders' contexts are merged.
+func csProfile(opts Options, h *hybridPath) (*profileInput, error) {
 	if opts.DataAccessTrace != "" {
-		return errDataAccessMode
+		return nil, errDataAccessMode
 	}
 	in := &profileInput{kind: kindCS, syms: h.syms}
 	if h.probes {
 		in.kind = kindCSProbe
 	}
-	row, err := outputFor(in.kind, opts)
-	if err != nil {
-		return err
+	if _, err := outputFor(in.kind, opts); err != nil {
+		return nil, err
 	}
 	n := 0
 	if h.probes {
@@ -35,7 +34,7 @@ func writeCS(opts Options, bins *binaries, h *hybridPath) error {
 		n = len(in.contexts)
 	}
 	h.warnUnwinding(opts, n)
-	return row.write(opts, bins, in)
+	return in, nil
 }
 
 // warnUnwinding prints llvm-profgen's warnings about the unwinding of the

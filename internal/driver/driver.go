@@ -111,25 +111,21 @@ func Run(ctx context.Context, opts Options) error {
 		return showListing(opts, bins)
 	}
 	timer.phase("Read input")
-	if opts.UnsymbolizedProfile != "" {
-		return convertUnsymbolized(opts, bins)
+	var in *profileInput
+	switch {
+	case opts.UnsymbolizedProfile != "":
+		in, err = unsymbolizedProfile(opts, bins)
+	case opts.LLVMSampleProfile != "":
+		in, err = sampleProfile(opts)
+	default:
+		in, err = recordingProfile(ctx, opts, bins, timer)
 	}
-	if opts.LLVMSampleProfile != "" {
-		return convertSampleProfile(opts, bins)
-	}
-	res, err := scanInput(ctx, opts, bins)
 	if err != nil {
 		return err
 	}
-	if res.stacks != nil {
-		timer.phase("Repair call stacks")
-	}
-	res.repairStacks(opts, bins)
-	timer.phase("Generate and write profile")
-	res.print(opts, bins)
 	prog := stageProgress(opts, "symbolizing and writing")
 	defer prog.Done()
-	return write(opts, bins, res)
+	return writeProfile(opts, bins, in)
 }
 
 func withDefaults(opts Options) Options {

@@ -14,6 +14,9 @@ import (
 
 // lbrSampleProfile is the sample profile of LBR counters.
 func lbrSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	if in.noDataAccess {
+		opts.DataAccessTrace = ""
+	}
 	prof, err := lbrProfile(opts, bins, in.counters)
 	if err != nil {
 		return nil, err

@@ -19,11 +19,12 @@ import (
 // The output step, where every conversion ends. A source hands over one
 // kind of profile:
 //
-//   - the recording scanned (write): LBR, call stacks, CS or CS probe;
-//   - --unsymbolized-profile (convertUnsymbolized): LBR, CS or CS probe
+//   - the recording scanned (recordingProfile): LBR, call stacks, CS or
+//     CS probe;
+//   - --unsymbolized-profile (unsymbolizedProfile): LBR, CS or CS probe
 //     in llvm-profgen's unsymbolized format, call stacks in the address
 //     profile of package addrprof;
-//   - --llvm-sample-profile (convertSampleProfile): a sample profile.
+//   - --llvm-sample-profile (sampleProfile): a sample profile.
 //
 // outputTable has a row for each (kind, format): the function that builds
 // the files of that profile, or the refusal of a request the row cannot
@@ -121,6 +122,9 @@ type profileInput struct {
 	contexts        []csprofile.Context // kindCS
 	addressContexts []unwind.Context    // kindCSProbe
 	profile         *sampleprof.Profile // kindSampleProfile
+	// noDataAccess: kindLBR of the branches of hybrid samples, which
+	// llvm-profgen 22 gives no vtable counts (--data-access-perftrace).
+	noDataAccess bool
 }
 
 // profileFile is a file a row writes.

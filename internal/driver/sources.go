@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,64 +11,74 @@ import (
 	"github.com/profgen/profgen/internal/sampleprof"
 )
 
-// The sources of the output step (outputs.go): each hands one kind of
-// profile to writeProfile.
+// The sources of the output step (outputs.go): each returns one kind of
+// profile, which driver.Run hands to writeProfile.
 
-// write hands over what the recording held: branch stacks give the LBR
-// profile (with --leading-ip-only, of every sample's IP once one sample
-// has a branch stack, as llvm-profgen 19), hybrid samples the CS one, call
-// stacks the call-stack one; nothing usable is an error and writes
-// nothing.
-func write(opts Options, bins *binaries, res *result) error {
-	switch {
-	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
-		return writeCS(opts, bins, res.hybrid)
-	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
-		if !res.hybrid.lbrOnly() {
-			// llvm-profgen 22 puts the vtable loads in the counters of
-			// branch stacks alone, not in those of hybrid samples.
-			opts.DataAccessTrace = ""
-		}
-		return writeProfile(opts, bins, &profileInput{kind: kindLBR, counters: res.lbr.Counters})
-	case res.stacks.Stats.Used > 0:
-		return writeProfile(opts, bins, &profileInput{kind: kindStacks, stacks: res.stacks})
+// recordingProfile is the recording's profile: the scan (scan.go), the
+// repair of its call stacks and the summary of what was used and dropped.
+func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, error) {
+	res, err := scanInput(ctx, opts, bins)
+	if err != nil {
+		return nil, err
 	}
-	return res.noSamplesError(opts, bins)
+	if res.stacks != nil {
+		timer.phase("Repair call stacks")
+	}
+	res.repairStacks(opts, bins)
+	timer.phase("Generate and write profile")
+	res.print(opts, bins)
+	return res.profile(opts, bins)
 }
 
-// convertUnsymbolized hands over an unsymbolized profile (--unsymbolized-
-// profile): llvm-profgen's, of LBR ranges flat or in contexts, or the
-// address profile of call stacks.
-func convertUnsymbolized(opts Options, bins *binaries) error {
+// profile is what the recording held: branch stacks give the LBR profile
+// (with --leading-ip-only, of every sample's IP once one sample has a
+// branch stack, as llvm-profgen 19), hybrid samples the CS one, call
+// stacks the call-stack one; nothing usable is an error.
+func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) {
+	switch {
+	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
+		return csProfile(opts, res.hybrid)
+	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
+		in := &profileInput{kind: kindLBR, counters: res.lbr.Counters}
+		// llvm-profgen 22 puts the vtable loads in the counters of
+		// branch stacks alone, not in those of hybrid samples.
+		in.noDataAccess = !res.hybrid.lbrOnly()
+		return in, nil
+	case res.stacks.Stats.Used > 0:
+		return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
+	}
+	return nil, res.noSamplesError(opts, bins)
+}
+
+// unsymbolizedProfile is the profile of an unsymbolized file
+// (--unsymbolized-profile): llvm-profgen's, of LBR ranges flat or in
+// contexts, or the address profile of call stacks.
+func unsymbolizedProfile(opts Options, bins *binaries) (*profileInput, error) {
 	in, name, closeIn, err := openUnsymbolized(opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer closeIn()
 	in, stacks, err := peekAddressProfile(in)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", name, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	if stacks {
-		return convertAddressProfile(opts, bins, in, name)
+		return addressProfile(opts, bins, in, name)
 	}
 	if len(bins.files) > 1 {
-		return usagef("%s is an unsymbolized profile of LBR input, of one --binary; %d were given", name, len(bins.files))
+		return nil, usagef("%s is an unsymbolized profile of LBR input, of one --binary; %d were given", name, len(bins.files))
 	}
 	// Refused before the file is read: its kinds (LBR, CS, CS probe) are
 	// refused alike.
 	if _, err := outputFor(kindLBR, opts); err != nil {
-		return err
+		return nil, err
 	}
 	ctxs, cs, err := rawprof.ReadCS(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	pin, err := unsymbolizedInput(opts, bins, name, ctxs, cs)
-	if err != nil {
-		return err
-	}
-	return writeProfile(opts, bins, pin)
+	return unsymbolizedInput(opts, bins, name, ctxs, cs)
 }
 
 // unsymbolizedInput is the profile of llvm-profgen's unsymbolized
@@ -101,12 +112,12 @@ func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {
 	return f, opts.UnsymbolizedProfile, func() { f.Close() }, nil
 }
 
-// convertSampleProfile hands over an LLVM sample profile
-// (--llvm-sample-profile), to be written again as llvm-profgen does.
-func convertSampleProfile(opts Options, bins *binaries) error {
+// sampleProfile is an LLVM sample profile (--llvm-sample-profile), to be
+// written again as llvm-profgen does.
+func sampleProfile(opts Options) (*profileInput, error) {
 	prof, err := sampleprof.ReadFile(opts.LLVMSampleProfile)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeProfile(opts, bins, &profileInput{kind: kindSampleProfile, profile: prof})
+	return &profileInput{kind: kindSampleProfile, profile: prof}, nil
 }
