@@ -100,9 +100,8 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 	defer unmap()
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	c := &chunkScan{in: in, opts: opts, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
-		done: make(chan chunkResult, 2*jobs), self: newWorker(opts, bins, jobs),
+		done: make(chan chunkResult, 2*jobs),
 		hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)}
-	c.self.lbr.table = table
 	for range jobs {
 		c.workers = append(c.workers, newWorker(opts, bins, jobs))
 	}
@@ -188,7 +187,7 @@ func (c *chunkScan) feed() (err error) {
 		if c.inOrder {
 			pidColumn = ch.Events(name, pidColumn, func(*record.Record) {})
 			j.table = c.table
-			if r := c.scanChunk(j, c.self, c.hybrid); c.send(r) {
+			if r := c.scanChunk(j, c.feederWorker(), c.hybrid); c.send(r) {
 				return nil
 			}
 		} else {
@@ -201,6 +200,16 @@ func (c *chunkScan) feed() (err error) {
 			c.in.progress.Set(int64(ch.Offset + len(ch.Data)))
 		}
 	}
+}
+
+// feederWorker is the feeder's own state, made when it first scans a
+// chunk.
+func (c *chunkScan) feederWorker() *worker {
+	if c.self == nil {
+		c.self = newWorker(c.opts, c.bins, len(c.workers))
+		c.self.lbr.table = c.table
+	}
+	return c.self
 }
 
 // send hands over the result of a chunk the feeder scanned; it reports
@@ -328,7 +337,11 @@ func (c *chunkScan) result(m *chunkMerger) *result {
 	res.table.NoPIDSamples += m.noPID
 	res.table.NoMmapDefaulted = res.table.NoMmapDefaulted || m.noMmap
 	var sum lbrSummary
-	for i, w := range append([]*worker{c.self}, c.workers...) {
+	workers := c.workers
+	if c.self != nil {
+		workers = append([]*worker{c.self}, workers...)
+	}
+	for i, w := range workers {
 		res.events.dropped += w.dropped
 		s := w.lbr.summary()
 		if i == 0 {
