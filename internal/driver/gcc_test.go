@@ -160,3 +160,36 @@ func TestGCCValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestGCCProcessesEqualSum: the GCC profile of several processes of one
+// binary at different ASLR bases (multi), and of a process with forked
+// children that keep its base (fork), is the GCC profile of the sum of
+// llvm-profgen-19's counts of each process alone; on the gcc-12 builds
+// (wordfreq-gcc, and sqlite-gcc where make testdata made it).
+func TestGCCProcessesEqualSum(t *testing.T) {
+	for _, prog := range []string{"wordfreq-gcc", "sqlite-gcc"} {
+		dir, ok := testutil.OptionalDataDir("lbr", prog)
+		if !ok {
+			continue
+		}
+		for _, kind := range []string{"multi", "fork"} {
+			each, _ := filepath.Glob(filepath.Join(dir, kind+".*.script"))
+			if len(each) < 2 {
+				continue
+			}
+			t.Run(prog+"/"+kind, func(t *testing.T) {
+				bin := filepath.Join(dir, "binary")
+				tmp := t.TempDir()
+				sum := filepath.Join(tmp, "sum.raw")
+				if err := os.WriteFile(sum, sumLLVM(t, bin, each), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				got := runGCCRow(t, Options{PerfScript: filepath.Join(dir, kind+".script"), Binaries: []string{bin}}, filepath.Join(tmp, "got.afdo"))
+				want := runGCCRow(t, Options{UnsymbolizedProfile: sum, Binaries: []string{bin}}, filepath.Join(tmp, "want.afdo"))
+				if !bytes.Equal(got, want) {
+					t.Errorf("%d processes: %d bytes, the sum of each alone %d", len(each), len(got), len(want))
+				}
+			})
+		}
+	}
+}
