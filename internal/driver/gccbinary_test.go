@@ -21,17 +21,18 @@ import (
 const coldsplitBinary = "../../testdata/programs/bin/coldsplit-gcc"
 
 // TestGCCColdPartLBR: the LLVM text profile of lbrgen's exact LBR trace
-// (scripts/testdata.d/22-lbr-gcc.sh) is llvm-profgen-19's, byte for byte,
-// and attributes the cold part to checksum.
+// (scripts/testdata.d/22-lbr-gcc.sh; its binary is a copy of the
+// committed one) is llvm-profgen-19's, byte for byte, and attributes the
+// cold part to checksum.
 func TestGCCColdPartLBR(t *testing.T) {
 	dir := testutil.DataDir(t, "lbr", "coldsplit-gcc")
-	script := filepath.Join(dir, "single.script")
-	got := convert(t, Options{PerfScript: script, Binaries: []string{coldsplitBinary}, Format: "text"})
+	script, binary := filepath.Join(dir, "single.script"), filepath.Join(dir, "binary")
+	got := convert(t, Options{PerfScript: script, Binaries: []string{binary}, Format: "text"})
 	checkColdPart(t, got)
 	if mix := readText(t, got).Functions["mix"]; mix == nil || mix.HeadSamples == 0 {
 		t.Errorf("mix (.text.hot) without head samples: %+v", mix)
 	}
-	want := llvmProfgenArgs(t, "--perfscript", script, "--binary", coldsplitBinary, "--format=text")
+	want := llvmProfgenArgs(t, "--perfscript", script, "--binary", binary, "--format=text")
 	if !bytes.Equal(got, want) {
 		t.Errorf("differs from llvm-profgen-19:\n%s\nllvm-profgen-19:\n%s", got, want)
 	}
