@@ -64,7 +64,9 @@ func TestGCCRowColdsplitAccepted(t *testing.T) {
 			dir := testutil.DataDir(t, "lbr", "coldsplit-gcc")
 			return []string{"--perfscript", filepath.Join(dir, "single.script"), "--binary", filepath.Join(dir, "binary")}
 		},
-		"call stacks": func(t *testing.T) []string { return []string{"--perfdata", recordStacks(t, bin, "30000000"), "--binary", bin} },
+		"call stacks": func(t *testing.T) []string {
+			return []string{"--perfdata", recordStacks(t, bin, "30000000"), "--binary", bin}
+		},
 	}
 	for _, input := range []string{"LBR", "call stacks"} {
 		t.Run(input, func(t *testing.T) {
