@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,7 @@ func TestGCCRowAccepted(t *testing.T) {
 		bin, flags := filepath.Join(dir, "binary"), readLines(t, filepath.Join(dir, "cflags"))
 		inputs := map[string]func(t *testing.T) []string{
 			"LBR":         func(*testing.T) []string { return []string{"--perfscript", filepath.Join(dir, "single.script")} },
-			"call stacks": func(t *testing.T) []string { return []string{"--perfdata", recordStacks(t, bin, "600")} },
+			"call stacks": func(t *testing.T) []string { return []string{"--perfdata", recordStacks(t, bin, "20000")} }, // 0.8 s, ~16000 samples
 		}
 		var baseline *string // compiled by the first subtest run
 		for _, input := range []string{"LBR", "call stacks"} {
@@ -194,8 +195,12 @@ func compileWithProfile(t *testing.T, src string, flags []string, profile string
 	return string(out), dumps[0]
 }
 
-// checkHottest checks checkAnnotated's claim for the n functions of the
-// profile with the largest counts that the dump has.
+// checkHottest checks that each of the n functions of the profile with
+// the largest counts that the dump has carries counts of the profile: a
+// block of checkAnnotated's count, or else (logged) a block of one of its
+// head and line counts above 1. (On sqlite, gcc-12 leaves the hottest
+// line's count on no block of 3 of the 20: sqlite3VdbeExec,
+// sqlite3GetVarint, vdbeSorterCompareInt.)
 func checkHottest(t *testing.T, profile, dump string, n int) {
 	t.Helper()
 	p, err := sampleprof.ReadFile(profile)
@@ -210,15 +215,33 @@ func checkHottest(t *testing.T, profile, dump string, n int) {
 		}
 	}
 	want := func(name string) uint64 { f := p.Functions[name]; return max(f.HeadSamples, maxBodyCount(f)) }
-	slices.SortFunc(names, func(a, b string) int { return int(want(b)) - int(want(a)) })
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(want(b), want(a)) })
 	if len(names) < n {
 		t.Fatalf("%d functions of the profile in the dump, want at least %d", len(names), n)
 	}
 	for _, name := range names[:n] {
-		if !blocks[name][want(name)] {
-			t.Errorf("%s: no block of %d in the afdo dump", name, want(name))
+		if blocks[name][want(name)] {
+			continue
+		}
+		if c, ok := someCount(p.Functions[name], blocks[name]); ok {
+			t.Logf("%s: no block of %d, its hottest count, but one of %d, another of its counts", name, want(name), c)
+			continue
+		}
+		t.Errorf("%s: no block with a count of the profile in the afdo dump (block counts %v)", name, blocks[name])
+	}
+}
+
+// someCount returns a head or line count of f above 1 that is a block's.
+func someCount(f *sampleprof.FunctionSamples, blocks map[uint64]bool) (uint64, bool) {
+	if f.HeadSamples > 1 && blocks[f.HeadSamples] {
+		return f.HeadSamples, true
+	}
+	for _, r := range f.Body {
+		if r.Samples > 1 && blocks[r.Samples] {
+			return r.Samples, true
 		}
 	}
+	return 0, false
 }
 
 // TestGCCRowShowsTextCounts: profgen show of the GCC profile of a
