@@ -27,13 +27,21 @@
 # stack-blocks (--body-counts=blocks) and stack-hits (--body-counts=hits
 # --no-zero-unsampled-lines: each line's own hits, unsampled lines left out,
 # the body counts before block-max), to choose profgen's defaults.
+# GCC builds (workloads sqlite-gcc, interp-gcc: the same sources): gcc-12 /
+# g++-12 -O2 -g -fno-omit-frame-pointer, and
+#   instr       -fprofile-generate, the training run, -fprofile-use (the bound)
+#   afdo-lbr    -fauto-profile of profgen --format=gcc on the exact LBR trace
+#   afdo-stack  the same on perf record -e cpu-clock -F 19999 -g
+#   afdo-none   the same, --call-counts=none: no call targets, head counts
+#               only the writer's estimates (the control)
 # Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
 # training run (go-pprof), and with profgen's pprof of perf record -g of the
 # same run (profgen, --fold-kernel: kernel time on the Go frame, as Go's
 # profiler records it); the table adds the weighted overlap of their call
 # edges, against that of two runs of Go's own profiler.
 #
-# Environment: PGO_EVAL_WORKLOADS (default "sqlite interp go"),
+# Environment: PGO_EVAL_WORKLOADS (default "sqlite interp go sqlite-gcc
+# interp-gcc"),
 # PGO_EVAL_ROUNDS (timed runs per build, default 5), PGO_EVAL_EXTRA.
 # A workload whose tools are missing is skipped. Output: OUTDIR/results.tsv
 # (workload, metric, build, value) and the table on stdout.
@@ -42,7 +50,7 @@ profgen=$(realpath "${1:?usage: pgo-eval.sh PROFGEN OUTDIR}")
 out=${2:?usage: pgo-eval.sh PROFGEN OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/versions.sh" # fetch_sqlite, traced_env
-workloads=${PGO_EVAL_WORKLOADS:-sqlite interp go}
+workloads=${PGO_EVAL_WORKLOADS:-sqlite interp go sqlite-gcc interp-gcc}
 rounds=${PGO_EVAL_ROUNDS:-5}
 extra=${PGO_EVAL_EXTRA:-0}
 src=$root/testdata/pgo-eval
@@ -147,6 +155,10 @@ setup_interp() {
 	train_repeat=600
 }
 
+# The GCC workloads: the same sources with gcc-12 and g++-12.
+setup_sqlite-gcc() { setup_sqlite && cc=gcc-12; }
+setup_interp-gcc() { setup_interp && cc=g++-12; }
+
 c_build() { # WORKLOAD BUILD FLAGS...
 	local w=$1 b=$2
 	shift 2
@@ -194,6 +206,60 @@ c_workload() {
 	done
 	wait
 	measure "$w" base instr lbr-llvm lbr-profgen "${stack_builds[@]}"
+}
+
+# gcc_build WORKLOAD BUILD FLAGS...: a gcc build, made as ./prog in its own
+# directory (gcc-build-BUILD, or gcc-build-$in_dir), so that -fprofile-use
+# can be built where -fprofile-generate was.
+gcc_build() {
+	local w=$1 b=$2 dir=$out/$1/gcc-build-${in_dir:-$2}
+	shift 2
+	mkdir -p "$dir"
+	(cd "$dir" && "$cc" "${gcc_flags[@]}" "$@" -o prog "${srcs[@]}" "${libs[@]}") 2>"$out/$w.$b.log" ||
+		{ log "$w: build $b failed: $(tail -3 "$out/$w.$b.log")"; return 1; }
+	mv "$dir/prog" "$out/$w.$b"
+}
+
+gcc_flags=(-O2 -g -fno-omit-frame-pointer)
+
+gcc_workload() {
+	local w=$1 d=$out/$1
+	"setup_$w" || return 0
+	bin_of() { echo "$out/$w.$1"; }
+	mkdir -p "$d"
+	log "$w: building"
+	run_bg gcc_build "$w" base
+	gcc_instr "$w" "$d" || return 0
+	wait
+	log "$w: tracing the training run under valgrind (lbrgen)"
+	traced_env "$out/lbrgen" -binary "$out/$w.base" -seed 1 -period 2000 -depth 32 -single "$d/lbr.script" \
+		-- "${train_args[@]}"
+	"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" --format=gcc -o "$d/afdo-lbr.afdo"
+	log "$w: perf record -g of $train_repeat training runs"
+	(cd "$d" && perf record -q -e cpu-clock -F "$perf_freq" -g -o "$d/perf.data" -- \
+		sh -c 'n=$1; shift; for i in $(seq "$n"); do "$@" >/dev/null; done' sh "$train_repeat" \
+		"$out/$w.base" "${train_args[@]}")
+	"$profgen" --binary "$out/$w.base" --perfdata "$d/perf.data" --format=gcc -o "$d/afdo-stack.afdo" 2>"$d/stack.summary"
+	"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --format=gcc --call-counts=none -o "$d/afdo-none.afdo"
+	log "$w: building with the profiles"
+	local b
+	for b in afdo-lbr afdo-stack afdo-none; do
+		run_bg gcc_build "$w" "$b" -fauto-profile="$d/$b.afdo"
+	done
+	wait
+	measure "$w" base instr afdo-lbr afdo-stack afdo-none
+}
+
+# gcc_instr WORKLOAD DIR: the instrumented build, its training run, and the
+# build with its profile, made where the instrumented one was (-fprofile-use
+# looks the .gcda files up by the output's path; -Wmissing-profile tells of
+# any it misses).
+gcc_instr() {
+	local w=$1 d=$2
+	rm -rf "$d/gcda"
+	gcc_build "$w" instr-gen -fprofile-generate="$d/gcda" -fprofile-update=single || return 1
+	(cd "$d" && "$out/$w.instr-gen" "${train_args[@]}" >/dev/null)
+	in_dir=instr-gen gcc_build "$w" instr -fprofile-use="$d/gcda" -Wmissing-profile
 }
 
 go_workload() {
@@ -255,6 +321,7 @@ have clang-19 clang++-19 llvm-profdata-19 llvm-profgen-19 valgrind perf go objco
 for w in $workloads; do
 	case $w in
 	sqlite | interp) c_workload "$w" ;;
+	sqlite-gcc | interp-gcc) have gcc-12 g++-12 && gcc_workload "$w" ;;
 	go) go_workload ;;
 	*) log "unknown workload $w" ;;
 	esac

@@ -30,7 +30,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.BinaryDirs, "binary-dir", nil, "without --binary: a directory to find binaries in by build id, flat or a perf build-id cache (repeatable; default ~/.debug), before the debuginfod servers of $DEBUGINFOD_URLS")
 	fs.StringVar(&o.DebugBinary, "debug-binary", "", "DWARF kept in a separate file (objcopy --only-keep-debug)")
 	fs.StringVarP(&o.Output, "output", "o", "", "output file (`-` for stdout); for several binaries a directory or a pattern with %b")
-	fs.StringVar(&o.Format, "format", "extbinary", "output format: extbinary, binary, text, or pprof (call-stack input)")
+	fs.StringVar(&o.Format, "format", "extbinary", "output format: extbinary, binary, text, gcc (GCC AutoFDO, docs/gcc.md), or pprof (call-stack input)")
 	fs.BoolVar(&o.SkipSymbolization, "skip-symbolization", false, "write the address profile, before symbolization: llvm-profgen's unsymbolized profile (ranges and branches) of LBR input, profgen's address profile of call stacks (docs/address-profile.md)")
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "extbinary: MD5 function names")
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
@@ -49,6 +49,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.DataAccessTrace, "data-access-perftrace", "", "perf report -D trace of memory-access samples (perf record -d): vtable loads become vtable type counts (LLVM 22; line-based profiles without contexts)")
 	fs.BoolVar(&o.WriteVTables, "extbinary-write-vtable-type-prof", false, "extbinary: keep the vtable type counts (LLVM 22; dropped without it)")
 	fs.BoolVar(&o.ShowPseudoProbe, "show-pseudo-probe", false, "print the pseudo-probe descriptors (.pseudo_probe_desc) on stdout; with --show-disassembly-only, the probes of each instruction too")
+	addGCCFlags(fs, &o.GCC)
 	o.llvm.addLLVMProfgenFlags(fs, &o.Options)
 	addCSFlags(fs, &o.cs)
 	o.CS = &o.cs

@@ -42,6 +42,7 @@ type binaries struct {
 	dwp           string           // --dwp: the DWARF package of the primary binary
 	warn          io.Writer        // llvm-profgen's warnings about loading the DWARF
 	detailed      bool             // --show-detailed-warning
+	gccOutput     bool             // --format=gcc: a GCC-built binary's discriminators are plain (plainDiscriminators)
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one), or
@@ -76,6 +77,7 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
 	b.symbolsOnly = needs == needSymbols
+	b.gccOutput = formatOf(opts) == formatGCC
 	b.symtabFuncs = !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !b.symbolsOnly
 	if !wantDWARF || b.symbolsOnly {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
@@ -311,7 +313,8 @@ func (b *binaries) debugInfo(f *binary.File) io.ReaderAt {
 
 // generateOptions are binary i's options for profile generation.
 func (b *binaries) generateOptions(i int) generate.Options {
-	return generate.Options{FSDiscriminators: definesSymbol(b.files[i], generate.FSDiscriminatorSymbol)}
+	// Plain discriminators are kept as they are, as flow-sensitive ones.
+	return generate.Options{FSDiscriminators: b.plainDiscriminators(i) || definesSymbol(b.files[i], generate.FSDiscriminatorSymbol)}
 }
 
 // symbols converts the binary's symbols for the symbolizer.

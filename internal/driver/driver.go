@@ -74,6 +74,7 @@ type Options struct {
 	CS              *CSOptions // context-sensitive profiles of hybrid samples; nil: DefaultCSOptions
 
 	LLVM LLVMOptions // llvm-profgen's tuning and diagnostic flags
+	GCC  GCCOptions  // --format=gcc: version, discriminators
 
 	Stdin  io.Reader
 	Stdout io.Writer
@@ -145,7 +146,7 @@ func withDefaults(opts Options) Options {
 		cs := DefaultCSOptions()
 		opts.CS = &cs
 	}
-	return opts
+	return withGCCDefaults(opts)
 }
 
 // validate refuses what cannot work on any input, before reading any.
@@ -157,6 +158,9 @@ func validate(opts Options) error {
 		return err
 	}
 	if err := checkFormat(opts.Format); err != nil {
+		return err
+	}
+	if err := validateGCC(opts); err != nil {
 		return err
 	}
 	switch {

@@ -32,9 +32,9 @@ func lbrAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profil
 
 // lbrProfile turns LBR counters into a sample profile, as llvm-profgen
 // does for profiles without context: probe-based for a binary with pseudo
-// probes, line-based otherwise.
+// probes, line-based otherwise and for GCC (whose profile keys are lines).
 func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
-	if usePseudoProbes(opts, bins) {
+	if usePseudoProbes(opts, bins) && formatOf(opts) != formatGCC {
 		if opts.DataAccessTrace != "" {
 			return nil, errDataAccessMode
 		}

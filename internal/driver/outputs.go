@@ -59,6 +59,7 @@ const (
 	formatLLVM    outputFormat = iota // LLVM sample profile: text, binary or extbinary
 	formatPprof                       // pprof
 	formatAddress                     // the unsymbolized (address) profile: --skip-symbolization
+	formatGCC                         // GCC AutoFDO (gcc.go)
 )
 
 // binaryNeeds is what a format reads of the binaries, before any input.
@@ -81,6 +82,7 @@ var formatColumns = [...]formatColumn{
 	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, needs: needDWARF},
 	formatPprof:   {name: "pprof", flags: []string{"pprof"}, needs: needSymbols},
 	formatAddress: {name: "address profile", needs: needAddresses}, // --skip-symbolization, whatever --format
+	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, needs: needDWARF},
 }
 
 func (f outputFormat) String() string { return formatColumns[f].name }
@@ -107,7 +109,7 @@ func checkFormat(name string) error {
 		}
 	}
 	_, err := sampleprof.ParseFormat(name)
-	return usagef("--format: %v (or pprof)", err)
+	return usagef("--format: %v (or pprof, gcc)", err)
 }
 
 // profileInput is the profile a source hands over: kind says which field
@@ -131,6 +133,9 @@ type profileInput struct {
 type profileFile struct {
 	bin   int // the binary it is the profile of (index in bins.files), for a row of filePerBinary
 	write func(io.Writer) error
+	// profile is the sample profile write writes, for a row that writes
+	// it in another format (gccOf).
+	profile *sampleprof.Profile
 }
 
 // fileNaming says which binaries a row's files are the profiles of, and so
@@ -175,6 +180,11 @@ var outputTable = []outputRow{
 	// llvm-profgen writes --llvm-sample-profile in --format whatever
 	// --skip-symbolization says.
 	{kind: kindSampleProfile, format: formatAddress, files: fileOfPrimary, build: sampleProfileAgain},
+	{kind: kindLBR, format: formatGCC, files: fileOfPrimary, build: gccOf(lbrSampleProfile)},
+	{kind: kindStacks, format: formatGCC, files: filePerBinary, build: gccOf(stackSampleProfiles)},
+	{kind: kindCS, format: formatGCC, files: fileOfPrimary, build: gccOf(csSampleProfile)}, // --unsymbolized-profile: contexts merged by function
+	{kind: kindCSProbe, format: formatGCC, refuse: refuseGCCProbes},
+	{kind: kindSampleProfile, format: formatGCC, files: fileOfPrimary, build: gccOf(sampleProfileAgain)},
 }
 
 // writeProfile writes the profile a source handed over, as the options ask.
@@ -249,7 +259,7 @@ func sampleProfileFile(opts Options, bin int, prof *sampleprof.Profile) profileF
 		fmt.Fprintln(opts.Stderr, "warning: -use-md5 is ignored. Specify --format=extbinary to enable it")
 		md5 = false
 	}
-	return profileFile{bin: bin, write: func(w io.Writer) error {
+	return profileFile{bin: bin, profile: prof, write: func(w io.Writer) error {
 		return sampleprof.WriteOptions{UseMD5: md5, VTables: opts.WriteVTables}.Write(w, prof, format)
 	}}
 }

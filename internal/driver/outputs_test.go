@@ -53,6 +53,7 @@ var outputFormatCases = []struct {
 	{"extbinary", Options{Format: "extbinary"}, profformat.SampleExtBinary},
 	{"pprof", Options{Format: "pprof"}, profformat.GzipPprof},
 	{"address", Options{SkipSymbolization: true}, 0},
+	{"gcc", Options{Format: "gcc"}, profformat.SampleGCC},
 }
 
 // addressFormats is what the address profile of each kind is.
@@ -96,6 +97,7 @@ func TestOutputTable(t *testing.T) {
 		{"unsymbolized CS", "pprof"}:        unsymbolizedPprof,
 		{"unsymbolized CS probe", "pprof"}:  unsymbolizedPprof,
 		{"unsymbolized CS probe", "binary"}: "pseudo-probe profiles need the extbinary or text format",
+		{"unsymbolized CS probe", "gcc"}:    "holds contexts of pseudo probes: --format=gcc needs source lines",
 	}
 	tmp := t.TempDir()
 	for _, src := range sources {

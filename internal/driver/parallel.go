@@ -100,7 +100,7 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 	defer unmap()
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	c := &chunkScan{in: in, opts: opts, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
-		done: make(chan chunkResult, 2*jobs),
+		done:   make(chan chunkResult, 2*jobs),
 		hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)}
 	for range jobs {
 		c.workers = append(c.workers, newWorker(opts, bins, jobs))

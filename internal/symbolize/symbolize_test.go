@@ -16,6 +16,10 @@ func TestDiscriminator(t *testing.T) {
 		{2, 1, 1},
 		{514, 1, 2}, // llvm-profgen basic-events-flat.test
 		{3, 0, 1},   // gcc: odd values carry no base discriminator
+		{7, 0, 1},   // the low bits of a pseudo probe, but nothing else: prefix-encoded
+		{15, 1, 1},  // gcc: read as a pseudo probe's, probe id 1 (llvm-profgen-19 on sqlite-gcc)
+		{23, 2, 1},
+		{0x10000000 | 5<<16 | 9<<3 | 7, 5, 1}, // a pseudo probe with the DWARF base discriminator 5 packed
 	}
 	for _, tt := range tests {
 		if b, d := BaseDiscriminator(tt.d), DuplicationFactor(tt.d); b != tt.base || d != tt.dup {

@@ -7,6 +7,8 @@
 #   wordfreq-cet     clang-19 -O2 -g -fcf-protection (endbr64 at function entries)
 #   wordfreq-gcc     gcc-12 -O2 -g, PIE
 #   recurse          clang-19 -O2 -g, PIE
+#   coldsplit-gcc    gcc-12 -O2 -g -fcf-protection, PIE (checksum.cold in
+#                    .text.unlikely, far from checksum; mix in .text.hot)
 #
 # Source paths in the DWARF are relative (-fdebug-prefix-map), so the
 # output does not depend on where the repository is checked out.
@@ -19,4 +21,5 @@ clang-19 -O2 -g "${map[@]}" -fno-pie -no-pie wordfreq.c -o bin/wordfreq-nopie
 clang-19 -O2 -g "${map[@]}" -fcf-protection wordfreq.c -o bin/wordfreq-cet
 gcc-12 -O2 -g "${map[@]}" wordfreq.c -o bin/wordfreq-gcc
 clang-19 -O2 -g "${map[@]}" recurse.c -o bin/recurse
+gcc-12 -O2 -g "${map[@]}" -fcf-protection coldsplit.c -o bin/coldsplit-gcc
 ls -l bin

@@ -1,0 +1,144 @@
+package driver
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/sampleprof"
+	"github.com/profgen/profgen/internal/symbolize"
+)
+
+// The GCC AutoFDO column of outputTable (--format=gcc, docs/gcc.md): the
+// LLVM rows' profiles, written by sampleprof.WriteGCC. Hybrid samples are
+// made flat (withGCCDefaults), as --ignore-stack-samples makes them, and a
+// binary with pseudo probes is read by its lines (lbrProfile): GCC's
+// profile keys are lines.
+
+// GCCOptions are the choices of --format=gcc.
+type GCCOptions struct {
+	// Version is the AutoFDO version written: sampleprof.GCCVersion2
+	// (GCC 12 to 15; the default when 0) or GCCVersion3 (GCC 16).
+	Version uint32
+	// FoldDiscriminators writes one count per line; nil decides by the
+	// binary's compiler (gccFolds).
+	FoldDiscriminators *bool
+}
+
+// withGCCDefaults makes hybrid samples flat for --format=gcc: GCC's
+// profile has no contexts.
+func withGCCDefaults(opts Options) Options {
+	if formatOf(opts) != formatGCC || opts.CS.IgnoreStackSamples {
+		return opts
+	}
+	cs := *opts.CS
+	cs.IgnoreStackSamples = true
+	opts.CS = &cs
+	return opts
+}
+
+// validateGCC refuses what --format=gcc cannot write, before any input.
+func validateGCC(opts Options) error {
+	if formatOf(opts) != formatGCC {
+		if opts.GCC != (GCCOptions{}) {
+			return usagef("--gcov-version and --gcc-fold-discriminators apply to --format=gcc")
+		}
+		return nil
+	}
+	switch v := cmp.Or(opts.GCC.Version, sampleprof.GCCVersion2); {
+	case v != sampleprof.GCCVersion2 && v != sampleprof.GCCVersion3:
+		return usagef("--gcov-version: %d is neither 2 (GCC 12 to 15) nor 3 (GCC 16)", v)
+	case opts.UseMD5:
+		return usagef("--use-md5 applies to extbinary: GCC matches functions by name")
+	}
+	return nil
+}
+
+// gccOf is the GCC form of an LLVM row: the profiles build makes, each
+// written by the GCC writer.
+func gccOf(build func(Options, *binaries, *profileInput) ([]profileFile, error)) func(Options, *binaries, *profileInput) ([]profileFile, error) {
+	return func(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+		files, err := build(opts, bins, in)
+		if err != nil {
+			return nil, err
+		}
+		for i := range files {
+			files[i].write = gccWriter(opts, bins, files[i])
+		}
+		return files, nil
+	}
+}
+
+// gccWriter writes the profile of f as GCC AutoFDO.
+func gccWriter(opts Options, bins *binaries, f profileFile) func(io.Writer) error {
+	o := sampleprof.GCCOptions{Version: cmp.Or(opts.GCC.Version, sampleprof.GCCVersion2)}
+	o.FoldDiscriminators = gccFolds(opts.GCC, o.Version, bins.files[f.bin])
+	prof := f.profile
+	if o.Version == sampleprof.GCCVersion3 {
+		prof = withSourceFiles(prof, bins, f.bin)
+	}
+	return func(w io.Writer) error { return sampleprof.WriteGCC(w, prof, o) }
+}
+
+// gccFolds decides whether discriminators are folded: as asked, else for
+// version 2 unless the binary was built by GCC 13 or later. GCC 12 drops
+// discriminators when it reads (the last entry of a line wins, a call
+// site with one never matches); GCC 13 on key their counts by them; the
+// discriminators of another compiler (clang's encoding) mean nothing to
+// GCC. Version 3 (GCC 16) keeps them.
+func gccFolds(o GCCOptions, version uint32, bin Binary) bool {
+	if o.FoldDiscriminators != nil {
+		return *o.FoldDiscriminators
+	}
+	if version != sampleprof.GCCVersion2 {
+		return false
+	}
+	c := bin.Compiler()
+	return c.Name != "gcc" || c.Major < 13
+}
+
+// plainDiscriminators reports whether binary i's discriminators go into
+// the profile as they are: those of a GCC-built binary written for GCC.
+// GCC's discriminators are plain numbers, not LLVM's packed base,
+// duplication factor and copy id.
+func (b *binaries) plainDiscriminators(i int) bool {
+	return b.gccOutput && b.files[i].Compiler().Name == "gcc"
+}
+
+// withSourceFiles is prof with the source file (DW_AT_decl_file) of each
+// of its functions that binary bin's DWARF places, for version 3.
+func withSourceFiles(prof *sampleprof.Profile, bins *binaries, bin int) *sampleprof.Profile {
+	sym, err := bins.symbolizer(bin)
+	if err != nil {
+		return prof
+	}
+	files := sourceFiles(sym, prof)
+	if len(files) == 0 {
+		return prof
+	}
+	out := *prof
+	out.SourceFiles = files
+	return &out
+}
+
+// sourceFiles maps each function of prof with code in sym to its file.
+func sourceFiles(sym *symbolize.Table, prof *sampleprof.Profile) map[string]string {
+	files := map[string]string{}
+	var frames []symbolize.Frame
+	for _, fn := range sym.Functions() {
+		if _, ok := prof.Functions[fn.Name]; !ok || len(fn.Ranges) == 0 {
+			continue
+		}
+		frames = sym.Frames(fn.Ranges[0][0], frames[:0])
+		if len(frames) > 0 && frames[0].Func == fn.Name && frames[0].File != "" {
+			files[fn.Name] = frames[0].File
+		}
+	}
+	return files
+}
+
+// refuseGCCProbes refuses contexts of pseudo probes: GCC's profile keys
+// are source lines.
+func refuseGCCProbes(opts Options) error {
+	return fmt.Errorf("%s holds contexts of pseudo probes: --format=gcc needs source lines", inputName(opts))
+}
