@@ -44,10 +44,7 @@ func WritePreagg(w io.Writer, code *binary.File, funcs Funcs, traces Traces) err
 }
 
 func addCount(m map[preaggKey]TraceCount, k preaggKey, c TraceCount) {
-	s := m[k]
-	s.Taken += c.Taken
-	s.Mispred += c.Mispred
-	m[k] = s
+	m[k] = m[k].plus(c)
 }
 
 // fallThroughKind is the record kind of a trace's fall-through, false

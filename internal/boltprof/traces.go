@@ -42,3 +42,15 @@ func (ts Traces) AddStack(branches []record.Branch, mispred []bool, delta, n uin
 		ts[t] = c
 	}
 }
+
+// Add adds the counts of o (a worker's traces, in a scan by chunks).
+func (ts Traces) Add(o Traces) {
+	for t, c := range o {
+		ts[t] = ts[t].plus(c)
+	}
+}
+
+// plus is the sum of two counts.
+func (c TraceCount) plus(o TraceCount) TraceCount {
+	return TraceCount{Taken: c.Taken + o.Taken, Mispred: c.Mispred + o.Mispred}
+}

@@ -28,7 +28,7 @@ func write(opts Options, bins *binaries, res *result) error {
 			// branch stacks alone, not in those of hybrid samples.
 			opts.DataAccessTrace = ""
 		}
-		return writeProfile(opts, bins, &profileInput{kind: kindLBR, counters: res.lbr.Counters})
+		return writeProfile(opts, bins, &profileInput{kind: kindLBR, counters: res.lbr.Counters, traces: res.lbr.Traces})
 	case res.stacks.Stats.Used > 0:
 		return writeProfile(opts, bins, &profileInput{kind: kindStacks, stacks: res.stacks})
 	}
