@@ -22,7 +22,7 @@ func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, er
 	if err != nil {
 		return nil, err
 	}
-	fd := boltprof.BuildFdata(bins.primary(), funcs, in.traces)
+	fd := boltprof.BuildFdata(bins.primary(), funcs, in.traces.traces)
 	if fd.Invalid+fd.OutOfRange > 0 {
 		fmt.Fprintf(opts.Stderr, "profgen: BOLT: %d traces leave their function's CFG (perf2bolt's mismatching traces), %d have an end outside every function (out of range)\n",
 			fd.Invalid, fd.OutOfRange)
@@ -41,7 +41,7 @@ func lbrPreagg(opts Options, bins *binaries, in *profileInput) ([]profileFile, e
 		return nil, err
 	}
 	return oneFile(func(w io.Writer) error {
-		return boltprof.WritePreagg(w, bins.primary(), funcs, in.traces)
+		return boltprof.WritePreagg(w, bins.primary(), funcs, in.traces.traces)
 	}), nil
 }
 

@@ -4,18 +4,17 @@ import (
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
-	"github.com/profgen/profgen/internal/boltprof"
 	"github.com/profgen/profgen/internal/record"
 )
 
 // lbrPath places branch-stack samples in their process's address space and
-// counts them (on another goroutine, see counter): the LLVM counters, and
-// for BOLT output the traces of perf2bolt.
+// counts them (on another goroutine, see counter): into the LLVM counters,
+// or for BOLT output into perf2bolt's traces alone.
 type lbrPath struct {
 	table   *addrspace.Table
 	agg     *aggregate.Aggregator
-	traces  boltprof.Traces // nil: the output is not BOLT's
-	counter *counter        // nil: samples are counted at once (a parallel worker)
+	traces  *traceCounts // nil: the output is not BOLT's
+	counter *counter     // nil: samples are counted at once (a parallel worker)
 	sum     lbrSummary
 	// leadingIP (--leading-ip-only): a sample is its IP alone.
 	leadingIP bool
@@ -25,7 +24,7 @@ type lbrPath struct {
 // lbrSummary is what happened to every branch-stack sample.
 type lbrSummary struct {
 	Counters *aggregate.Counters
-	Traces   boltprof.Traces // for BOLT output, else nil
+	Traces   *traceCounts // for BOLT output (then Counters are empty), else nil
 
 	Samples        uint64    // samples with a branch stack (repeat counts included)
 	IPOnly         uint64    // of them, samples without one counted by their IP (--leading-ip-only)
@@ -49,17 +48,9 @@ const maxBadLines = 100
 
 // newLBR returns the path of the sequential scan: it counts on another
 // goroutine, and pf reads DWARF meanwhile.
-func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, traces boltprof.Traces, pf *prefetcher) *lbrPath {
+func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, traces *traceCounts, pf *prefetcher) *lbrPath {
 	agg := aggregate.NewWithOptions(binary.NewCodeCache(bin), opts.aggregateOptions())
 	return &lbrPath{table: table, agg: agg, traces: traces, counter: newCounter(agg, traces, pf), leadingIP: opts.LeadingIPOnly}
-}
-
-// tracesFor returns empty traces when the output is BOLT's, else nil.
-func tracesFor(opts Options) boltprof.Traces {
-	if countsTraces(opts) {
-		return boltprof.Traces{}
-	}
-	return nil
 }
 
 func (l *lbrPath) add(rec *record.Record) {
@@ -99,14 +90,22 @@ func (l *lbrPath) count(smp *record.Sample, delta uint64) {
 	if l.traces != nil {
 		mispred = smp.Mispredicted
 	}
-	if l.counter != nil {
+	switch {
+	case l.counter != nil:
 		l.counter.Add(br, mispred, delta, smp.Count)
-		return
+	case l.traces != nil:
+		l.traces.add(br, mispred, delta, smp.Count)
+	default:
+		l.agg.Add(br, delta, smp.Count)
 	}
-	l.agg.Add(br, delta, smp.Count)
-	if l.traces != nil {
-		l.traces.AddStack(br, mispred, delta, smp.Count)
+}
+
+// used is the number of samples counted.
+func (s *lbrSummary) used() uint64 {
+	if s.Traces != nil {
+		return s.Traces.samples
 	}
+	return s.Agg.Samples
 }
 
 // branches is what of the sample is counted: its branch stack, or with

@@ -10,7 +10,6 @@ import (
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/atomicfile"
-	"github.com/profgen/profgen/internal/boltprof"
 	"github.com/profgen/profgen/internal/csprofile"
 	"github.com/profgen/profgen/internal/generate"
 	"github.com/profgen/profgen/internal/sampleprof"
@@ -147,7 +146,7 @@ type profileInput struct {
 	contexts        []csprofile.Context // kindCS
 	addressContexts []unwind.Context    // kindCSProbe
 	profile         *sampleprof.Profile // kindSampleProfile
-	traces          boltprof.Traces     // kindLBR of a recording, for BOLT output
+	traces          *traceCounts        // kindLBR of a recording, for BOLT output
 }
 
 // profileFile is a file a row writes.

@@ -131,7 +131,7 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 func newWorker(opts Options, bins *binaries, jobs int) *worker {
 	agg := aggregate.NewWithOptions(binary.NewCodeCache(bins.primary()), opts.LLVM.aggregateOptions())
 	agg.ShareMemory(jobs)
-	return &worker{lbr: &lbrPath{agg: agg, traces: tracesFor(opts), leadingIP: opts.LLVM.LeadingIPOnly}}
+	return &worker{lbr: &lbrPath{agg: agg, traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}}
 }
 
 // work is worker i's record loop on a chunk.
@@ -336,7 +336,9 @@ func (c *chunkScan) result(m *chunkMerger) *result {
 			sum.Counters, sum.Traces = s.Counters, s.Traces
 		} else {
 			sum.Counters.Add(s.Counters)
-			sum.Traces.Add(s.Traces)
+			if sum.Traces != nil {
+				sum.Traces.merge(s.Traces)
+			}
 		}
 		sum.Samples += s.Samples
 		sum.NoMapping += s.NoMapping

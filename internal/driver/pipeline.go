@@ -4,14 +4,13 @@ import (
 	"slices"
 
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/boltprof"
 	"github.com/profgen/profgen/internal/record"
 )
 
 // The LBR counting runs beside the parsing (a batchQueue with one
 // consumer): the parser's goroutine places samples in their process's
 // address space and hands them over in batches; another goroutine counts
-// them, and for BOLT output their traces too.
+// them (for BOLT output, as traces).
 
 const (
 	batchSamples = 4096
@@ -44,15 +43,16 @@ func (b *batch) add(br []record.Branch, mispred []bool, delta, count uint64) {
 
 func (b *batch) full() bool { return len(b.samples) >= batchSamples }
 
-// countInto counts the batch's samples (and their traces, when traces is
-// not nil) and empties it.
-func (b *batch) countInto(agg *aggregate.Aggregator, traces boltprof.Traces) {
+// countInto counts the batch's samples into agg, or when traces is not
+// nil into traces alone, and empties it.
+func (b *batch) countInto(agg *aggregate.Aggregator, traces *traceCounts) {
 	off, moff := 0, 0
 	for _, s := range b.samples {
 		br := b.branches[off : off+s.n]
-		agg.Add(br, s.delta, s.count)
 		if traces != nil {
-			traces.AddStack(br, b.mispred[moff:moff+s.nMispred], s.delta, s.count)
+			traces.add(br, b.mispred[moff:moff+s.nMispred], s.delta, s.count)
+		} else {
+			agg.Add(br, s.delta, s.count)
 		}
 		off, moff = off+s.n, moff+s.nMispred
 	}
@@ -67,7 +67,7 @@ type counter struct {
 	cur *batch
 }
 
-func newCounter(agg *aggregate.Aggregator, traces boltprof.Traces, pf *prefetcher) *counter {
+func newCounter(agg *aggregate.Aggregator, traces *traceCounts, pf *prefetcher) *counter {
 	c := &counter{}
 	c.q = newBatchQueue(1, batchesInUse, false, func() *batch { return &batch{} }, func(_ int, b *batch) {
 		b.countInto(agg, traces)

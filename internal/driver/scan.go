@@ -139,7 +139,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
 	st := &scanState{bins: bins, table: table, stacks: bins.newStacks(table),
-		lbr:    newLBR(bins.primary(), table, opts.LLVM, tracesFor(opts), pf),
+		lbr:    newLBR(bins.primary(), table, opts.LLVM, newTraceCounts(opts), pf),
 		hybrid: newScanHybridPath(opts, bins, table, pf),
 		events: eventFilter{want: opts.PerfEvent}}
 	if opts.LLVM.ShowMmapEvents {

@@ -22,7 +22,7 @@ func write(opts Options, bins *binaries, res *result) error {
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return writeCS(opts, bins, res.hybrid)
-	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
+	case res.lbr.used() > 0 && res.lbr.Samples > res.lbr.IPOnly:
 		if !res.hybrid.lbrOnly() {
 			// llvm-profgen 22 puts the vtable loads in the counters of
 			// branch stacks alone, not in those of hybrid samples.
