@@ -22,6 +22,14 @@
 #   stack       profgen on perf record -e cpu-clock -F 19999 -g of the training
 #               runs
 #   stack-none  the same, --call-counts=none (no head samples, no call targets)
+#   bolt        BOLT alone: llvm-bolt-22 of the build without PGO, with
+#               profgen --format=bolt of the exact LBR trace
+#   bolt-perf2bolt  the same with perf2bolt-22's fdata of that trace's perf.data
+#               (issue 28: bolt's Ir must be no higher than this one's + 0.2%)
+#   lbr-profgen+bolt  sample PGO and BOLT: lbr-profgen, traced again, BOLTed
+#               with profgen's fdata of that trace
+# (every C/C++ build links with -Wl,--emit-relocs, which BOLT needs to move
+# functions; BOLT builds are skipped without llvm-bolt-22 and perf2bolt-22)
 # and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive),
 # stack-raw (--no-repair-skid), stack-exec (--call-counts=executions),
 # stack-blocks (--body-counts=blocks) and stack-hits (--body-counts=hits
@@ -75,13 +83,17 @@ record() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
 # ir BIN ARGS...: the instructions the run executes (callgrind Ir), on a
 # copy without DWARF (valgrind 3.19 cannot read clang-19's DWARF 5), with
 # the environment ir_env adds (Go: no preemption signals, on which
-# callgrind 3.19 asserts).
+# callgrind 3.19 asserts). A binary without DWARF runs as it is: objcopy
+# breaks the segments of a BOLTed one (which llvm-bolt wrote without DWARF).
 ir_env=()
 ir() {
-	local bin=$1
+	local bin=$1 run=$1
 	shift
-	objcopy --strip-debug "$bin" "$bin.nodebug"
-	traced_env "${ir_env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin.nodebug" "$@" 2>&1 >/dev/null |
+	if readelf -SW "$bin" | grep -q ' \.debug_'; then
+		objcopy --strip-debug "$bin" "$bin.nodebug"
+		run=$bin.nodebug
+	fi
+	traced_env "${ir_env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$run" "$@" 2>&1 >/dev/null |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
@@ -162,7 +174,7 @@ setup_interp-gcc() { setup_interp && cc=g++-12; }
 c_build() { # WORKLOAD BUILD FLAGS...
 	local w=$1 b=$2
 	shift 2
-	"$cc" "${cflags[@]}" "$@" -o "$out/$w.$b" "${srcs[@]}" "${libs[@]}" 2>"$out/$w.$b.log" ||
+	"$cc" "${cflags[@]}" -Wl,--emit-relocs "$@" -o "$out/$w.$b" "${srcs[@]}" "${libs[@]}" 2>"$out/$w.$b.log" ||
 		{ log "$w: build $b failed: $(tail -3 "$out/$w.$b.log")"; return 1; }
 }
 
@@ -180,7 +192,7 @@ c_workload() {
 	(cd "$d" && "$out/$w.instr-gen" "${train_args[@]}" >/dev/null)
 	llvm-profdata-19 merge -o "$d/instr.profdata" "$d/raw"
 	log "$w: tracing the training run under valgrind (lbrgen)"
-	traced_env "$out/lbrgen" -binary "$out/$w.base" -seed 1 -period 2000 -depth 32 -single "$d/lbr.script" \
+	traced_env "$out/lbrgen" -binary "$out/$w.base" -seed 1 -period 2000 -depth 32 -single "$d/lbr.script" -perfdata \
 		-- "${train_args[@]}"
 	llvm-profgen-19 --binary "$out/$w.base" --perfscript "$d/lbr.script" --output "$d/lbr-llvm.prof" 2>/dev/null
 	"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" -o "$d/lbr-profgen.prof"
@@ -205,7 +217,41 @@ c_workload() {
 		run_bg c_build "$w" "$b" -fprofile-sample-use="$d/$b.prof"
 	done
 	wait
-	measure "$w" base instr lbr-llvm lbr-profgen "${stack_builds[@]}"
+	local bolt_builds=()
+	if have "$llvm_bolt" "$perf2bolt"; then
+		bolt_workload "$w" && bolt_builds=(bolt bolt-perf2bolt lbr-profgen+bolt)
+	fi
+	measure "$w" base instr lbr-llvm lbr-profgen "${stack_builds[@]}" "${bolt_builds[@]}"
+}
+
+llvm_bolt=/usr/lib/llvm-22/bin/llvm-bolt
+perf2bolt=/usr/lib/llvm-22/bin/perf2bolt
+
+# bolt_build WORKLOAD BUILD FROM FDATA: BUILD is llvm-bolt-22 of FROM's
+# binary with FDATA.
+bolt_build() {
+	local w=$1 b=$2 from=$3 fdata=$4
+	"$llvm_bolt" "$out/$w.$from" -o "$out/$w.$b" -data="$fdata" -reorder-blocks=ext-tsp -reorder-functions=hfsort \
+		-split-functions -split-all-cold -dyno-stats >"$out/$w.$b.log" 2>&1 ||
+		{ log "$w: llvm-bolt $b failed: $(tail -3 "$out/$w.$b.log")"; return 1; }
+}
+
+# bolt_workload WORKLOAD: the BOLT builds, from the LBR trace of the
+# training run (profgen's fdata and perf2bolt's), and of lbr-profgen's.
+bolt_workload() {
+	local w=$1 d=$out/$1
+	log "$w: BOLT: fdata of the LBR trace, profgen and perf2bolt-22"
+	"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" --format=bolt -o "$d/bolt.fdata" || return 1
+	"$perf2bolt" -p "$d/lbr.perf.data" -o "$d/bolt-perf2bolt.fdata" "$out/$w.base" >"$d/perf2bolt.log" 2>&1 ||
+		{ log "$w: perf2bolt failed: $(tail -3 "$d/perf2bolt.log")"; return 1; }
+	log "$w: BOLT: tracing lbr-profgen's training run under valgrind (lbrgen)"
+	traced_env "$out/lbrgen" -binary "$out/$w.lbr-profgen" -seed 1 -period 2000 -depth 32 -single "$d/lbr-pgo.script" \
+		-- "${train_args[@]}" || return 1
+	"$profgen" -q --binary "$out/$w.lbr-profgen" --perfscript "$d/lbr-pgo.script" --format=bolt -o "$d/lbr-profgen+bolt.fdata" ||
+		return 1
+	bolt_build "$w" bolt base "$d/bolt.fdata" &&
+		bolt_build "$w" bolt-perf2bolt base "$d/bolt-perf2bolt.fdata" &&
+		bolt_build "$w" lbr-profgen+bolt lbr-profgen "$d/lbr-profgen+bolt.fdata"
 }
 
 # gcc_build WORKLOAD BUILD FLAGS...: a gcc build, made as ./prog in its own
@@ -329,3 +375,9 @@ done
 log "done"
 echo "gain = 1 - x/base (instructions: callgrind Ir; time: median CPU seconds of $rounds interleaved runs)"
 table | tee "$out/table.txt"
+# Issue 28: BOLT with profgen's fdata executes no more instructions than
+# with perf2bolt-22's (+0.2%).
+awk -F'\t' '$2 == "ir" && $3 == "bolt" { a[$1] = $4 } $2 == "ir" && $3 == "bolt-perf2bolt" { b[$1] = $4 }
+	END { for (w in a) if (w in b) printf "%s: BOLT Ir with profgen'"'"'s fdata %d, with perf2bolt'"'"'s %d: %+.3f%% (%s)\n",
+		w, a[w], b[w], 100 * (a[w] / b[w] - 1), a[w] <= b[w] * 1.002 ? "within +0.2%" : "ABOVE +0.2%" }' "$results" |
+	tee -a "$out/table.txt"

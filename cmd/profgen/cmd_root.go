@@ -30,7 +30,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.BinaryDirs, "binary-dir", nil, "without --binary: a directory to find binaries in by build id, flat or a perf build-id cache (repeatable; default ~/.debug), before the debuginfod servers of $DEBUGINFOD_URLS")
 	fs.StringVar(&o.DebugBinary, "debug-binary", "", "DWARF kept in a separate file (objcopy --only-keep-debug)")
 	fs.StringVarP(&o.Output, "output", "o", "", "output file (`-` for stdout); for several binaries a directory or a pattern with %b")
-	fs.StringVar(&o.Format, "format", "extbinary", "output format: extbinary, binary, text, gcc (GCC AutoFDO, docs/gcc.md), or pprof (call-stack input)")
+	fs.StringVar(&o.Format, "format", "extbinary", "output format: extbinary, binary, text, gcc (GCC AutoFDO, docs/gcc.md), pprof (call-stack input), bolt or bolt-preagg (BOLT's perf2bolt profiles, docs/bolt.md)")
 	fs.BoolVar(&o.SkipSymbolization, "skip-symbolization", false, "write the address profile, before symbolization: llvm-profgen's unsymbolized profile (ranges and branches) of LBR input, profgen's address profile of call stacks (docs/address-profile.md)")
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "extbinary: MD5 function names")
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")

@@ -52,7 +52,7 @@ func BuildFdata(code *binary.File, funcs Funcs, traces Traces) *Fdata {
 	for t, c := range traces {
 		ret := b.isReturn(t.Branch)
 		if !ret {
-			b.branch(t.Branch, t.From, c)
+			b.branch(t.Branch, t.From, *c)
 		}
 		if t.To != BranchOnly {
 			b.trace(t, c.Taken, ret)

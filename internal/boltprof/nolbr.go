@@ -23,11 +23,19 @@ func NewBasicSamples() *BasicSamples {
 // Add counts a sample at addr (the binary's address) of event (perf
 // script's event field without its colon) seen n times.
 func (s *BasicSamples) Add(addr uint64, event string, n uint64) {
+	if s.AddIP(addr, n) {
+		s.Events[event] = true
+	}
+}
+
+// AddIP counts a sample at addr seen n times, its event named apart (in
+// Events); it reports whether the sample counts.
+func (s *BasicSamples) AddIP(addr, n uint64) bool {
 	if addr == 0 {
-		return // perf2bolt skips a zero IP
+		return false // perf2bolt skips a zero IP
 	}
 	s.Counts[addr] += n
-	s.Events[event] = true
+	return true
 }
 
 // WriteNoLBR writes the no-LBR fdata perf2bolt --ba writes: the header

@@ -34,7 +34,7 @@ func WritePreagg(w io.Writer, code *binary.File, funcs Funcs, traces Traces) err
 	counts := map[preaggKey]TraceCount{}
 	for t, c := range traces {
 		if funcs.Containing(t.Branch) != nil || funcs.Containing(t.From) != nil {
-			addCount(counts, preaggKey{'B', t.Branch, t.From}, c)
+			addCount(counts, preaggKey{'B', t.Branch, t.From}, *c)
 		}
 		if kind, ok := b.fallThroughKind(t); ok {
 			addCount(counts, preaggKey{kind, t.From, t.To}, TraceCount{Taken: c.Taken})
@@ -44,10 +44,7 @@ func WritePreagg(w io.Writer, code *binary.File, funcs Funcs, traces Traces) err
 }
 
 func addCount(m map[preaggKey]TraceCount, k preaggKey, c TraceCount) {
-	s := m[k]
-	s.Taken += c.Taken
-	s.Mispred += c.Mispred
-	m[k] = s
+	m[k] = m[k].plus(c)
 }
 
 // fallThroughKind is the record kind of a trace's fall-through, false

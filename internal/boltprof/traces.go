@@ -20,8 +20,9 @@ type TraceCount struct{ Taken, Mispred uint64 }
 // as perf2bolt's --ignore-interrupt-lbr (on by default) drops them.
 const kernelBase = 0xffff800000000000
 
-// Traces counts the traces of branch stacks.
-type Traces map[Trace]TraceCount
+// Traces counts the traces of branch stacks (by pointer: a trace seen
+// again is one map lookup).
+type Traces map[Trace]*TraceCount
 
 // AddStack counts the traces of one branch stack (runtime addresses,
 // newest first) seen n times; delta turns the process's addresses into
@@ -34,11 +35,33 @@ func (ts Traces) AddStack(branches []record.Branch, mispred []bool, delta, n uin
 		}
 		t := Trace{b.From + delta, b.To + delta, next}
 		next = t.Branch
-		c := ts[t]
+		c := ts.at(t)
 		c.Taken += n
 		if i < len(mispred) && mispred[i] {
 			c.Mispred += n
 		}
+	}
+}
+
+// at returns the counts of t, made the first time.
+func (ts Traces) at(t Trace) *TraceCount {
+	c := ts[t]
+	if c == nil {
+		c = &TraceCount{}
 		ts[t] = c
 	}
+	return c
+}
+
+// Add adds the counts of o (a worker's traces, in a scan by chunks).
+func (ts Traces) Add(o Traces) {
+	for t, c := range o {
+		s := ts.at(t)
+		*s = s.plus(*c)
+	}
+}
+
+// plus is the sum of two counts.
+func (c TraceCount) plus(o TraceCount) TraceCount {
+	return TraceCount{Taken: c.Taken + o.Taken, Mispred: c.Mispred + o.Mispred}
 }

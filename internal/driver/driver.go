@@ -166,6 +166,8 @@ func validate(opts Options) error {
 	switch {
 	case opts.SkipSymbolization && opts.Format == "pprof":
 		return usagef("--skip-symbolization writes an unsymbolized (address) profile; --format=pprof does not apply")
+	case formatColumns[formatNamed(opts.Format)].traces && (opts.SkipSymbolization || opts.LLVM.LeadingIPOnly):
+		return usagef("--format=%s writes BOLT's profile of whole branch stacks; --skip-symbolization and --leading-ip-only do not apply", opts.Format)
 	case opts.DebugBinary != "" && len(opts.Binaries) > 1:
 		return usagef("--debug-binary applies to one --binary; %d were given", len(opts.Binaries))
 	case opts.UseMD5 && opts.Format == "pprof":

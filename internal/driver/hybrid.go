@@ -134,6 +134,17 @@ func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, prob
 	return &hybridPath{bins: bins, table: table, opts: opts, probes: probes, pf: pf}
 }
 
+// newScanHybridPath is the hybrid path of a scan: for BOLT output, which
+// takes branch stacks alone (as perf2bolt), hybrid samples go to the LBR
+// path from the start.
+func newScanHybridPath(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) *hybridPath {
+	h := newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)
+	if countsTraces(opts) {
+		h.mode = modeLBR
+	}
+	return h
+}
+
 // route takes a sample with a branch stack; it returns true when the
 // sample is for the LBR path.
 func (h *hybridPath) route(rec *record.Record) (toLBR bool, err error) {

@@ -8,11 +8,13 @@ import (
 )
 
 // lbrPath places branch-stack samples in their process's address space and
-// counts them (on another goroutine, see counter).
+// counts them (on another goroutine, see counter): into the LLVM counters,
+// or for BOLT output into perf2bolt's traces alone.
 type lbrPath struct {
 	table   *addrspace.Table
 	agg     *aggregate.Aggregator
-	counter *counter // nil: samples are counted at once (a parallel worker)
+	traces  *traceCounts // nil: the output is not BOLT's
+	counter *counter     // nil: samples are counted at once (a parallel worker)
 	sum     lbrSummary
 	// leadingIP (--leading-ip-only): a sample is its IP alone.
 	leadingIP bool
@@ -22,6 +24,7 @@ type lbrPath struct {
 // lbrSummary is what happened to every branch-stack sample.
 type lbrSummary struct {
 	Counters *aggregate.Counters
+	Traces   *traceCounts // for BOLT output (then Counters are empty), else nil
 
 	Samples        uint64    // samples with a branch stack (repeat counts included)
 	IPOnly         uint64    // of them, samples without one counted by their IP (--leading-ip-only)
@@ -45,9 +48,9 @@ const maxBadLines = 100
 
 // newLBR returns the path of the sequential scan: it counts on another
 // goroutine, and pf reads DWARF meanwhile.
-func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, pf *prefetcher) *lbrPath {
+func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, traces *traceCounts, pf *prefetcher) *lbrPath {
 	agg := aggregate.NewWithOptions(binary.NewCodeCache(bin), opts.aggregateOptions())
-	return &lbrPath{table: table, agg: agg, counter: newCounter(agg, pf), leadingIP: opts.LeadingIPOnly}
+	return &lbrPath{table: table, agg: agg, traces: traces, counter: newCounter(agg, traces, pf), leadingIP: opts.LeadingIPOnly}
 }
 
 func (l *lbrPath) add(rec *record.Record) {
@@ -77,11 +80,32 @@ func (l *lbrPath) add(rec *record.Record) {
 		l.sum.Filtered += smp.Count
 		return
 	}
-	if l.counter == nil {
-		l.agg.Add(l.branches(smp), delta, smp.Count)
-		return
+	l.count(smp, delta)
+}
+
+// count counts a placed sample at once, or hands it to the counter.
+func (l *lbrPath) count(smp *record.Sample, delta uint64) {
+	br := l.branches(smp)
+	var mispred []bool
+	if l.traces != nil {
+		mispred = smp.Mispredicted
 	}
-	l.counter.Add(l.branches(smp), delta, smp.Count)
+	switch {
+	case l.counter != nil:
+		l.counter.Add(br, mispred, delta, smp.Count)
+	case l.traces != nil:
+		l.traces.add(br, mispred, delta, smp.Count)
+	default:
+		l.agg.Add(br, delta, smp.Count)
+	}
+}
+
+// used is the number of samples counted.
+func (s *lbrSummary) used() uint64 {
+	if s.Traces != nil {
+		return s.Traces.samples
+	}
+	return s.Agg.Samples
 }
 
 // branches is what of the sample is counted: its branch stack, or with
@@ -115,6 +139,7 @@ func (l *lbrPath) finish() {
 
 func (l *lbrPath) summary() *lbrSummary {
 	l.sum.Counters = l.agg.Counters()
+	l.sum.Traces = l.traces
 	l.sum.Agg = l.agg.Stats
 	return &l.sum
 }

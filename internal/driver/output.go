@@ -119,7 +119,7 @@ func (c instSizes) Insts(first, last uint64) iter.Seq2[uint64, uint64] {
 }
 
 func inputName(opts Options) string {
-	for _, n := range []string{opts.PerfData, opts.PerfScript, opts.UnsymbolizedProfile} {
+	for _, n := range []string{opts.PerfData, opts.PerfScript, opts.UnsymbolizedProfile, opts.LLVMSampleProfile} {
 		if n == "-" {
 			return "<stdin>"
 		}

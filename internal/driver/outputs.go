@@ -60,6 +60,8 @@ const (
 	formatPprof                       // pprof
 	formatAddress                     // the unsymbolized (address) profile: --skip-symbolization
 	formatGCC                         // GCC AutoFDO (gcc.go)
+	formatBolt                        // BOLT's fdata (perf2bolt), no_lbr without branch stacks
+	formatPreagg                      // BOLT's pre-aggregated text (perf2bolt --pa)
 )
 
 // binaryNeeds is what a format reads of the binaries, before any input.
@@ -76,6 +78,9 @@ type formatColumn struct {
 	name  string
 	flags []string // the --format values that ask for it
 	needs binaryNeeds
+	// traces: branch stacks are counted as BOLT's traces, and those of
+	// hybrid samples read as branch stacks alone (as perf2bolt does).
+	traces bool
 }
 
 var formatColumns = [...]formatColumn{
@@ -83,6 +88,8 @@ var formatColumns = [...]formatColumn{
 	formatPprof:   {name: "pprof", flags: []string{"pprof"}, needs: needSymbols},
 	formatAddress: {name: "address profile", needs: needAddresses}, // --skip-symbolization, whatever --format
 	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, needs: needDWARF},
+	formatBolt:    {name: "BOLT fdata", flags: []string{"bolt"}, needs: needAddresses, traces: true},
+	formatPreagg:  {name: "BOLT pre-aggregated", flags: []string{"bolt-preagg"}, needs: needAddresses, traces: true},
 }
 
 func (f outputFormat) String() string { return formatColumns[f].name }
@@ -93,13 +100,27 @@ func formatOf(opts Options) outputFormat {
 	if opts.SkipSymbolization {
 		return formatAddress
 	}
+	return formatNamed(opts.Format)
+}
+
+// formatNamed is the format --format names (checkFormat).
+func formatNamed(name string) outputFormat {
 	for f, c := range formatColumns {
-		if slices.Contains(c.flags, opts.Format) {
+		if slices.Contains(c.flags, name) {
 			return outputFormat(f)
 		}
 	}
 	return formatLLVM
 }
+
+// countsTraces reports whether the output is BOLT's: branch stacks are
+// counted as its traces (lbrPath), hybrid samples read as branch stacks.
+func countsTraces(opts Options) bool { return formatColumns[formatOf(opts)].traces }
+
+// symbolized reports whether the output names code by its symbols or
+// DWARF (the address profile and BOLT's read the binaries' code and ELF
+// symbols only): then call stacks are repaired, and symbols read ahead.
+func symbolized(opts Options) bool { return formatColumns[formatOf(opts)].needs != needAddresses }
 
 // checkFormat refuses a --format that names no format.
 func checkFormat(name string) error {
@@ -109,7 +130,11 @@ func checkFormat(name string) error {
 		}
 	}
 	_, err := sampleprof.ParseFormat(name)
-	return usagef("--format: %v (or pprof, gcc)", err)
+	var others []string
+	for _, c := range formatColumns[formatLLVM+1:] {
+		others = append(others, c.flags...)
+	}
+	return usagef("--format: %v (or %s)", err, strings.Join(others, ", "))
 }
 
 // profileInput is the profile a source hands over: kind says which field
@@ -127,6 +152,7 @@ type profileInput struct {
 	// noDataAccess: kindLBR of the branches of hybrid samples, which
 	// llvm-profgen 22 gives no vtable counts (--data-access-perftrace).
 	noDataAccess bool
+	traces       *traceCounts // kindLBR of a recording, for BOLT output
 }
 
 // profileFile is a file a row writes.
@@ -149,7 +175,8 @@ const (
 )
 
 // outputRow is a cell of the table: build makes the files of a profile of
-// kind in format, or refuse says why there are none.
+// kind in format, or refuse says why there are none (a row with both
+// refuses some requests, when refuse returns an error).
 type outputRow struct {
 	kind   profileKind
 	format outputFormat
@@ -185,6 +212,9 @@ var outputTable = []outputRow{
 	{kind: kindCS, format: formatGCC, files: fileOfPrimary, build: gccOf(csSampleProfile)}, // --unsymbolized-profile: contexts merged by function
 	{kind: kindCSProbe, format: formatGCC, refuse: refuseGCCProbes},
 	{kind: kindSampleProfile, format: formatGCC, files: fileOfPrimary, build: gccOf(sampleProfileAgain)},
+	{kind: kindLBR, format: formatBolt, files: fileOfPrimary, build: lbrFdata, refuse: refuseUnsymbolizedBolt},
+	{kind: kindLBR, format: formatPreagg, files: fileOfPrimary, build: lbrPreagg, refuse: refuseUnsymbolizedBolt},
+	{kind: kindStacks, format: formatBolt, files: filePerBinary, build: stackNoLBRFdata},
 }
 
 // writeProfile writes the profile a source handed over, as the options ask.
@@ -206,7 +236,9 @@ func outputFor(kind profileKind, opts Options) (*outputRow, error) {
 			continue
 		}
 		if r.refuse != nil {
-			return nil, r.refuse(opts)
+			if err := r.refuse(opts); err != nil || r.build == nil {
+				return nil, err
+			}
 		}
 		return r, nil
 	}

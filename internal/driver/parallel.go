@@ -101,7 +101,7 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
 	c := &chunkScan{in: in, opts: opts, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
 		done:   make(chan chunkResult, 2*jobs),
-		hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)}
+		hybrid: newScanHybridPath(opts, bins, table, pf)}
 	for range jobs {
 		c.workers = append(c.workers, newWorker(opts, bins, jobs))
 	}
@@ -130,7 +130,7 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 func newWorker(opts Options, bins *binaries, jobs int) *worker {
 	agg := aggregate.NewWithOptions(binary.NewCodeCache(bins.primary()), opts.LLVM.aggregateOptions())
 	agg.ShareMemory(jobs)
-	return &worker{lbr: &lbrPath{agg: agg, leadingIP: opts.LLVM.LeadingIPOnly}}
+	return &worker{lbr: &lbrPath{agg: agg, traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}}
 }
 
 // work is worker i's record loop on a chunk.
@@ -229,7 +229,8 @@ func (c *chunkScan) decide(ch perfscript.Chunk, pidColumn bool) {
 	}
 	first := &firstBranchStack{events: eventFilter{want: c.opts.PerfEvent}}
 	_ = consume(perfscript.NewChunkScanner(ch, c.in.name, pidColumn), c.in.name, first) // a bad record: the chunk's scan says it
-	c.decided, c.inOrder = first.found, first.hybrid
+	// For BOLT, hybrid samples are branch stacks: the workers scan them.
+	c.decided, c.inOrder = first.found, first.hybrid && c.hybrid.mode != modeLBR
 }
 
 // firstBranchStack finds the first sample with a branch stack.
@@ -345,9 +346,12 @@ func (c *chunkScan) result(m *chunkMerger) *result {
 		res.events.dropped += w.dropped
 		s := w.lbr.summary()
 		if i == 0 {
-			sum.Counters = s.Counters
+			sum.Counters, sum.Traces = s.Counters, s.Traces
 		} else {
 			sum.Counters.Add(s.Counters)
+			if sum.Traces != nil {
+				sum.Traces.merge(s.Traces)
+			}
 		}
 		sum.Samples += s.Samples
 		sum.NoMapping += s.NoMapping

@@ -13,7 +13,8 @@ import (
 // TestParallelSameOutput: the output files and the summary are the same
 // for -j 1, 2 and 5, from a file or standard input, with chunks small
 // enough that every worker gets many; hybrid inputs among them (scanned
-// in order by the feeder).
+// in order by the feeder, but by the workers for BOLT's formats, which
+// read their branch stacks alone).
 func TestParallelSameOutput(t *testing.T) {
 	defer func(n int) { chunkSize = n }(chunkSize)
 	chunkSize = 64 << 10
@@ -30,9 +31,9 @@ func TestParallelSameOutput(t *testing.T) {
 	if dir := os.Getenv("PROFGEN_TESTDATA"); dir != "" {
 		for _, s := range []string{"single", "multi", "fork", "reuse", "hybrid", "hybrid-multi"} {
 			lbr := filepath.Join(dir, "lbr", "wordfreq")
-			inputs = append(inputs, input{"wordfreq " + s, filepath.Join(lbr, s+".script"), []string{filepath.Join(lbr, "binary")}, []string{"text", "skip"}})
+			inputs = append(inputs, input{"wordfreq " + s, filepath.Join(lbr, s+".script"), []string{filepath.Join(lbr, "binary")}, []string{"text", "skip", "bolt", "bolt-preagg"}})
 		}
-		inputs = append(inputs, input{"big", filepath.Join(dir, "callstack", "big.script"), []string{filepath.Join(dir, "callstack", "forky")}, []string{"pprof"}})
+		inputs = append(inputs, input{"big", filepath.Join(dir, "callstack", "big.script"), []string{filepath.Join(dir, "callstack", "forky")}, []string{"pprof", "bolt"}})
 	}
 	for _, in := range inputs {
 		for _, format := range in.formats {

@@ -10,7 +10,7 @@ import (
 // The LBR counting runs beside the parsing (a batchQueue with one
 // consumer): the parser's goroutine places samples in their process's
 // address space and hands them over in batches; another goroutine counts
-// them.
+// them (for BOLT output, as traces).
 
 const (
 	batchSamples = 4096
@@ -18,37 +18,45 @@ const (
 )
 
 type batchSample struct {
-	n            int // number of branches
+	n, nMispred  int // number of branches, of mispredict flags
 	delta, count uint64
 }
 
 type batch struct {
 	branches []record.Branch
+	mispred  []bool // the flags of BOLT's traces, when they are counted
 	samples  []batchSample
 }
 
-// add copies a sample's branches into the batch. The first sample sizes
+// add copies a sample's branches and mispredict flags into the batch. The first sample sizes
 // the batch's branches for a batch of samples like it (and growth
 // doubles): grown by append, a batch of 4096 32-entry stacks would be
 // allocated five times over.
-func (b *batch) add(br []record.Branch, delta, count uint64) {
+func (b *batch) add(br []record.Branch, mispred []bool, delta, count uint64) {
 	if len(b.branches)+len(br) > cap(b.branches) {
 		b.branches = slices.Grow(b.branches, max(len(b.branches), batchSamples*len(br)))
 	}
 	b.branches = append(b.branches, br...)
-	b.samples = append(b.samples, batchSample{len(br), delta, count})
+	b.mispred = append(b.mispred, mispred...)
+	b.samples = append(b.samples, batchSample{len(br), len(mispred), delta, count})
 }
 
 func (b *batch) full() bool { return len(b.samples) >= batchSamples }
 
-// countInto counts the batch's samples and empties it.
-func (b *batch) countInto(agg *aggregate.Aggregator) {
-	off := 0
+// countInto counts the batch's samples into agg, or when traces is not
+// nil into traces alone, and empties it.
+func (b *batch) countInto(agg *aggregate.Aggregator, traces *traceCounts) {
+	off, moff := 0, 0
 	for _, s := range b.samples {
-		agg.Add(b.branches[off:off+s.n], s.delta, s.count)
-		off += s.n
+		br := b.branches[off : off+s.n]
+		if traces != nil {
+			traces.add(br, b.mispred[moff:moff+s.nMispred], s.delta, s.count)
+		} else {
+			agg.Add(br, s.delta, s.count)
+		}
+		off, moff = off+s.n, moff+s.nMispred
 	}
-	b.branches, b.samples = b.branches[:0], b.samples[:0]
+	b.branches, b.mispred, b.samples = b.branches[:0], b.mispred[:0], b.samples[:0]
 }
 
 // counter counts LBR samples on another goroutine, batch by batch; once
@@ -59,10 +67,10 @@ type counter struct {
 	cur *batch
 }
 
-func newCounter(agg *aggregate.Aggregator, pf *prefetcher) *counter {
+func newCounter(agg *aggregate.Aggregator, traces *traceCounts, pf *prefetcher) *counter {
 	c := &counter{}
 	c.q = newBatchQueue(1, batchesInUse, false, func() *batch { return &batch{} }, func(_ int, b *batch) {
-		b.countInto(agg)
+		b.countInto(agg, traces)
 		c.q.Recycle(b)
 		pf.lbrRanges(agg)
 	})
@@ -70,9 +78,9 @@ func newCounter(agg *aggregate.Aggregator, pf *prefetcher) *counter {
 	return c
 }
 
-// Add queues a sample; its branches are copied.
-func (c *counter) Add(br []record.Branch, delta, count uint64) {
-	c.cur.add(br, delta, count)
+// Add queues a sample; its branches and flags are copied.
+func (c *counter) Add(br []record.Branch, mispred []bool, delta, count uint64) {
+	c.cur.add(br, mispred, delta, count)
 	if c.cur.full() {
 		c.q.Send(c.cur)
 		c.cur = c.q.Free()

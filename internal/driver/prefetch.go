@@ -34,9 +34,9 @@ type prefetcher struct {
 func newPrefetcher(opts Options, bins *binaries) *prefetcher {
 	return &prefetcher{
 		bins:    bins,
-		symbols: !opts.SkipSymbolization,
-		llvm:    !opts.SkipSymbolization && opts.Format != "pprof",
-		repair:  !opts.NoRepairSkid && !opts.SkipSymbolization && runtime.GOMAXPROCS(0) >= 2,
+		symbols: symbolized(opts),
+		llvm:    formatOf(opts) == formatLLVM,
+		repair:  !opts.NoRepairSkid && symbolized(opts) && runtime.GOMAXPROCS(0) >= 2,
 	}
 }
 

@@ -139,8 +139,8 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 	ab.Kernel = opts.LLVM.Kernel
 	table := addrspace.New(ab, opts.PIDs)
 	st := &scanState{bins: bins, table: table, stacks: bins.newStacks(table),
-		lbr:    newLBR(bins.primary(), table, opts.LLVM, pf),
-		hybrid: newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf),
+		lbr:    newLBR(bins.primary(), table, opts.LLVM, newTraceCounts(opts), pf),
+		hybrid: newScanHybridPath(opts, bins, table, pf),
 		events: eventFilter{want: opts.PerfEvent}}
 	if opts.LLVM.ShowMmapEvents {
 		st.show = func(rec *record.Record) { opts.LLVM.showMmap(opts.Stdout, rec) }
@@ -149,7 +149,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 	if pre != nil {
 		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
 	}
-	if in.names != nil && (opts.Format == "pprof" || opts.SkipSymbolization) {
+	if in.names != nil && (formatOf(opts) == formatPprof || formatOf(opts) == formatAddress) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
 		// other DSOs are not read. An address profile may become a pprof

@@ -38,8 +38,8 @@ func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) 
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return csProfile(opts, res.hybrid)
-	case res.lbr.Agg.Samples > 0 && res.lbr.Samples > res.lbr.IPOnly:
-		in := &profileInput{kind: kindLBR, counters: res.lbr.Counters}
+	case res.lbr.used() > 0 && res.lbr.Samples > res.lbr.IPOnly:
+		in := &profileInput{kind: kindLBR, counters: res.lbr.Counters, traces: res.lbr.Traces}
 		// llvm-profgen 22 puts the vtable loads in the counters of
 		// branch stacks alone, not in those of hybrid samples.
 		in.noDataAccess = !res.hybrid.lbrOnly()

@@ -32,7 +32,7 @@ func stackCounting(opts Options) generate.StackBinary {
 // the stacks' frames load on another core: the repair reads only code, and
 // writing the profile waits for both.
 func (res *result) repairStacks(opts Options, bins *binaries) {
-	if opts.NoRepairSkid || opts.SkipSymbolization || res.stacks.Stats.Used == 0 {
+	if opts.NoRepairSkid || !symbolized(opts) || res.stacks.Stats.Used == 0 {
 		res.precheck.Close()
 		return
 	}

@@ -58,9 +58,13 @@ func (res *result) printLBR(w io.Writer, name string) {
 	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
 	dropped.add(s.Filtered, "from processes not selected by --pid")
 	dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
-	fmt.Fprintf(w, "profgen: %d samples with branch stacks%s, %d used%s\n", s.Samples, ipOnlyNote(s.IPOnly), s.Agg.Samples, dropped)
-	fmt.Fprintf(w, "profgen: %d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
-		s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
+	fmt.Fprintf(w, "profgen: %d samples with branch stacks%s, %d used%s\n", s.Samples, ipOnlyNote(s.IPOnly), s.used(), dropped)
+	if s.Traces != nil {
+		fmt.Fprintf(w, "profgen: %d branches in %d distinct BOLT traces\n", s.Traces.entries, len(s.Traces.traces))
+	} else {
+		fmt.Fprintf(w, "profgen: %d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
+			s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
+	}
 	if n := res.stacks.Stats.Samples; n > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d samples without a branch stack are not in the LBR profile\n", n)
 	}

@@ -1,0 +1,117 @@
+package driver
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/boltprof"
+)
+
+// The rows of outputTable for BOLT (package boltprof): the fdata and the
+// pre-aggregated text of branch stacks, counted as traces during the scan
+// (lbrPath), and the no_lbr fdata of IP samples, from the call-stack
+// counts' leaves (perf2bolt --ba).
+
+// lbrFdata is the fdata of the traces of branch stacks, as perf2bolt -p
+// writes it.
+func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	funcs, err := boltFuncs(bins, 0)
+	if err != nil {
+		return nil, err
+	}
+	fd := boltprof.BuildFdata(bins.primary(), funcs, in.traces.traces)
+	if fd.Invalid+fd.OutOfRange > 0 {
+		fmt.Fprintf(opts.Stderr, "profgen: BOLT: %d traces leave their function's CFG (perf2bolt's mismatching traces), %d have an end outside every function (out of range)\n",
+			fd.Invalid, fd.OutOfRange)
+	}
+	return oneFile(func(w io.Writer) error {
+		_, err := fd.WriteTo(w)
+		return err
+	}), nil
+}
+
+// lbrPreagg is the pre-aggregated text of the traces of branch stacks,
+// which perf2bolt --pa turns into lbrFdata's fdata.
+func lbrPreagg(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	funcs, err := boltFuncs(bins, 0)
+	if err != nil {
+		return nil, err
+	}
+	return oneFile(func(w io.Writer) error {
+		return boltprof.WritePreagg(w, bins.primary(), funcs, in.traces.traces)
+	}), nil
+}
+
+// refuseUnsymbolizedBolt refuses BOLT output of an unsymbolized profile of
+// LBR ranges: it has lost the order of each stack's branches, which BOLT's
+// traces are made of.
+func refuseUnsymbolizedBolt(opts Options) error {
+	if opts.UnsymbolizedProfile == "" {
+		return nil
+	}
+	return usagef("--unsymbolized-profile holds LBR ranges and branches, not the branch stacks BOLT's traces are made of: convert the recording itself with --format=%s", opts.Format)
+}
+
+// stackNoLBRFdata is, for each binary with IP samples, the no_lbr fdata
+// of perf2bolt --ba: the samples' leaf frames (their IPs) by function.
+func stackNoLBRFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+	perBinary := basicSamples(in.stacks, len(bins.files))
+	var files []profileFile
+	for i, samples := range perBinary {
+		if samples == nil {
+			continue
+		}
+		funcs, err := boltFuncs(bins, i)
+		if errors.Is(err, elf.ErrNoSymbols) && len(bins.files) > 1 {
+			// BOLT finds no function in a stripped binary (a system library).
+			fmt.Fprintf(opts.Stderr, "profgen: warning: %v: no BOLT profile of it\n", err)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, profileFile{bin: i, write: func(w io.Writer) error {
+			_, err := boltprof.WriteNoLBR(w, funcs, samples)
+			return err
+		}})
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: %w: no sampled binary has a symbol table for BOLT", inputName(opts), ErrNoSamples)
+	}
+	return files, nil
+}
+
+// basicSamples are the IP samples of each binary (nil for a binary none
+// of whose samples has its leaf in it): the leaf frame of every stack,
+// at the binary's address. The events are those of every sample used, as
+// perf2bolt lists the events of the whole recording.
+func basicSamples(counts *aggregate.StackCounts, nbins int) []*boltprof.BasicSamples {
+	out := make([]*boltprof.BasicSamples, nbins)
+	for _, st := range counts.Stacks {
+		leaf := st.Locs[0]
+		bi := counts.Objects[leaf.Obj].Binary
+		if bi < 0 {
+			continue
+		}
+		if out[bi] == nil {
+			out[bi] = boltprof.NewBasicSamples()
+			for e := range counts.Events {
+				out[bi].Events[e] = true
+			}
+		}
+		out[bi].AddIP(leaf.Addr, st.Count)
+	}
+	return out
+}
+
+// boltFuncs are binary i's functions as BOLT discovers them.
+func boltFuncs(bins *binaries, i int) (boltprof.Funcs, error) {
+	funcs, err := boltprof.FuncsOf(bins.files[i])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", bins.files[i].Path(), err)
+	}
+	return funcs, nil
+}
