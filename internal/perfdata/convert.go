@@ -42,8 +42,10 @@ func (n *Native) sample(rec *perfdatafile.Record) error {
 	}
 	if lbr && s.HasBranch {
 		for _, b := range s.Branches {
+			if b.Flags&perfdatafile.BranchMispred != 0 {
+				smp.MarkMispredicted(len(smp.Branches))
+			}
 			smp.Branches = append(smp.Branches, record.Branch{From: b.From, To: b.To})
-			smp.Mispredicted = append(smp.Mispredicted, b.Flags&perfdatafile.BranchMispred != 0)
 		}
 	}
 	return nil

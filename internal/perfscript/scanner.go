@@ -409,8 +409,10 @@ func (s *Scanner) parseBranches(b []byte) {
 			s.badBranch()
 			return
 		}
+		if k+1 < n && b[k] == '/' && b[k+1] == 'M' {
+			smp.MarkMispredicted(len(smp.Branches))
+		}
 		smp.Branches = append(smp.Branches, record.Branch{From: from, To: to})
-		smp.Mispredicted = append(smp.Mispredicted, k+1 < n && b[k] == '/' && b[k+1] == 'M')
 		for k < n && !isSpace(b[k]) {
 			k++
 		}

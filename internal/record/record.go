@@ -105,6 +105,16 @@ type Sample struct {
 	Frames []Frame
 }
 
+// MarkMispredicted notes that Branches[i] was mispredicted. Mispredicted
+// grows only up to the last mispredicted branch: a branch stack without
+// one (most traces) costs nothing.
+func (s *Sample) MarkMispredicted(i int) {
+	for len(s.Mispredicted) < i {
+		s.Mispredicted = append(s.Mispredicted, false)
+	}
+	s.Mispredicted = append(s.Mispredicted, true)
+}
+
 // Leaf returns the sample's leaf address and whether it is absolute: the
 // first call-chain frame, or else the sample line's IP.
 func (s *Sample) Leaf() (addr uint64, absolute, ok bool) {
