@@ -89,7 +89,7 @@ ir_env=()
 ir() {
 	local bin=$1 run=$1
 	shift
-	if readelf -SW "$bin" | grep -q ' \.debug_'; then
+	if [ "$(readelf -SW "$bin" | grep -c ' \.debug_')" -gt 0 ]; then # grep -q would end readelf early: pipefail
 		objcopy --strip-debug "$bin" "$bin.nodebug"
 		run=$bin.nodebug
 	fi
