@@ -260,6 +260,7 @@ bolt_workload() {
 gcc_build() {
 	local w=$1 b=$2 dir=$out/$1/gcc-build-${in_dir:-$2}
 	shift 2
+	rm -f "$out/$w.$b"
 	mkdir -p "$dir"
 	(cd "$dir" && "$cc" "${gcc_flags[@]}" "$@" -o prog "${srcs[@]}" "${libs[@]}") 2>"$out/$w.$b.log" ||
 		{ log "$w: build $b failed: $(tail -3 "$out/$w.$b.log")"; return 1; }
@@ -293,7 +294,12 @@ gcc_workload() {
 		run_bg gcc_build "$w" "$b" -fauto-profile="$d/$b.afdo"
 	done
 	wait
-	measure "$w" base instr afdo-lbr afdo-stack afdo-none
+	# A build gcc failed (its log says why) is left out of the table.
+	local built=()
+	for b in base instr afdo-lbr afdo-stack afdo-none; do
+		[ -x "$out/$w.$b" ] && built+=("$b")
+	done
+	measure "$w" "${built[@]}"
 }
 
 # gcc_instr WORKLOAD DIR: the instrumented build, its training run, and the
