@@ -131,21 +131,9 @@ func radixStack(r *reader, start, end uint64, pos uint32, frames []Frame, d *Dat
 // entries of each bucket in turn. stackOf turns a record's stored call
 // stack id into a stack of d.
 func (s *Section) readRecords(r *reader, off uint64, stackOf func(uint32) StackID) error {
-	r.at(off)
-	nb, _ := r.u64(), r.u64()
-	if r.err == nil && nb > uint64(len(r.b)-r.pos)/8 {
-		r.fail(fmt.Errorf("%d buckets: %w", nb, ErrTruncated))
-	}
-	if r.err != nil {
-		return r.err
-	}
-	buckets := make([]uint64, 0, nb)
-	for range nb {
-		buckets = append(buckets, r.u64())
-	}
-	for _, b := range buckets {
-		if b == 0 || r.err != nil {
-			continue
+	for _, b := range bucketOffsets(r, off) {
+		if r.err != nil {
+			break
 		}
 		r.at(b)
 		for range r.uint(2) {
@@ -245,25 +233,34 @@ func (s *Section) readV2(r *reader) error {
 	return s.readRecords(r, recordTable, stackOf)
 }
 
-// eachEntry calls fn with the key and data of every entry of the on-disk
-// hash table whose bucket index is at off; withKeyLen: the entries store
-// a key length (the call stack table's do not).
-func eachEntry(r *reader, off uint64, withKeyLen bool, fn func(key uint64, data []byte)) {
+// bucketOffsets reads the bucket index of the on-disk hash table at off
+// (bucket count, entry count, then an offset per bucket) and returns the
+// offsets of the buckets that hold entries.
+func bucketOffsets(r *reader, off uint64) []uint64 {
 	r.at(off)
 	nb, _ := r.u64(), r.u64()
 	if r.err == nil && nb > uint64(len(r.b)-r.pos)/8 {
 		r.fail(fmt.Errorf("%d buckets: %w", nb, ErrTruncated))
 	}
 	if r.err != nil {
-		return
+		return nil
 	}
 	buckets := make([]uint64, 0, nb)
 	for range nb {
-		buckets = append(buckets, r.u64())
+		if b := r.u64(); b != 0 {
+			buckets = append(buckets, b)
+		}
 	}
-	for _, b := range buckets {
-		if b == 0 || r.err != nil {
-			continue
+	return buckets
+}
+
+// eachEntry calls fn with the key and data of every entry of the on-disk
+// hash table whose bucket index is at off; withKeyLen: the entries store
+// a key length (the call stack table's do not).
+func eachEntry(r *reader, off uint64, withKeyLen bool, fn func(key uint64, data []byte)) {
+	for _, b := range bucketOffsets(r, off) {
+		if r.err != nil {
+			break
 		}
 		r.at(b)
 		for range r.uint(2) {
