@@ -96,26 +96,11 @@ func TestGCCCreateGcovDialect(t *testing.T) {
 // gcc failed).
 func compileAutoFDO(t *testing.T, profile string) (diag, dump string) {
 	t.Helper()
-	dir := t.TempDir()
 	src, err := filepath.Abs(wordfreqSource)
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs(profile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("gcc-12", "-O2", "-g", "-Wall", "-fauto-profile="+abs, "-fdump-ipa-afdo", "-c", src, "-o", "wordfreq.o")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return string(out), ""
-	}
-	dumps, _ := filepath.Glob(filepath.Join(dir, "*i.afdo"))
-	if len(dumps) != 1 {
-		t.Fatalf("gcc-12 left %d afdo dumps", len(dumps))
-	}
-	return string(out), dumps[0]
+	return compileWithProfile(t, src, []string{"-O2", "-g", "-Wall"}, profile)
 }
 
 // checkAnnotated checks that each function of the profile has a block
