@@ -115,7 +115,9 @@ func (p *Profile) ContextProfile(ctx []ContextFrame) *FunctionSamples {
 // the head samples of a context-sensitive profile (cs) when it has some,
 // else the count of its first location (a body line, or the estimates of
 // the callees inlined at the first call site when that comes first), and
-// at least 1 when it has any sample.
+// at least 1 when it has any sample. The callees' estimates add up
+// saturating, as every count of a merged profile (flattening's entry
+// counts included).
 func (f *FunctionSamples) HeadSamplesEstimate(cs bool) uint64 {
 	if cs && f.HeadSamples != 0 {
 		return f.HeadSamples
@@ -127,7 +129,7 @@ func (f *FunctionSamples) HeadSamplesEstimate(cs bool) uint64 {
 		n = f.Body[body[0]].Samples
 	case len(sites) > 0:
 		for _, c := range f.Callsites[sites[0]] {
-			n += c.HeadSamplesEstimate(cs)
+			n = addSat(n, c.HeadSamplesEstimate(cs))
 		}
 	}
 	if n == 0 && f.TotalSamples > 0 {

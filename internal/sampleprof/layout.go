@@ -1,26 +1,5 @@
 package sampleprof
 
-// HeadSamplesEstimate is LLVM's getHeadSamplesEstimate for profiles
-// without contexts: the samples of the first body line, or the estimates of
-// the callees inlined at the first call site when that comes first; at
-// least 1 when the function has samples.
-func HeadSamplesEstimate(f *FunctionSamples) uint64 {
-	var n uint64
-	body, calls := SortedLocations(f.Body), SortedLocations(f.Callsites)
-	switch {
-	case len(body) > 0 && (len(calls) == 0 || body[0].Less(calls[0])):
-		n = f.Body[body[0]].Samples
-	case len(calls) > 0:
-		for _, c := range f.Callsites[calls[0]] {
-			n = addSat(n, HeadSamplesEstimate(c))
-		}
-	}
-	if n == 0 && f.TotalSamples > 0 {
-		return 1
-	}
-	return n
-}
-
 // Flatten returns p with every inlined profile made a top-level one, as
 // llvm-profdata merge --convert-sample-profile-layout=flat does
 // (ProfileConverter::flattenProfile): at each call site the caller keeps
@@ -58,7 +37,7 @@ func flattenInto(out *Profile, f *FunctionSamples) {
 	total := f.TotalSamples
 	for _, loc := range SortedLocations(f.Callsites) {
 		for _, c := range SortedInlinees(f.Callsites[loc]) {
-			est := HeadSamplesEstimate(c)
+			est := c.HeadSamplesEstimate(false)
 			r := g.Record(loc)
 			r.Samples = addSat(r.Samples, est)
 			g.addCallTargetSat(loc, c.Name, est)
@@ -67,7 +46,7 @@ func flattenInto(out *Profile, f *FunctionSamples) {
 		}
 	}
 	g.TotalSamples = addSat(g.TotalSamples, total)
-	g.HeadSamples = HeadSamplesEstimate(g)
+	g.HeadSamples = g.HeadSamplesEstimate(false)
 }
 
 // mergeRecord adds r's samples and call targets at loc, saturating.
