@@ -138,9 +138,38 @@ func (b *binaries) Close() {
 func (b *binaries) primary() *binary.File { return b.files[0] }
 
 // addrspaceBinary describes the primary binary for the LBR bases.
-func (b *binaries) addrspaceBinary() addrspace.Binary {
-	f := b.primary()
+func (b *binaries) addrspaceBinary() addrspace.Binary { return addrspaceBinary(b.primary()) }
+
+func addrspaceBinary(f *binary.File) addrspace.Binary {
 	return addrspace.Binary{Path: f.Path(), PreferredBase: f.PreferredBase(), TextOffset: f.TextSegmentOffset()}
+}
+
+// newTable returns the per-process table of a scan, which places LBR
+// samples in each binary (the primary one as the kernel with --kernel).
+func (b *binaries) newTable(opts Options) *addrspace.Table {
+	abs := make([]addrspace.Binary, len(b.files))
+	for i, f := range b.files {
+		abs[i] = addrspaceBinary(f)
+	}
+	abs[0].Kernel = opts.LLVM.Kernel
+	return addrspace.NewOf(abs, opts.PIDs)
+}
+
+// only is the view of binary i alone, as if it were the one --binary: a
+// profile of one binary's LBR counts is built by the code that builds it
+// for one. It shares the binaries' files and symbolizers.
+func (b *binaries) only(i int) *binaries {
+	if len(b.files) == 1 {
+		return b
+	}
+	v := *b
+	v.files, v.syms = b.files[i:i+1], b.syms[i:i+1]
+	v.goSyms, v.goLinesWarned = b.goSyms[i:i+1], b.goLinesWarned[i:i+1]
+	v.prechecks, v.notFound = nil, nil
+	if i != 0 {
+		v.dwp = "" // --dwp is the primary binary's
+	}
+	return &v
 }
 
 func (b *binaries) stackBinaries() []aggregate.StackBinary {

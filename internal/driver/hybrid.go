@@ -193,6 +193,8 @@ func (h *hybridPath) decide(hybrid bool) error {
 	case !hybrid:
 		h.mode = modeLBR
 		return nil
+	case len(h.bins.files) > 1:
+		return usagef("hybrid samples (perf record -b -g) make the profile of one binary; %d were given or found by build id (give the one with --binary; BOLT's formats take several)", len(h.bins.files))
 	case h.opts.IgnoreStackSamples:
 		h.mode = modeFlatHybrid
 	default:

@@ -9,8 +9,12 @@ import (
 
 // lbrPath places branch-stack samples in their process's address space and
 // counts them (on another goroutine, see counter): into the LLVM counters,
-// or for BOLT output into perf2bolt's traces alone.
+// or for BOLT output into perf2bolt's traces alone. It counts for one
+// binary; LBR input of several binaries has a path per binary (lbrPaths),
+// each placing every sample at its own binary's base, as the reference
+// tools run on that binary alone do.
 type lbrPath struct {
+	bin     int // the binary counted for (index in binaries.files and the table's)
 	table   *addrspace.Table
 	agg     *aggregate.Aggregator
 	traces  *traceCounts // nil: the output is not BOLT's
@@ -46,11 +50,47 @@ type badLine struct {
 // maxBadLines bounds the malformed lines named one by one.
 const maxBadLines = 100
 
-// newLBR returns the path of the sequential scan: it counts on another
-// goroutine, and pf reads DWARF meanwhile.
-func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, traces *traceCounts, pf *prefetcher) *lbrPath {
-	agg := aggregate.NewWithOptions(binary.NewCodeCache(bin), opts.aggregateOptions())
-	return &lbrPath{table: table, agg: agg, traces: traces, counter: newCounter(agg, traces, pf), leadingIP: opts.LeadingIPOnly}
+// lbrPaths are the LBR paths of a scan, one per profiled binary, the
+// primary one first: each sample with a branch stack goes to every one.
+type lbrPaths []*lbrPath
+
+// newLBRPaths returns the paths of the sequential scan: each counts on
+// another goroutine, and pf reads DWARF meanwhile.
+func newLBRPaths(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) lbrPaths {
+	paths := make(lbrPaths, len(bins.files))
+	for i, f := range bins.files {
+		agg := aggregate.NewWithOptions(binary.NewCodeCache(f), opts.LLVM.aggregateOptions())
+		traces := newTraceCounts(opts)
+		paths[i] = &lbrPath{bin: i, table: table, agg: agg, traces: traces, counter: newCounter(i, agg, traces, pf),
+			leadingIP: opts.LLVM.LeadingIPOnly}
+	}
+	return paths
+}
+
+// add gives a sample to every binary's path.
+func (ls lbrPaths) add(rec *record.Record) {
+	for _, l := range ls {
+		l.add(rec)
+	}
+}
+
+// ipOnly is lbrPath.ipOnly, the same for every path.
+func (ls lbrPaths) ipOnly(smp *record.Sample) bool { return ls[0].ipOnly(smp) }
+
+// finish waits for every path's counting to end.
+func (ls lbrPaths) finish() {
+	for _, l := range ls {
+		l.finish()
+	}
+}
+
+// summaries are the paths' summaries, by binary.
+func (ls lbrPaths) summaries() []*lbrSummary {
+	out := make([]*lbrSummary, len(ls))
+	for i, l := range ls {
+		out[i] = l.summary()
+	}
+	return out
 }
 
 func (l *lbrPath) add(rec *record.Record) {
@@ -71,7 +111,7 @@ func (l *lbrPath) add(rec *record.Record) {
 		}
 		l.sum.IPOnly += smp.Count
 	}
-	delta, why := l.table.Delta(rec.HasPID, rec.PID)
+	delta, why := l.table.DeltaOf(l.bin, rec.HasPID, rec.PID)
 	switch why {
 	case addrspace.NoMapping:
 		l.sum.NoMapping += smp.Count
@@ -98,6 +138,23 @@ func (l *lbrPath) count(smp *record.Sample, delta uint64) {
 	default:
 		l.agg.Add(br, delta, smp.Count)
 	}
+}
+
+// merge adds another worker's summary of the same binary (a scan by
+// chunks); the bad lines are sorted and cut by the caller.
+func (s *lbrSummary) merge(o *lbrSummary) {
+	s.Counters.Add(o.Counters)
+	if s.Traces != nil {
+		s.Traces.merge(o.Traces)
+	}
+	s.Samples += o.Samples
+	s.NoMapping += o.NoMapping
+	s.Filtered += o.Filtered
+	s.BadBranchLines += o.BadBranchLines
+	s.BadLines = append(s.BadLines, o.BadLines...)
+	s.WithCallChain += o.WithCallChain
+	s.IPOnly += o.IPOnly
+	s.Agg.Add(o.Agg)
 }
 
 // used is the number of samples counted.

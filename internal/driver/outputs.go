@@ -140,9 +140,9 @@ func checkFormat(name string) error {
 // profileInput is the profile a source hands over: kind says which field
 // holds it.
 type profileInput struct {
-	kind     profileKind
-	counters *generate.Counters     // kindLBR
-	stacks   *aggregate.StackCounts // kindStacks
+	kind   profileKind
+	lbr    []lbrCounts            // kindLBR: by binary
+	stacks *aggregate.StackCounts // kindStacks
 	// syms are the symbols the contexts of kindCS and kindCSProbe were
 	// made with.
 	syms            *csprofile.Symbols
@@ -152,7 +152,13 @@ type profileInput struct {
 	// noDataAccess: kindLBR of the branches of hybrid samples, which
 	// llvm-profgen 22 gives no vtable counts (--data-access-perftrace).
 	noDataAccess bool
-	traces       *traceCounts // kindLBR of a recording, for BOLT output
+}
+
+// lbrCounts are what one binary's LBR path counted.
+type lbrCounts struct {
+	counters *generate.Counters
+	traces   *traceCounts // of a recording, for BOLT output
+	used     uint64       // samples counted
 }
 
 // profileFile is a file a row writes.
@@ -190,9 +196,9 @@ type outputRow struct {
 // --unsymbolized-profile go through the same rows. A new output is a row
 // here and its build function.
 var outputTable = []outputRow{
-	{kind: kindLBR, format: formatLLVM, files: fileOfPrimary, build: lbrSampleProfile},
+	{kind: kindLBR, format: formatLLVM, files: filePerBinary, build: lbrSampleProfile},
 	{kind: kindLBR, format: formatPprof, refuse: refuseLBRPprof},
-	{kind: kindLBR, format: formatAddress, files: fileOfPrimary, build: lbrAddressProfile},
+	{kind: kindLBR, format: formatAddress, files: filePerBinary, build: lbrAddressProfile},
 	{kind: kindStacks, format: formatLLVM, files: filePerBinary, build: stackSampleProfiles},
 	{kind: kindStacks, format: formatPprof, files: fileOfAll, build: stackPprof},
 	{kind: kindStacks, format: formatAddress, files: fileOfAll, build: stackAddressProfile},
@@ -207,13 +213,13 @@ var outputTable = []outputRow{
 	// llvm-profgen writes --llvm-sample-profile in --format whatever
 	// --skip-symbolization says.
 	{kind: kindSampleProfile, format: formatAddress, files: fileOfPrimary, build: sampleProfileAgain},
-	{kind: kindLBR, format: formatGCC, files: fileOfPrimary, build: gccOf(lbrSampleProfile)},
+	{kind: kindLBR, format: formatGCC, files: filePerBinary, build: gccOf(lbrSampleProfile)},
 	{kind: kindStacks, format: formatGCC, files: filePerBinary, build: gccOf(stackSampleProfiles)},
 	{kind: kindCS, format: formatGCC, files: fileOfPrimary, build: gccOf(csSampleProfile)}, // --unsymbolized-profile: contexts merged by function
 	{kind: kindCSProbe, format: formatGCC, refuse: refuseGCCProbes},
 	{kind: kindSampleProfile, format: formatGCC, files: fileOfPrimary, build: gccOf(sampleProfileAgain)},
-	{kind: kindLBR, format: formatBolt, files: fileOfPrimary, build: lbrFdata, refuse: refuseUnsymbolizedBolt},
-	{kind: kindLBR, format: formatPreagg, files: fileOfPrimary, build: lbrPreagg, refuse: refuseUnsymbolizedBolt},
+	{kind: kindLBR, format: formatBolt, files: filePerBinary, build: lbrFdata, refuse: refuseUnsymbolizedBolt},
+	{kind: kindLBR, format: formatPreagg, files: filePerBinary, build: lbrPreagg, refuse: refuseUnsymbolizedBolt},
 	{kind: kindStacks, format: formatBolt, files: filePerBinary, build: stackNoLBRFdata},
 }
 

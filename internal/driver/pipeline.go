@@ -67,12 +67,12 @@ type counter struct {
 	cur *batch
 }
 
-func newCounter(agg *aggregate.Aggregator, traces *traceCounts, pf *prefetcher) *counter {
+func newCounter(bin int, agg *aggregate.Aggregator, traces *traceCounts, pf *prefetcher) *counter {
 	c := &counter{}
 	c.q = newBatchQueue(1, batchesInUse, false, func() *batch { return &batch{} }, func(_ int, b *batch) {
 		b.countInto(agg, traces)
 		c.q.Recycle(b)
-		pf.lbrRanges(agg)
+		pf.lbrRanges(bin, agg)
 	})
 	c.cur = c.q.Free()
 	return c

@@ -38,8 +38,11 @@ func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) 
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return csProfile(opts, res.hybrid)
-	case res.lbr.used() > 0 && res.lbr.Samples > res.lbr.IPOnly:
-		in := &profileInput{kind: kindLBR, counters: res.lbr.Counters, traces: res.lbr.Traces}
+	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
+		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
+		for i, s := range res.lbr {
+			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, used: s.used()}
+		}
 		// llvm-profgen 22 puts the vtable loads in the counters of
 		// branch stacks alone, not in those of hybrid samples.
 		in.noDataAccess = !res.hybrid.lbrOnly()
@@ -98,7 +101,7 @@ func unsymbolizedInput(opts Options, bins *binaries, name string, ctxs []rawprof
 		c.Add(ctx.Counters)
 	}
 	// No range or branch ("0\n0"): an empty profile, as llvm-profgen.
-	return &profileInput{kind: kindLBR, counters: c}, nil
+	return &profileInput{kind: kindLBR, lbr: []lbrCounts{{counters: c}}}, nil
 }
 
 func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {
