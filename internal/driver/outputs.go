@@ -77,6 +77,7 @@ const (
 type formatColumn struct {
 	name  string
 	flags []string // the --format values that ask for it
+	ext   string   // of a binary's file in an -o directory (OutputPath)
 	needs binaryNeeds
 	// traces: branch stacks are counted as BOLT's traces, and those of
 	// hybrid samples read as branch stacks alone (as perf2bolt does).
@@ -84,12 +85,12 @@ type formatColumn struct {
 }
 
 var formatColumns = [...]formatColumn{
-	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, needs: needDWARF},
-	formatPprof:   {name: "pprof", flags: []string{"pprof"}, needs: needSymbols},
-	formatAddress: {name: "address profile", needs: needAddresses}, // --skip-symbolization, whatever --format
-	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, needs: needDWARF},
-	formatBolt:    {name: "BOLT fdata", flags: []string{"bolt"}, needs: needAddresses, traces: true},
-	formatPreagg:  {name: "BOLT pre-aggregated", flags: []string{"bolt-preagg"}, needs: needAddresses, traces: true},
+	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, ext: ".prof", needs: needDWARF},
+	formatPprof:   {name: "pprof", flags: []string{"pprof"}, ext: ".pb.gz", needs: needSymbols},
+	formatAddress: {name: "address profile", ext: ".raw", needs: needAddresses}, // --skip-symbolization, whatever --format
+	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, ext: ".afdo", needs: needDWARF},
+	formatBolt:    {name: "BOLT fdata", flags: []string{"bolt"}, ext: ".fdata", needs: needAddresses, traces: true},
+	formatPreagg:  {name: "BOLT pre-aggregated", flags: []string{"bolt-preagg"}, ext: ".preagg", needs: needAddresses, traces: true},
 }
 
 func (f outputFormat) String() string { return formatColumns[f].name }
@@ -280,7 +281,7 @@ func (r *outputRow) path(opts Options, bins *binaries, f profileFile) (string, e
 	if r.files == filePerBinary {
 		bin, among = f.bin, len(bins.files)
 	}
-	return OutputPath(opts.Output, bins.files[bin].Path(), among)
+	return outputPathExt(opts.Output, bins.files[bin].Path(), formatColumns[r.format].ext, among)
 }
 
 // oneFile is the one file of a row.
@@ -330,12 +331,18 @@ func refuseSampleProfilePprof(opts Options) error {
 // base name), an existing directory gets <base>.prof files; anything else
 // is an error, so that profiles never overwrite each other.
 func OutputPath(out, binary string, nbins int) (string, error) {
+	return outputPathExt(out, binary, formatColumns[formatLLVM].ext, nbins)
+}
+
+// outputPathExt is OutputPath for a format whose files in a directory end
+// in ext (formatColumn.ext).
+func outputPathExt(out, binary, ext string, nbins int) (string, error) {
 	base := filepath.Base(binary)
 	if strings.Contains(out, "%b") {
 		return strings.ReplaceAll(out, "%b", base), nil
 	}
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return filepath.Join(out, base+".prof"), nil
+		return filepath.Join(out, base+ext), nil
 	}
 	if nbins == 1 {
 		return out, nil
@@ -362,10 +369,10 @@ func checkOutputOf(opts Options, binaries []string) error {
 		return nil
 	}
 	outs := []string{opts.Output}
-	if namesPerBinary(formatOf(opts)) {
+	if format := formatOf(opts); namesPerBinary(format) {
 		outs = outs[:0]
 		for _, b := range binaries {
-			p, err := OutputPath(opts.Output, b, len(binaries))
+			p, err := outputPathExt(opts.Output, b, formatColumns[format].ext, len(binaries))
 			if err != nil {
 				return err
 			}
