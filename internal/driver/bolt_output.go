@@ -18,7 +18,7 @@ import (
 // lbrFdata is the fdata of the traces of branch stacks, as perf2bolt -p
 // writes it.
 func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	return lbrFiles(bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
 		funcs, err := boltFuncs(one, 0)
 		if err != nil {
 			return profileFile{}, err
@@ -38,7 +38,7 @@ func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, er
 // lbrPreagg is the pre-aggregated text of the traces of branch stacks,
 // which perf2bolt --pa turns into lbrFdata's fdata.
 func lbrPreagg(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	return lbrFiles(bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
 		funcs, err := boltFuncs(one, 0)
 		if err != nil {
 			return profileFile{}, err

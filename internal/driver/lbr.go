@@ -9,7 +9,8 @@ import (
 
 // lbrPath places branch-stack samples in their process's address space and
 // counts them (on another goroutine, see counter): into the LLVM counters,
-// or for BOLT output into perf2bolt's traces alone. It counts for one
+// and for BOLT output into perf2bolt's traces (an output of either kind,
+// or outputs of both: --also). It counts for one
 // binary; LBR input of several binaries has a path per binary (lbrPaths),
 // each placing every sample at its own binary's base, as the reference
 // tools run on that binary alone do.
@@ -17,7 +18,8 @@ type lbrPath struct {
 	bin     int // the binary counted for (index in binaries.files and the table's)
 	table   *addrspace.Table
 	agg     *aggregate.Aggregator
-	traces  *traceCounts // nil: the output is not BOLT's
+	llvm    bool         // agg counts: an output is made of the LLVM counters (countsLLVM)
+	traces  *traceCounts // nil: no output is BOLT's
 	counter *counter     // nil: samples are counted at once (a parallel worker)
 	sum     lbrSummary
 	// leadingIP (--leading-ip-only): a sample is its IP alone.
@@ -59,12 +61,26 @@ type lbrPaths []*lbrPath
 func newLBRPaths(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) lbrPaths {
 	paths := make(lbrPaths, len(bins.files))
 	for i, f := range bins.files {
-		agg := aggregate.NewWithOptions(binary.NewCodeCache(f), opts.LLVM.aggregateOptions())
-		traces := newTraceCounts(opts)
-		paths[i] = &lbrPath{bin: i, table: table, agg: agg, traces: traces, counter: newCounter(i, agg, traces, pf),
-			leadingIP: opts.LLVM.LeadingIPOnly}
+		l := newLBRPath(opts, i, f)
+		l.table, l.counter = table, newCounter(i, l.countedAgg(), l.traces, pf)
+		paths[i] = l
 	}
 	return paths
+}
+
+// newLBRPath returns binary i's path, counting what the outputs need.
+func newLBRPath(opts Options, i int, f Binary) *lbrPath {
+	agg := aggregate.NewWithOptions(binary.NewCodeCache(f), opts.LLVM.aggregateOptions())
+	return &lbrPath{bin: i, agg: agg, llvm: anyOutput(opts, countsLLVM), traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}
+}
+
+// countedAgg is the aggregator samples are counted into, nil when no
+// output takes the LLVM counters.
+func (l *lbrPath) countedAgg() *aggregate.Aggregator {
+	if !l.llvm {
+		return nil
+	}
+	return l.agg
 }
 
 // add gives a sample to every binary's path.
@@ -130,12 +146,14 @@ func (l *lbrPath) count(smp *record.Sample, delta uint64) {
 	if l.traces != nil {
 		mispred = smp.Mispredicted
 	}
-	switch {
-	case l.counter != nil:
+	if l.counter != nil {
 		l.counter.Add(br, mispred, delta, smp.Count)
-	case l.traces != nil:
+		return
+	}
+	if l.traces != nil {
 		l.traces.add(br, mispred, delta, smp.Count)
-	default:
+	}
+	if l.llvm {
 		l.agg.Add(br, delta, smp.Count)
 	}
 }
@@ -157,9 +175,14 @@ func (s *lbrSummary) merge(o *lbrSummary) {
 	s.Agg.Add(o.Agg)
 }
 
-// used is the number of samples counted.
-func (s *lbrSummary) used() uint64 {
-	if s.Traces != nil {
+// used is the number of samples counted: as BOLT's traces when they are
+// counted, else into the LLVM counters.
+func (s *lbrSummary) used() uint64 { return s.usedBy(s.Traces != nil) }
+
+// usedBy is the number of samples counted as traces, or into the LLVM
+// counters.
+func (s *lbrSummary) usedBy(traces bool) uint64 {
+	if traces {
 		return s.Traces.samples
 	}
 	return s.Agg.Samples

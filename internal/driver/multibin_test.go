@@ -81,7 +81,8 @@ func runInto(t *testing.T, opts Options) (map[string][]byte, string) {
 // makes of that binary alone: llvm-profgen-22 --binary B (text profile,
 // byte for byte), perf2bolt-22 -p perf.data B (fdata, as sets of lines);
 // without --binary, both are found by build id (--binary-dir) and give
-// the same files; every format is each binary's alone (eachBinaryAlone).
+// the same files; every format is each binary's alone (eachBinaryAlone),
+// and --also writes them all from one read, the bytes of separate runs.
 func TestLBRSeveralBinaries(t *testing.T) {
 	r := recordShlib(t)
 	both := []string{r.main, r.lib}
@@ -118,6 +119,24 @@ func TestLBRSeveralBinaries(t *testing.T) {
 		}
 	})
 	t.Run("each alone", func(t *testing.T) { eachBinaryAlone(t, r) })
+	t.Run("also", func(t *testing.T) {
+		out := t.TempDir()
+		opts := Options{PerfData: r.single, Binaries: both, Format: "text", Output: out, Quiet: true,
+			Also: []AlsoOutput{{"bolt", out}, {"gcc", out}, {"bolt-preagg", filepath.Join(out, "%b.pre")}}}
+		if err := Run(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []struct{ format, ext string }{{"text", ".prof"}, {"bolt", ".fdata"}, {"gcc", ".afdo"}, {"bolt-preagg", ".pre"}} {
+			alone := mustRunInto(t, Options{PerfData: r.single, Binaries: both, Format: f.format, Output: "ignored"})
+			for _, b := range both {
+				name := filepath.Base(b)
+				got, want := readFile(t, filepath.Join(out, name+f.ext)), alone[name+formatColumns[formatNamed(f.format)].ext]
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s of %s: %d bytes, the run of it alone %d", f.format, name, len(got), len(want))
+				}
+			}
+		}
+	})
 }
 
 // eachBinaryAlone: every format LBR input gives, of several processes

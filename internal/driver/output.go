@@ -16,10 +16,10 @@ import (
 // samples counted (the one binary, whatever it counted), the file build
 // makes of its counts with that binary alone, as a run given it as the
 // one --binary would.
-func lbrFiles(bins *binaries, in *profileInput, build func(one *binaries, c lbrCounts) (profileFile, error)) ([]profileFile, error) {
+func lbrFiles(opts Options, bins *binaries, in *profileInput, build func(one *binaries, c lbrCounts) (profileFile, error)) ([]profileFile, error) {
 	var files []profileFile
 	for i, c := range in.lbr {
-		if c.used == 0 && len(in.lbr) > 1 {
+		if c.used(opts) == 0 && len(in.lbr) > 1 {
 			continue // said in the summary; the other binaries' files are written
 		}
 		f, err := build(bins.only(i), c)
@@ -37,7 +37,7 @@ func lbrSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profile
 	if in.noDataAccess {
 		opts.DataAccessTrace = ""
 	}
-	return lbrFiles(bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
 		prof, err := lbrProfile(opts, one, c.counters)
 		if err != nil {
 			return profileFile{}, err
@@ -48,7 +48,7 @@ func lbrSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profile
 
 // lbrAddressProfile is LBR counters unsymbolized, in llvm-profgen's format.
 func lbrAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	return lbrFiles(bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
 		base := opts.LLVM.unsymbolizedBase(one.primary())
 		return profileFile{write: func(w io.Writer) error { return rawprof.Write(w, c.counters, base) }}, nil
 	})

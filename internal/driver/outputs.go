@@ -153,13 +153,27 @@ type profileInput struct {
 	// noDataAccess: kindLBR of the branches of hybrid samples, which
 	// llvm-profgen 22 gives no vtable counts (--data-access-perftrace).
 	noDataAccess bool
+	// repair, when not nil, repairs the call stacks of kindStacks before
+	// the first output that takes them repaired (writeProfiles), the
+	// outputs that take them as perf unwound them (the address profile,
+	// BOLT's) having been written (outputset.go).
+	repair func()
 }
 
 // lbrCounts are what one binary's LBR path counted.
 type lbrCounts struct {
-	counters *generate.Counters
-	traces   *traceCounts // of a recording, for BOLT output
-	used     uint64       // samples counted
+	counters   *generate.Counters
+	traces     *traceCounts // of a recording, for BOLT output
+	usedLLVM   uint64       // samples counted in counters
+	usedTraces uint64       // ... in traces
+}
+
+// used is the number of samples counted for the output.
+func (c lbrCounts) used(opts Options) uint64 {
+	if countsTraces(opts) {
+		return c.usedTraces
+	}
+	return c.usedLLVM
 }
 
 // profileFile is a file a row writes.
@@ -224,15 +238,6 @@ var outputTable = []outputRow{
 	{kind: kindStacks, format: formatBolt, files: filePerBinary, build: stackNoLBRFdata},
 }
 
-// writeProfile writes the profile a source handed over, as the options ask.
-func writeProfile(opts Options, bins *binaries, in *profileInput) error {
-	row, err := outputFor(in.kind, opts)
-	if err != nil {
-		return err
-	}
-	return row.write(opts, bins, in)
-}
-
 // outputFor returns the row that writes kind as the options ask, or its
 // refusal.
 func outputFor(kind profileKind, opts Options) (*outputRow, error) {
@@ -252,9 +257,9 @@ func outputFor(kind profileKind, opts Options) (*outputRow, error) {
 	return nil, fmt.Errorf("%s holds %s input: the %s format does not take it", inputName(opts), kind, format)
 }
 
-// write builds the row's files and writes each whole: the one place
-// output files are named and written.
-func (r *outputRow) write(opts Options, bins *binaries, in *profileInput) error {
+// write builds the row's files and writes each whole into pending: the
+// one place output files are named and written.
+func (r *outputRow) write(opts Options, bins *binaries, in *profileInput, pending *pendingFiles) error {
 	files, err := r.build(opts, bins, in)
 	if err != nil {
 		return err
@@ -264,7 +269,7 @@ func (r *outputRow) write(opts Options, bins *binaries, in *profileInput) error 
 		if err != nil {
 			return err
 		}
-		if err := writeFile(path, f.write); err != nil {
+		if err := pending.add(path, f.write); err != nil {
 			return err
 		}
 	}
@@ -363,10 +368,25 @@ func checkFoundOutput(opts Options, refs []binaryRef) error {
 	return checkOutputOf(opts, names)
 }
 
-// checkOutputOf is checkOutput for the profiles of these binaries.
+// checkOutputOf is checkOutput for the profiles of these binaries, for
+// every output of the run: each file writable, no two the same.
 func checkOutputOf(opts Options, binaries []string) error {
+	var all [][]string
+	for _, o := range eachOutput(opts) {
+		paths, err := outputPaths(o, binaries)
+		if err != nil {
+			return err
+		}
+		all = append(all, paths)
+	}
+	return checkDistinct(all)
+}
+
+// outputPaths are the files one output writes for these binaries,
+// checked writable ("-" is standard output).
+func outputPaths(opts Options, binaries []string) ([]string, error) {
 	if opts.Output == "-" {
-		return nil
+		return []string{"-"}, nil
 	}
 	outs := []string{opts.Output}
 	if format := formatOf(opts); namesPerBinary(format) {
@@ -374,38 +394,31 @@ func checkOutputOf(opts Options, binaries []string) error {
 		for _, b := range binaries {
 			p, err := outputPathExt(opts.Output, b, formatColumns[format].ext, len(binaries))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			outs = append(outs, p)
 		}
 	}
 	for _, p := range outs {
 		if err := atomicfile.CheckWritable(p); err != nil {
-			return &UsageError{Msg: err.Error()}
+			return nil, &UsageError{Msg: err.Error()}
 		}
 	}
-	return nil
+	return outs, nil
 }
 
-// namesPerBinary reports whether a row of format writes a file per
-// binary: then, before the input is read, each binary's is checked.
+// namesPerBinary reports whether format's rows write a file per binary
+// (some do, none writes one file for every binary): then, before the
+// input is read, each binary's is checked. The address profile is one
+// file of call stacks, a file per binary of branch stacks: its names are
+// checked when the input's kind is known.
 func namesPerBinary(format outputFormat) bool {
+	perBinary := false
 	for _, r := range outputTable {
-		if r.format == format && r.files == filePerBinary {
-			return true
+		if r.format == format && r.files == fileOfAll {
+			return false
 		}
+		perBinary = perBinary || r.format == format && r.files == filePerBinary
 	}
-	return false
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if err := write(f); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Commit()
+	return perBinary
 }

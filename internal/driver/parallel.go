@@ -14,7 +14,6 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/mmapfile"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/record"
@@ -129,9 +128,8 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 func newWorker(opts Options, bins *binaries, jobs int) *worker {
 	w := &worker{lbr: make(lbrPaths, len(bins.files))}
 	for i, f := range bins.files {
-		agg := aggregate.NewWithOptions(binary.NewCodeCache(f), opts.LLVM.aggregateOptions())
-		agg.ShareMemory(jobs)
-		w.lbr[i] = &lbrPath{bin: i, agg: agg, traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}
+		w.lbr[i] = newLBRPath(opts, i, f)
+		w.lbr[i].agg.ShareMemory(jobs)
 	}
 	return w
 }

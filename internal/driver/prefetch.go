@@ -35,16 +35,16 @@ func newPrefetcher(opts Options, bins *binaries) *prefetcher {
 	return &prefetcher{
 		bins:    bins,
 		lbrOnce: make([]sync.Once, len(bins.files)),
-		symbols: symbolized(opts),
-		llvm:    formatOf(opts) == formatLLVM,
-		repair:  !opts.NoRepairSkid && symbolized(opts) && runtime.GOMAXPROCS(0) >= 2,
+		symbols: anyOutput(opts, symbolized),
+		llvm:    anyOutput(opts, func(o Options) bool { return formatOf(o) == formatLLVM }),
+		repair:  !opts.NoRepairSkid && anyOutput(opts, symbolized) && runtime.GOMAXPROCS(0) >= 2,
 	}
 }
 
 // lbrRanges loads, once, the units of the ranges a has counted in binary
 // bin.
 func (p *prefetcher) lbrRanges(bin int, a *aggregate.Aggregator) {
-	if !p.llvm {
+	if !p.llvm || a == nil {
 		return
 	}
 	p.lbrOnce[bin].Do(func() { p.units(bin, rangeStarts(a.Counters())) })

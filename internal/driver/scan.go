@@ -145,7 +145,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 	if pre != nil {
 		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
 	}
-	if in.names != nil && (formatOf(opts) == formatPprof || formatOf(opts) == formatAddress) {
+	if in.names != nil && anyOutput(opts, namesFrames) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
 		// other DSOs are not read. An address profile may become a pprof

@@ -24,10 +24,14 @@ func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *
 	if res.stacks != nil {
 		timer.phase("Repair call stacks")
 	}
-	res.repairStacks(opts, bins)
+	repairLater := res.repairStacks(opts, bins)
 	timer.phase("Generate and write profile")
 	res.print(opts, bins)
-	return res.profile(opts, bins)
+	in, err := res.profile(opts, bins)
+	if in != nil {
+		in.repair = repairLater
+	}
+	return in, err
 }
 
 // profile is what the recording held: branch stacks give the LBR profile
@@ -41,7 +45,10 @@ func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) 
 	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
 		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
 		for i, s := range res.lbr {
-			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, used: s.used()}
+			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
+			if s.Traces != nil {
+				in.lbr[i].usedTraces = s.Traces.samples
+			}
 		}
 		// llvm-profgen 22 puts the vtable loads in the counters of
 		// branch stacks alone, not in those of hybrid samples.

@@ -64,11 +64,17 @@ func (res *result) printLBR(w io.Writer, bins *binaries, i int) {
 	var dropped dropList
 	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
 	dropped.add(s.Filtered, "from processes not selected by --pid")
-	dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
+	if s.Traces == nil {
+		dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
+	}
 	fmt.Fprintf(w, "profgen: %s%d samples with branch stacks%s, %d used%s\n", prefix, s.Samples, ipOnlyNote(s.IPOnly), s.used(), dropped)
 	if s.Traces != nil {
 		fmt.Fprintf(w, "profgen: %s%d branches in %d distinct BOLT traces\n", prefix, s.Traces.entries, len(s.Traces.traces))
-	} else {
+	}
+	if s.Traces != nil && s.Agg.Samples > 0 { // the LLVM counters beside the traces (--also)
+		fmt.Fprintf(w, "profgen: %sLLVM counters: %d samples used, %d with every branch outside %s\n", prefix, s.Agg.Samples, s.Agg.NoBranches, name)
+	}
+	if s.Traces == nil || s.Agg.Samples > 0 {
 		fmt.Fprintf(w, "profgen: %s%d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
 			prefix, s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
 	}
