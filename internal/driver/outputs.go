@@ -389,7 +389,7 @@ func outputPaths(opts Options, binaries []string) ([]string, error) {
 		return []string{"-"}, nil
 	}
 	outs := []string{opts.Output}
-	if format := formatOf(opts); namesPerBinary(format) {
+	if format := formatOf(opts); namesPerBinary(format, opts.Output) {
 		outs = outs[:0]
 		for _, b := range binaries {
 			p, err := outputPathExt(opts.Output, b, formatColumns[format].ext, len(binaries))
@@ -407,18 +407,28 @@ func outputPaths(opts Options, binaries []string) ([]string, error) {
 	return outs, nil
 }
 
-// namesPerBinary reports whether format's rows write a file per binary
-// (some do, none writes one file for every binary): then, before the
-// input is read, each binary's is checked. The address profile is one
-// file of call stacks, a file per binary of branch stacks: its names are
-// checked when the input's kind is known.
-func namesPerBinary(format outputFormat) bool {
-	perBinary := false
+// namesPerBinary reports whether format writes a file per binary into
+// out: then, before the input is read, each binary's is checked. It does
+// when its rows do (some do, none writes one file for every binary); the
+// address profile is one file of call stacks, a file per binary of
+// branch stacks: when out is a directory or a %b pattern.
+func namesPerBinary(format outputFormat, out string) bool {
+	perBinary, ofAll := false, false
 	for _, r := range outputTable {
-		if r.format == format && r.files == fileOfAll {
-			return false
+		if r.format == format {
+			perBinary = perBinary || r.files == filePerBinary
+			ofAll = ofAll || r.files == fileOfAll
 		}
-		perBinary = perBinary || r.format == format && r.files == filePerBinary
+	}
+	if perBinary && ofAll {
+		return namesPattern(out)
 	}
 	return perBinary
+}
+
+// namesPattern reports whether out names a file per binary: an existing
+// directory, or a pattern with %b (OutputPath).
+func namesPattern(out string) bool {
+	st, err := os.Stat(out)
+	return strings.Contains(out, "%b") || err == nil && st.IsDir()
 }

@@ -81,8 +81,10 @@ func unsymbolizedProfile(opts Options, bins *binaries) (*profileInput, error) {
 	}
 	// Refused before the file is read: its kinds (LBR, CS, CS probe) are
 	// refused alike.
-	if _, err := outputFor(kindLBR, opts); err != nil {
-		return nil, err
+	for _, o := range eachOutput(opts) {
+		if _, err := outputFor(kindLBR, o); err != nil {
+			return nil, err
+		}
 	}
 	ctxs, cs, err := rawprof.ReadCS(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
