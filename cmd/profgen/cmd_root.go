@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,11 +27,12 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.UnsymbolizedProfile, "up", "", "alias for --unsymbolized-profile")
 	fs.StringVar(&o.PerfBinary, "perf-binary", "", "perf executable used with --use-perf-script (default: perf on PATH)")
 	fs.BoolVar(&o.UsePerfScript, "use-perf-script", false, "read --perfdata through perf script (the fallback) instead of natively")
-	fs.StringArrayVar(&o.Binaries, "binary", nil, "the profiled ELF binary (repeat for several binaries with call-stack input); without it, every binary sampled is found by its build id (docs/binaries.md)")
+	fs.StringArrayVar(&o.Binaries, "binary", nil, "the profiled ELF binary (repeat for several binaries: a profile of each); without it, every binary sampled is found by its build id (docs/binaries.md)")
 	fs.StringArrayVar(&o.BinaryDirs, "binary-dir", nil, "without --binary: a directory to find binaries in by build id, flat or a perf build-id cache (repeatable; default ~/.debug), before the debuginfod servers of $DEBUGINFOD_URLS")
 	fs.StringVar(&o.DebugBinary, "debug-binary", "", "DWARF kept in a separate file (objcopy --only-keep-debug)")
 	fs.StringVarP(&o.Output, "output", "o", "", "output file (`-` for stdout); for several binaries a directory or a pattern with %b")
 	fs.StringVar(&o.Format, "format", "extbinary", "output format: extbinary, binary, text, gcc (GCC AutoFDO, docs/gcc.md), pprof (call-stack input), bolt or bolt-preagg (BOLT's perf2bolt profiles, docs/bolt.md)")
+	fs.Var(&alsoFlag{&o.Also}, "also", "also write the same input as FORMAT (a --format value) into PATH (a file, directory or %b pattern as -o), from the same read of the input (repeatable; docs/outputs.md)")
 	fs.BoolVar(&o.SkipSymbolization, "skip-symbolization", false, "write the address profile, before symbolization: llvm-profgen's unsymbolized profile (ranges and branches) of LBR input, profgen's address profile of call stacks (docs/address-profile.md)")
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "extbinary: MD5 function names")
 	fs.Int32SliceVar(&o.PIDs, "pid", nil, "keep only samples of these processes (repeatable or comma-separated)")
@@ -101,3 +103,25 @@ func llvmStyleArgs(args []string) []string {
 // isShortWithValue reports whether a is a short flag with its value
 // attached, like -ofile.
 func isShortWithValue(a string) bool { return a[1] == 'o' && !strings.HasPrefix(a, "-output") }
+
+// alsoFlag is --also FORMAT=PATH, repeatable.
+type alsoFlag struct{ outs *[]driver.AlsoOutput }
+
+func (f *alsoFlag) Set(v string) error {
+	format, path, ok := strings.Cut(v, "=")
+	if !ok || format == "" || path == "" {
+		return fmt.Errorf("%q: want FORMAT=PATH (--also bolt=app.fdata)", v)
+	}
+	*f.outs = append(*f.outs, driver.AlsoOutput{Format: format, Output: path})
+	return nil
+}
+
+func (f *alsoFlag) String() string {
+	var parts []string
+	for _, o := range *f.outs {
+		parts = append(parts, o.Format+"="+o.Output)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *alsoFlag) Type() string { return "FORMAT=PATH" }

@@ -59,6 +59,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "yaml"}, "(or pprof, gcc, bolt, bolt-preagg)"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "bolt", "--skip-symbolization"}, "--format=bolt writes BOLT's profile of whole branch stacks"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "bolt-preagg", "--leading-ip-only"}, "--leading-ip-only do not apply"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--also", "bolt"}, "want FORMAT=PATH"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--also", "yaml=x"}, "--format"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--also", "bolt=o"}, "two outputs would write o"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--also", "bolt=x", "--leading-ip-only"}, "--leading-ip-only do not apply"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

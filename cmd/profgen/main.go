@@ -33,6 +33,12 @@
 //
 //	profgen --perfdata perf.data --binary ./app --format=pprof -o app.pprof
 //
+// One read of a recording can write several profiles, each as a run asking
+// for it alone would (docs/outputs.md); several binaries give a file each:
+//
+//	profgen --perfdata perf.data --binary ./app -o app.prof --also bolt=app.fdata
+//	profgen --perfdata perf.data --binary ./app --binary ./libfoo.so -o out/ --also gcc=out/
+//
 // The binary's disassembly, as llvm-profgen prints it (with each
 // instruction's inline stack, and probes of a probe build):
 //

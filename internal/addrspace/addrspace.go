@@ -5,10 +5,10 @@
 // In: perfscript Records, in input order (MMAP/MMAP2 add a mapping and
 // replace what it overlaps, FORK copies the parent's mappings, EXIT and
 // COMM exec drop them; a sample asks). Out: Lookup(pid, addr), the mapping
-// holding a process address and its file offset; and, for the profiled
-// binary of LBR input, the delta that turns a runtime address into the
-// binary's canonical address (ASLR removed), or the reason the sample
-// cannot be placed.
+// holding a process address and its file offset; and, for each profiled
+// binary of LBR input (one, or several placed side by side), the delta
+// that turns a runtime address into that binary's canonical address (ASLR
+// removed), or the reason the sample cannot be placed.
 package addrspace
 
 import (
@@ -80,18 +80,25 @@ const (
 
 // Table is the per-process address-space table.
 type Table struct {
-	procs    map[int32][]Mapping // executable mappings, sorted by Start, disjoint
+	procs map[int32][]Mapping // executable mappings, sorted by Start, disjoint
+	pids  map[int32]bool      // nil: every process
+	// places are where each profiled binary is loaded, the primary one
+	// first (LBR input of several binaries places each sample in each).
+	places []placement
+}
+
+// placement is where one profiled binary is loaded in each process.
+type placement struct {
 	bin      Binary
 	name     string
-	pids     map[int32]bool // nil: every process
 	bases    map[int32]uint64
 	last     uint64 // the last accepted mapping, for samples without a PID
 	haveLast bool
 	lastPID  int32
-	Stats    Stats
+	stats    Stats
 }
 
-// Stats counts what the table saw.
+// Stats counts what the table saw of one binary.
 type Stats struct {
 	Mappings        int    // mmaps of the binary accepted
 	Reloads         int    // a mapping replaced the PID-less default at a different base
@@ -102,7 +109,16 @@ type Stats struct {
 // New returns an empty table for bin; pids, if not empty, keeps only those
 // processes.
 func New(bin Binary, pids []int32) *Table {
-	t := &Table{bin: bin, name: filepath.Base(bin.Path), bases: map[int32]uint64{}, procs: map[int32][]Mapping{}}
+	return NewOf([]Binary{bin}, pids)
+}
+
+// NewOf returns an empty table that places samples in each of bins (at
+// least one; the first is the primary binary of Delta and Stats).
+func NewOf(bins []Binary, pids []int32) *Table {
+	t := &Table{procs: map[int32][]Mapping{}}
+	for _, b := range bins {
+		t.places = append(t.places, placement{bin: b, name: filepath.Base(b.Path), bases: map[int32]uint64{}})
+	}
 	if len(pids) > 0 {
 		t.pids = map[int32]bool{}
 		for _, p := range pids {
@@ -112,12 +128,27 @@ func New(bin Binary, pids []int32) *Table {
 	return t
 }
 
+// Stats is what the table saw of the primary binary.
+func (t *Table) Stats() Stats { return t.places[0].stats }
+
+// StatsOf is what the table saw of binary i (in NewOf's order).
+func (t *Table) StatsOf(i int) Stats { return t.places[i].stats }
+
+// ResetStats zeroes the counts of every binary (a clone's, counted apart).
+func (t *Table) ResetStats() {
+	for i := range t.places {
+		t.places[i].stats = Stats{}
+	}
+}
+
 // Update applies an event record; samples are ignored.
 func (t *Table) Update(r *record.Record) {
 	switch r.Kind {
 	case record.KindMmap:
 		t.addMapping(r.PID, r.Mmap)
-		t.mmap(r.PID, r.Mmap)
+		for i := range t.places {
+			t.places[i].mmap(r.PID, r.Mmap, t.pids)
+		}
 	case record.KindFork:
 		t.fork(r.ParentPID, r.PID)
 	case record.KindExit:
@@ -132,37 +163,41 @@ func (t *Table) Update(r *record.Record) {
 }
 
 func (t *Table) drop(pid int32) {
-	delete(t.bases, pid)
+	for i := range t.places {
+		delete(t.places[i].bases, pid)
+	}
 	delete(t.procs, pid)
 }
 
 // Selected reports whether samples of pid are wanted (--pid).
 func (t *Table) Selected(pid int32) bool { return t.pids == nil || t.pids[pid] }
 
-func (t *Table) isBinary(path string) bool {
-	if t.bin.Kernel {
+func (p *placement) isBinary(path string) bool {
+	if p.bin.Kernel {
 		return IsKernelImage(path)
 	}
-	return path == t.bin.Path || filepath.Base(path) == t.name
+	return path == p.bin.Path || filepath.Base(path) == p.name
 }
 
-func (t *Table) mmap(pid int32, m record.Mmap) {
-	if !t.isBinary(m.Path) {
+// mmap notes where m loads the binary, if it maps its text segment; pids
+// are the processes asked for (nil: all).
+func (p *placement) mmap(pid int32, m record.Mmap, pids map[int32]bool) {
+	if !p.isBinary(m.Path) {
 		return
 	}
-	base, ok := RuntimeBase(t.bin, m)
+	base, ok := RuntimeBase(p.bin, m)
 	if !ok {
 		return
 	}
-	t.Stats.Mappings++
-	t.bases[pid] = base
-	if t.pids != nil && !t.pids[pid] {
+	p.stats.Mappings++
+	p.bases[pid] = base
+	if pids != nil && !pids[pid] {
 		return // PID-less samples only use mappings of the processes asked for
 	}
-	if t.haveLast && t.last != base && t.lastPID != pid {
-		t.Stats.Reloads++
+	if p.haveLast && p.last != base && p.lastPID != pid {
+		p.stats.Reloads++
 	}
-	t.last, t.haveLast, t.lastPID = base, true, pid
+	p.last, p.haveLast, p.lastPID = base, true, pid
 }
 
 func (t *Table) fork(parent, child int32) {
@@ -170,33 +205,43 @@ func (t *Table) fork(parent, child int32) {
 		return // a new thread shares its process's mappings
 	}
 	t.procs[child] = append([]Mapping(nil), t.procs[parent]...)
-	if base, ok := t.bases[parent]; ok {
-		t.bases[child] = base
-	} else {
-		delete(t.bases, child)
+	for i := range t.places {
+		p := &t.places[i]
+		if base, ok := p.bases[parent]; ok {
+			p.bases[child] = base
+		} else {
+			delete(p.bases, child)
+		}
 	}
 }
 
 // Delta returns what to add to a runtime address of the sample's process to
-// get the canonical address. A sample without a PID uses the last mapping
-// seen, or the preferred base when none was (as llvm-profgen 19).
+// get the primary binary's canonical address. A sample without a PID uses
+// the last mapping seen, or the preferred base when none was (as
+// llvm-profgen 19).
 func (t *Table) Delta(hasPID bool, pid int32) (uint64, Reason) {
-	if !hasPID || t.bin.Kernel {
-		t.Stats.NoPIDSamples++
-		if !t.haveLast {
-			t.Stats.NoMmapDefaulted = true
+	return t.DeltaOf(0, hasPID, pid)
+}
+
+// DeltaOf is Delta for binary i (in NewOf's order).
+func (t *Table) DeltaOf(i int, hasPID bool, pid int32) (uint64, Reason) {
+	p := &t.places[i]
+	if !hasPID || p.bin.Kernel {
+		p.stats.NoPIDSamples++
+		if !p.haveLast {
+			p.stats.NoMmapDefaulted = true
 			return 0, OK
 		}
-		return t.bin.PreferredBase - t.last, OK
+		return p.bin.PreferredBase - p.last, OK
 	}
 	if t.pids != nil && !t.pids[pid] {
 		return 0, FilteredPID
 	}
-	base, ok := t.bases[pid]
+	base, ok := p.bases[pid]
 	if !ok {
 		return 0, NoMapping
 	}
-	return t.bin.PreferredBase - base, OK
+	return p.bin.PreferredBase - base, OK
 }
 
 // Canonical maps a runtime address of process pid to the binary's address

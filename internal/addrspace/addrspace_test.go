@@ -143,3 +143,49 @@ func TestLookupPIDReuse(t *testing.T) {
 		t.Errorf("reused pid maps %q, want /b", m.Path)
 	}
 }
+
+// TestDeltaOfSeveralBinaries: a table of two binaries places a process's
+// address at each binary's own base; each binary's stats are its own.
+func TestDeltaOfSeveralBinaries(t *testing.T) {
+	lib := Binary{Path: "/usr/lib/libfoo.so", TextOffset: 0x1000}
+	libMmap := func(pid, addr string) string {
+		return pid + " PERF_RECORD_MMAP2 " + pid + "/" + pid + ": [" + addr + "(0x1000) @ 0x1000 fe:00 2 2]: r-xp /usr/lib/libfoo.so\n"
+	}
+	script := mmap2("10", "0x5000000") + libMmap("10", "0x7f0000000") + mmap2("11", "0x6000000") +
+		"10 PERF_RECORD_FORK(12:12):(10:10)\n" + libMmap("13", "0x7f1000000")
+	tab := NewOf([]Binary{pie, lib}, nil)
+	base := uint64(0x7f0000000)
+	wrapped := 0x5000150 - base // unsigned, as llvm-profgen's canonical addresses
+	s := perfscript.NewScanner(strings.NewReader(script), "t")
+	for s.Next() {
+		tab.Update(s.Record())
+	}
+	tests := []struct {
+		name string
+		bin  int
+		pid  int32
+		addr uint64
+		want uint64
+		why  Reason
+	}{
+		{"program", 0, 10, 0x5000150, 0x1150, OK},
+		{"library", 1, 10, 0x7f0000150, 0x150, OK},
+		{"program in the library's place", 1, 10, 0x5000150, wrapped, OK},
+		{"no library in the process", 1, 11, 0x6000150, 0, NoMapping},
+		{"forked child inherits both", 1, 12, 0x7f0000150, 0x150, OK},
+		{"library alone", 1, 13, 0x7f1000150, 0x150, OK},
+		{"no program in the process", 0, 13, 0x7f1000150, 0, NoMapping},
+	}
+	for _, tt := range tests {
+		d, why := tab.DeltaOf(tt.bin, true, tt.pid)
+		if why != tt.why || (why == OK && tt.addr+d != tt.want) {
+			t.Errorf("%s: got %#x %v, want %#x %v", tt.name, tt.addr+d, why, tt.want, tt.why)
+		}
+	}
+	if d, _ := tab.Delta(true, 10); 0x5000150+d != 0x1150 {
+		t.Errorf("Delta is binary 0's: %#x", d)
+	}
+	if got := [2]int{tab.StatsOf(0).Mappings, tab.StatsOf(1).Mappings}; got != [2]int{2, 2} || tab.Stats() != tab.StatsOf(0) {
+		t.Errorf("mappings by binary %v, want [2 2]", got)
+	}
+}

@@ -1,6 +1,9 @@
 package addrspace
 
-import "maps"
+import (
+	"maps"
+	"slices"
+)
 
 // Clone returns a copy of the table that evolves on its own (for a worker
 // that parses a chunk of the input from the state at the chunk's start).
@@ -8,6 +11,9 @@ import "maps"
 func (t *Table) Clone() *Table {
 	c := *t
 	c.procs = maps.Clone(t.procs)
-	c.bases = maps.Clone(t.bases)
+	c.places = slices.Clone(t.places)
+	for i := range c.places {
+		c.places[i].bases = maps.Clone(t.places[i].bases)
+	}
 	return &c
 }

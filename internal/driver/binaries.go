@@ -30,19 +30,61 @@ type binaries struct {
 	// goSyms are the same over the pclntab of Go binaries, for pprof:
 	// built by the scan alone (pprof has no symbol prefetch).
 	goSyms        []*symbolize.GoTable
-	goPclntab     bool   // pprof of Go binaries symbolizes Go code from the pclntab
 	goLinesWarned []bool // a warning said the pclntab could not be read
 	// prechecks are the stack checks that read the binaries' code on
 	// goroutines of their own: Close waits for them.
 	prechecks     []*fpskid.Prechecker
 	notFound      []recordedBinary // binaries of the recording not found by their build ids
-	symbolsOnly   bool             // a binary without DWARF is symbolized by its ELF symbols
-	symtabFuncs   bool             // a probe binary's functions its DWARF lacks come from its ELF symbols
 	separateDebug bool             // --debug-binary: the DWARF is in another file
 	dwp           string           // --dwp: the DWARF package of the primary binary
 	warn          io.Writer        // llvm-profgen's warnings about loading the DWARF
 	detailed      bool             // --show-detailed-warning
-	gccOutput     bool             // --format=gcc: a GCC-built binary's discriminators are plain (plainDiscriminators)
+	binarySettings
+	// views are those of other outputs' settings (forOutput): Close
+	// closes their symbolizers.
+	views []*binaries
+}
+
+// binarySettings are what an output changes in the symbolizers and
+// generation options made of the binaries.
+type binarySettings struct {
+	goPclntab   bool // pprof of Go binaries symbolizes Go code from the pclntab
+	symbolsOnly bool // a binary without DWARF is symbolized by its ELF symbols
+	symtabFuncs bool // a probe binary's functions its DWARF lacks come from its ELF symbols
+	gccOutput   bool // --format=gcc: a GCC-built binary's discriminators are plain (plainDiscriminators)
+}
+
+// settingsOf are the binary settings of an output.
+func settingsOf(opts Options) binarySettings {
+	symbolsOnly := formatColumns[formatOf(opts)].needs == needSymbols
+	return binarySettings{
+		goPclntab:   opts.Format == "pprof" && !opts.GoDWARF,
+		symbolsOnly: symbolsOnly,
+		symtabFuncs: !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !symbolsOnly,
+		gccOutput:   formatOf(opts) == formatGCC,
+	}
+}
+
+// forOutput is the binaries as an output of the run reads them: b itself,
+// or for an output of other settings (--also), a view of the same files
+// with symbolizers of its own.
+func (b *binaries) forOutput(opts Options) *binaries {
+	set := settingsOf(opts)
+	if set == b.binarySettings {
+		return b
+	}
+	for _, v := range b.views {
+		if v.binarySettings == set {
+			return v
+		}
+	}
+	v := *b
+	v.binarySettings, v.views, v.prechecks = set, nil, nil
+	v.syms = make([]lazyTable, len(b.files))
+	v.goSyms = make([]*symbolize.GoTable, len(b.files))
+	v.goLinesWarned = make([]bool, len(b.files))
+	b.views = append(b.views, &v)
+	return &v
 }
 
 // openBinaries opens every --binary (with --debug-binary for the one), or
@@ -59,9 +101,8 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 			return nil, err
 		}
 	}
-	b := &binaries{notFound: notFound}
-	needs := formatColumns[formatOf(opts)].needs
-	wantDWARF := needs != needAddresses && !opts.LLVM.ShowDisassemblyOnly
+	b := &binaries{notFound: notFound, binarySettings: settingsOf(opts)}
+	wantDWARF := anyOutput(opts, symbolized) && !opts.LLVM.ShowDisassemblyOnly
 	for _, ref := range refs {
 		f, err := ref.open(wantDWARF)
 		if err != nil {
@@ -73,13 +114,9 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	b.syms = make([]lazyTable, len(b.files))
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
 	b.goLinesWarned = make([]bool, len(b.files))
-	b.goPclntab = opts.Format == "pprof" && !opts.GoDWARF
 	b.separateDebug = opts.DebugBinary != ""
 	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
-	b.symbolsOnly = needs == needSymbols
-	b.gccOutput = formatOf(opts) == formatGCC
-	b.symtabFuncs = !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !b.symbolsOnly
-	if !wantDWARF || b.symbolsOnly {
+	if !wantDWARF || !anyOutput(opts, needsDWARF) {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
 	for _, f := range b.files {
@@ -125,22 +162,63 @@ func (b *binaries) Close() {
 	for _, p := range b.prechecks {
 		p.Close()
 	}
-	for i := range b.syms {
-		if t := b.syms[i].built(); t != nil {
-			t.Close()
-		}
+	for _, v := range b.views {
+		v.closeSymbolizers()
 	}
+	b.closeSymbolizers()
 	for _, f := range b.files {
 		f.Close()
 	}
 }
 
+// closeSymbolizers closes the symbolizers built.
+func (b *binaries) closeSymbolizers() {
+	for i := range b.syms {
+		if t := b.syms[i].built(); t != nil {
+			t.Close()
+		}
+	}
+}
+
+// needsDWARF reports whether the output cannot be written without the
+// binaries' DWARF.
+func needsDWARF(opts Options) bool { return formatColumns[formatOf(opts)].needs == needDWARF }
+
 func (b *binaries) primary() *binary.File { return b.files[0] }
 
 // addrspaceBinary describes the primary binary for the LBR bases.
-func (b *binaries) addrspaceBinary() addrspace.Binary {
-	f := b.primary()
+func (b *binaries) addrspaceBinary() addrspace.Binary { return addrspaceBinary(b.primary()) }
+
+func addrspaceBinary(f *binary.File) addrspace.Binary {
 	return addrspace.Binary{Path: f.Path(), PreferredBase: f.PreferredBase(), TextOffset: f.TextSegmentOffset()}
+}
+
+// newTable returns the per-process table of a scan, which places LBR
+// samples in each binary (the primary one as the kernel with --kernel).
+func (b *binaries) newTable(opts Options) *addrspace.Table {
+	abs := make([]addrspace.Binary, len(b.files))
+	for i, f := range b.files {
+		abs[i] = addrspaceBinary(f)
+	}
+	abs[0].Kernel = opts.LLVM.Kernel
+	return addrspace.NewOf(abs, opts.PIDs)
+}
+
+// only is the view of binary i alone, as if it were the one --binary: a
+// profile of one binary's LBR counts is built by the code that builds it
+// for one. It shares the binaries' files and symbolizers.
+func (b *binaries) only(i int) *binaries {
+	if len(b.files) == 1 {
+		return b
+	}
+	v := *b
+	v.files, v.syms = b.files[i:i+1], b.syms[i:i+1]
+	v.goSyms, v.goLinesWarned = b.goSyms[i:i+1], b.goLinesWarned[i:i+1]
+	v.prechecks, v.notFound, v.views = nil, nil, nil
+	if i != 0 {
+		v.dwp = "" // --dwp is the primary binary's
+	}
+	return &v
 }
 
 func (b *binaries) stackBinaries() []aggregate.StackBinary {

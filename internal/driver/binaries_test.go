@@ -21,7 +21,7 @@ func TestSymbolizerBuiltOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		prefetch := newPrefetcher(opts, bins)
-		prefetch.lbrRanges(aggregate.New(binary.NewCodeCache(bins.primary())))
+		prefetch.lbrRanges(0, aggregate.New(binary.NewCodeCache(bins.primary())))
 		scan, err := bins.symbolizer(0)
 		if err != nil {
 			t.Fatal(err)

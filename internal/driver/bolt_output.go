@@ -18,31 +18,35 @@ import (
 // lbrFdata is the fdata of the traces of branch stacks, as perf2bolt -p
 // writes it.
 func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	funcs, err := boltFuncs(bins, 0)
-	if err != nil {
-		return nil, err
-	}
-	fd := boltprof.BuildFdata(bins.primary(), funcs, in.traces.traces)
-	if fd.Invalid+fd.OutOfRange > 0 {
-		fmt.Fprintf(opts.Stderr, "profgen: BOLT: %d traces leave their function's CFG (perf2bolt's mismatching traces), %d have an end outside every function (out of range)\n",
-			fd.Invalid, fd.OutOfRange)
-	}
-	return oneFile(func(w io.Writer) error {
-		_, err := fd.WriteTo(w)
-		return err
-	}), nil
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+		funcs, err := boltFuncs(one, 0)
+		if err != nil {
+			return profileFile{}, err
+		}
+		fd := boltprof.BuildFdata(one.primary(), funcs, c.traces.traces)
+		if fd.Invalid+fd.OutOfRange > 0 {
+			fmt.Fprintf(opts.Stderr, "profgen: BOLT: %s%d traces leave their function's CFG (perf2bolt's mismatching traces), %d have an end outside every function (out of range)\n",
+				binaryPrefix(bins, one.primary()), fd.Invalid, fd.OutOfRange)
+		}
+		return profileFile{write: func(w io.Writer) error {
+			_, err := fd.WriteTo(w)
+			return err
+		}}, nil
+	})
 }
 
 // lbrPreagg is the pre-aggregated text of the traces of branch stacks,
 // which perf2bolt --pa turns into lbrFdata's fdata.
 func lbrPreagg(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	funcs, err := boltFuncs(bins, 0)
-	if err != nil {
-		return nil, err
-	}
-	return oneFile(func(w io.Writer) error {
-		return boltprof.WritePreagg(w, bins.primary(), funcs, in.traces.traces)
-	}), nil
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+		funcs, err := boltFuncs(one, 0)
+		if err != nil {
+			return profileFile{}, err
+		}
+		return profileFile{write: func(w io.Writer) error {
+			return boltprof.WritePreagg(w, one.primary(), funcs, c.traces.traces)
+		}}, nil
+	})
 }
 
 // refuseUnsymbolizedBolt refuses BOLT output of an unsymbolized profile of

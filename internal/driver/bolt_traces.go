@@ -14,9 +14,9 @@ type traceCounts struct {
 	entries uint64 // their branch-stack entries
 }
 
-// newTraceCounts returns empty counts when the output is BOLT's, else nil.
+// newTraceCounts returns empty counts when an output is BOLT's, else nil.
 func newTraceCounts(opts Options) *traceCounts {
-	if !countsTraces(opts) {
+	if !anyOutput(opts, countsTraces) {
 		return nil
 	}
 	return &traceCounts{traces: boltprof.Traces{}}

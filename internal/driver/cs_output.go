@@ -22,8 +22,10 @@ func csProfile(opts Options, h *hybridPath) (*profileInput, error) {
 	if h.probes {
 		in.kind = kindCSProbe
 	}
-	if _, err := outputFor(in.kind, opts); err != nil {
-		return nil, err
+	for _, o := range eachOutput(opts) {
+		if _, err := outputFor(in.kind, o); err != nil {
+			return nil, err
+		}
 	}
 	n := 0
 	if h.probes {

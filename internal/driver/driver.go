@@ -34,10 +34,11 @@ type Options struct {
 	// debuginfod servers of DEBUGINFOD_URLS.
 	BinaryDirs []string
 
-	Output            string // file, "-" for stdout; a directory or %b pattern for several binaries
-	Format            string // extbinary (default), binary, text, pprof
-	SkipSymbolization bool   // write the unsymbolized profile (LBR input)
-	UseMD5            bool   // extbinary: MD5 function names
+	Output            string       // file, "-" for stdout; a directory or %b pattern for several binaries
+	Format            string       // extbinary (default), binary, text, pprof, gcc, bolt, bolt-preagg
+	Also              []AlsoOutput // more outputs of the same read of the input (--also FORMAT=PATH, outputset.go)
+	SkipSymbolization bool         // write the unsymbolized profile (LBR input)
+	UseMD5            bool         // extbinary: MD5 function names
 	PIDs              []int32
 	PerfEvent         string // keep only samples of this event ("" = all)
 	NoRepairSkid      bool   // keep call chains as perf unwound them (package fpskid)
@@ -79,6 +80,9 @@ type Options struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	// outputs are every output of the run, this one first (withOutputs).
+	outputs []Options
 }
 
 // UsageError is a request that cannot work whatever the input: a bad flag
@@ -96,7 +100,7 @@ var ErrNoSamples = errors.New("no usable samples")
 
 // Run converts the input as opts says: the whole pipeline.
 func Run(ctx context.Context, opts Options) error {
-	opts = withDefaults(opts)
+	opts = withOutputs(opts)
 	if err := validate(opts); err != nil {
 		return err
 	}
@@ -126,7 +130,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	prog := stageProgress(opts, "symbolizing and writing")
 	defer prog.Done()
-	return writeProfile(opts, bins, in)
+	return writeProfiles(opts, bins, in)
 }
 
 func withDefaults(opts Options) Options {
@@ -154,6 +158,20 @@ func validate(opts Options) error {
 	if err := validateInputs(opts); err != nil {
 		return err
 	}
+	if err := validateOutputs(opts); err != nil {
+		return err
+	}
+	if !slices.Contains([]string{"", "block-max", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
+		return usagef("--body-counts: %q is none of block-max, hits, per-instruction, blocks", opts.BodyCounts)
+	}
+	if _, ok := callCounts[opts.CallCounts]; !ok {
+		return usagef("--call-counts: %q is none of estimate, executions, inclusive, none", opts.CallCounts)
+	}
+	return checkOutput(opts)
+}
+
+// validateOutput refuses an output that no input could give.
+func validateOutput(opts Options) error {
 	if err := validateCS(opts.CS); err != nil {
 		return err
 	}
@@ -175,13 +193,7 @@ func validate(opts Options) error {
 	case opts.FoldKernel && opts.NoFoldKernel:
 		return usagef("--fold-kernel and --no-fold-kernel contradict each other")
 	}
-	if !slices.Contains([]string{"", "block-max", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
-		return usagef("--body-counts: %q is none of block-max, hits, per-instruction, blocks", opts.BodyCounts)
-	}
-	if _, ok := callCounts[opts.CallCounts]; !ok {
-		return usagef("--call-counts: %q is none of estimate, executions, inclusive, none", opts.CallCounts)
-	}
-	return checkOutput(opts)
+	return nil
 }
 
 func validateInputs(opts Options) error {

@@ -18,21 +18,30 @@ func TestOutputPath(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		out, bin string
+		format   outputFormat
 		n        int
 		want     string
 		ok       bool
 	}{
-		{"a.prof", "/x/app", 1, "a.prof", true},
-		{"p/%b.afdo", "/x/app", 2, "p/app.afdo", true},
-		{dir, "/x/app", 2, filepath.Join(dir, "app.prof"), true},
-		{dir, "/x/app", 1, filepath.Join(dir, "app.prof"), true},
-		{"a.prof", "/x/app", 2, "", false},
+		{"a.prof", "/x/app", formatLLVM, 1, "a.prof", true},
+		{"p/%b.afdo", "/x/app", formatGCC, 2, "p/app.afdo", true},
+		{dir, "/x/app", formatLLVM, 2, filepath.Join(dir, "app.prof"), true},
+		{dir, "/x/app", formatLLVM, 1, filepath.Join(dir, "app.prof"), true},
+		{"a.prof", "/x/app", formatLLVM, 2, "", false},
+		{dir, "/x/libfoo.so", formatGCC, 2, filepath.Join(dir, "libfoo.so.afdo"), true},
+		{dir, "/x/app", formatBolt, 2, filepath.Join(dir, "app.fdata"), true},
+		{dir, "/x/app", formatPreagg, 1, filepath.Join(dir, "app.preagg"), true},
+		{dir, "/x/app", formatPprof, 1, filepath.Join(dir, "app.pb.gz"), true},
+		{dir, "/x/app", formatAddress, 2, filepath.Join(dir, "app.raw"), true},
 	}
 	for _, tt := range tests {
-		got, err := OutputPath(tt.out, tt.bin, tt.n)
+		got, err := outputPathExt(tt.out, tt.bin, formatColumns[tt.format].ext, tt.n)
 		if got != tt.want || (err == nil) != tt.ok {
-			t.Errorf("OutputPath(%q, %q, %d) = %q, %v; want %q, ok=%v", tt.out, tt.bin, tt.n, got, err, tt.want, tt.ok)
+			t.Errorf("%s: outputPathExt(%q, %q, %d) = %q, %v; want %q, ok=%v", tt.format, tt.out, tt.bin, tt.n, got, err, tt.want, tt.ok)
 		}
+	}
+	if got, _ := OutputPath(dir, "/x/app", 2); got != filepath.Join(dir, "app.prof") {
+		t.Errorf("OutputPath(DIR, app) = %q, want DIR/app.prof (the LLVM profile's name)", got)
 	}
 }
 

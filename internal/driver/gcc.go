@@ -40,10 +40,7 @@ func withGCCDefaults(opts Options) Options {
 // validateGCC refuses what --format=gcc cannot write, before any input.
 func validateGCC(opts Options) error {
 	if formatOf(opts) != formatGCC {
-		if opts.GCC != (GCCOptions{}) {
-			return usagef("--gcov-version and --gcc-fold-discriminators apply to --format=gcc")
-		}
-		return nil
+		return nil // GCC's flags without a GCC output: validateOutputs
 	}
 	switch v := cmp.Or(opts.GCC.Version, sampleprof.GCCVersion2); {
 	case v != sampleprof.GCCVersion2 && v != sampleprof.GCCVersion3:

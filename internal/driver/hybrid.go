@@ -50,6 +50,9 @@ type hybridPath struct {
 	stack  []uint64
 	sum    hybridSummary
 	flat   flatDistinct
+	// disagree, when not nil, refuses hybrid samples: the outputs of the
+	// run read them in different ways (hybridReadings).
+	disagree error
 }
 
 // flatDistinct is what llvm-profgen's warning about stacks cut at invalid
@@ -139,9 +142,11 @@ func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, prob
 // path from the start.
 func newScanHybridPath(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) *hybridPath {
 	h := newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)
-	if countsTraces(opts) {
+	reading, err := hybridReadings(opts)
+	if reading == modeLBR {
 		h.mode = modeLBR
 	}
+	h.disagree = err
 	return h
 }
 
@@ -193,6 +198,10 @@ func (h *hybridPath) decide(hybrid bool) error {
 	case !hybrid:
 		h.mode = modeLBR
 		return nil
+	case h.disagree != nil:
+		return h.disagree
+	case len(h.bins.files) > 1:
+		return usagef("hybrid samples (perf record -b -g) make the profile of one binary; %d were given or found by build id (give the one with --binary; BOLT's formats take several)", len(h.bins.files))
 	case h.opts.IgnoreStackSamples:
 		h.mode = modeFlatHybrid
 	default:

@@ -64,11 +64,10 @@ func openPerfData(ctx context.Context, opts Options, bins *binaries) (*input, er
 	if err != nil {
 		return nil, err
 	}
-	if opts.SkipSymbolization && !c.BranchStack && !c.Callchain {
-		return nil, fmt.Errorf("%s has neither branch stacks nor call chains: --skip-symbolization needs perf record -b or -g", opts.PerfData)
-	}
-	if opts.Format == "pprof" && c.BranchStack && !c.Callchain {
-		return nil, fmt.Errorf("%s has branch stacks but no call chains: --format=pprof needs perf record -g", opts.PerfData)
+	for _, o := range eachOutput(opts) {
+		if err := checkContent(o, c); err != nil {
+			return nil, err
+		}
 	}
 	if !opts.UsePerfScript {
 		return openNative(opts, c, bins)
@@ -133,6 +132,18 @@ func matchBuildID(bin, id string, recorded map[string]string) error {
 	}
 	if other != "" {
 		return fmt.Errorf("binary %s has build id %s, but the recording has %s", bin, id, other)
+	}
+	return nil
+}
+
+// checkContent refuses an output that a perf.data of content c cannot
+// give.
+func checkContent(opts Options, c perfdata.Content) error {
+	if opts.SkipSymbolization && !c.BranchStack && !c.Callchain {
+		return fmt.Errorf("%s has neither branch stacks nor call chains: --skip-symbolization needs perf record -b or -g", opts.PerfData)
+	}
+	if opts.Format == "pprof" && c.BranchStack && !c.Callchain {
+		return fmt.Errorf("%s has branch stacks but no call chains: --format=pprof needs perf record -g", opts.PerfData)
 	}
 	return nil
 }

@@ -9,11 +9,17 @@ import (
 
 // lbrPath places branch-stack samples in their process's address space and
 // counts them (on another goroutine, see counter): into the LLVM counters,
-// or for BOLT output into perf2bolt's traces alone.
+// and for BOLT output into perf2bolt's traces (an output of either kind,
+// or outputs of both: --also). It counts for one
+// binary; LBR input of several binaries has a path per binary (lbrPaths),
+// each placing every sample at its own binary's base, as the reference
+// tools run on that binary alone do.
 type lbrPath struct {
+	bin     int // the binary counted for (index in binaries.files and the table's)
 	table   *addrspace.Table
 	agg     *aggregate.Aggregator
-	traces  *traceCounts // nil: the output is not BOLT's
+	llvm    bool         // agg counts: an output is made of the LLVM counters (countsLLVM)
+	traces  *traceCounts // nil: no output is BOLT's
 	counter *counter     // nil: samples are counted at once (a parallel worker)
 	sum     lbrSummary
 	// leadingIP (--leading-ip-only): a sample is its IP alone.
@@ -46,11 +52,61 @@ type badLine struct {
 // maxBadLines bounds the malformed lines named one by one.
 const maxBadLines = 100
 
-// newLBR returns the path of the sequential scan: it counts on another
-// goroutine, and pf reads DWARF meanwhile.
-func newLBR(bin Binary, table *addrspace.Table, opts LLVMOptions, traces *traceCounts, pf *prefetcher) *lbrPath {
-	agg := aggregate.NewWithOptions(binary.NewCodeCache(bin), opts.aggregateOptions())
-	return &lbrPath{table: table, agg: agg, traces: traces, counter: newCounter(agg, traces, pf), leadingIP: opts.LeadingIPOnly}
+// lbrPaths are the LBR paths of a scan, one per profiled binary, the
+// primary one first: each sample with a branch stack goes to every one.
+type lbrPaths []*lbrPath
+
+// newLBRPaths returns the paths of the sequential scan: each counts on
+// another goroutine, and pf reads DWARF meanwhile.
+func newLBRPaths(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) lbrPaths {
+	paths := make(lbrPaths, len(bins.files))
+	for i, f := range bins.files {
+		l := newLBRPath(opts, i, f)
+		l.table, l.counter = table, newCounter(i, l.countedAgg(), l.traces, pf)
+		paths[i] = l
+	}
+	return paths
+}
+
+// newLBRPath returns binary i's path, counting what the outputs need.
+func newLBRPath(opts Options, i int, f Binary) *lbrPath {
+	agg := aggregate.NewWithOptions(binary.NewCodeCache(f), opts.LLVM.aggregateOptions())
+	return &lbrPath{bin: i, agg: agg, llvm: anyOutput(opts, countsLLVM), traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}
+}
+
+// countedAgg is the aggregator samples are counted into, nil when no
+// output takes the LLVM counters.
+func (l *lbrPath) countedAgg() *aggregate.Aggregator {
+	if !l.llvm {
+		return nil
+	}
+	return l.agg
+}
+
+// add gives a sample to every binary's path.
+func (ls lbrPaths) add(rec *record.Record) {
+	for _, l := range ls {
+		l.add(rec)
+	}
+}
+
+// ipOnly is lbrPath.ipOnly, the same for every path.
+func (ls lbrPaths) ipOnly(smp *record.Sample) bool { return ls[0].ipOnly(smp) }
+
+// finish waits for every path's counting to end.
+func (ls lbrPaths) finish() {
+	for _, l := range ls {
+		l.finish()
+	}
+}
+
+// summaries are the paths' summaries, by binary.
+func (ls lbrPaths) summaries() []*lbrSummary {
+	out := make([]*lbrSummary, len(ls))
+	for i, l := range ls {
+		out[i] = l.summary()
+	}
+	return out
 }
 
 func (l *lbrPath) add(rec *record.Record) {
@@ -71,7 +127,7 @@ func (l *lbrPath) add(rec *record.Record) {
 		}
 		l.sum.IPOnly += smp.Count
 	}
-	delta, why := l.table.Delta(rec.HasPID, rec.PID)
+	delta, why := l.table.DeltaOf(l.bin, rec.HasPID, rec.PID)
 	switch why {
 	case addrspace.NoMapping:
 		l.sum.NoMapping += smp.Count
@@ -90,19 +146,43 @@ func (l *lbrPath) count(smp *record.Sample, delta uint64) {
 	if l.traces != nil {
 		mispred = smp.Mispredicted
 	}
-	switch {
-	case l.counter != nil:
+	if l.counter != nil {
 		l.counter.Add(br, mispred, delta, smp.Count)
-	case l.traces != nil:
+		return
+	}
+	if l.traces != nil {
 		l.traces.add(br, mispred, delta, smp.Count)
-	default:
+	}
+	if l.llvm {
 		l.agg.Add(br, delta, smp.Count)
 	}
 }
 
-// used is the number of samples counted.
-func (s *lbrSummary) used() uint64 {
+// merge adds another worker's summary of the same binary (a scan by
+// chunks); the bad lines are sorted and cut by the caller.
+func (s *lbrSummary) merge(o *lbrSummary) {
+	s.Counters.Add(o.Counters)
 	if s.Traces != nil {
+		s.Traces.merge(o.Traces)
+	}
+	s.Samples += o.Samples
+	s.NoMapping += o.NoMapping
+	s.Filtered += o.Filtered
+	s.BadBranchLines += o.BadBranchLines
+	s.BadLines = append(s.BadLines, o.BadLines...)
+	s.WithCallChain += o.WithCallChain
+	s.IPOnly += o.IPOnly
+	s.Agg.Add(o.Agg)
+}
+
+// used is the number of samples counted: as BOLT's traces when they are
+// counted, else into the LLVM counters.
+func (s *lbrSummary) used() uint64 { return s.usedBy(s.Traces != nil) }
+
+// usedBy is the number of samples counted as traces, or into the LLVM
+// counters.
+func (s *lbrSummary) usedBy(traces bool) uint64 {
+	if traces {
 		return s.Traces.samples
 	}
 	return s.Agg.Samples

@@ -12,22 +12,46 @@ import (
 
 // The rows of outputTable for LBR counters and call stacks.
 
+// lbrFiles are the files of a row of LBR counts: for each binary with
+// samples counted (the one binary, whatever it counted), the file build
+// makes of its counts with that binary alone, as a run given it as the
+// one --binary would.
+func lbrFiles(opts Options, bins *binaries, in *profileInput, build func(one *binaries, c lbrCounts) (profileFile, error)) ([]profileFile, error) {
+	var files []profileFile
+	for i, c := range in.lbr {
+		if c.used(opts) == 0 && len(in.lbr) > 1 {
+			continue // said in the summary; the other binaries' files are written
+		}
+		f, err := build(bins.only(i), c)
+		if err != nil {
+			return nil, err
+		}
+		f.bin = i
+		files = append(files, f)
+	}
+	return files, nil
+}
+
 // lbrSampleProfile is the sample profile of LBR counters.
 func lbrSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
 	if in.noDataAccess {
 		opts.DataAccessTrace = ""
 	}
-	prof, err := lbrProfile(opts, bins, in.counters)
-	if err != nil {
-		return nil, err
-	}
-	return []profileFile{sampleProfileFile(opts, 0, prof)}, nil
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+		prof, err := lbrProfile(opts, one, c.counters)
+		if err != nil {
+			return profileFile{}, err
+		}
+		return sampleProfileFile(opts, 0, prof), nil
+	})
 }
 
 // lbrAddressProfile is LBR counters unsymbolized, in llvm-profgen's format.
 func lbrAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	base := opts.LLVM.unsymbolizedBase(bins.primary())
-	return oneFile(func(w io.Writer) error { return rawprof.Write(w, in.counters, base) }), nil
+	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+		base := opts.LLVM.unsymbolizedBase(one.primary())
+		return profileFile{write: func(w io.Writer) error { return rawprof.Write(w, c.counters, base) }}, nil
+	})
 }
 
 // lbrProfile turns LBR counters into a sample profile, as llvm-profgen

@@ -77,6 +77,7 @@ const (
 type formatColumn struct {
 	name  string
 	flags []string // the --format values that ask for it
+	ext   string   // of a binary's file in an -o directory (OutputPath)
 	needs binaryNeeds
 	// traces: branch stacks are counted as BOLT's traces, and those of
 	// hybrid samples read as branch stacks alone (as perf2bolt does).
@@ -84,12 +85,12 @@ type formatColumn struct {
 }
 
 var formatColumns = [...]formatColumn{
-	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, needs: needDWARF},
-	formatPprof:   {name: "pprof", flags: []string{"pprof"}, needs: needSymbols},
-	formatAddress: {name: "address profile", needs: needAddresses}, // --skip-symbolization, whatever --format
-	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, needs: needDWARF},
-	formatBolt:    {name: "BOLT fdata", flags: []string{"bolt"}, needs: needAddresses, traces: true},
-	formatPreagg:  {name: "BOLT pre-aggregated", flags: []string{"bolt-preagg"}, needs: needAddresses, traces: true},
+	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, ext: ".prof", needs: needDWARF},
+	formatPprof:   {name: "pprof", flags: []string{"pprof"}, ext: ".pb.gz", needs: needSymbols},
+	formatAddress: {name: "address profile", ext: ".raw", needs: needAddresses}, // --skip-symbolization, whatever --format
+	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, ext: ".afdo", needs: needDWARF},
+	formatBolt:    {name: "BOLT fdata", flags: []string{"bolt"}, ext: ".fdata", needs: needAddresses, traces: true},
+	formatPreagg:  {name: "BOLT pre-aggregated", flags: []string{"bolt-preagg"}, ext: ".preagg", needs: needAddresses, traces: true},
 }
 
 func (f outputFormat) String() string { return formatColumns[f].name }
@@ -140,9 +141,9 @@ func checkFormat(name string) error {
 // profileInput is the profile a source hands over: kind says which field
 // holds it.
 type profileInput struct {
-	kind     profileKind
-	counters *generate.Counters     // kindLBR
-	stacks   *aggregate.StackCounts // kindStacks
+	kind   profileKind
+	lbr    []lbrCounts            // kindLBR: by binary
+	stacks *aggregate.StackCounts // kindStacks
 	// syms are the symbols the contexts of kindCS and kindCSProbe were
 	// made with.
 	syms            *csprofile.Symbols
@@ -152,7 +153,27 @@ type profileInput struct {
 	// noDataAccess: kindLBR of the branches of hybrid samples, which
 	// llvm-profgen 22 gives no vtable counts (--data-access-perftrace).
 	noDataAccess bool
-	traces       *traceCounts // kindLBR of a recording, for BOLT output
+	// repair, when not nil, repairs the call stacks of kindStacks before
+	// the first output that takes them repaired (writeProfiles), the
+	// outputs that take them as perf unwound them (the address profile,
+	// BOLT's) having been written (outputset.go).
+	repair func()
+}
+
+// lbrCounts are what one binary's LBR path counted.
+type lbrCounts struct {
+	counters   *generate.Counters
+	traces     *traceCounts // of a recording, for BOLT output
+	usedLLVM   uint64       // samples counted in counters
+	usedTraces uint64       // ... in traces
+}
+
+// used is the number of samples counted for the output.
+func (c lbrCounts) used(opts Options) uint64 {
+	if countsTraces(opts) {
+		return c.usedTraces
+	}
+	return c.usedLLVM
 }
 
 // profileFile is a file a row writes.
@@ -190,9 +211,9 @@ type outputRow struct {
 // --unsymbolized-profile go through the same rows. A new output is a row
 // here and its build function.
 var outputTable = []outputRow{
-	{kind: kindLBR, format: formatLLVM, files: fileOfPrimary, build: lbrSampleProfile},
+	{kind: kindLBR, format: formatLLVM, files: filePerBinary, build: lbrSampleProfile},
 	{kind: kindLBR, format: formatPprof, refuse: refuseLBRPprof},
-	{kind: kindLBR, format: formatAddress, files: fileOfPrimary, build: lbrAddressProfile},
+	{kind: kindLBR, format: formatAddress, files: filePerBinary, build: lbrAddressProfile},
 	{kind: kindStacks, format: formatLLVM, files: filePerBinary, build: stackSampleProfiles},
 	{kind: kindStacks, format: formatPprof, files: fileOfAll, build: stackPprof},
 	{kind: kindStacks, format: formatAddress, files: fileOfAll, build: stackAddressProfile},
@@ -207,23 +228,14 @@ var outputTable = []outputRow{
 	// llvm-profgen writes --llvm-sample-profile in --format whatever
 	// --skip-symbolization says.
 	{kind: kindSampleProfile, format: formatAddress, files: fileOfPrimary, build: sampleProfileAgain},
-	{kind: kindLBR, format: formatGCC, files: fileOfPrimary, build: gccOf(lbrSampleProfile)},
+	{kind: kindLBR, format: formatGCC, files: filePerBinary, build: gccOf(lbrSampleProfile)},
 	{kind: kindStacks, format: formatGCC, files: filePerBinary, build: gccOf(stackSampleProfiles)},
 	{kind: kindCS, format: formatGCC, files: fileOfPrimary, build: gccOf(csSampleProfile)}, // --unsymbolized-profile: contexts merged by function
 	{kind: kindCSProbe, format: formatGCC, refuse: refuseGCCProbes},
 	{kind: kindSampleProfile, format: formatGCC, files: fileOfPrimary, build: gccOf(sampleProfileAgain)},
-	{kind: kindLBR, format: formatBolt, files: fileOfPrimary, build: lbrFdata, refuse: refuseUnsymbolizedBolt},
-	{kind: kindLBR, format: formatPreagg, files: fileOfPrimary, build: lbrPreagg, refuse: refuseUnsymbolizedBolt},
+	{kind: kindLBR, format: formatBolt, files: filePerBinary, build: lbrFdata, refuse: refuseUnsymbolizedBolt},
+	{kind: kindLBR, format: formatPreagg, files: filePerBinary, build: lbrPreagg, refuse: refuseUnsymbolizedBolt},
 	{kind: kindStacks, format: formatBolt, files: filePerBinary, build: stackNoLBRFdata},
-}
-
-// writeProfile writes the profile a source handed over, as the options ask.
-func writeProfile(opts Options, bins *binaries, in *profileInput) error {
-	row, err := outputFor(in.kind, opts)
-	if err != nil {
-		return err
-	}
-	return row.write(opts, bins, in)
 }
 
 // outputFor returns the row that writes kind as the options ask, or its
@@ -245,9 +257,9 @@ func outputFor(kind profileKind, opts Options) (*outputRow, error) {
 	return nil, fmt.Errorf("%s holds %s input: the %s format does not take it", inputName(opts), kind, format)
 }
 
-// write builds the row's files and writes each whole: the one place
-// output files are named and written.
-func (r *outputRow) write(opts Options, bins *binaries, in *profileInput) error {
+// write builds the row's files and writes each whole into pending: the
+// one place output files are named and written.
+func (r *outputRow) write(opts Options, bins *binaries, in *profileInput, pending *pendingFiles) error {
 	files, err := r.build(opts, bins, in)
 	if err != nil {
 		return err
@@ -257,7 +269,7 @@ func (r *outputRow) write(opts Options, bins *binaries, in *profileInput) error 
 		if err != nil {
 			return err
 		}
-		if err := writeFile(path, f.write); err != nil {
+		if err := pending.add(path, f.write); err != nil {
 			return err
 		}
 	}
@@ -274,7 +286,7 @@ func (r *outputRow) path(opts Options, bins *binaries, f profileFile) (string, e
 	if r.files == filePerBinary {
 		bin, among = f.bin, len(bins.files)
 	}
-	return OutputPath(opts.Output, bins.files[bin].Path(), among)
+	return outputPathExt(opts.Output, bins.files[bin].Path(), formatColumns[r.format].ext, among)
 }
 
 // oneFile is the one file of a row.
@@ -324,12 +336,18 @@ func refuseSampleProfilePprof(opts Options) error {
 // base name), an existing directory gets <base>.prof files; anything else
 // is an error, so that profiles never overwrite each other.
 func OutputPath(out, binary string, nbins int) (string, error) {
+	return outputPathExt(out, binary, formatColumns[formatLLVM].ext, nbins)
+}
+
+// outputPathExt is OutputPath for a format whose files in a directory end
+// in ext (formatColumn.ext).
+func outputPathExt(out, binary, ext string, nbins int) (string, error) {
 	base := filepath.Base(binary)
 	if strings.Contains(out, "%b") {
 		return strings.ReplaceAll(out, "%b", base), nil
 	}
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return filepath.Join(out, base+".prof"), nil
+		return filepath.Join(out, base+ext), nil
 	}
 	if nbins == 1 {
 		return out, nil
@@ -350,49 +368,67 @@ func checkFoundOutput(opts Options, refs []binaryRef) error {
 	return checkOutputOf(opts, names)
 }
 
-// checkOutputOf is checkOutput for the profiles of these binaries.
+// checkOutputOf is checkOutput for the profiles of these binaries, for
+// every output of the run: each file writable, no two the same.
 func checkOutputOf(opts Options, binaries []string) error {
+	var all [][]string
+	for _, o := range eachOutput(opts) {
+		paths, err := outputPaths(o, binaries)
+		if err != nil {
+			return err
+		}
+		all = append(all, paths)
+	}
+	return checkDistinct(all)
+}
+
+// outputPaths are the files one output writes for these binaries,
+// checked writable ("-" is standard output).
+func outputPaths(opts Options, binaries []string) ([]string, error) {
 	if opts.Output == "-" {
-		return nil
+		return []string{"-"}, nil
 	}
 	outs := []string{opts.Output}
-	if namesPerBinary(formatOf(opts)) {
+	if format := formatOf(opts); namesPerBinary(format, opts.Output) {
 		outs = outs[:0]
 		for _, b := range binaries {
-			p, err := OutputPath(opts.Output, b, len(binaries))
+			p, err := outputPathExt(opts.Output, b, formatColumns[format].ext, len(binaries))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			outs = append(outs, p)
 		}
 	}
 	for _, p := range outs {
 		if err := atomicfile.CheckWritable(p); err != nil {
-			return &UsageError{Msg: err.Error()}
+			return nil, &UsageError{Msg: err.Error()}
 		}
 	}
-	return nil
+	return outs, nil
 }
 
-// namesPerBinary reports whether a row of format writes a file per
-// binary: then, before the input is read, each binary's is checked.
-func namesPerBinary(format outputFormat) bool {
+// namesPerBinary reports whether format writes a file per binary into
+// out: then, before the input is read, each binary's is checked. It does
+// when its rows do (some do, none writes one file for every binary); the
+// address profile is one file of call stacks, a file per binary of
+// branch stacks: when out is a directory or a %b pattern.
+func namesPerBinary(format outputFormat, out string) bool {
+	perBinary, ofAll := false, false
 	for _, r := range outputTable {
-		if r.format == format && r.files == filePerBinary {
-			return true
+		if r.format == format {
+			perBinary = perBinary || r.files == filePerBinary
+			ofAll = ofAll || r.files == fileOfAll
 		}
 	}
-	return false
+	if perBinary && ofAll {
+		return namesPattern(out)
+	}
+	return perBinary
 }
 
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if err := write(f); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Commit()
+// namesPattern reports whether out names a file per binary: an existing
+// directory, or a pattern with %b (OutputPath).
+func namesPattern(out string) bool {
+	st, err := os.Stat(out)
+	return strings.Contains(out, "%b") || err == nil && st.IsDir()
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/profgen/profgen/internal/addrspace"
 	"github.com/profgen/profgen/internal/aggregate"
-	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/mmapfile"
 	"github.com/profgen/profgen/internal/perfscript"
 	"github.com/profgen/profgen/internal/record"
@@ -64,15 +63,14 @@ type chunkResult struct {
 	index  int
 	stacks *aggregate.Stacks
 	scan   record.Stats
-	noPID  uint64 // samples without a PID (table stats)
-	noMmap bool
+	table  []addrspace.Stats // by binary: samples without a PID (a worker's table)
 	err    error
 }
 
 // worker is one parsing goroutine; its LBR counts accumulate over all its
 // chunks.
 type worker struct {
-	lbr     *lbrPath
+	lbr     lbrPaths
 	dropped uint64 // --perf-event
 }
 
@@ -98,7 +96,7 @@ type chunkScan struct {
 func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs int) (*result, error) {
 	chunks, mapped, unmap := newChunker(in)
 	defer unmap()
-	table := addrspace.New(bins.addrspaceBinary(), opts.PIDs)
+	table := bins.newTable(opts)
 	c := &chunkScan{in: in, opts: opts, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
 		done:   make(chan chunkResult, 2*jobs),
 		hybrid: newScanHybridPath(opts, bins, table, pf)}
@@ -128,9 +126,19 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 }
 
 func newWorker(opts Options, bins *binaries, jobs int) *worker {
-	agg := aggregate.NewWithOptions(binary.NewCodeCache(bins.primary()), opts.LLVM.aggregateOptions())
-	agg.ShareMemory(jobs)
-	return &worker{lbr: &lbrPath{agg: agg, traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}}
+	w := &worker{lbr: make(lbrPaths, len(bins.files))}
+	for i, f := range bins.files {
+		w.lbr[i] = newLBRPath(opts, i, f)
+		w.lbr[i].agg.ShareMemory(jobs)
+	}
+	return w
+}
+
+// setTable makes the worker's paths place samples with table.
+func (w *worker) setTable(table *addrspace.Table) {
+	for _, l := range w.lbr {
+		l.table = table
+	}
 }
 
 // work is worker i's record loop on a chunk.
@@ -139,10 +147,12 @@ func (c *chunkScan) work(i int, j *chunkJob) {
 	w := c.workers[i]
 	hybrid := newHybridPath(c.bins, j.table, c.opts.CS, false, c.pf)
 	hybrid.mode = modeLBR // the feeder scans the chunks of a hybrid input
-	w.lbr.table = j.table
+	w.setTable(j.table)
 	r := c.scanChunk(j, w, hybrid)
 	if r.err == nil {
-		c.pf.lbrRanges(w.lbr.agg)
+		for _, l := range w.lbr {
+			c.pf.lbrRanges(l.bin, l.agg)
+		}
 	}
 	c.done <- r
 }
@@ -160,7 +170,7 @@ func (c *chunkScan) scanChunk(j *chunkJob, w *worker, hybrid *hybridPath) (r chu
 	w.dropped += st.events.dropped
 	r.scan = s.Stats()
 	if j.table != c.table { // the feeder's table counts for itself
-		r.noPID, r.noMmap = j.table.Stats.NoPIDSamples, j.table.Stats.NoMmapDefaulted
+		r.table = tableStats(j.table, len(c.bins.files))
 	}
 	return r
 }
@@ -192,7 +202,7 @@ func (c *chunkScan) feed() (err error) {
 			}
 		} else {
 			j.table = c.table.Clone()
-			j.table.Stats = addrspace.Stats{}
+			j.table.ResetStats()
 			pidColumn = ch.Events(name, pidColumn, c.table.Update)
 			c.q.Send(j)
 		}
@@ -207,7 +217,7 @@ func (c *chunkScan) feed() (err error) {
 func (c *chunkScan) feederWorker() *worker {
 	if c.self == nil {
 		c.self = newWorker(c.opts, c.bins, len(c.workers))
-		c.self.lbr.table = c.table
+		c.self.setTable(c.table)
 	}
 	return c.self
 }
@@ -300,15 +310,15 @@ type chunkMerger struct {
 	pending map[int]chunkResult
 	next    int
 	scan    record.Stats
-	noPID   uint64
-	noMmap  bool
-	err     error // of the earliest chunk that failed
+	table   []addrspace.Stats // the workers' counts of samples without a PID, by binary
+	err     error             // of the earliest chunk that failed
 	errAt   int
 	q       *batchQueue[chunkJob]
 }
 
 func newChunkMerger(bins *binaries, q *batchQueue[chunkJob]) *chunkMerger {
-	return &chunkMerger{stacks: bins.newStacks(nil), pending: map[int]chunkResult{}, errAt: -1, q: q}
+	return &chunkMerger{stacks: bins.newStacks(nil), pending: map[int]chunkResult{}, errAt: -1, q: q,
+		table: make([]addrspace.Stats, len(bins.files))}
 }
 
 func (m *chunkMerger) add(r chunkResult) {
@@ -326,44 +336,39 @@ func (m *chunkMerger) add(r chunkResult) {
 		m.q.Recycle(c.job)
 		m.stacks.Merge(c.stacks)
 		m.scan.Add(c.scan)
-		m.noPID += c.noPID
-		m.noMmap = m.noMmap || c.noMmap
+		for i, t := range c.table {
+			m.table[i].NoPIDSamples += t.NoPIDSamples
+			m.table[i].NoMmapDefaulted = m.table[i].NoMmapDefaulted || t.NoMmapDefaulted
+		}
 	}
 }
 
 // result sums the workers' LBR counts and puts the merged results together.
 func (c *chunkScan) result(m *chunkMerger) *result {
-	res := &result{events: eventFilter{want: c.opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(), table: c.table.Stats,
-		hybrid: c.hybrid, pf: c.pf}
-	res.table.NoPIDSamples += m.noPID
-	res.table.NoMmapDefaulted = res.table.NoMmapDefaulted || m.noMmap
-	var sum lbrSummary
+	res := &result{events: eventFilter{want: c.opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(),
+		table: tableStats(c.table, len(c.bins.files)), hybrid: c.hybrid, pf: c.pf}
+	for i := range res.table {
+		res.table[i].NoPIDSamples += m.table[i].NoPIDSamples
+		res.table[i].NoMmapDefaulted = res.table[i].NoMmapDefaulted || m.table[i].NoMmapDefaulted
+	}
 	workers := c.workers
 	if c.self != nil {
 		workers = append([]*worker{c.self}, workers...)
 	}
-	for i, w := range workers {
+	res.lbr = make([]*lbrSummary, len(c.bins.files))
+	for _, w := range workers {
 		res.events.dropped += w.dropped
-		s := w.lbr.summary()
-		if i == 0 {
-			sum.Counters, sum.Traces = s.Counters, s.Traces
-		} else {
-			sum.Counters.Add(s.Counters)
-			if sum.Traces != nil {
-				sum.Traces.merge(s.Traces)
+		for i, l := range w.lbr {
+			if res.lbr[i] == nil {
+				res.lbr[i] = l.summary()
+			} else {
+				res.lbr[i].merge(l.summary())
 			}
 		}
-		sum.Samples += s.Samples
-		sum.NoMapping += s.NoMapping
-		sum.Filtered += s.Filtered
-		sum.BadBranchLines += s.BadBranchLines
-		sum.BadLines = append(sum.BadLines, s.BadLines...)
-		sum.WithCallChain += s.WithCallChain
-		sum.IPOnly += s.IPOnly
-		sum.Agg.Add(s.Agg)
 	}
-	slices.SortFunc(sum.BadLines, func(a, b badLine) int { return cmp.Compare(a.line, b.line) })
-	sum.BadLines = sum.BadLines[:min(len(sum.BadLines), maxBadLines)]
-	res.lbr = &sum
+	for _, s := range res.lbr {
+		slices.SortFunc(s.BadLines, func(a, b badLine) int { return cmp.Compare(a.line, b.line) })
+		s.BadLines = s.BadLines[:min(len(s.BadLines), maxBadLines)]
+	}
 	return res
 }

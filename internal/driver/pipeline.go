@@ -43,15 +43,16 @@ func (b *batch) add(br []record.Branch, mispred []bool, delta, count uint64) {
 
 func (b *batch) full() bool { return len(b.samples) >= batchSamples }
 
-// countInto counts the batch's samples into agg, or when traces is not
-// nil into traces alone, and empties it.
+// countInto counts the batch's samples into agg and traces (those not
+// nil), and empties it.
 func (b *batch) countInto(agg *aggregate.Aggregator, traces *traceCounts) {
 	off, moff := 0, 0
 	for _, s := range b.samples {
 		br := b.branches[off : off+s.n]
 		if traces != nil {
 			traces.add(br, b.mispred[moff:moff+s.nMispred], s.delta, s.count)
-		} else {
+		}
+		if agg != nil {
 			agg.Add(br, s.delta, s.count)
 		}
 		off, moff = off+s.n, moff+s.nMispred
@@ -67,12 +68,12 @@ type counter struct {
 	cur *batch
 }
 
-func newCounter(agg *aggregate.Aggregator, traces *traceCounts, pf *prefetcher) *counter {
+func newCounter(bin int, agg *aggregate.Aggregator, traces *traceCounts, pf *prefetcher) *counter {
 	c := &counter{}
 	c.q = newBatchQueue(1, batchesInUse, false, func() *batch { return &batch{} }, func(_ int, b *batch) {
 		b.countInto(agg, traces)
 		c.q.Recycle(b)
-		pf.lbrRanges(agg)
+		pf.lbrRanges(bin, agg)
 	})
 	c.cur = c.q.Free()
 	return c

@@ -23,10 +23,10 @@ import (
 // and nothing symbolizes before wait returns.
 type prefetcher struct {
 	bins    *binaries
-	symbols bool // the output is symbolized
-	llvm    bool // ... into an LLVM profile (pprof reads no DWARF of LBR ranges)
-	repair  bool // call stacks will be repaired (fpskid)
-	lbrOnce sync.Once
+	symbols bool        // the output is symbolized
+	llvm    bool        // ... into an LLVM profile (pprof reads no DWARF of LBR ranges)
+	repair  bool        // call stacks will be repaired (fpskid)
+	lbrOnce []sync.Once // by binary
 	hybOnce sync.Once
 	wg      sync.WaitGroup
 }
@@ -34,30 +34,32 @@ type prefetcher struct {
 func newPrefetcher(opts Options, bins *binaries) *prefetcher {
 	return &prefetcher{
 		bins:    bins,
-		symbols: symbolized(opts),
-		llvm:    formatOf(opts) == formatLLVM,
-		repair:  !opts.NoRepairSkid && symbolized(opts) && runtime.GOMAXPROCS(0) >= 2,
+		lbrOnce: make([]sync.Once, len(bins.files)),
+		symbols: anyOutput(opts, symbolized),
+		llvm:    anyOutput(opts, func(o Options) bool { return formatOf(o) == formatLLVM }),
+		repair:  !opts.NoRepairSkid && anyOutput(opts, symbolized) && runtime.GOMAXPROCS(0) >= 2,
 	}
 }
 
-// lbrRanges loads, once, the units of the ranges a has counted.
-func (p *prefetcher) lbrRanges(a *aggregate.Aggregator) {
-	if !p.llvm {
+// lbrRanges loads, once, the units of the ranges a has counted in binary
+// bin.
+func (p *prefetcher) lbrRanges(bin int, a *aggregate.Aggregator) {
+	if !p.llvm || a == nil {
 		return
 	}
-	p.lbrOnce.Do(func() { p.primary(rangeStarts(a.Counters())) })
+	p.lbrOnce[bin].Do(func() { p.units(bin, rangeStarts(a.Counters())) })
 }
 
 // hybridFrames loads, once, the units of a hybrid sample's frames (a
 // binary of one large unit, as sqlite's amalgamation, is loaded whole).
 func (p *prefetcher) hybridFrames(frames []uint64) {
-	p.hybOnce.Do(func() { p.primary(slices.Clone(frames)) })
+	p.hybOnce.Do(func() { p.units(0, slices.Clone(frames)) })
 }
 
-// primary loads the primary binary's units of addrs.
-func (p *prefetcher) primary(addrs []uint64) {
+// units loads binary bin's units of addrs.
+func (p *prefetcher) units(bin int, addrs []uint64) {
 	p.wg.Go(func() {
-		if t, err := p.bins.symbolizer(0); err == nil {
+		if t, err := p.bins.symbolizer(bin); err == nil {
 			t.Prefetch(addrs)
 		}
 	})

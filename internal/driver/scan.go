@@ -23,11 +23,11 @@ import (
 
 // result is what the scan found.
 type result struct {
-	lbr    *lbrSummary
+	lbr    []*lbrSummary // by binary
 	hybrid *hybridPath
 	stacks *aggregate.StackCounts
 	scan   record.Stats
-	table  addrspace.Stats
+	table  []addrspace.Stats // by binary
 	events eventFilter
 	skid   fpskid.Stats
 	// precheck, when not nil, has checked the call stacks' edges during
@@ -58,7 +58,7 @@ func scanInput(ctx context.Context, opts Options, bins *binaries) (*result, erro
 type scanState struct {
 	bins   *binaries
 	table  *addrspace.Table
-	lbr    *lbrPath
+	lbr    lbrPaths
 	stacks *aggregate.Stacks
 	hybrid *hybridPath
 	events eventFilter
@@ -105,7 +105,8 @@ func (st *scanState) event(rec *record.Record) {
 	st.table.Update(rec)
 }
 
-// add routes one sample: its branch stack to the LBR counters (with
+// sample routes one sample: its branch stack to the LBR counters of
+// every binary (with
 // --leading-ip-only, its IP alone, stack or not, as llvm-profgen 19), a
 // sample without one to the call-stack aggregation.
 func (st *scanState) sample(rec *record.Record) error {
@@ -117,9 +118,6 @@ func (st *scanState) sample(rec *record.Record) error {
 		return nil
 	}
 	if len(rec.Sample.Branches) > 0 || rec.Sample.BadBranch {
-		if len(st.bins.files) > 1 {
-			return usagef("branch-stack (LBR) samples take one binary; %d were given or found by build id (give the one with --binary)", len(st.bins.files))
-		}
 		if toLBR, err := st.hybrid.route(rec); !toLBR || err != nil {
 			return err
 		}
@@ -135,11 +133,9 @@ func (st *scanState) sample(rec *record.Record) error {
 // scanSequential scans the input in one pass. The LBR counting, the
 // unwinding and the prefetching run on the other cores meanwhile.
 func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*result, error) {
-	ab := bins.addrspaceBinary()
-	ab.Kernel = opts.LLVM.Kernel
-	table := addrspace.New(ab, opts.PIDs)
+	table := bins.newTable(opts)
 	st := &scanState{bins: bins, table: table, stacks: bins.newStacks(table),
-		lbr:    newLBR(bins.primary(), table, opts.LLVM, newTraceCounts(opts), pf),
+		lbr:    newLBRPaths(opts, bins, table, pf),
 		hybrid: newScanHybridPath(opts, bins, table, pf),
 		events: eventFilter{want: opts.PerfEvent}}
 	if opts.LLVM.ShowMmapEvents {
@@ -149,7 +145,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 	if pre != nil {
 		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
 	}
-	if in.names != nil && (formatOf(opts) == formatPprof || formatOf(opts) == formatAddress) {
+	if in.names != nil && anyOutput(opts, namesFrames) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
 		// other DSOs are not read. An address profile may become a pprof
@@ -165,12 +161,21 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 		pre.Close()
 		return nil, err
 	}
-	if opts.LLVM.Kernel && table.Stats.Mappings == 0 {
+	if opts.LLVM.Kernel && table.Stats().Mappings == 0 {
 		pre.Close()
 		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
 	}
-	return &result{lbr: st.lbr.summary(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: table.Stats,
+	return &result{lbr: st.lbr.summaries(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: tableStats(table, len(bins.files)),
 		events: st.events, precheck: pre, pf: pf}, nil
+}
+
+// tableStats are what table saw of each of n binaries.
+func tableStats(table *addrspace.Table, n int) []addrspace.Stats {
+	out := make([]addrspace.Stats, n)
+	for i := range out {
+		out[i] = table.StatsOf(i)
+	}
+	return out
 }
 
 // eventFilter keeps the samples of one event (--perf-event).

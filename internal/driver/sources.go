@@ -24,10 +24,14 @@ func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *
 	if res.stacks != nil {
 		timer.phase("Repair call stacks")
 	}
-	res.repairStacks(opts, bins)
+	repairLater := res.repairStacks(opts, bins)
 	timer.phase("Generate and write profile")
 	res.print(opts, bins)
-	return res.profile(opts, bins)
+	in, err := res.profile(opts, bins)
+	if in != nil {
+		in.repair = repairLater
+	}
+	return in, err
 }
 
 // profile is what the recording held: branch stacks give the LBR profile
@@ -38,8 +42,14 @@ func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) 
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return csProfile(opts, res.hybrid)
-	case res.lbr.used() > 0 && res.lbr.Samples > res.lbr.IPOnly:
-		in := &profileInput{kind: kindLBR, counters: res.lbr.Counters, traces: res.lbr.Traces}
+	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
+		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
+		for i, s := range res.lbr {
+			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
+			if s.Traces != nil {
+				in.lbr[i].usedTraces = s.Traces.samples
+			}
+		}
 		// llvm-profgen 22 puts the vtable loads in the counters of
 		// branch stacks alone, not in those of hybrid samples.
 		in.noDataAccess = !res.hybrid.lbrOnly()
@@ -71,8 +81,10 @@ func unsymbolizedProfile(opts Options, bins *binaries) (*profileInput, error) {
 	}
 	// Refused before the file is read: its kinds (LBR, CS, CS probe) are
 	// refused alike.
-	if _, err := outputFor(kindLBR, opts); err != nil {
-		return nil, err
+	for _, o := range eachOutput(opts) {
+		if _, err := outputFor(kindLBR, o); err != nil {
+			return nil, err
+		}
 	}
 	ctxs, cs, err := rawprof.ReadCS(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
@@ -98,7 +110,7 @@ func unsymbolizedInput(opts Options, bins *binaries, name string, ctxs []rawprof
 		c.Add(ctx.Counters)
 	}
 	// No range or branch ("0\n0"): an empty profile, as llvm-profgen.
-	return &profileInput{kind: kindLBR, counters: c}, nil
+	return &profileInput{kind: kindLBR, lbr: []lbrCounts{{counters: c}}}, nil
 }
 
 func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {

@@ -28,17 +28,30 @@ func stackCounting(opts Options) generate.StackBinary {
 }
 
 // repairStacks gives back the frames perf's frame-pointer walk lost
-// (package fpskid), unless --no-repair-skid. Meanwhile the DWARF units of
-// the stacks' frames load on another core: the repair reads only code, and
-// writing the profile waits for both.
-func (res *result) repairStacks(opts Options, bins *binaries) {
-	if opts.NoRepairSkid || !symbolized(opts) || res.stacks.Stats.Used == 0 {
+// (package fpskid), unless --no-repair-skid, for symbolized outputs.
+// Meanwhile the DWARF units of the stacks' frames load on another core:
+// the repair reads only code, and writing the profile waits for both. When
+// other outputs of the run take the stacks as perf unwound them, the
+// repair waits for them to be written: it returns the repair to make
+// then, nil otherwise.
+func (res *result) repairStacks(opts Options, bins *binaries) (later func()) {
+	if opts.NoRepairSkid || !anyOutput(opts, symbolized) || res.stacks.Stats.Used == 0 {
 		res.precheck.Close()
-		return
+		return nil
 	}
-	res.pf.stackFrames(res.stacks)
-	res.skid = fpskid.Repair(res.stacks, bins.files, res.precheck)
-	res.pf.wait()
+	repair := func() {
+		res.pf.stackFrames(res.stacks)
+		res.skid = fpskid.Repair(res.stacks, bins.files, res.precheck)
+		res.pf.wait()
+	}
+	if !anyOutput(opts, unsymbolized) {
+		repair()
+		return nil
+	}
+	return func() {
+		repair()
+		res.printUnwind(opts.Stderr)
+	}
 }
 
 // precheckBatch is the number of new stacks handed to the checks at a time.

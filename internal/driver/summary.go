@@ -5,6 +5,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/profgen/profgen/internal/addrspace"
 )
 
 // print writes the summary of the run on stderr: samples read, used and
@@ -13,7 +15,7 @@ func (res *result) print(opts Options, bins *binaries) {
 	w := opts.Stderr
 	res.hybrid.print(w, filepath.Base(bins.primary().Path()))
 	if res.hybrid.cs() {
-		res.warnNoMmap(w, bins)
+		res.warnNoMmap(w, bins, 0)
 	}
 	if res.hybrid.mode == modeCS || res.hybrid.mode == modeFlatHybrid {
 		warnShare(w, res.hybrid.sum.LeafExternal, uint64(res.scan.Units), "of samples have leaf external frame in call stack.")
@@ -21,9 +23,12 @@ func (res *result) print(opts Options, bins *binaries) {
 	if res.hybrid.mode == modeFlatHybrid {
 		res.hybrid.flat.warn(w, opts.LLVM.ShowDetailedWarning)
 	}
-	if res.lbr.Samples > 0 && !res.hybrid.cs() {
-		res.printLBR(w, filepath.Base(bins.primary().Path()))
-		res.printLLVMWarnings(opts, bins)
+	if res.lbr[0].Samples > 0 && !res.hybrid.cs() {
+		for i := range bins.files {
+			res.printLBR(w, bins, i)
+			res.printLLVMWarnings(opts, bins, i)
+		}
+		res.printLBRInput(w)
 	}
 	if res.stacks.Stats.Samples > 0 {
 		res.printStacks(w, bins)
@@ -52,19 +57,46 @@ func (d dropList) String() string {
 	return "; dropped: " + strings.Join(d, ", ")
 }
 
-func (res *result) printLBR(w io.Writer, name string) {
-	s := res.lbr
+// printLBR says what binary i's LBR path used and dropped; with several
+// binaries, each line names the binary.
+func (res *result) printLBR(w io.Writer, bins *binaries, i int) {
+	s, name, prefix := res.lbr[i], filepath.Base(bins.files[i].Path()), binaryPrefix(bins, bins.files[i])
 	var dropped dropList
 	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
 	dropped.add(s.Filtered, "from processes not selected by --pid")
-	dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
-	fmt.Fprintf(w, "profgen: %d samples with branch stacks%s, %d used%s\n", s.Samples, ipOnlyNote(s.IPOnly), s.used(), dropped)
-	if s.Traces != nil {
-		fmt.Fprintf(w, "profgen: %d branches in %d distinct BOLT traces\n", s.Traces.entries, len(s.Traces.traces))
-	} else {
-		fmt.Fprintf(w, "profgen: %d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
-			s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
+	if s.Traces == nil {
+		dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
 	}
+	fmt.Fprintf(w, "profgen: %s%d samples with branch stacks%s, %d used%s\n", prefix, s.Samples, ipOnlyNote(s.IPOnly), s.used(), dropped)
+	if s.Traces != nil {
+		fmt.Fprintf(w, "profgen: %s%d branches in %d distinct BOLT traces\n", prefix, s.Traces.entries, len(s.Traces.traces))
+	}
+	if s.Traces != nil && s.Agg.Samples > 0 { // the LLVM counters beside the traces (--also)
+		fmt.Fprintf(w, "profgen: %sLLVM counters: %d samples used, %d with every branch outside %s\n", prefix, s.Agg.Samples, s.Agg.NoBranches, name)
+	}
+	if s.Traces == nil || s.Agg.Samples > 0 {
+		fmt.Fprintf(w, "profgen: %s%d branches used (%d with an external end), %d external-to-external dropped, %d fall-through ranges dropped as invalid\n",
+			prefix, s.Agg.Entries, s.Agg.ExternalEnds, s.Agg.DroppedExtExt, s.Agg.InvalidRanges)
+	}
+	if s.used() == 0 && len(bins.files) > 1 {
+		fmt.Fprintf(w, "profgen: warning: %s: no branch stack was counted in it: no profile of it is written\n", name)
+	}
+	res.printTableWarnings(w, name, res.table[i], s)
+}
+
+// binaryPrefix names f at the start of a line about it, when there are
+// several binaries.
+func binaryPrefix(bins *binaries, f Binary) string {
+	if len(bins.files) == 1 {
+		return ""
+	}
+	return filepath.Base(f.Path()) + ": "
+}
+
+// printLBRInput says what of the input the LBR paths left out, for every
+// binary alike.
+func (res *result) printLBRInput(w io.Writer) {
+	s := res.lbr[0]
 	if n := res.stacks.Stats.Samples; n > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d samples without a branch stack are not in the LBR profile\n", n)
 	}
@@ -74,41 +106,44 @@ func (res *result) printLBR(w io.Writer, name string) {
 	if s.BadBranchLines > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d samples had a malformed branch entry; their stack was cut there\n", s.BadBranchLines)
 	}
-	res.printTableWarnings(w, name)
 }
 
-// warnNoMmap prints llvm-profgen's warning about samples placed at the
-// binary's preferred address, no mapping of it having been seen.
-func (res *result) warnNoMmap(w io.Writer, bins *binaries) {
-	if res.table.NoMmapDefaulted {
+// warnNoMmap prints llvm-profgen's warning about samples placed at binary
+// i's preferred address, no mapping of it having been seen.
+func (res *result) warnNoMmap(w io.Writer, bins *binaries, i int) {
+	if f := bins.files[i]; res.table[i].NoMmapDefaulted {
 		fmt.Fprintf(w, "warning: No relevant mmap event is matched for %s, will use preferred address (%#x) as the base loading address!\n",
-			filepath.Base(bins.primary().Path()), bins.primary().PreferredBase())
+			filepath.Base(f.Path()), f.PreferredBase())
 	}
 }
 
 // printLLVMWarnings prints llvm-profgen's own warnings about LBR input.
 // The range shares need the binary's functions: they are left out when
 // only the unsymbolized profile is written, unless asked for in detail.
-func (res *result) printLLVMWarnings(opts Options, bins *binaries) {
-	w := opts.Stderr
-	res.warnNoMmap(w, bins)
-	printBadLines(w, res.lbr)
-	if res.hybrid.lbrOnly() {
-		printSkippedLines(w, res.scan)
+// printLLVMWarnings prints llvm-profgen's own warnings about LBR input,
+// those of its ranges for binary i.
+func (res *result) printLLVMWarnings(opts Options, bins *binaries, i int) {
+	w, s := opts.Stderr, res.lbr[i]
+	res.warnNoMmap(w, bins, i)
+	if i == 0 {
+		printBadLines(w, s)
+		if res.hybrid.lbrOnly() {
+			printSkippedLines(w, res.scan)
+		}
 	}
-	if res.lbr.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
+	if s.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
 		return
 	}
-	funcs, ok := primaryFuncAt(bins)
+	one := bins.only(i)
+	funcs, ok := primaryFuncAt(one)
 	if !ok {
 		return // reported when the profile is written
 	}
-	checkRanges(res.lbr.Counters, res.lbr.Agg.Pairs, bins.primary(), funcs, opts.LLVM.LeadingIPOnly).print(w, opts.LLVM.ShowDetailedWarning)
+	checkRanges(s.Counters, s.Agg.Pairs, one.primary(), funcs, opts.LLVM.LeadingIPOnly).print(w, opts.LLVM.ShowDetailedWarning)
 }
 
-func (res *result) printTableWarnings(w io.Writer, name string) {
-	t := res.table
-	if t.Mappings == 0 && res.lbr.NoMapping > 0 {
+func (res *result) printTableWarnings(w io.Writer, name string, t addrspace.Stats, s *lbrSummary) {
+	if t.Mappings == 0 && s.NoMapping > 0 {
 		fmt.Fprintf(w, "profgen: warning: no mmap of %s in the input: print it with perf script --show-mmap-events (the binary is matched by its base name)\n", name)
 	}
 	if t.Reloads > 0 && t.NoPIDSamples > 0 {
@@ -173,7 +208,7 @@ func ipOnlyNote(n uint64) string {
 // noSamplesError says why nothing could be used, in one line.
 func (res *result) noSamplesError(opts Options, bins *binaries) error {
 	name := inputName(opts)
-	lbr, st := res.lbr, res.stacks.Stats
+	lbr, st := res.lbr[0], res.stacks.Stats
 	total := lbr.Samples + st.Samples + res.events.dropped
 	var why string
 	switch {
@@ -189,12 +224,31 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 		why = fmt.Sprintf("%d samples, all from processes not selected by --pid", total)
 	case st.NotFound > 0 && st.NotFound+st.NoBinary+st.Filtered+st.NoMapping == total:
 		why = fmt.Sprintf("%d samples, none in %s (%d in binaries not found by build id)", total, binaryNames(bins), st.NotFound)
-	case res.table.Mappings == 0:
+	case res.mappings() == 0:
 		why = fmt.Sprintf("%d samples, none in a mapping of %s (a recording of another program, or perf script without --show-mmap-events)", total, binaryNames(bins))
 	default:
 		why = fmt.Sprintf("%d samples, none in %s", total, binaryNames(bins))
 	}
 	return fmt.Errorf("%s: %w: %s", name, ErrNoSamples, why)
+}
+
+// lbrUsed is the number of samples the LBR paths counted, summed over
+// the binaries.
+func (res *result) lbrUsed() uint64 {
+	n := uint64(0)
+	for _, s := range res.lbr {
+		n += s.used()
+	}
+	return n
+}
+
+// mappings is the number of mappings of the binaries the input holds.
+func (res *result) mappings() int {
+	n := 0
+	for _, t := range res.table {
+		n += t.Mappings
+	}
+	return n
 }
 
 // primaryFuncAt returns, for the primary binary, what finds the function

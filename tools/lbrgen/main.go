@@ -32,7 +32,8 @@
 //
 // With -perfdata, each output is also written as perf.data (FILE.script
 // gives FILE.perf.data; PREFIX gives PREFIX.perf.data), which perf script
-// prints as lbrgen's text. Hybrid samples (-hybrid: every output) carry
+// prints as lbrgen's text; with -dso-buildids its build-id table lists
+// the shared objects mapped as well as the binary. Hybrid samples (-hybrid: every output) carry
 // the call chain of a shadow call stack as well as the branch stack, as
 // perf record -b -g records them.
 //
@@ -70,6 +71,7 @@ type options struct {
 	reuse      string
 	full       bool
 	perfData   bool
+	dsoIDs     bool
 	hybrid     bool
 	hySingle   string
 	hyMulti    string
@@ -104,6 +106,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.reuse, "reuse", "", "write PID reuse: PREFIX.script, PREFIX.<pid>-<n>.script")
 	fs.BoolVar(&o.full, "full", false, "also write PREFIX-full.script: perf's default leading columns (comm pid/tid [cpu] time: event:) instead of the PID column")
 	fs.BoolVar(&o.perfData, "perfdata", false, "also write each -single FILE.script as FILE.perf.data and each PREFIX as PREFIX.perf.data")
+	fs.BoolVar(&o.dsoIDs, "dso-buildids", false, "with -perfdata: the build-id table also lists every shared object mapped that has a build id (as perf record lists the DSOs with samples), not the binary alone")
 	fs.BoolVar(&o.hybrid, "hybrid", false, "samples carry their call chains too (perf record -b -g) in every output")
 	fs.StringVar(&o.hySingle, "hybrid-single", "", "also write a hybrid single-process script to this file (beside non-hybrid outputs)")
 	fs.StringVar(&o.hyMulti, "hybrid-multi", "", "also write hybrid concurrent processes: PREFIX.script, PREFIX.<pid>.script")
@@ -221,7 +224,7 @@ func newGenerator(o *options) (*generator, error) {
 
 // buildGenerator wires the recorder to the requested scenarios.
 func buildGenerator(o *options, bin *binaryInfo, path string) *generator {
-	w := &world{bin: bin, path: path, comm: filepath.Base(path), flags: layoutNames[o.flags], period: o.period}
+	w := &world{bin: bin, path: path, comm: filepath.Base(path), flags: layoutNames[o.flags], period: o.period, dsoBuildIDs: o.dsoIDs}
 	vgBias := o.vgBias
 	if bin.Machine == elf.EM_AARCH64 && !o.vgBiasSet {
 		vgBias = qemuPIEBias

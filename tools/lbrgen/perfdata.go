@@ -39,18 +39,21 @@ type sampleID struct {
 // perfData accumulates the data section of a perf.data file; writeTo
 // writes the file.
 type perfData struct {
-	hybrid     bool // samples carry a call chain (perf record -b -g)
-	stack      bool // samples carry a call chain and no branch stack (perf record -g)
-	arch       string
-	lay        flagLayout
-	period     uint64
-	buildID    []byte
-	binPath    string
-	data       []byte
-	first      uint64
-	last       uint64
-	nsamples   uint64
-	haveSample bool
+	hybrid  bool // samples carry a call chain (perf record -b -g)
+	stack   bool // samples carry a call chain and no branch stack (perf record -g)
+	arch    string
+	lay     flagLayout
+	period  uint64
+	buildID []byte
+	binPath string
+	// dsoBuildIDs, when not nil, lists the shared objects' build ids for
+	// the build-id table too (-dso-buildids), asked for when it is written.
+	dsoBuildIDs func() []dsoBuildID
+	data        []byte
+	first       uint64
+	last        uint64
+	nsamples    uint64
+	haveSample  bool
 }
 
 func newPerfData(hybrid bool, lay flagLayout, period uint64, buildID []byte, binPath string) *perfData {
@@ -300,25 +303,43 @@ func appendFeatures(b []byte, at uint64, feats []feature) []byte {
 	return b
 }
 
+// dsoBuildID is a shared object's build id.
+type dsoBuildID struct {
+	path string
+	id   []byte
+}
+
 // buildIDRecords is the HEADER_BUILD_ID section: one build_id_event for
-// the binary (none when it has no build id).
+// the binary (none when it has no build id), then with -dso-buildids one
+// for each shared object mapped that has one.
 func (d *perfData) buildIDRecords() []byte {
-	if len(d.buildID) == 0 || len(d.buildID) > 20 {
-		return nil
+	b := buildIDRecord(nil, d.binPath, d.buildID)
+	if d.dsoBuildIDs != nil {
+		for _, o := range d.dsoBuildIDs() {
+			b = buildIDRecord(b, o.path, o.id)
+		}
 	}
-	name := len(d.binPath) + 1
+	return b
+}
+
+// buildIDRecord appends the build_id_event of path to b.
+func buildIDRecord(b []byte, path string, buildID []byte) []byte {
+	if len(buildID) == 0 || len(buildID) > 20 {
+		return b
+	}
+	name := len(path) + 1
 	name = (name + nameAlign - 1) / nameAlign * nameAlign
 	size := 8 + 4 + 24 + name
-	b := make([]byte, 0, size)
+	start := len(b)
 	b = appendU32(b, perfdatafile.RecordMmap) // header.type is unused here
 	b = appendU16(appendU16(b, perfdatafile.MiscUser|1<<15), uint16(size))
 	b = appendU32(b, ^uint32(0)) // pid: the host machine
 	var id [24]byte
-	copy(id[:], d.buildID)
-	id[20] = byte(len(d.buildID)) // size, flagged by PERF_RECORD_MISC_BUILD_ID_SIZE
+	copy(id[:], buildID)
+	id[20] = byte(len(buildID)) // size, flagged by PERF_RECORD_MISC_BUILD_ID_SIZE
 	b = append(b, id[:]...)
-	b = append(b, d.binPath...)
-	return append(b, make([]byte, size-len(b))...)
+	b = append(b, path...)
+	return append(b, make([]byte, size-(len(b)-start))...)
 }
 
 // eventDesc is the HEADER_EVENT_DESC section: the attr, its name and id.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/elf"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -12,14 +13,17 @@ import (
 // world holds what every simulated process shares: the binary, valgrind's
 // layout, the external mappings seen under valgrind, the output layout.
 type world struct {
-	lay    layout
-	bin    *binaryInfo
-	path   string    // binary path printed in MMAP2 lines
-	comm   string    // command name printed in COMM lines
-	ext    []mapping // executable mappings other than the binary, valgrind addresses
-	flags  flagLayout
-	period uint64 // written as each sample's period in perf.data
-	buf    []byte
+	lay  layout
+	bin  *binaryInfo
+	path string    // binary path printed in MMAP2 lines
+	comm string    // command name printed in COMM lines
+	ext  []mapping // executable mappings other than the binary, valgrind addresses
+	// dsoBuildIDs (-dso-buildids): perf.data's build-id table lists the
+	// shared objects too, as perf record does for those with samples.
+	dsoBuildIDs bool
+	flags       flagLayout
+	period      uint64 // written as each sample's period in perf.data
+	buf         []byte
 }
 
 // perfDataPath is the perf.data file written beside a script: FILE.script
@@ -32,7 +36,32 @@ func perfDataPath(script string) string {
 func (w *world) newPerfData(hybrid bool) *perfData {
 	d := newPerfData(hybrid, w.flags, w.period, w.bin.BuildID, w.path)
 	d.arch = w.bin.archName()
+	if w.dsoBuildIDs {
+		d.dsoBuildIDs = w.sharedObjectBuildIDs
+	}
 	return d
+}
+
+// sharedObjectBuildIDs are the build ids of the shared objects mapped
+// (read from their files), in the order of their mappings, each once.
+func (w *world) sharedObjectBuildIDs() []dsoBuildID {
+	var out []dsoBuildID
+	seen := map[string]bool{}
+	for _, m := range w.ext {
+		if seen[m.Path] {
+			continue
+		}
+		seen[m.Path] = true
+		f, err := elf.Open(m.Path)
+		if err != nil {
+			continue
+		}
+		if id := gnuBuildID(f); id != nil {
+			out = append(out, dsoBuildID{m.Path, id})
+		}
+		f.Close()
+	}
+	return out
 }
 
 // writePerfData writes d to path.
