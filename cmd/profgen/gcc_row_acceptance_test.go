@@ -145,6 +145,35 @@ func TestGCCRowColdsplitAccepted(t *testing.T) {
 	}
 }
 
+// TestGCCRowNeverRunBranch: gcc-12 -O2 vectorizes neverrun.c's loop
+// around a branch that never runs (testdata/programs, its exact LBR trace
+// committed: record-neverrun.sh). With the branch's count written as 0,
+// gcc-12 divides by it in the vect pass ("internal compiler error:
+// Floating point exception", docs/gcc.md); --format=gcc writes the zero
+// counts of hot functions as 1 and gcc-12 compiles it without a word.
+func TestGCCRowNeverRunBranch(t *testing.T) {
+	testutil.Tool(t, "gcc-12")
+	const dir = "../../testdata/programs"
+	src, err := filepath.Abs(filepath.Join(dir, "neverrun.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := []string{"--perfscript", filepath.Join(dir, "neverrun.lbr.script"), "--binary", filepath.Join(dir, "bin", "neverrun-gcc"), "--format=gcc", "-q"}
+	flags := []string{"-O2", "-g", "-Wall"}
+	afdo := filepath.Join(t.TempDir(), "neverrun.afdo")
+	profgen(t, append(input, "-o", afdo)...)
+	diag, dump := compileWithProfile(t, src, flags, afdo)
+	if diag != "" || dump == "" {
+		t.Fatalf("gcc-12 said:\n%s", diag)
+	}
+	checkAnnotated(t, afdo, dump)
+	zeros := filepath.Join(t.TempDir(), "zeros.afdo")
+	profgen(t, append(input, "--gcc-zeros-as-one=false", "-o", zeros)...)
+	if diag, dump := compileWithProfile(t, src, flags, zeros); dump != "" || !strings.Contains(diag, "Floating point exception") {
+		t.Logf("this gcc-12 compiles neverrun.c with the zero count (no longer the crash of docs/gcc.md):\n%s", diag)
+	}
+}
+
 // recordStacks runs bin args under perf record -e cpu-clock -g and returns
 // the perf.data; the test is skipped where perf cannot record.
 func recordStacks(t *testing.T, bin string, args ...string) string {
@@ -249,8 +278,8 @@ func someCount(f *sampleprof.FunctionSamples, blocks map[uint64]bool) (uint64, b
 // every line, call target and inlined callee, and the head count where
 // the text profile has one (the GCC form gives a function with head 0 an
 // estimate, docs/gcc.md); the totals are left out (GCC's format has none:
-// they are read as the sum of the counts). Discriminators are kept to be
-// comparable (clang-19's builds). And the round trip GCC → LLVM text → GCC
+// they are read as the sum of the counts). Discriminators and zero counts
+// are kept to be comparable (clang-19's builds; --gcc-zeros-as-one=false). And the round trip GCC → LLVM text → GCC
 // gives the same bytes, for the default output of the gcc-12 build too.
 func TestGCCRowShowsTextCounts(t *testing.T) {
 	lbr := testutil.DataDir(t, "lbr")
@@ -268,7 +297,7 @@ func TestGCCRowShowsTextCounts(t *testing.T) {
 			if strings.HasSuffix(prog, "-gcc") {
 				return // plain discriminators in GCC's profile, LLVM's decoding in the text one
 			}
-			profgen(t, append(in, "--format=gcc", "--gcc-fold-discriminators=false", "-o", afdo)...)
+			profgen(t, append(in, "--format=gcc", "--gcc-fold-discriminators=false", "--gcc-zeros-as-one=false", "-o", afdo)...)
 			profgen(t, append(in, "--format=text", "-o", text)...)
 			got, want := showBlocks(t, afdo), showBlocks(t, text)
 			heads := textHeads(t, text)
