@@ -42,6 +42,8 @@
 #   afdo-stack  the same on perf record -e cpu-clock -F 19999 -g
 #   afdo-none   the same, --call-counts=none: no call targets, head counts
 #               only the writer's estimates (the control)
+# and with PGO_EVAL_EXTRA=1 also afdo-lbr-zeros (--gcc-zeros-as-one=false:
+# the LBR profile with its zero counts, on which gcc-12 may crash; docs/gcc.md).
 # Go builds: go build -pgo=off, with the runtime/pprof CPU profile of the
 # training run (go-pprof), and with profgen's pprof of perf record -g of the
 # same run (profgen, --fold-kernel: kernel time on the Go frame, as Go's
@@ -50,7 +52,8 @@
 #
 # Environment: PGO_EVAL_WORKLOADS (default "sqlite interp go sqlite-gcc
 # interp-gcc"),
-# PGO_EVAL_ROUNDS (timed runs per build, default 5), PGO_EVAL_EXTRA.
+# PGO_EVAL_ROUNDS (timed runs per build, default 5), PGO_EVAL_EXTRA,
+# PGO_EVAL_JOBS (builds at once, default 2; 1 on a shared machine).
 # A workload whose tools are missing is skipped. Output: OUTDIR/results.tsv
 # (workload, metric, build, value) and the table on stdout.
 set -euo pipefail
@@ -61,6 +64,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 workloads=${PGO_EVAL_WORKLOADS:-sqlite interp go sqlite-gcc interp-gcc}
 rounds=${PGO_EVAL_ROUNDS:-5}
 extra=${PGO_EVAL_EXTRA:-0}
+max_jobs=${PGO_EVAL_JOBS:-2}
 src=$root/testdata/pgo-eval
 mkdir -p "$out"
 out=$(realpath "$out")
@@ -128,9 +132,10 @@ measure() {
 	log "$w: timed"
 }
 
-# Parallel jobs (2 cores): run_bg CMD... starts a job once fewer than two run.
+# Parallel jobs (2 cores): run_bg CMD... starts a job once fewer than
+# $max_jobs run.
 run_bg() {
-	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+	while [ "$(jobs -rp | wc -l)" -ge "$max_jobs" ]; do wait -n || true; done
 	"$@" &
 }
 
@@ -276,6 +281,7 @@ gcc_workload() {
 	mkdir -p "$d"
 	log "$w: building"
 	run_bg gcc_build "$w" base
+	[ "$max_jobs" -ge 2 ] || wait # gcc_instr compiles beside it
 	gcc_instr "$w" "$d" || return 0
 	wait
 	log "$w: tracing the training run under valgrind (lbrgen)"
@@ -288,15 +294,20 @@ gcc_workload() {
 		"$out/$w.base" "${train_args[@]}")
 	"$profgen" --binary "$out/$w.base" --perfdata "$d/perf.data" --format=gcc -o "$d/afdo-stack.afdo" 2>"$d/stack.summary"
 	"$profgen" -q --binary "$out/$w.base" --perfdata "$d/perf.data" --format=gcc --call-counts=none -o "$d/afdo-none.afdo"
+	local b afdo_builds=(afdo-lbr afdo-stack afdo-none)
+	if [ "$extra" = 1 ]; then
+		"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" --format=gcc --gcc-zeros-as-one=false \
+			-o "$d/afdo-lbr-zeros.afdo"
+		afdo_builds+=(afdo-lbr-zeros)
+	fi
 	log "$w: building with the profiles"
-	local b
-	for b in afdo-lbr afdo-stack afdo-none; do
+	for b in "${afdo_builds[@]}"; do
 		run_bg gcc_build "$w" "$b" -fauto-profile="$d/$b.afdo"
 	done
 	wait
 	# A build gcc failed (its log says why) is left out of the table.
 	local built=()
-	for b in base instr afdo-lbr afdo-stack afdo-none; do
+	for b in base instr "${afdo_builds[@]}"; do
 		[ -x "$out/$w.$b" ] && built+=("$b")
 	done
 	measure "$w" "${built[@]}"

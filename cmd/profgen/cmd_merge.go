@@ -65,6 +65,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.OutputVersion, "output-version", 0, "profgen: indexed version to write: 13 (clang 22 and later, as llvm-profdata-22), 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14); default 13, or 12 where the raws' front-end hashes are those of clang 21 or older")
 	fs.Uint32Var(&o.GCC.Version, "gcov-version", sampleprof.GCCVersion2, "profgen: --gcc output version: 2 (GCC 12 to 15) or 3 (GCC 16: summary, source files)")
 	fs.BoolVar(&o.GCC.FoldDiscriminators, "gcc-fold-discriminators", false, "profgen: --gcc output with one count per line (the largest of its discriminators'), as GCC 12 reads it; GCC 13 on use discriminators")
+	fs.BoolVar(&o.GCC.ZerosAsOne, "gcc-zeros-as-one", false, "profgen: --gcc output with the zero counts of the functions and inlinees GCC 12 finds hot (counts adding up to 2 or more) written as 1: gcc-12 crashes on such zeros in vectorized loops (docs/gcc.md)")
 	fs.BoolVar(&o.MergeColdContext, "sample-merge-cold-context", false, "sample profiles: merge the context-sensitive profiles whose total is below the cold count threshold into their last frames' profile")
 	fs.BoolVar(&o.TrimColdContext, "sample-trim-cold-context", false, "sample profiles: drop the context-sensitive profiles whose total is below the cold count threshold (after merging)")
 	fs.UintVar(&o.ColdContextFrameDepth, "sample-frame-depth-for-cold-context", 1, "sample profiles: the frames a merged cold context keeps (1: the context-less base profile)")

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,6 +164,126 @@ func TestGCCRowColdsplitAccepted(t *testing.T) {
 	}
 }
 
+// TestGCCRowNeverRunBranch: gcc-12 -O2 vectorizes neverrun.c's loop
+// around a branch that never runs (testdata/programs, its exact LBR trace
+// committed: record-neverrun.sh). With the branch's count written as 0,
+// gcc-12 divides by it in the vect pass ("internal compiler error:
+// Floating point exception", docs/gcc.md); --format=gcc writes the zero
+// counts of hot functions as 1 and gcc-12 compiles it without a word.
+func TestGCCRowNeverRunBranch(t *testing.T) {
+	testutil.Tool(t, "gcc-12")
+	const dir = "../../testdata/programs"
+	src, err := filepath.Abs(filepath.Join(dir, "neverrun.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := []string{"--perfscript", filepath.Join(dir, "neverrun.lbr.script"), "--binary", filepath.Join(dir, "bin", "neverrun-gcc"), "--format=gcc", "-q"}
+	flags := []string{"-O2", "-g", "-Wall"}
+	afdo := filepath.Join(t.TempDir(), "neverrun.afdo")
+	profgen(t, append(input, "-o", afdo)...)
+	diag, dump := compileWithProfile(t, src, flags, afdo)
+	if diag != "" || dump == "" {
+		t.Fatalf("gcc-12 said:\n%s", diag)
+	}
+	checkAnnotated(t, afdo, dump)
+	zeros := filepath.Join(t.TempDir(), "zeros.afdo")
+	profgen(t, append(input, "--gcc-zeros-as-one=false", "-o", zeros)...)
+	if diag, dump := compileWithProfile(t, src, flags, zeros); dump != "" || !strings.Contains(diag, "Floating point exception") {
+		t.Logf("this gcc-12 compiles neverrun.c with the zero count (no longer the crash of docs/gcc.md):\n%s", diag)
+	}
+}
+
+// TestGCCRowInterpAccepted: the C++ interpreter of make pgo-eval
+// (testdata/pgo-eval/interp.cc, built here with its flags there: g++-12
+// -O2 -g -fno-omit-frame-pointer): gcc-12 compiles it with profgen's
+// profile of its training run, from an exact LBR trace (tools/lbrgen
+// under valgrind) and from perf record -g, without a word, and the
+// 10 hottest functions of the profile carry its counts in the afdo dump
+// (checkHottestCounts: the dump names C++ functions by their source
+// names, with class and arguments, so they are matched by count, not by
+// name). The call-stack profile has 5 functions: the methods of the
+// anonymous namespace have no DW_AT_linkage_name, so every eval is
+// "eval" (as to llvm-profgen; gcc-12 falls back to that DWARF name when
+// the assembler name is not in the profile).
+func TestGCCRowInterpAccepted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and traces the interpreter")
+	}
+	testutil.Tools(t, "g++-12", "valgrind", "go")
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, flags := t.TempDir(), []string{"-O2", "-g", "-fno-omit-frame-pointer"}
+	src, mini := filepath.Join(root, "testdata/pgo-eval/interp.cc"), filepath.Join(root, "testdata/pgo-eval/train.mini")
+	bin, lbrgen, script := filepath.Join(dir, "interp"), filepath.Join(dir, "lbrgen"), filepath.Join(dir, "lbr.script")
+	run(t, "g++-12", append(flags, "-o", bin, src)...)
+	run(t, "go", "build", "-C", root, "-o", lbrgen, "./tools/lbrgen")
+	run(t, lbrgen, "-binary", bin, "-seed", "1", "-period", "2000", "-depth", "32", "-single", script, "--", mini, "400")
+	inputs := map[string]func(t *testing.T) []string{
+		"LBR":         func(*testing.T) []string { return []string{"--perfscript", script} },
+		"call stacks": func(t *testing.T) []string { return []string{"--perfdata", recordStacks(t, bin, mini, "200000")} }, // 0.8 s
+	}
+	for _, input := range []string{"LBR", "call stacks"} {
+		t.Run(input, func(t *testing.T) {
+			afdo := filepath.Join(t.TempDir(), "interp.afdo")
+			profgen(t, append(inputs[input](t), "--binary", bin, "--format=gcc", "-o", afdo, "-q")...)
+			diag, dump := compileWithProfile(t, src, append(flags, "-Wall"), afdo)
+			if diag != "" || dump == "" {
+				t.Fatalf("gcc-12 said:\n%s", diag)
+			}
+			checkHottestCounts(t, afdo, dump, 10, 3)
+		})
+	}
+}
+
+// checkHottestCounts checks that each of the n functions of the profile
+// with the largest counts (head or hottest line; all of them if it has
+// fewer, at least `least`) has a count that is a block count of the dump,
+// whatever the block's function: its largest, or else (logged) another of
+// its head and line counts above 1.
+func checkHottestCounts(t *testing.T, profile, dump string, n, least int) {
+	t.Helper()
+	p, err := sampleprof.ReadFile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inDump := allBlockCounts(t, dump)
+	want := func(f *sampleprof.FunctionSamples) uint64 { return max(f.HeadSamples, maxBodyCount(f)) }
+	fns := slices.Collect(maps.Values(p.Functions))
+	slices.SortFunc(fns, func(a, b *sampleprof.FunctionSamples) int {
+		return cmp.Or(cmp.Compare(want(b), want(a)), strings.Compare(a.Name, b.Name))
+	})
+	if len(fns) < least {
+		t.Fatalf("%d functions in the profile, want at least %d", len(fns), least)
+	}
+	for _, f := range fns[:min(n, len(fns))] {
+		if inDump[want(f)] {
+			continue
+		}
+		if c, ok := someCount(f, inDump); ok {
+			t.Logf("%s: no block of %d, its hottest count, but one of %d, another of its counts", f.Name, want(f), c)
+			continue
+		}
+		t.Errorf("%s: none of its counts is a block count of the afdo dump", f.Name)
+	}
+}
+
+// allBlockCounts are the block counts of an afdo dump, of every function.
+func allBlockCounts(t *testing.T, dump string) map[uint64]bool {
+	t.Helper()
+	data, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[uint64]bool{}
+	for _, m := range dumpBlock.FindAllStringSubmatch(string(data), -1) {
+		n, _ := strconv.ParseUint(m[1], 10, 64)
+		counts[n] = true
+	}
+	return counts
+}
+
 // recordStacks runs bin args under perf record -e cpu-clock -g and returns
 // the perf.data; the test is skipped where perf cannot record.
 func recordStacks(t *testing.T, bin string, args ...string) string {
@@ -266,8 +388,8 @@ func someCount(f *sampleprof.FunctionSamples, blocks map[uint64]bool) (uint64, b
 // every line, call target and inlined callee, and the head count where
 // the text profile has one (the GCC form gives a function with head 0 an
 // estimate, docs/gcc.md); the totals are left out (GCC's format has none:
-// they are read as the sum of the counts). Discriminators are kept to be
-// comparable (clang-19's builds). And the round trip GCC → LLVM text → GCC
+// they are read as the sum of the counts). Discriminators and zero counts
+// are kept to be comparable (clang-19's builds; --gcc-zeros-as-one=false). And the round trip GCC → LLVM text → GCC
 // gives the same bytes, for the default output of the gcc-12 build too.
 func TestGCCRowShowsTextCounts(t *testing.T) {
 	lbr := testutil.DataDir(t, "lbr")
@@ -285,7 +407,7 @@ func TestGCCRowShowsTextCounts(t *testing.T) {
 			if strings.HasSuffix(prog, "-gcc") {
 				return // plain discriminators in GCC's profile, LLVM's decoding in the text one
 			}
-			profgen(t, append(in, "--format=gcc", "--gcc-fold-discriminators=false", "-o", afdo)...)
+			profgen(t, append(in, "--format=gcc", "--gcc-fold-discriminators=false", "--gcc-zeros-as-one=false", "-o", afdo)...)
 			profgen(t, append(in, "--format=text", "-o", text)...)
 			got, want := showBlocks(t, afdo), showBlocks(t, text)
 			heads := textHeads(t, text)

@@ -23,6 +23,9 @@ type GCCOptions struct {
 	// FoldDiscriminators writes one count per line; nil decides by the
 	// binary's compiler (gccFolds).
 	FoldDiscriminators *bool
+	// ZerosAsOne writes the zero counts of hot instances as 1; nil: for
+	// version 2 (gccZerosAsOne).
+	ZerosAsOne *bool
 }
 
 // withGCCDefaults makes hybrid samples flat for --format=gcc: GCC's
@@ -70,6 +73,7 @@ func gccOf(build func(Options, *binaries, *profileInput) ([]profileFile, error))
 func gccWriter(opts Options, bins *binaries, f profileFile) func(io.Writer) error {
 	o := sampleprof.GCCOptions{Version: cmp.Or(opts.GCC.Version, sampleprof.GCCVersion2)}
 	o.FoldDiscriminators = gccFolds(opts.GCC, o.Version, bins.files[f.bin])
+	o.ZerosAsOne = gccZerosAsOne(opts.GCC, o.Version)
 	prof := f.profile
 	if o.Version == sampleprof.GCCVersion3 {
 		prof = withSourceFiles(prof, bins, f.bin)
@@ -92,6 +96,18 @@ func gccFolds(o GCCOptions, version uint32, bin Binary) bool {
 	}
 	c := bin.Compiler()
 	return c.Name != "gcc" || c.Major < 13
+}
+
+// gccZerosAsOne decides whether the zero counts of the instances GCC 12
+// finds hot are written as 1: as asked, else for version 2. gcc-12 divides
+// by such a zero when it vectorizes a loop with an epilogue and crashes
+// (sampleprof.GCCOptions.ZerosAsOne, docs/gcc.md); to it 1 is as cold
+// as 0. Version 3 (GCC 16) keeps them.
+func gccZerosAsOne(o GCCOptions, version uint32) bool {
+	if o.ZerosAsOne != nil {
+		return *o.ZerosAsOne
+	}
+	return version == sampleprof.GCCVersion2
 }
 
 // plainDiscriminators reports whether binary i's discriminators go into

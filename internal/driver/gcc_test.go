@@ -44,10 +44,32 @@ func TestGCCFolds(t *testing.T) {
 	}
 }
 
+// TestGCCZerosAsOne: the zero counts of hot instances are written as 1
+// for version 2, kept for version 3, and as asked when asked.
+func TestGCCZerosAsOne(t *testing.T) {
+	yes, no := true, false
+	tests := []struct {
+		name    string
+		opts    GCCOptions
+		version uint32
+		want    bool
+	}{
+		{"v2", GCCOptions{}, 2, true},
+		{"v3", GCCOptions{}, 3, false},
+		{"v2 kept", GCCOptions{ZerosAsOne: &no}, 2, false},
+		{"v3 asked", GCCOptions{ZerosAsOne: &yes}, 3, true},
+	}
+	for _, tt := range tests {
+		if got := gccZerosAsOne(tt.opts, tt.version); got != tt.want {
+			t.Errorf("%s: gccZerosAsOne = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestGCCRowIsLLVMProfile: --format=gcc writes the profile --format=text
 // writes, through the GCC writer: the text profile read back and written
 // by sampleprof.WriteGCC (version 2, folded: gcc-12's and clang's
-// binaries) gives the same bytes. Inputs: LBR (wordfreq-gcc's lbrgen
+// binaries; zeros of hot instances as 1) gives the same bytes. Inputs: LBR (wordfreq-gcc's lbrgen
 // trace, gcc-12), hybrid samples made flat (wordfreq's hybrid trace,
 // beside --ignore-stack-samples), and call stacks (forky, checked in).
 func TestGCCRowIsLLVMProfile(t *testing.T) {
@@ -79,7 +101,7 @@ func TestGCCRowIsLLVMProfile(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want bytes.Buffer
-			if err := sampleprof.WriteGCC(&want, prof, sampleprof.GCCOptions{Version: tt.opts.GCC.Version, FoldDiscriminators: tt.folded}); err != nil {
+			if err := sampleprof.WriteGCC(&want, prof, sampleprof.GCCOptions{Version: tt.opts.GCC.Version, FoldDiscriminators: tt.folded, ZerosAsOne: true}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(gcc, want.Bytes()) {
@@ -144,8 +166,8 @@ func TestGCCValidate(t *testing.T) {
 		md5    bool
 		want   string
 	}{
-		{"version without gcc", "text", GCCOptions{Version: 3}, false, "--gcov-version and --gcc-fold-discriminators apply to --format=gcc"},
-		{"fold without gcc", "extbinary", GCCOptions{FoldDiscriminators: &yes}, false, "--gcov-version and --gcc-fold-discriminators apply to --format=gcc"},
+		{"version without gcc", "text", GCCOptions{Version: 3}, false, "--gcov-version, --gcc-fold-discriminators and --gcc-zeros-as-one apply to --format=gcc"},
+		{"fold without gcc", "extbinary", GCCOptions{FoldDiscriminators: &yes}, false, "--gcov-version, --gcc-fold-discriminators and --gcc-zeros-as-one apply to --format=gcc"},
 		{"version 1", "gcc", GCCOptions{Version: 1}, false, "--gcov-version: 1 is neither 2 (GCC 12 to 15) nor 3 (GCC 16)"},
 		{"md5", "gcc", GCCOptions{}, true, "--use-md5 applies to extbinary: GCC matches functions by name"},
 	}

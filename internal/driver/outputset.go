@@ -71,7 +71,7 @@ func validateOutputs(opts Options) error {
 		}
 	}
 	if opts.GCC != (GCCOptions{}) && !anyOutput(opts, func(o Options) bool { return formatOf(o) == formatGCC }) {
-		return usagef("--gcov-version and --gcc-fold-discriminators apply to --format=gcc")
+		return usagef("--gcov-version, --gcc-fold-discriminators and --gcc-zeros-as-one apply to --format=gcc")
 	}
 	for _, o := range eachOutput(opts) {
 		if err := validateOutput(o); err != nil {

@@ -18,8 +18,9 @@ import (
 // gcc-12 zeroes every block of a function whose head count is 0, whatever
 // its body says (seen with -fdump-ipa-afdo; docs/gcc.md). A context-sensitive
 // profile is first merged by function; MD5 names and pseudo-probe
-// locations do not map to GCC's format.
-func gccForm(p *Profile, fold bool) (*Profile, error) {
+// locations do not map to GCC's format. With o.ZerosAsOne, zero body
+// counts of hot instances become 1 (gccZerosAsOne).
+func gccForm(p *Profile, o GCCOptions) (*Profile, error) {
 	switch {
 	case p.MD5:
 		return nil, errors.New("GCC AutoFDO needs function names: the profile has MD5s")
@@ -32,12 +33,15 @@ func gccForm(p *Profile, fold bool) (*Profile, error) {
 	for _, key := range sortedKeys(p.Functions) {
 		f := p.Functions[key]
 		if name := GCCName(f.Name); name != "" {
-			mergeOrAdopt(out.Functions, gccInstance(f, name, fold))
+			mergeOrAdopt(out.Functions, gccInstance(f, name, o.FoldDiscriminators))
 		}
 	}
 	for _, f := range out.Functions {
 		if f.HeadSamples == 0 {
 			f.HeadSamples = f.HeadSamplesEstimate(false)
+		}
+		if o.ZerosAsOne {
+			gccZerosAsOne(f)
 		}
 	}
 	for _, name := range sortedKeys(p.SourceFiles) {
@@ -131,4 +135,44 @@ func checkGCCLocation(name string, loc LineLocation) error {
 		return fmt.Errorf("%s: location %d.%d does not fit GCC AutoFDO's 16-bit line offset and discriminator", name, loc.LineOffset, loc.Discriminator)
 	}
 	return nil
+}
+
+// gccZerosAsOne writes 1 for the zero body counts of f and its inlinees
+// where the instance's counts add up to 2 or more, the counts GCC 12 finds
+// hot (predict.cc maybe_hot_count_p with AutoFDO's runs = 1): 0 and 1
+// are both cold to it, so no block changes side, and no instance it finds
+// cold becomes hot. Why: gcc-12 reads a zero count as a zero of AutoFDO
+// quality, not its precise zero, and when it vectorizes a hot loop with
+// an epilogue it scales each epilogue block back by its own count
+// (vect_do_peeling, tree-vect-loop-manip.cc): 0 × 0 / 0, an integer
+// division by zero, "internal compiler error: Floating point exception"
+// (docs/gcc.md). A never-run branch in a hot loop is enough.
+func gccZerosAsOne(f *FunctionSamples) {
+	if gccTotal(f) >= 2 {
+		for _, r := range f.Body {
+			if r.Samples == 0 {
+				r.Samples = 1
+			}
+		}
+	}
+	for _, callees := range f.Callsites {
+		for _, c := range callees {
+			gccZerosAsOne(c)
+		}
+	}
+}
+
+// gccTotal is the total GCC gives an instance when it reads it: the sum
+// of its body counts and of its inlinees' (the format stores none).
+func gccTotal(f *FunctionSamples) uint64 {
+	var n uint64
+	for _, r := range f.Body {
+		n = addSat(n, r.Samples)
+	}
+	for _, callees := range f.Callsites {
+		for _, c := range callees {
+			n = addSat(n, gccTotal(c))
+		}
+	}
+	return n
 }

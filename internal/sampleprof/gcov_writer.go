@@ -16,6 +16,9 @@ type GCCOptions struct {
 	// FoldDiscriminators writes one location per line (gccForm), for GCC
 	// 12, which drops discriminators when it reads; GCC 13 on use them.
 	FoldDiscriminators bool
+	// ZerosAsOne writes the zero body counts of every instance GCC 12
+	// finds hot (counts adding up to 2 or more) as 1 (gccZerosAsOne).
+	ZerosAsOne bool
 }
 
 // WriteGCC writes p as a GCC AutoFDO profile (gcov.go) in the form gccForm
@@ -28,7 +31,7 @@ func WriteGCC(w io.Writer, p *Profile, o GCCOptions) error {
 	if version != GCCVersion2 && version != GCCVersion3 {
 		return fmt.Errorf("GCC AutoFDO version %d: profgen writes versions 2 and 3", version)
 	}
-	q, err := gccForm(p, o.FoldDiscriminators)
+	q, err := gccForm(p, o)
 	if err != nil {
 		return err
 	}

@@ -241,3 +241,61 @@ func TestReadLargeGCC(t *testing.T) {
 		t.Errorf("read %d functions, want 5000", len(q.Functions))
 	}
 }
+
+// TestGCCZerosAsOne: with ZerosAsOne the zero counts of an instance whose
+// counts add up to 2 or more (hot to GCC 12) are written as 1; those of
+// an instance adding up to 0 or 1 stay (1 would make some of them hot).
+func TestGCCZerosAsOne(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"hot loop, never-run branch", `f:6300:600
+ 2: 600
+ 3: 6300
+ 5: 0
+`, `f:6901:600
+ 2: 600
+ 3: 6300
+ 5: 1
+`},
+		{"cold function kept", `f:1:1
+ 1: 1
+ 2: 0
+`, `f:1:1
+ 1: 1
+ 2: 0
+`},
+		{"inlinees: hot raised, cold kept, by their own total", `f:40:4
+ 1: 0
+ 2: g:40
+  1: 40
+  2: 0
+ 3: h:0
+  1: 0
+  2: 0
+`, `f:42:4
+ 1: 1
+ 2: g:41
+  1: 40
+  2: 1
+ 3: h:0
+  1: 0
+  2: 0
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ReadText(strings.NewReader(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteGCC(&b, p, GCCOptions{ZerosAsOne: true}); err != nil {
+				t.Fatal(err)
+			}
+			if got := gccAsText(t, b.Bytes()); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@
 #   recurse          clang-19 -O2 -g, PIE
 #   coldsplit-gcc    gcc-12 -O2 -g -fcf-protection, PIE (checksum.cold in
 #                    .text.unlikely, far from checksum; mix in .text.hot)
+#   neverrun-gcc     gcc-12 -O2 -g, PIE (its trace: record-neverrun.sh)
 #
 # Source paths in the DWARF are relative (-fdebug-prefix-map), so the
 # output does not depend on where the repository is checked out.
@@ -22,4 +23,5 @@ clang-19 -O2 -g "${map[@]}" -fcf-protection wordfreq.c -o bin/wordfreq-cet
 gcc-12 -O2 -g "${map[@]}" wordfreq.c -o bin/wordfreq-gcc
 clang-19 -O2 -g "${map[@]}" recurse.c -o bin/recurse
 gcc-12 -O2 -g "${map[@]}" -fcf-protection coldsplit.c -o bin/coldsplit-gcc
+gcc-12 -O2 -g "${map[@]}" neverrun.c -o bin/neverrun-gcc
 ls -l bin
