@@ -224,6 +224,9 @@ func TestGCCRowInterpAccepted(t *testing.T) {
 		"LBR":         func(*testing.T) []string { return []string{"--perfscript", script} },
 		"call stacks": func(t *testing.T) []string { return []string{"--perfdata", recordStacks(t, bin, mini, "200000")} }, // 0.8 s
 	}
+	// The exact trace has a fixed set of functions; perf's cpu-clock
+	// samples of 0.8 s, 5 functions here, fewer on a loaded machine.
+	least := map[string]int{"LBR": 3, "call stacks": 1}
 	for _, input := range []string{"LBR", "call stacks"} {
 		t.Run(input, func(t *testing.T) {
 			afdo := filepath.Join(t.TempDir(), "interp.afdo")
@@ -232,7 +235,7 @@ func TestGCCRowInterpAccepted(t *testing.T) {
 			if diag != "" || dump == "" {
 				t.Fatalf("gcc-12 said:\n%s", diag)
 			}
-			checkHottestCounts(t, afdo, dump, 10, 3)
+			checkHottestCounts(t, afdo, dump, 10, least[input])
 		})
 	}
 }
