@@ -17,9 +17,16 @@ import (
 // recordingProfile is the recording's profile: the scan (scan.go), the
 // repair of its call stacks and the summary of what was used and dropped.
 func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, error) {
+	in, _, err := scanRecording(ctx, opts, bins, timer)
+	return in, err
+}
+
+// scanRecording is recordingProfile with the scan's result, whose counts
+// the fleet pipeline reports (SampleCounts).
+func scanRecording(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, *result, error) {
 	res, err := scanInput(ctx, opts, bins)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if res.stacks != nil {
 		timer.phase("Repair call stacks")
@@ -27,7 +34,8 @@ func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *
 	res.repairStacks(opts, bins)
 	timer.phase("Generate and write profile")
 	res.print(opts, bins)
-	return res.profile(opts, bins)
+	in, err := res.profile(opts, bins)
+	return in, res, err
 }
 
 // profile is what the recording held: branch stacks give the LBR profile
