@@ -117,6 +117,7 @@ func (res *result) sampleCounts() SampleCounts {
 	default:
 		c.Samples, c.Used = st.Samples, st.Used
 		drop(st.NoBinary, "no frame in the binaries")
+		drop(st.NotFound, "binary not found")
 		drop(st.NoMapping, "no mapping")
 		drop(st.Filtered, "filtered")
 	}
