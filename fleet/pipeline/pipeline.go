@@ -27,8 +27,19 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+
+	// The runtime, the local filesystem and the runners every build has:
+	// prism (embedded, the default) and universal (a job service).
+	// cmd/profgen-fleet adds the others and the object stores.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/exec/optimized"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 )
+
+// defaultRunner runs the pipeline when --runner is not given.
+const defaultRunner = "prism"
 
 func init() {
 	register.DoFn3x1[context.Context, fileio.FileMetadata, func(string, []byte), error](&readFn{})
@@ -61,8 +72,9 @@ func Build(s beam.Scope, opts Options, patterns []string) {
 	beam.ParDo0(s, &writeFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, Formats: opts.Formats, OutDir: opts.OutDir}, merged)
 }
 
-// Run runs the pipeline on the runner Beam's flags name (--runner, prism
-// by default) and returns its summary. beam.Init must have been called.
+// Run runs the pipeline on the runner Beam's flag --runner names (prism by
+// default; the runner's package must be linked in) and returns its
+// summary. beam.Init must have been called.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
 	patterns, err := inputPatterns(opts)
 	if err != nil {
@@ -74,7 +86,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, opts, patterns)
 	stop := startProgress(os.Stderr)
-	res, err := beamx.RunWithMetrics(ctx, p)
+	runner := *runners.Runner
+	if runner == "" {
+		runner = defaultRunner
+	}
+	res, err := beam.Run(ctx, runner, p)
 	stop()
 	if err != nil {
 		return nil, err

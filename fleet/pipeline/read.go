@@ -89,7 +89,7 @@ func (f *readFn) ProcessElement(ctx context.Context, fm fileio.FileMetadata, emi
 		}
 	}
 	if !f.SkipBad {
-		return fmt.Errorf("input %s: %w", fm.Path, err)
+		return namingInput(fm.Path, err)
 	}
 	countBad(ctx, fm.Path, err)
 	return nil
@@ -229,4 +229,12 @@ func binaryIDs(path string, data []byte, format profformat.Format) ([][]byte, er
 		err = fmt.Errorf("%w: correlated raws (-profile-correlate) are not merged by profgen-fleet", err)
 	}
 	return info.BinaryIDs, err
+}
+
+// namingInput is err, naming the input at path if it does not yet.
+func namingInput(path string, err error) error {
+	if strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("input %s: %w", path, err)
 }

@@ -27,6 +27,14 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/profgen/profgen/fleet/pipeline"
+
+	// Beam's filesystems of object stores and its cluster runners, beside
+	// the local filesystem, prism and universal that the pipeline links.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 )
 
 // listFlag is a repeatable flag; each value may be a comma list when
