@@ -28,6 +28,17 @@ type KeySummary struct {
 
 // summarize reads the pipeline's counters.
 func summarize(counters []metrics.CounterResult) *Summary {
+	values := map[string]int64{}
+	for _, c := range counters {
+		if c.Namespace() == counterNamespace {
+			values[c.Name()] += c.Result()
+		}
+	}
+	return summarizeCounts(values)
+}
+
+// summarizeCounts makes the summary of the counters' values by name.
+func summarizeCounts(values map[string]int64) *Summary {
 	s := &Summary{}
 	keys := map[string]*KeySummary{}
 	keyOf := func(k string) *KeySummary {
@@ -36,17 +47,12 @@ func summarize(counters []metrics.CounterResult) *Summary {
 		}
 		return keys[k]
 	}
-	for _, c := range counters {
-		if c.Namespace() == counterNamespace {
-			s.add(c.Name(), c.Result(), keyOf)
-		}
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		s.add(name, values[name], keyOf)
 	}
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		s.Keys = append(s.Keys, *keys[k])
 	}
-	slices.Sort(s.Bad)
-	slices.Sort(s.Written)
-	slices.Sort(s.Refused)
 	return s
 }
 

@@ -57,14 +57,15 @@ func run(inputs []string, parts int, out, name string) error {
 		for i := j; i < parts; i += len(inputs) {
 			ids = append(ids, i)
 		}
-		if err := splitFile(in, ids, func(i int) string {
-			return filepath.Join(out, fmt.Sprintf("%s-%04d.perf.data", name, i))
-		}); err != nil {
+		if err := splitFile(in, ids, func(i int) string { return filepath.Join(out, partName(name, i)) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// partName is the file name of part i.
+func partName(prefix string, i int) string { return fmt.Sprintf("%s-%04d.perf.data", prefix, i) }
 
 // layout is where a file-mode perf.data keeps its data section.
 type layout struct {
