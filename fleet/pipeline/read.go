@@ -78,21 +78,27 @@ func (f *readFn) Teardown() error {
 
 // ProcessElement reads one input file.
 func (f *readFn) ProcessElement(ctx context.Context, fm fileio.FileMetadata, emit func(string, []byte)) error {
-	path, done, err := localCopy(ctx, fm.Path)
-	if err == nil {
-		defer done()
-		var p *keyedProfile
-		if p, err = f.read(ctx, path); err == nil {
-			countInput(ctx, fm.Size, p)
-			emit(p.key.String(), p.data)
-			return nil
-		}
-	}
-	if !f.SkipBad {
+	p, err := f.readInput(ctx, fm.Path)
+	switch {
+	case err == nil:
+		countInput(ctx, fm.Size, p)
+		emit(p.key.String(), p.data)
+	case f.SkipBad:
+		countBad(ctx, fm.Path, err)
+	default:
 		return namingInput(fm.Path, err)
 	}
-	countBad(ctx, fm.Path, err)
 	return nil
+}
+
+// readInput reads the file at path, local or of a Beam filesystem.
+func (f *readFn) readInput(ctx context.Context, path string) (*keyedProfile, error) {
+	local, done, err := localCopy(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return f.read(ctx, local)
 }
 
 // keyedProfile is an input's profile, serialized, with its key and what

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/profgen/profgen/fleet/pipeline"
 
 	// Beam's filesystems of object stores and its cluster runners, beside
@@ -78,6 +79,9 @@ func addFlags(fs *flag.FlagSet, o *pipeline.Options) {
 func main() {
 	var o pipeline.Options
 	addFlags(flag.CommandLine, &o)
+	// Beam's runners log every step of a job at level info; by default
+	// only warnings and errors (a failed input among them) are shown.
+	flag.StringVar(&beamlog.LogLevel, "log_level", "warn", "Beam's log level: debug, info, warn or error")
 	flag.Parse()
 	beam.Init()
 	if len(o.Formats) == 0 {
