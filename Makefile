@@ -7,7 +7,7 @@ TESTDATA ?= $(CURDIR)/build/testdata
 FUZZTIME ?= 30s
 export PROFGEN_TESTDATA := $(TESTDATA)
 
-.PHONY: build test testdata demo bench fuzz lint clean pgo-example pgo-eval
+.PHONY: build test fleet-test testdata demo bench fuzz lint clean pgo-example pgo-eval
 
 # What profgen --version prints: the nearest tag, commits since, revision.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
@@ -17,6 +17,12 @@ build:
 
 test: build testdata
 	$(GO) test -timeout 60m ./...
+	$(MAKE) fleet-test
+
+# profgen-fleet (fleet/, a module of its own: Apache Beam): its tests run
+# the pipeline on prism, embedded and as a job service (a few minutes).
+fleet-test: testdata
+	cd fleet && $(GO) test -timeout 30m ./...
 
 testdata:
 	scripts/testdata.sh "$(TESTDATA)"
@@ -30,10 +36,12 @@ bench: build testdata
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
+# gofmt walks fleet/ too; go vet and go mod tidy run in each module.
 lint:
 	test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+	cd fleet && $(GO) vet ./... && $(GO) mod tidy -diff
 	scripts/check-imports.sh
 
 clean:

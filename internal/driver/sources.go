@@ -17,9 +17,16 @@ import (
 // recordingProfile is the recording's profile: the scan (scan.go), the
 // repair of its call stacks and the summary of what was used and dropped.
 func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, error) {
+	in, _, err := scanRecording(ctx, opts, bins, timer)
+	return in, err
+}
+
+// scanRecording is recordingProfile with the scan's result, whose counts
+// the fleet pipeline reports (SampleCounts).
+func scanRecording(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, *result, error) {
 	res, err := scanInput(ctx, opts, bins)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if res.stacks != nil {
 		timer.phase("Repair call stacks")
@@ -31,7 +38,7 @@ func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *
 	if in != nil {
 		in.repair = repairLater
 	}
-	return in, err
+	return in, res, err
 }
 
 // profile is what the recording held: branch stacks give the LBR profile

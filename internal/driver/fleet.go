@@ -1,0 +1,128 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+)
+
+// The entry point of the fleet pipeline (the separate module fleet/, on
+// Apache Beam): each recording becomes its address profile in memory,
+// keyed by the build ids of the binaries it counts; the address profiles
+// merge by build id (addrprof.MergeInputs) and each merged one goes
+// through Run as --unsymbolized-profile. This is --skip-symbolization
+// without the file.
+
+// AddressProfile is a recording's address profile, as --skip-symbolization
+// writes it, with the build ids of the binaries it counts and what its
+// samples went to.
+type AddressProfile struct {
+	Data []byte
+	// BuildIDs are the binaries the profile counts, sorted, "" for one
+	// without a build id: the primary binary for LBR and CS profiles
+	// (llvm-profgen's unsymbolized format names none), every binary of a
+	// call-stack profile.
+	BuildIDs []string
+	Samples  SampleCounts
+}
+
+// SampleCounts is what a recording's samples went to: Used, or dropped by
+// the reason the summary gives.
+type SampleCounts struct {
+	Samples, Used uint64
+	Dropped       map[string]uint64 // by reason; non-zero counts only
+}
+
+// ToAddressProfile converts the recording of opts (PerfData or PerfScript,
+// with Binaries or found by build id) to its address profile in memory, as
+// Run with SkipSymbolization would write it.
+func ToAddressProfile(ctx context.Context, opts Options) (*AddressProfile, error) {
+	opts.SkipSymbolization, opts.Output = true, "-"
+	opts = withDefaults(opts)
+	if err := validate(opts); err != nil {
+		return nil, err
+	}
+	bins, err := openBinaries(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer bins.Close()
+	in, res, err := scanRecording(ctx, opts, bins, newPhaseTimer(opts))
+	if err != nil {
+		return nil, err
+	}
+	data, row, err := buildOneFile(opts, bins, in)
+	if err != nil {
+		return nil, err
+	}
+	return &AddressProfile{Data: data, BuildIDs: rowBuildIDs(row, bins), Samples: res.sampleCounts()}, nil
+}
+
+// buildOneFile builds the one file of the address profile's row.
+func buildOneFile(opts Options, bins *binaries, in *profileInput) ([]byte, *outputRow, error) {
+	row, err := outputFor(in.kind, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := row.build(opts, bins, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(files) != 1 {
+		return nil, nil, fmt.Errorf("%s: %d address profiles, want one", inputName(opts), len(files))
+	}
+	var buf bytes.Buffer
+	if err := files[0].write(&buf); err != nil {
+		return nil, nil, err
+	}
+	return buf.Bytes(), row, nil
+}
+
+// rowBuildIDs are the build ids of the binaries the row's file counts.
+func rowBuildIDs(row *outputRow, bins *binaries) []string {
+	if row.files != fileOfAll {
+		return []string{bins.primary().BuildIDHex()}
+	}
+	ids := make([]string, len(bins.files))
+	for i, f := range bins.files {
+		ids[i] = f.BuildIDHex()
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// sampleCounts are the scan's samples, of the kind the profile was made
+// of, as the summary counts them.
+func (res *result) sampleCounts() SampleCounts {
+	c := SampleCounts{Dropped: map[string]uint64{}}
+	drop := func(n uint64, why string) {
+		if n > 0 {
+			c.Dropped[why] += n
+		}
+	}
+	switch h, st := res.hybrid.sum, res.stacks.Stats; {
+	case res.hybrid.cs() && h.Samples > 0:
+		c.Samples = h.Samples
+		drop(h.NoStack, "no call stack")
+		drop(h.NoMapping, "no mapping")
+		drop(h.Filtered, "filtered")
+		drop(h.PrologEpilog, "prolog or epilog")
+		c.Used = c.Samples - h.NoStack - h.NoMapping - h.Filtered - h.PrologEpilog
+	case len(res.lbr) > 0 && res.lbr[0].Samples > 0:
+		for _, l := range res.lbr { // one address profile per binary: ToAddressProfile takes one
+			c.Samples, c.Used = c.Samples+l.Samples, c.Used+l.used()
+			drop(l.NoMapping, "no mapping")
+			drop(l.Filtered, "filtered")
+			drop(l.Agg.NoBranches, "no branch in the binary")
+		}
+	default:
+		c.Samples, c.Used = st.Samples, st.Used
+		drop(st.NoBinary, "no frame in the binaries")
+		drop(st.NotFound, "binary not found")
+		drop(st.NoMapping, "no mapping")
+		drop(st.Filtered, "filtered")
+	}
+	drop(res.events.dropped, "other events")
+	return c
+}
