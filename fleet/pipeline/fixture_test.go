@@ -22,8 +22,8 @@ import (
 //   - 2,000 perf.data parts of the sqlite LBR recordings multi and reuse
 //     (4 processes at 4 ASLR bases; a process coming back at new bases),
 //     cut by tools/perfsplit, 1,000 from each;
-//   - 500 parts of gocompile/perf.data (the Go compiler's call stacks,
-//     perf record -g, many processes);
+//   - 500 parts of nonpie/nonpiego.perf.data (a Go program's call stacks,
+//     perf record -g, 38,000 samples; scripts/testdata.d/70-nonpie.sh);
 //   - 2,000 sqlite .profraw of two builds: instr/sqlite's 1,000 raws
 //     (build A), and the same raws with their binary id patched to B's, B
 //     being the sqlite binary with its build-id note patched. B is a second
@@ -65,11 +65,11 @@ var (
 func testInputs(t *testing.T) *inputs {
 	t.Helper()
 	lbr := testutil.DataDir(t, "lbr", "sqlite", "reuse.perf.data")
-	gocompile := testutil.DataDir(t, "gocompile", "perf.data")
+	goRec := testutil.DataDir(t, "nonpie", "nonpiego.perf.data")
 	raws := testutil.DataDir(t, "instr", "sqlite", "raw")
 	inputsOnce.Do(func() {
-		in := &inputs{lbrBinary: filepath.Join(filepath.Dir(lbr), "binary"), goBinary: filepath.Join(filepath.Dir(gocompile), "compile"),
-			lbrRecordings: []string{filepath.Join(filepath.Dir(lbr), "multi.perf.data"), lbr}, goRecording: gocompile}
+		in := &inputs{lbrBinary: filepath.Join(filepath.Dir(lbr), "binary"), goBinary: filepath.Join(filepath.Dir(goRec), "nonpiego"),
+			lbrRecordings: []string{filepath.Join(filepath.Dir(lbr), "multi.perf.data"), lbr}, goRecording: goRec}
 		inputsErr = in.make(raws)
 		theInputs = in
 	})
