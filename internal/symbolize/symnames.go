@@ -41,38 +41,36 @@ type unlinkedSub struct {
 // nameFromSymbols renames the subroutines resolved without a linkage
 // name since the last call (l.unlinked) after the symbols at their
 // entries. top and ranges are the top-level subprograms of those
-// subroutines and their address ranges, their indexes counted from
-// subroutine first.
+// subroutines (in index order) and their address ranges, their indexes
+// counted from subroutine first.
 func (l *loader) nameFromSymbols(top []int32, ranges [][][2]uint64, first int) {
 	unlinked := l.unlinked
 	l.unlinked = nil
-	if len(unlinked) == 0 || len(l.symbols) == 0 {
+	if len(l.symbols) == 0 {
 		return
 	}
-	declOf := make(map[int32]dieKey, len(unlinked))
-	for _, u := range unlinked {
-		declOf[u.sub] = u.decl
-	}
-	byDecl := map[dieKey]string{} // "": copies of several names
-	renamed := map[int32]bool{}
-	for k, idx := range top {
-		i := int32(first) + idx
-		decl, ok := declOf[i]
-		if !ok {
+	var byDecl map[dieKey]string // "": copies of several names
+	for j, u := range unlinked {
+		s := &l.subs[u.sub]
+		k, ok := slices.BinarySearch(top, u.sub-int32(first))
+		if s.inlined || !ok {
 			continue
 		}
-		name := mangledNameAt(l.symbols, ranges[k], l.subs[i].name)
+		name := mangledNameAt(l.symbols, ranges[k], s.name)
 		if name == "" {
 			continue
 		}
-		l.subs[i].name, renamed[i] = name, true
-		if prev, seen := byDecl[decl]; seen && prev != name {
+		s.name, unlinked[j].decl = name, 0 // 0: named
+		if byDecl == nil {
+			byDecl = map[dieKey]string{}
+		}
+		if prev, seen := byDecl[u.decl]; seen && prev != name {
 			name = ""
 		}
-		byDecl[decl] = name
+		byDecl[u.decl] = name
 	}
 	for _, u := range unlinked {
-		if name := byDecl[u.decl]; name != "" && !renamed[u.sub] {
+		if name := byDecl[u.decl]; name != "" && u.decl != 0 {
 			l.subs[u.sub].name = name
 		}
 	}
