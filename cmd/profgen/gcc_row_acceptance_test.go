@@ -193,6 +193,80 @@ func TestGCCRowNeverRunBranch(t *testing.T) {
 	}
 }
 
+// TestGCCRowAnonymousNamespace: anonns.cc (testdata/programs, g++-12 -O2
+// -g; its exact LBR trace committed: record-anonns.sh) declares its
+// classes in an anonymous namespace, for which gcc-12 writes no
+// DW_AT_linkage_name. The GCC profile names each eval method by its
+// mangled name (its ELF symbol's), out of line, as a call target and
+// inlined (mix, into main through run), as GCC looks them up; no
+// function is "eval". gcc-12 compiles anonns.cc with it without a word,
+// the hottest functions' counts are block counts of the afdo dump, and
+// it turns the virtual calls in Bin<Mul>::eval into direct ones ("eval"
+// as a call target named no function: it did not).
+func TestGCCRowAnonymousNamespace(t *testing.T) {
+	const dir = "../../testdata/programs"
+	afdo := filepath.Join(t.TempDir(), "anonns.afdo")
+	profgen(t, "--perfscript", filepath.Join(dir, "anonns.lbr.script"), "--binary", filepath.Join(dir, "bin", "anonns-gcc"),
+		"--format=gcc", "-q", "-o", afdo)
+	p, err := sampleprof.ReadFile(afdo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		add = "_ZNK12_GLOBAL__N_13BinINS_3AddEE4evalEl"
+		mul = "_ZNK12_GLOBAL__N_13BinINS_3MulEE4evalEl"
+		num = "_ZNK12_GLOBAL__N_13Num4evalEl"
+		mix = "_ZN12_GLOBAL__N_13mixEl"
+	)
+	for _, name := range []string{mul, num, "_ZNK12_GLOBAL__N_13Var4evalEl", mix} {
+		if f := p.Functions[name]; f == nil || f.HeadSamples == 0 {
+			t.Errorf("%s: %+v, want a function entered", name, f)
+		}
+	}
+	if p.Functions["eval"] != nil {
+		t.Error(`a function "eval"`)
+	}
+	names := map[string]bool{} // of inlinees and call targets
+	var walk func(f *sampleprof.FunctionSamples)
+	walk = func(f *sampleprof.FunctionSamples) {
+		for _, r := range f.Body {
+			for target := range r.CallTargets {
+				names[target] = true
+			}
+		}
+		for _, callees := range f.Callsites {
+			for _, c := range callees {
+				names[c.Name] = true
+				walk(c)
+			}
+		}
+	}
+	for _, f := range p.Functions {
+		walk(f)
+	}
+	for _, name := range []string{add, mul, num, mix} {
+		if !names[name] {
+			t.Errorf("no inlinee or call target %s; have %v", name, slices.Sorted(maps.Keys(names)))
+		}
+	}
+	if names["eval"] || names["mix"] {
+		t.Errorf(`inlinees or call targets named by DW_AT_name: %v`, slices.Sorted(maps.Keys(names)))
+	}
+	testutil.Tool(t, "gcc-12")
+	src, err := filepath.Abs(filepath.Join(dir, "anonns.cc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	diag, dump := compileWithProfile(t, src, []string{"-O2", "-g", "-Wall", "-fdump-ipa-afdo-details"}, afdo)
+	if diag != "" || dump == "" {
+		t.Fatalf("gcc-12 said:\n%s", diag)
+	}
+	checkHottestCounts(t, afdo, dump, 5, 5)
+	if data, err := os.ReadFile(dump); err != nil || !bytes.Contains(data, []byte("Indirect call -> direct call")) {
+		t.Errorf("gcc-12 promoted no virtual call to a direct one (%v)", err)
+	}
+}
+
 // TestGCCRowInterpAccepted: the C++ interpreter of make pgo-eval
 // (testdata/pgo-eval/interp.cc, built here with its flags there: g++-12
 // -O2 -g -fno-omit-frame-pointer): gcc-12 compiles it with profgen's
@@ -201,10 +275,9 @@ func TestGCCRowNeverRunBranch(t *testing.T) {
 // 10 hottest functions of the profile carry its counts in the afdo dump
 // (checkHottestCounts: the dump names C++ functions by their source
 // names, with class and arguments, so they are matched by count, not by
-// name). The call-stack profile has 5 functions: the methods of the
-// anonymous namespace have no DW_AT_linkage_name, so every eval is
-// "eval" (as to llvm-profgen; gcc-12 falls back to that DWARF name when
-// the assembler name is not in the profile).
+// name). The methods of its anonymous namespace have no
+// DW_AT_linkage_name: each is named by its ELF symbol
+// (TestGCCRowAnonymousNamespace).
 func TestGCCRowInterpAccepted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and traces the interpreter")

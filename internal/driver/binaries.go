@@ -268,16 +268,17 @@ func (b *binaries) symbolizer(i int) (*symbolize.Table, error) {
 
 func (b *binaries) buildSymbolizer(i int) (*symbolize.Table, error) {
 	f := b.files[i]
-	t, err := b.dwarfTable(f, b.dwpOf(i))
+	syms := symbols(f.FuncSymbols())
+	t, err := b.dwarfTable(f, b.dwpOf(i), syms)
 	if err != nil {
 		return nil, err
 	}
 	b.warnSplit(t, i)
-	t.MarkEntries(symbols(f.FuncSymbols()))
-	t.AddSymbols(symbols(f.FuncSymbols()))
+	t.MarkEntries(syms)
+	t.AddSymbols(syms)
 	t.AddSymbols(symbols(f.PLTSymbols()))
 	if b.symtabFuncs && pseudoprobe.In(f.ELF()) {
-		t.AddSymtabFunctions(symbols(f.FuncSymbols()))
+		t.AddSymtabFunctions(syms)
 	}
 	return t, nil
 }
@@ -317,9 +318,10 @@ func (b *binaries) warnGoLines(i int) {
 	}
 }
 
-// dwarfTable reads the DWARF of f; without DWARF, an empty table when ELF
-// symbols will do.
-func (b *binaries) dwarfTable(f *binary.File, dwp string) (*symbolize.Table, error) {
+// dwarfTable reads the DWARF of f, naming after syms (f's function
+// symbols) the C++ functions its DWARF gives no linkage name; without
+// DWARF, an empty table when ELF symbols will do.
+func (b *binaries) dwarfTable(f *binary.File, dwp string, syms []symbolize.Symbol) (*symbolize.Table, error) {
 	d, err := f.DWARF()
 	if err != nil && b.symbolsOnly {
 		return new(symbolize.Table), nil
@@ -329,7 +331,7 @@ func (b *binaries) dwarfTable(f *binary.File, dwp string) (*symbolize.Table, err
 	}
 	split := &symbolize.Split{Section: f.DWARFSection, DWP: dwp}
 	t, err := symbolize.New(d, symbolize.Options{PreferredBase: f.PreferredBase(), Info: b.debugInfo(f), Split: split,
-		Section: f.DWARFSection})
+		Section: f.DWARFSection, Symbols: syms})
 	if err != nil {
 		return nil, fmt.Errorf("%s: debug info: %w", f.Path(), err)
 	}

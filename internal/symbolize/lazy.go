@@ -255,7 +255,7 @@ func (z *lazyTables) resolveNames(first int) {
 		return true
 	}
 	for i := first; i < len(l.subs); i++ {
-		if !l.resolve(&l.subs[i], l.subOffs[i], unread) {
+		if !l.resolve(i, unread) {
 			pending = append(pending, i)
 		}
 	}
@@ -268,13 +268,12 @@ func (z *lazyTables) resolveNames(first int) {
 		clear(listed)
 		left := pending[:0]
 		for _, i := range pending {
-			if !l.resolve(&l.subs[i], l.subOffs[i], unread) {
+			if !l.resolve(i, unread) {
 				left = append(left, i)
 			}
 		}
 		pending = left
 	}
-	l.markWrappers(first)
 }
 
 func (z *lazyTables) unitOfOffset(o dwarf.Offset) int {

@@ -72,16 +72,16 @@ func TestLazyEqualsEager(t *testing.T) {
 			continue
 		}
 		text := f.Section(".text")
-		eager, err := New(d, Options{})
+		syms := elfSymbols(f) // anonns-gcc: functions named by them
+		eager, err := New(d, Options{Symbols: syms})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lazy, _ := New(d, Options{Info: info})
+		lazy, _ := New(d, Options{Info: info, Symbols: syms})
 		if lazy.lazy == nil {
 			t.Errorf("%s: not lazy", p)
 			continue
 		}
-		syms := elfSymbols(f)
 		eager.MarkEntries(syms)
 		lazy.MarkEntries(syms)
 		step := max(text.Size/20000, 1)

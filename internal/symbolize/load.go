@@ -91,6 +91,11 @@ type loader struct {
 	// columns keeps the line table's columns (Options.Columns); without
 	// it every row's column is 0, so rows differing only in column merge.
 	columns bool
+	// symbols are the binary's function symbols by address
+	// (Options.Symbols); unlinked, the subroutines resolved without a
+	// linkage name since they last named some (symnames.go).
+	symbols  []Symbol
+	unlinked []unlinkedSub
 }
 
 // column is the column a line-table row keeps: c, or 0 when the table
@@ -384,35 +389,35 @@ func (l *loader) addLineRow(r lineRow, seqStart int) {
 
 // resolveNames fills each subroutine's name and start line, following
 // DW_AT_abstract_origin and DW_AT_specification as LLVM does: a linkage name
-// anywhere on the chain wins over a plain name.
+// anywhere on the chain wins over a plain name, and a C++ function without
+// one takes its ELF symbol's (nameFromSymbols).
 func (l *loader) resolveNames() {
 	l.addDecls(nil)
-	l.resolveNamesFrom(0)
-}
-
-// resolveNamesFrom resolves the subroutines from index first on.
-func (l *loader) resolveNamesFrom(first int) {
-	for i := first; i < len(l.subOffs); i++ {
-		l.resolve(&l.subs[i], l.subOffs[i], nil)
+	for i := range l.subOffs {
+		l.resolve(i, nil)
 	}
-	l.markWrappers(first)
+	l.nameFromSymbols(l.topLevel, l.topRanges, 0)
+	l.markWrappers(0)
 }
 
-// resolve fills s's name, file and start line from its DIE at off, in
-// one walk of the chain: of each, the first the walk finds. A DIE of the
-// chain not in decls is passed to absent (when not nil): when it returns
-// true (the DIE is still to be read), resolve stops and returns false,
-// leaving s as it was.
-func (l *loader) resolve(s *subroutine, off dieKey, absent func(dieKey) bool) bool {
+// resolve fills subroutine i's name, file and start line from its DIE,
+// in one walk of the chain: of each, the first the walk finds. A DIE of
+// the chain not in decls is passed to absent (when not nil): when it
+// returns true (the DIE is still to be read), resolve stops and returns
+// false, leaving the subroutine as it was. A subroutine named without a
+// linkage name is listed in unlinked, with the DIE its name came from.
+func (l *loader) resolve(i int, absent func(dieKey) bool) bool {
+	s := &l.subs[i]
 	var linkage, name, file string
+	var nameDIE dieKey
 	var line uint32
 	var hasFile, hasLine bool
-	done := l.walkDecls(off, func(d *declInfo) bool {
+	done := l.walkDecls(l.subOffs[i], func(k dieKey, d *declInfo) bool {
 		if linkage == "" {
 			linkage = d.linkageName
 		}
 		if name == "" {
-			name = d.name
+			name, nameDIE = d.name, k
 		}
 		if !hasFile && d.file != "" {
 			file, hasFile = d.file, true
@@ -426,8 +431,9 @@ func (l *loader) resolve(s *subroutine, off dieKey, absent func(dieKey) bool) bo
 		return false
 	}
 	s.name = linkage
-	if s.name == "" {
+	if s.name == "" && name != "" {
 		s.name = name
+		l.unlinked = append(l.unlinked, unlinkedSub{sub: int32(i), decl: nameDIE})
 	}
 	if hasFile {
 		s.file = file
@@ -440,7 +446,7 @@ func (l *loader) resolve(s *subroutine, off dieKey, absent func(dieKey) bool) bo
 
 // markWrappers adds the names of the trampolines among the subroutines
 // from index first on (those a lazily loaded unit added) to the wrapper
-// names.
+// names, once they are named.
 func (l *loader) markWrappers(first int) {
 	for _, s := range l.subs[first:] {
 		if s.trampoline {
@@ -471,10 +477,11 @@ func (w wrapperNames) has(name string) bool {
 }
 
 // walkDecls visits the DIE at off and then, breadth first, the DIEs its
-// abstract origin and specification refer to, until visit returns true.
+// abstract origin and specification refer to (each with its key), until
+// visit returns true.
 // A DIE not in decls is passed to absent, when not nil: when it returns
 // true, the walk stops and walkDecls returns false.
-func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool, absent func(dieKey) bool) bool {
+func (l *loader) walkDecls(off dieKey, visit func(dieKey, *declInfo) bool, absent func(dieKey) bool) bool {
 	var buf [8]dieKey
 	queue := append(buf[:0], off)
 	for i := 0; i < len(queue); i++ {
@@ -489,7 +496,7 @@ func (l *loader) walkDecls(off dieKey, visit func(*declInfo) bool, absent func(d
 			}
 			continue
 		}
-		if visit(d) {
+		if visit(o, d) {
 			return true
 		}
 		for _, next := range []dieKey{d.origin, d.spec} {

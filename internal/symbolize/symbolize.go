@@ -2,10 +2,11 @@
 // way llvm-profgen sees them through LLVM's symbolizer.
 //
 // In: the DWARF of an ELF file (DWARF 4 or 5, from clang or gcc; with
-// -gsplit-dwarf, the split units of its .dwo files or .dwp package: split.go).
-// Out: for an
+// -gsplit-dwarf, the split units of its .dwo files or .dwp package: split.go),
+// and its ELF function symbols when given (Options.Symbols). Out: for an
 // address, the stack of inlined frames, outermost first, each with the
-// function's linkage name, its start line (DW_AT_decl_line), the line, the
+// function's linkage name (for a C++ function gcc gives none, its ELF
+// symbol's: symnames.go), its start line (DW_AT_decl_line), the line, the
 // discriminator and whether the function is a generated wrapper; and the table of functions (DWARF subprogram ranges) that
 // profile generation uses to find function entries and to fill unexecuted
 // code with zeros.
@@ -75,19 +76,28 @@ type Options struct {
 	// MemProf's frames need; without it rows that differ only in column
 	// are merged, which keeps the tables smaller.
 	Columns bool
+	// Symbols are the binary's function symbols, local ones included: a
+	// C++ function whose DWARF has no linkage name (gcc's, in an
+	// anonymous namespace) is named after the mangled name of the symbol
+	// at its entry (symnames.go). Nil: functions keep their DWARF names,
+	// as LLVM's symbolizer gives them.
+	Symbols []Symbol
 }
 
 // New builds the tables from the DWARF of the binary (or of its separate
 // debug file).
 func New(d *dwarf.Data, opts Options) (*Table, error) {
 	split := newSplitSource(opts.Split)
+	syms := symbolsByAddress(opts.Symbols)
 	if z := newLazy(d, opts.Info, opts.PreferredBase, split, opts.Columns); z != nil {
 		z.dies = readDIESections(opts.Section)
+		z.l.symbols = syms
 		return &Table{lazy: z, split: split}, nil
 	}
 	split.restart()
 	l := newLoader(d, split)
 	l.columns = opts.Columns
+	l.symbols = syms
 	if err := l.load(); err != nil {
 		split.close()
 		return nil, err

@@ -75,6 +75,8 @@ func (z *lazyTables) join(i int, p *unitParse) []string {
 		return nil
 	}
 	z.resolveNames(first)
+	z.l.nameFromSymbols(p.l.topLevel, p.l.topRanges, first)
+	z.l.markWrappers(first)
 	u.segs = shiftSegments(p.segs, int32(first))
 	u.lines = p.lines
 	u.funcs = z.funcTable(i, p.l, first)

@@ -10,6 +10,8 @@
 #   coldsplit-gcc    gcc-12 -O2 -g -fcf-protection, PIE (checksum.cold in
 #                    .text.unlikely, far from checksum; mix in .text.hot)
 #   neverrun-gcc     gcc-12 -O2 -g, PIE (its trace: record-neverrun.sh)
+#   anonns-gcc       g++-12 -O2 -g, PIE (C++ in an anonymous namespace: no
+#                    DW_AT_linkage_name, named by its ELF symbols)
 #
 # Source paths in the DWARF are relative (-fdebug-prefix-map), so the
 # output does not depend on where the repository is checked out.
@@ -24,4 +26,5 @@ gcc-12 -O2 -g "${map[@]}" wordfreq.c -o bin/wordfreq-gcc
 clang-19 -O2 -g "${map[@]}" recurse.c -o bin/recurse
 gcc-12 -O2 -g "${map[@]}" -fcf-protection coldsplit.c -o bin/coldsplit-gcc
 gcc-12 -O2 -g "${map[@]}" neverrun.c -o bin/neverrun-gcc
+g++-12 -O2 -g "${map[@]}" anonns.cc -o bin/anonns-gcc
 ls -l bin
