@@ -166,7 +166,7 @@ func TestGCCRowColdsplitAccepted(t *testing.T) {
 
 // TestGCCRowNeverRunBranch: gcc-12 -O2 vectorizes neverrun.c's loop
 // around a branch that never runs (testdata/programs, its exact LBR trace
-// committed: record-neverrun.sh). With the branch's count written as 0,
+// committed: record-lbr.sh neverrun-gcc 10 1000). With the branch's count written as 0,
 // gcc-12 divides by it in the vect pass ("internal compiler error:
 // Floating point exception", docs/gcc.md); --format=gcc writes the zero
 // counts of hot functions as 1 and gcc-12 compiles it without a word.
@@ -194,7 +194,7 @@ func TestGCCRowNeverRunBranch(t *testing.T) {
 }
 
 // TestGCCRowAnonymousNamespace: anonns.cc (testdata/programs, g++-12 -O2
-// -g; its exact LBR trace committed: record-anonns.sh) declares its
+// -g; its exact LBR trace committed: record-lbr.sh anonns-gcc 2000) declares its
 // classes in an anonymous namespace, for which gcc-12 writes no
 // DW_AT_linkage_name. The GCC profile names each eval method by its
 // mangled name (its ELF symbol's), out of line, as a call target and

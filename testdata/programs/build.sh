@@ -9,7 +9,7 @@
 #   recurse          clang-19 -O2 -g, PIE
 #   coldsplit-gcc    gcc-12 -O2 -g -fcf-protection, PIE (checksum.cold in
 #                    .text.unlikely, far from checksum; mix in .text.hot)
-#   neverrun-gcc     gcc-12 -O2 -g, PIE (its trace: record-neverrun.sh)
+#   neverrun-gcc     gcc-12 -O2 -g, PIE (its trace: record-lbr.sh neverrun-gcc 10 1000)
 #   anonns-gcc       g++-12 -O2 -g, PIE (C++ in an anonymous namespace: no
 #                    DW_AT_linkage_name, named by its ELF symbols)
 #
