@@ -64,7 +64,12 @@ func (r *reader) u64() uint64 { return r.uint(8) }
 // count reads an item count and checks that that many items of at least
 // size bytes each fit in what is left.
 func (r *reader) count(size int) int {
-	n := r.u64()
+	return r.fitting(r.u64(), size)
+}
+
+// fitting returns n when n items of at least size bytes each fit in
+// what is left, else fails and returns 0.
+func (r *reader) fitting(n uint64, size int) int {
 	if r.err == nil && n > uint64(len(r.b)-r.pos)/uint64(size) {
 		r.fail(fmt.Errorf("count %d: %w", n, ErrTruncated))
 		return 0

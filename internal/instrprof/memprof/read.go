@@ -60,7 +60,7 @@ func (s *Section) readRadix(r *reader) error {
 	stackPayload, recordPayload, recordTable := r.u64(), r.u64(), r.u64()
 	if s.Version >= 4 {
 		r.u64() // data access profile
-		if n := r.uint(4); r.err == nil && n >= numSummaryFields {
+		if n := r.fitting(r.uint(4), 8); r.err == nil && n >= numSummaryFields {
 			w := make([]uint64, n)
 			for i := range w {
 				w[i] = r.u64()
