@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/profgen/profgen/internal/dwarfline"
 )
 
 // Lazy loading: the DWARF of a large binary is gigabytes, and a profile
@@ -328,7 +330,7 @@ func (z *lazyTables) readFiles(u int) fileTable {
 		return fileTable{}
 	}
 	t := fileTable{ok: true}
-	if lr, err := lineReader(z.d, cu, z.lineSection()); err == nil && lr != nil {
+	if lr, err := dwarfline.Reader(z.d, cu, z.lineSection()); err == nil && lr != nil {
 		t.files = lr.Files()
 	}
 	return t

@@ -1,10 +1,6 @@
 package symbolize
 
-import (
-	"encoding/binary"
-
-	"github.com/profgen/profgen/internal/leb128"
-)
+import "github.com/profgen/profgen/internal/dwarfline"
 
 // Running a unit's line number program (DWARF 2 to 5, section 6.2)
 // without debug/dwarf: its LineReader fills a whole LineEntry (file,
@@ -40,82 +36,30 @@ const (
 // lineProgram is the program of one line table and the header fields
 // that running it needs.
 type lineProgram struct {
-	b             []byte // the program, to the end of its table
-	pos           int
-	addrSize      int
-	minInst       int
-	lineBase      int
-	lineRange     int
-	opcodeBase    int
-	opcodeLengths []byte // of opcodes 1 to opcodeBase-1
-	bad           bool   // sticky: give up
+	dwarfline.Cursor // over the table, at the program
+	addrSize         int
+	minInst          int
+	lineBase         int
+	lineRange        int
+	opcodeBase       int
+	opcodeLengths    []byte // of opcodes 1 to opcodeBase-1
+	bad              bool   // sticky: give up
 }
 
 // newLineProgram reads the header of the line table at off of
 // .debug_line; unitAddrSize is the address size of its unit (which DWARF
 // 5 tables repeat). False when the table is one lineProgram does not run.
 func newLineProgram(sec []byte, off uint64, unitAddrSize int) (*lineProgram, bool) {
-	h, hd, ok := readLineHeader(sec, off, unitAddrSize)
-	if !ok || hd.version < 2 || hd.version > 5 || hd.maxOps != 1 || h.lineRange == 0 || hd.programStart > uint64(len(h.b)) {
+	h, ok := dwarfline.ReadHeader(sec, off, unitAddrSize)
+	if !ok || h.Version < 2 || h.Version > 5 || h.MaxOps != 1 || h.LineRange == 0 || h.ProgramStart > uint64(len(h.Table)) {
 		return nil, false
 	}
-	h.pos = int(hd.programStart)
-	return h, true
-}
-
-// lineHeader is what a line table's header says besides the fields
-// lineProgram keeps.
-type lineHeader struct {
-	version, offSize int
-	maxOps           int
-	programStart     uint64 // the offset of the program in the table
-}
-
-// readLineHeader reads the header of the line table at off of sec up to
-// its standard_opcode_lengths (a DWARF 5 header's entry lists follow): the
-// lineProgram holds the whole table, positioned after them. ok is false
-// when the header does not fit in the table; version is 0 when the
-// table's length does not fit in sec.
-func readLineHeader(sec []byte, off uint64, unitAddrSize int) (h *lineProgram, hd lineHeader, ok bool) {
-	if off >= uint64(len(sec)) {
-		return nil, hd, false
-	}
-	h = &lineProgram{b: sec[off:]}
-	length, offSize := uint64(h.u32()), 4
-	if length == 0xffffffff {
-		length, offSize = h.u64(), 8
-	}
-	if h.bad || length > uint64(len(h.b)-h.pos) {
-		return nil, hd, false
-	}
-	h.b = h.b[:h.pos+int(length)]
-	hd.version, hd.offSize = int(h.u16()), offSize
-	h.addrSize = unitAddrSize
-	if hd.version >= 5 {
-		h.addrSize = int(h.u8())
-		h.u8() // segment selector size
-	}
-	headerLength := h.u32AsOffset(offSize)
-	hd.programStart = uint64(h.pos) + headerLength
-	h.minInst = int(h.u8())
-	hd.maxOps = 1
-	if hd.version >= 4 {
-		hd.maxOps = int(h.u8())
-	}
-	h.u8() // default_is_stmt
-	h.lineBase = int(int8(h.u8()))
-	h.lineRange = int(h.u8())
-	h.opcodeBase = int(h.u8())
-	h.opcodeLengths = h.bytes(max(h.opcodeBase-1, 0))
-	return h, hd, !h.bad
-}
-
-// u32AsOffset reads an offset of offSize bytes.
-func (p *lineProgram) u32AsOffset(offSize int) uint64 {
-	if offSize == 8 {
-		return p.u64()
-	}
-	return uint64(p.u32())
+	return &lineProgram{
+		Cursor:   dwarfline.Cursor{B: h.Table, Pos: int(h.ProgramStart)},
+		addrSize: h.AddrSize, minInst: h.MinInst,
+		lineBase: h.LineBase, lineRange: h.LineRange,
+		opcodeBase: h.OpcodeBase, opcodeLengths: h.OpcodeLengths,
+	}, true
 }
 
 // run appends the rows of the program to l (loader.addLineRow); false
@@ -124,9 +68,9 @@ func (p *lineProgram) run(l *loader) bool {
 	seqStart := len(l.lines)
 	var s lineState
 	s.reset()
-	for p.pos < len(p.b) && !p.bad {
+	for p.Pos < len(p.B) && !p.Bad {
 		emit, end := p.step(&s)
-		if p.bad {
+		if p.Bad {
 			break
 		}
 		if !emit {
@@ -140,7 +84,7 @@ func (p *lineProgram) run(l *loader) bool {
 			s.discriminator = 0
 		}
 	}
-	return !p.bad
+	return !p.Bad
 }
 
 // lineState is the state machine's registers that rows are made of.
@@ -156,7 +100,7 @@ func (s *lineState) reset() { *s = lineState{line: 1} }
 // step runs one opcode; emit tells that it makes a row, end that the row
 // ends a sequence.
 func (p *lineProgram) step(s *lineState) (emit, end bool) {
-	op := int(p.u8())
+	op := int(p.U8())
 	if op >= p.opcodeBase {
 		adjusted := op - p.opcodeBase
 		s.addr += uint64(p.minInst * (adjusted / p.lineRange))
@@ -169,21 +113,21 @@ func (p *lineProgram) step(s *lineState) (emit, end bool) {
 	case lnsCopy:
 		return true, false
 	case lnsAdvancePC:
-		s.addr += uint64(p.minInst * int(p.uleb()))
+		s.addr += uint64(p.minInst * int(p.ULEB()))
 	case lnsAdvanceLine:
-		s.line += int(p.sleb())
+		s.line += int(p.SLEB())
 	case lnsConstAddPC:
 		s.addr += uint64(p.minInst * ((255 - p.opcodeBase) / p.lineRange))
 	case lnsFixedAdvancePC:
-		s.addr += uint64(p.u16())
+		s.addr += uint64(p.U16())
 	case lnsNegateStmt, lnsSetBasicBlock, lnsSetPrologueEnd, lnsSetEpilogueBegin:
 	case lnsSetColumn:
-		s.column = int(p.uleb())
+		s.column = int(p.ULEB())
 	case lnsSetFile, lnsSetISA:
-		p.uleb()
+		p.ULEB()
 	default:
 		for range p.opcodeLengths[op-1] {
-			p.uleb()
+			p.ULEB()
 		}
 	}
 	return false, false
@@ -192,78 +136,37 @@ func (p *lineProgram) step(s *lineState) (emit, end bool) {
 // extended runs an extended opcode, whose length the reader's position
 // must end at.
 func (p *lineProgram) extended(s *lineState) (emit, end bool) {
-	length := p.uleb()
-	start := p.pos
-	switch p.u8() {
+	length := p.ULEB()
+	start := p.Pos
+	switch p.U8() {
 	case lneEndSequence:
 		emit, end = true, true
 	case lneSetAddress:
 		s.addr = p.address()
 	case lneDefineFile:
-		p.bad = true
+		p.Bad = true
 	case lneSetDiscriminator:
-		s.discriminator = int(p.uleb())
+		s.discriminator = int(p.ULEB())
 	}
-	if length > uint64(len(p.b)-start) || uint64(p.pos-start) > length {
-		p.bad = true
+	if length > uint64(len(p.B)-start) || uint64(p.Pos-start) > length {
+		p.Bad = true
 		return false, false
 	}
-	p.pos = start + int(length)
+	p.Pos = start + int(length)
 	return emit, end
 }
 
 func (p *lineProgram) address() uint64 {
 	switch p.addrSize {
 	case 1:
-		return uint64(p.u8())
+		return uint64(p.U8())
 	case 2:
-		return uint64(p.u16())
+		return uint64(p.U16())
 	case 4:
-		return uint64(p.u32())
+		return uint64(p.U32())
 	case 8:
-		return p.u64()
+		return p.U64()
 	}
-	p.bad = true
+	p.Bad = true
 	return 0
-}
-
-// The readers of the program's numbers: past its end they read 0 and
-// set bad.
-
-func (p *lineProgram) bytes(n int) []byte {
-	if p.bad || n > len(p.b)-p.pos {
-		p.bad = true
-		return make([]byte, n)
-	}
-	b := p.b[p.pos : p.pos+n]
-	p.pos += n
-	return b
-}
-
-func (p *lineProgram) u8() uint8 {
-	if p.pos >= len(p.b) {
-		p.bad = true
-		return 0
-	}
-	p.pos++
-	return p.b[p.pos-1]
-}
-
-func (p *lineProgram) u16() uint16 { return binary.LittleEndian.Uint16(p.bytes(2)) }
-func (p *lineProgram) u32() uint32 { return binary.LittleEndian.Uint32(p.bytes(4)) }
-func (p *lineProgram) u64() uint64 { return binary.LittleEndian.Uint64(p.bytes(8)) }
-
-// uleb and sleb read a LEB128 number as debug/dwarf does: bits beyond
-// 64 are lost; one that does not end within the program is bad.
-func (p *lineProgram) uleb() uint64 { return lineLEB128(p, leb128.Uint) }
-func (p *lineProgram) sleb() int64  { return lineLEB128(p, leb128.Int) }
-
-func lineLEB128[T uint64 | int64](p *lineProgram, decode func([]byte) (T, int)) T {
-	v, n := decode(p.b[p.pos:])
-	if n == 0 {
-		p.bad = true
-		return 0
-	}
-	p.pos += n
-	return v
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"slices"
 	"testing"
+
+	"github.com/profgen/profgen/internal/dwarfline"
 )
 
 // TestLineProgramIsLineReader runs the line table of every unit of the
@@ -83,7 +85,7 @@ func FuzzLineProgram(f *testing.F) {
 		cu := unitEntry(t, d, 11)
 		checked := newLoader(d, nil)
 		checked.lineSection, checked.unitAddrSize = line, 8
-		if err := checked.loadLines(cu); errors.Is(err, errMalformedLines) {
+		if err := checked.loadLines(cu); errors.Is(err, dwarfline.ErrMalformed) {
 			got := newLoader(d, nil)
 			got.lineSection, got.unitAddrSize = line, 8
 			got.runLineProgram(cu) // must not panic either
@@ -97,11 +99,11 @@ func FuzzLineProgram(f *testing.F) {
 		var le dwarf.LineEntry
 		seqStart := 0 // as loadLines: rows merge within a sequence only
 		for {
-			err := nextLine(lr, &le)
+			err := dwarfline.Next(lr, &le)
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			if errors.Is(err, errMalformedLines) {
+			if errors.Is(err, dwarfline.ErrMalformed) {
 				return // LineReader panics on a row: nothing to compare with
 			}
 			if err != nil {

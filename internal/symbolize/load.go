@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/profgen/profgen/internal/dwarfline"
 )
 
 // DWARF attributes that debug/dwarf does not name.
@@ -82,8 +84,10 @@ type loader struct {
 	topRanges [][][2]uint64
 	files     []*dwarf.LineFile // the file table of the unit being read
 	split     *splitSource      // nil: split DWARF is refused
-	// lineSection is .debug_line, when line tables may be read without
-	// LineReader; unitAddrSize, the address size of the unit being read.
+	// lineSection is .debug_line, when the file's sections are at hand:
+	// line tables are then checked before LineReader reads them, and run
+	// without it when they can be; unitAddrSize, the address size of
+	// the unit being read.
 	lineSection  []byte
 	unitAddrSize int
 	space        uint32 // key space of the unit being read
@@ -131,6 +135,7 @@ func (l *loader) load() error {
 		if err != nil {
 			return err
 		}
+		l.unitAddrSize = r.AddressSize()
 		if err := l.loadLines(cu); err != nil {
 			return err
 		}
@@ -314,7 +319,7 @@ func uintAttr(e *dwarf.Entry, a dwarf.Attr) uint32 {
 }
 
 func (l *loader) loadLines(cu *dwarf.Entry) error {
-	lr, err := lineReader(l.d, cu, l.lineSection)
+	lr, err := dwarfline.Reader(l.d, cu, l.lineSection)
 	if err != nil {
 		return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
 	}
@@ -329,7 +334,7 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 	var le dwarf.LineEntry
 	seqStart := len(l.lines)
 	for {
-		err := nextLine(lr, &le)
+		err := dwarfline.Next(lr, &le)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -506,34 +511,4 @@ func (l *loader) walkDecls(off dieKey, visit func(dieKey, *declInfo) bool, absen
 		}
 	}
 	return true
-}
-
-// errMalformedLines stands for a line table debug/dwarf panics on, or
-// would spend minutes on (a header whose counts it allocates for
-// unchecked).
-var errMalformedLines = errors.New("malformed line table")
-
-// lineReader is d.LineReader(cu), a panic of it an error, as is a header
-// LineReader would take too long over when .debug_line (sec) is at hand
-// to check it (boundedLineHeader).
-func lineReader(d *dwarf.Data, cu *dwarf.Entry, sec []byte) (lr *dwarf.LineReader, err error) {
-	if off, ok := cu.Val(dwarf.AttrStmtList).(int64); ok && sec != nil && off >= 0 && !boundedLineHeader(sec, uint64(off)) {
-		return nil, errMalformedLines
-	}
-	defer func() {
-		if recover() != nil {
-			lr, err = nil, errMalformedLines
-		}
-	}()
-	return d.LineReader(cu)
-}
-
-// nextLine is lr.Next(le), a panic of it an error.
-func nextLine(lr *dwarf.LineReader, le *dwarf.LineEntry) (err error) {
-	defer func() {
-		if recover() != nil {
-			err = errMalformedLines
-		}
-	}()
-	return lr.Next(le)
 }

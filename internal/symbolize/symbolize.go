@@ -98,6 +98,7 @@ func New(d *dwarf.Data, opts Options) (*Table, error) {
 	l := newLoader(d, split)
 	l.columns = opts.Columns
 	l.symbols = syms
+	l.lineSection = debugLine(opts.Section)
 	if err := l.load(); err != nil {
 		split.close()
 		return nil, err
@@ -220,4 +221,13 @@ func subroutineAt(segs []segment, addr uint64) int32 {
 		return segs[i].sub
 	}
 	return -1
+}
+
+// debugLine is the .debug_line section, nil when section is nil or fails.
+func debugLine(section func(string) ([]byte, error)) []byte {
+	if section == nil {
+		return nil
+	}
+	b, _ := section(".debug_line")
+	return b
 }

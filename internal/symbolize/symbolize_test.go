@@ -126,5 +126,16 @@ func newFromELF(f *elf.File) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(d, Options{})
+	return New(d, Options{Section: elfSection(f)})
+}
+
+// elfSection reads f's sections as binary.File.DWARFSection does: a
+// missing one is nil.
+func elfSection(f *elf.File) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if s := f.Section(name); s != nil {
+			return s.Data()
+		}
+		return nil, nil
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/profgen/profgen/internal/dwarfline"
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/leb128"
 )
@@ -84,9 +85,14 @@ func readDebugInfo(path string, f *elf.File, maxWarnings int) (*DebugInfo, error
 	}
 	w := &probeWalker{d: d, order: f.ByteOrder, cntsAddr: cnts.Addr, cntsEnd: cnts.Addr + cnts.Size,
 		warn: warnLimit{max: maxWarnings}, seen: map[uint64]bool{}}
-	if s := f.Section(".debug_addr"); s != nil {
-		if w.debugAddr, err = s.Data(); err != nil {
-			return nil, fmt.Errorf("%s: .debug_addr: %w", path, err)
+	for _, sec := range []struct {
+		name string
+		data *[]byte
+	}{{".debug_addr", &w.debugAddr}, {".debug_line", &w.debugLine}} {
+		if s := f.Section(sec.name); s != nil {
+			if *sec.data, err = s.Data(); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", path, sec.name, err)
+			}
 		}
 	}
 	if err := w.walk(); err != nil {
@@ -126,6 +132,7 @@ type probeWalker struct {
 	d                 *dwarf.Data
 	order             binary.ByteOrder
 	debugAddr         []byte
+	debugLine         []byte // to check line table headers (dwarfline.Bounded)
 	cntsAddr, cntsEnd uint64
 	warn              warnLimit
 	seen              map[uint64]bool // counter offsets of the probes kept
@@ -183,7 +190,7 @@ func (w *probeWalker) startUnit(r *dwarf.Reader, cu *dwarf.Entry) {
 	w.addrSize = r.AddressSize()
 	w.files = nil
 	w.compDir, _ = cu.Val(dwarf.AttrCompDir).(string)
-	if lr, err := w.d.LineReader(cu); err == nil && lr != nil {
+	if lr, err := dwarfline.Reader(w.d, cu, w.debugLine); err == nil && lr != nil {
 		w.files = lr.Files()
 	}
 }
