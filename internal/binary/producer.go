@@ -4,6 +4,8 @@ import (
 	"debug/dwarf"
 	"strconv"
 	"strings"
+
+	"github.com/profgen/profgen/internal/dwarfread"
 )
 
 // Compiler is the compiler of a binary's code, as its DWARF's
@@ -29,7 +31,7 @@ func (f *File) Compiler() Compiler {
 // compilerOf reads the producers of d's compile units, their children
 // skipped, up to the first it knows.
 func compilerOf(d *dwarf.Data) Compiler {
-	r := d.Reader()
+	r := dwarfread.NewDIEReader(d)
 	for {
 		e, err := r.Next()
 		if err != nil || e == nil {

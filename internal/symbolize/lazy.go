@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/profgen/profgen/internal/dwarfline"
+	"github.com/profgen/profgen/internal/dwarfread"
 )
 
 // Lazy loading: the DWARF of a large binary is gigabytes, and a profile
@@ -330,7 +330,7 @@ func (z *lazyTables) readFiles(u int) fileTable {
 		return fileTable{}
 	}
 	t := fileTable{ok: true}
-	if lr, err := dwarfline.Reader(z.d, cu, z.lineSection()); err == nil && lr != nil {
+	if lr, err := dwarfread.LineReader(z.d, cu, z.lineSection()); err == nil && lr != nil {
 		t.files = lr.Files()
 	}
 	return t

@@ -1,6 +1,6 @@
 package symbolize
 
-import "github.com/profgen/profgen/internal/dwarfline"
+import "github.com/profgen/profgen/internal/dwarfread"
 
 // Running a unit's line number program (DWARF 2 to 5, section 6.2)
 // without debug/dwarf: its LineReader fills a whole LineEntry (file,
@@ -36,7 +36,7 @@ const (
 // lineProgram is the program of one line table and the header fields
 // that running it needs.
 type lineProgram struct {
-	dwarfline.Cursor // over the table, at the program
+	dwarfread.Cursor // over the table, at the program
 	addrSize         int
 	minInst          int
 	lineBase         int
@@ -50,12 +50,12 @@ type lineProgram struct {
 // .debug_line; unitAddrSize is the address size of its unit (which DWARF
 // 5 tables repeat). False when the table is one lineProgram does not run.
 func newLineProgram(sec []byte, off uint64, unitAddrSize int) (*lineProgram, bool) {
-	h, ok := dwarfline.ReadHeader(sec, off, unitAddrSize)
+	h, ok := dwarfread.ReadLineHeader(sec, off, unitAddrSize)
 	if !ok || h.Version < 2 || h.Version > 5 || h.MaxOps != 1 || h.LineRange == 0 || h.ProgramStart > uint64(len(h.Table)) {
 		return nil, false
 	}
 	return &lineProgram{
-		Cursor:   dwarfline.Cursor{B: h.Table, Pos: int(h.ProgramStart)},
+		Cursor:   dwarfread.Cursor{B: h.Table, Pos: int(h.ProgramStart)},
 		addrSize: h.AddrSize, minInst: h.MinInst,
 		lineBase: h.LineBase, lineRange: h.LineRange,
 		opcodeBase: h.OpcodeBase, opcodeLengths: h.OpcodeLengths,

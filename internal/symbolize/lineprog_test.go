@@ -10,7 +10,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/profgen/profgen/internal/dwarfline"
+	"github.com/profgen/profgen/internal/dwarfread"
 )
 
 // TestLineProgramIsLineReader runs the line table of every unit of the
@@ -85,7 +85,7 @@ func FuzzLineProgram(f *testing.F) {
 		cu := unitEntry(t, d, 11)
 		checked := newLoader(d, nil)
 		checked.lineSection, checked.unitAddrSize = line, 8
-		if err := checked.loadLines(cu); errors.Is(err, dwarfline.ErrMalformed) {
+		if err := checked.loadLines(cu); errors.Is(err, dwarfread.ErrMalformedLines) {
 			got := newLoader(d, nil)
 			got.lineSection, got.unitAddrSize = line, 8
 			got.runLineProgram(cu) // must not panic either
@@ -99,11 +99,11 @@ func FuzzLineProgram(f *testing.F) {
 		var le dwarf.LineEntry
 		seqStart := 0 // as loadLines: rows merge within a sequence only
 		for {
-			err := dwarfline.Next(lr, &le)
+			err := dwarfread.NextLine(lr, &le)
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			if errors.Is(err, dwarfline.ErrMalformed) {
+			if errors.Is(err, dwarfread.ErrMalformedLines) {
 				return // LineReader panics on a row: nothing to compare with
 			}
 			if err != nil {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/profgen/profgen/internal/dwarfline"
+	"github.com/profgen/profgen/internal/dwarfread"
 )
 
 // DWARF attributes that debug/dwarf does not name.
@@ -116,7 +116,7 @@ func newLoader(d *dwarf.Data, split *splitSource) *loader {
 }
 
 func (l *loader) load() error {
-	r := l.d.Reader()
+	r := dwarfread.NewDIEReader(l.d)
 	var last dwarf.Offset // .debug_info offset of the last unit read
 	for {
 		cu, err := r.Next()
@@ -139,7 +139,7 @@ func (l *loader) load() error {
 		if err := l.loadLines(cu); err != nil {
 			return err
 		}
-		if err := l.loadDIEs(r, cu, ref); err != nil {
+		if err := l.loadDIEs(r.Reader, cu, ref); err != nil {
 			return fmt.Errorf("unit at .debug_info offset %#x: %w", cu.Offset, err)
 		}
 	}
@@ -319,7 +319,7 @@ func uintAttr(e *dwarf.Entry, a dwarf.Attr) uint32 {
 }
 
 func (l *loader) loadLines(cu *dwarf.Entry) error {
-	lr, err := dwarfline.Reader(l.d, cu, l.lineSection)
+	lr, err := dwarfread.LineReader(l.d, cu, l.lineSection)
 	if err != nil {
 		return fmt.Errorf("reading line table of unit at %#x: %w", cu.Offset, err)
 	}
@@ -334,7 +334,7 @@ func (l *loader) loadLines(cu *dwarf.Entry) error {
 	var le dwarf.LineEntry
 	seqStart := len(l.lines)
 	for {
-		err := dwarfline.Next(lr, &le)
+		err := dwarfread.NextLine(lr, &le)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/profgen/profgen/internal/dwarfline"
+	"github.com/profgen/profgen/internal/dwarfread"
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/leb128"
 )
@@ -132,7 +132,7 @@ type probeWalker struct {
 	d                 *dwarf.Data
 	order             binary.ByteOrder
 	debugAddr         []byte
-	debugLine         []byte // to check line table headers (dwarfline.Bounded)
+	debugLine         []byte // to check line table headers (dwarfread.BoundedLine)
 	cntsAddr, cntsEnd uint64
 	warn              warnLimit
 	seen              map[uint64]bool // counter offsets of the probes kept
@@ -147,7 +147,7 @@ type probeWalker struct {
 
 // walk reads every DIE, keeping the subprogram each one lies in.
 func (w *probeWalker) walk() error {
-	r := w.d.Reader()
+	r := dwarfread.NewDIEReader(w.d)
 	var parents []*dwarf.Entry // the open DIEs with children, innermost last
 	for {
 		e, err := r.Next()
@@ -165,10 +165,10 @@ func (w *probeWalker) walk() error {
 		}
 		if e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit {
 			parents = parents[:0]
-			w.startUnit(r, e)
+			w.startUnit(r.Reader, e)
 		}
 		if e.Tag == dwarf.TagVariable && len(parents) > 0 && parents[len(parents)-1].Tag == dwarf.TagSubprogram && isProbeName(e) && e.Children {
-			if err := w.probe(r, e, parents[len(parents)-1]); err != nil {
+			if err := w.probe(r.Reader, e, parents[len(parents)-1]); err != nil {
 				return err
 			}
 			continue // probe read the variable's children
@@ -190,7 +190,7 @@ func (w *probeWalker) startUnit(r *dwarf.Reader, cu *dwarf.Entry) {
 	w.addrSize = r.AddressSize()
 	w.files = nil
 	w.compDir, _ = cu.Val(dwarf.AttrCompDir).(string)
-	if lr, err := dwarfline.Reader(w.d, cu, w.debugLine); err == nil && lr != nil {
+	if lr, err := dwarfread.LineReader(w.d, cu, w.debugLine); err == nil && lr != nil {
 		w.files = lr.Files()
 	}
 }

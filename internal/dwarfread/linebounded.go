@@ -1,6 +1,6 @@
-package dwarfline
+package dwarfread
 
-// Bounded reports whether the line table at off of .debug_line (sec) can
+// BoundedLine reports whether the line table at off of .debug_line (sec) can
 // be given to debug/dwarf's LineReader: in a DWARF 5 header, every entry
 // of the directory and file name lists takes at least a byte and every
 // list fits in the header. LineReader reads as many entries as a list's
@@ -10,8 +10,8 @@ package dwarfline
 // fields within its header_length is not given either. Tables of other
 // versions, and ones whose length is past the section, are left to
 // LineReader.
-func Bounded(sec []byte, off uint64) bool {
-	h, c, ok := readHeader(sec, off, 0)
+func BoundedLine(sec []byte, off uint64) bool {
+	h, c, ok := readLineHeader(sec, off, 0)
 	switch {
 	case h.Version < 5:
 		return true

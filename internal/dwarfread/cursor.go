@@ -1,4 +1,4 @@
-package dwarfline
+package dwarfread
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package dwarfline
+package dwarfread
 
 import (
 	"debug/dwarf"
@@ -41,7 +41,7 @@ const (
 	formStr   = 0x08
 )
 
-func TestBounded(t *testing.T) {
+func TestBoundedLine(t *testing.T) {
 	tests := []struct {
 		name  string
 		table []byte
@@ -57,8 +57,8 @@ func TestBounded(t *testing.T) {
 		{"DWARF 4 left to LineReader", append([]byte{20, 0, 0, 0, 4, 0}, make([]byte, 20)...), true},
 	}
 	for _, tt := range tests {
-		if got := Bounded(tt.table, 0); got != tt.want {
-			t.Errorf("%s: Bounded = %v, want %v", tt.name, got, tt.want)
+		if got := BoundedLine(tt.table, 0); got != tt.want {
+			t.Errorf("%s: BoundedLine = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
@@ -70,19 +70,19 @@ func unitDWARF(line []byte) (*dwarf.Data, error) {
 	return dwarf.New(abbrev, nil, nil, info, line, nil, nil, nil)
 }
 
-// readAll reads the rows of the unit's line table with Reader and Next.
+// readAll reads the rows of the unit's line table with LineReader and NextLine.
 func readAll(d *dwarf.Data, line []byte) (int, error) {
 	cu, err := d.Reader().Next()
 	if err != nil || cu == nil {
 		return 0, errors.New("no unit")
 	}
-	lr, err := Reader(d, cu, line)
+	lr, err := LineReader(d, cu, line)
 	if err != nil || lr == nil {
 		return 0, err
 	}
 	var le dwarf.LineEntry
 	for n := 0; ; n++ {
-		if err := Next(lr, &le); err != nil {
+		if err := NextLine(lr, &le); err != nil {
 			if errors.Is(err, io.EOF) {
 				err = nil
 			}
@@ -91,7 +91,7 @@ func readAll(d *dwarf.Data, line []byte) (int, error) {
 	}
 }
 
-func TestReader(t *testing.T) {
+func TestLineReader(t *testing.T) {
 	tests := []struct {
 		name    string
 		table   []byte
@@ -99,7 +99,7 @@ func TestReader(t *testing.T) {
 		wantErr error
 	}{
 		{"bounded", v5Table([]byte{lnctPath, formStr}, 1, []byte{lnctPath, formStr}, 1, []byte("a\x00")), 1, nil},
-		{"2^40 dirs", v5Table([]byte{lnctPath, formData1}, 1<<40, nil, 0, []byte{1}), 0, ErrMalformed},
+		{"2^40 dirs", v5Table([]byte{lnctPath, formData1}, 1<<40, nil, 0, []byte{1}), 0, ErrMalformedLines},
 	}
 	for _, tt := range tests {
 		d, err := unitDWARF(tt.table)
@@ -113,13 +113,13 @@ func TestReader(t *testing.T) {
 	}
 }
 
-// FuzzReader gives arbitrary line tables to Reader and Next: rows or an
+// FuzzLineReader gives arbitrary line tables to LineReader and NextLine: rows or an
 // error, never a panic, a hang or all memory.
-func FuzzReader(f *testing.F) {
+func FuzzLineReader(f *testing.F) {
 	f.Add(v5Table([]byte{lnctPath, formStr}, 2, []byte{lnctPath, formStr}, 2, []byte("a\x00")))
 	f.Add(v5Table([]byte{lnctPath, formData1}, 1<<40, nil, 0, []byte{1}))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		ReadHeader(line, 0, 8)
+		ReadLineHeader(line, 0, 8)
 		d, err := unitDWARF(line)
 		if err != nil {
 			return

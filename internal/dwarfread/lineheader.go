@@ -1,12 +1,7 @@
-// Package dwarfline reads the headers of DWARF line tables (DWARF 2 to 5,
-// section 6.2.4) from .debug_line, and opens debug/dwarf's LineReader on
-// a unit's table only when its header can be read in bounded time and
-// memory. In: the bytes of .debug_line, a unit's DIE. Out: a table's
-// Header (for running its program without LineReader), or a LineReader.
-package dwarfline
+package dwarfread
 
-// Header is what running a line table's program needs from its header.
-type Header struct {
+// LineHeader is what running a line table's program needs from its header.
+type LineHeader struct {
 	Version, OffSize int
 	AddrSize         int // from a DWARF 5 header, else the unit's
 	MinInst, MaxOps  int
@@ -18,18 +13,18 @@ type Header struct {
 	ProgramStart     uint64 // the offset of the program in Table
 }
 
-// ReadHeader reads the header of the line table at off of sec up to its
+// ReadLineHeader reads the header of the line table at off of sec up to its
 // standard_opcode_lengths (a DWARF 5 header's entry lists follow);
 // unitAddrSize is the address size of the table's unit. ok is false when
 // the header does not fit in the table; Version is 0 when the table's
 // length does not fit in sec.
-func ReadHeader(sec []byte, off uint64, unitAddrSize int) (Header, bool) {
-	h, _, ok := readHeader(sec, off, unitAddrSize)
+func ReadLineHeader(sec []byte, off uint64, unitAddrSize int) (LineHeader, bool) {
+	h, _, ok := readLineHeader(sec, off, unitAddrSize)
 	return h, ok
 }
 
-// readHeader is ReadHeader, with the cursor after the opcode lengths.
-func readHeader(sec []byte, off uint64, unitAddrSize int) (h Header, c *Cursor, ok bool) {
+// readLineHeader is ReadLineHeader, with the cursor after the opcode lengths.
+func readLineHeader(sec []byte, off uint64, unitAddrSize int) (h LineHeader, c *Cursor, ok bool) {
 	if off >= uint64(len(sec)) {
 		return h, nil, false
 	}
@@ -56,7 +51,7 @@ func readHeader(sec []byte, off uint64, unitAddrSize int) (h Header, c *Cursor, 
 
 // readOpcodeFields reads the header's fields from minimum_instruction_length
 // to standard_opcode_lengths.
-func (h *Header) readOpcodeFields(c *Cursor) {
+func (h *LineHeader) readOpcodeFields(c *Cursor) {
 	h.MinInst = int(c.U8())
 	h.MaxOps = 1
 	if h.Version >= 4 {
