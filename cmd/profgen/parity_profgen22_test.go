@@ -111,6 +111,7 @@ var profgen22OnlyTable = []profgenRow{
 	{name: "--data-access-perftrace --skip-symbolization", args: with(dap, "--skip-symbolization")},
 	{name: "--data-access-perftrace, hybrid --ignore-stack-samples", args: with(dapHybrid, "--format=text", "--ignore-stack-samples")},
 	{name: "--data-access-perftrace, CS", args: with(dapHybrid, "--format=text"), bothFail: true},
+	{name: "--data-access-perftrace, unsymbolized CS", args: []string{"--binary={dap.bin}", "--unsymbolized-profile={dap-hybrid.raw}", "--data-access-perftrace={dap-trace.txt}", "--format=text"}, bothFail: true},
 	{name: "--data-access-perftrace, probes", args: with(symtab, "--format=text", "--data-access-perftrace={dap-trace.txt}"), bothFail: true},
 	{name: "--data-access-perftrace missing", args: with(tb, "--format=text", "--data-access-perftrace=nosuch.txt"), bothFail: true},
 	// --mark-all-context-preinlined: !Attributes: 2 on every profile,

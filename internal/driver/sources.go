@@ -103,8 +103,11 @@ func unsymbolizedProfile(opts Options, bins *binaries) (*profileInput, error) {
 // unsymbolizedInput is the profile of llvm-profgen's unsymbolized
 // contexts: LBR counters when they have no context, else the contexts as
 // frames, or as call-site addresses for a binary with pseudo probes.
+// Contexts take no vtable counts, as in llvm-profgen 22.
 func unsymbolizedInput(opts Options, bins *binaries, name string, ctxs []rawprof.Context, cs bool) (*profileInput, error) {
 	switch {
+	case cs && opts.DataAccessTrace != "":
+		return nil, errDataAccessMode
 	case cs && usePseudoProbes(opts, bins):
 		return unsymbolizedAddressContexts(opts, bins, name, ctxs)
 	case cs:
