@@ -31,7 +31,7 @@ func (f *File) Compiler() Compiler {
 // compilerOf reads the producers of d's compile units, their children
 // skipped, up to the first it knows.
 func compilerOf(d *dwarf.Data) Compiler {
-	r := dwarfread.NewDIEReader(d)
+	r := dwarfread.NewReader(d)
 	for {
 		e, err := r.Next()
 		if err != nil || e == nil {

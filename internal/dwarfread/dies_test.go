@@ -17,10 +17,10 @@ func unitInfo(tail ...byte) []byte {
 	return append([]byte{byte(len(body)), 0, 0, 0}, body...)
 }
 
-// readDIEs counts the entries NewDIEReader returns up to the end or an
+// readDIEs counts the entries NewReader returns up to the end or an
 // error.
 func readDIEs(d *dwarf.Data) (int, error) {
-	r := NewDIEReader(d)
+	r := NewReader(d)
 	for n := 0; ; n++ {
 		e, err := r.Next()
 		if err != nil || e == nil {
@@ -29,7 +29,7 @@ func readDIEs(d *dwarf.Data) (int, error) {
 	}
 }
 
-func TestDIEReader(t *testing.T) {
+func TestReader(t *testing.T) {
 	tests := []struct {
 		name    string
 		info    []byte
@@ -52,9 +52,9 @@ func TestDIEReader(t *testing.T) {
 	}
 }
 
-// FuzzDIEReader reads arbitrary units of abbrevCU's abbreviations: the
+// FuzzReader reads arbitrary units of abbrevCU's abbreviations: the
 // reader ends, never loops.
-func FuzzDIEReader(f *testing.F) {
+func FuzzReader(f *testing.F) {
 	f.Add(unitInfo(0x80, 0x80))
 	f.Add(unitInfo(1, 0, 0, 0, 0))
 	f.Fuzz(func(t *testing.T, tail []byte) {

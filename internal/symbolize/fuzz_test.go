@@ -34,6 +34,44 @@ func FuzzNew(f *testing.F) {
 	})
 }
 
+// FuzzNewLazy builds tables as the driver does, reading the DIEs from the
+// sections themselves (Options.Info), from arbitrary ELF bytes, and looks
+// up every address of the ELF's functions: an error or frames, never a
+// panic or a hang.
+func FuzzNewLazy(f *testing.F) {
+	seeds, _ := filepath.Glob("../generate/testdata/gcc-*.bin")
+	for _, s := range seeds {
+		if b, err := os.ReadFile(s); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ef, err := elf.NewFile(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		d, err := ef.DWARF()
+		info := debugInfo(ef)
+		if err != nil || info == nil {
+			return
+		}
+		tab, err := New(d, Options{Info: info, Section: elfSection(ef), Symbols: elfSymbols(ef)})
+		if err != nil {
+			return
+		}
+		var addrs []uint64
+		for _, s := range elfSymbols(ef) {
+			addrs = append(addrs, s.Addr, s.Addr+s.Size/2)
+		}
+		tab.Prefetch(addrs)
+		var buf []Frame
+		for _, a := range addrs {
+			buf = tab.Frames(a, buf)
+			tab.FuncRangeAt(a)
+		}
+	})
+}
+
 // splitSeeds are the sections of the split-DWARF fixture's .dwo files and
 // packages (cmd/profgen/testdata/split).
 func splitSeeds(f *testing.F, file string, sections ...string) [][][]byte {

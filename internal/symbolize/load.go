@@ -116,7 +116,7 @@ func newLoader(d *dwarf.Data, split *splitSource) *loader {
 }
 
 func (l *loader) load() error {
-	r := dwarfread.NewDIEReader(l.d)
+	r := dwarfread.NewReader(l.d)
 	var last dwarf.Offset // .debug_info offset of the last unit read
 	for {
 		cu, err := r.Next()

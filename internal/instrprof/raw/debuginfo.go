@@ -147,7 +147,7 @@ type probeWalker struct {
 
 // walk reads every DIE, keeping the subprogram each one lies in.
 func (w *probeWalker) walk() error {
-	r := dwarfread.NewDIEReader(w.d)
+	r := dwarfread.NewReader(w.d)
 	var parents []*dwarf.Entry // the open DIEs with children, innermost last
 	for {
 		e, err := r.Next()
