@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -68,19 +69,19 @@ func TestFleetMatchesProfgen(t *testing.T) {
 	t.Run("lbr", func(t *testing.T) {
 		id := buildIDHex(t, in.lbrBinary)
 		for _, f := range formats[:2] {
-			sameFile(t, filepath.Join(got, id+"."+extensions[f]), lbrReference(t, in, want, f))
+			sameFile(t, filepath.Join(got, kindLBR, id+"."+extensions[f]), lbrReference(t, in, want, f))
 		}
 	})
 	t.Run("go", func(t *testing.T) {
 		id := buildIDHex(t, in.goBinary)
 		for _, f := range formats {
-			sameFile(t, filepath.Join(got, id+"."+extensions[f]), onePass(t, in.goRecording, in.goBinary, want, f))
+			sameFile(t, filepath.Join(got, kindStacks, id+"."+extensions[f]), onePass(t, in.goRecording, in.goBinary, want, f))
 		}
 	})
 	t.Run("raws", func(t *testing.T) {
 		for _, bin := range in.rawBinaries {
 			id := buildIDHex(t, bin)
-			sameFile(t, filepath.Join(got, id+".profdata"), rawReference(t, in.rawDir, bin, filepath.Join(want, id+".profdata")))
+			sameFile(t, filepath.Join(got, kindInstr, id+".profdata"), rawReference(t, in.rawDir, bin, filepath.Join(want, id+".profdata")))
 		}
 	})
 	if t.Failed() {
@@ -163,14 +164,17 @@ func TestStandalonePrismGivesTheSameBytes(t *testing.T) {
 	}
 }
 
+// outputNames are the paths of the files under dir, relative to it.
 func outputNames(t *testing.T, dir string) []string {
-	entries, err := os.ReadDir(dir)
+	var names []string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			names = append(names, strings.TrimPrefix(path, dir+"/"))
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
 	}
 	return names
 }

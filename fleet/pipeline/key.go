@@ -43,6 +43,11 @@ func (k key) String() string { return k.kind + "/" + k.name() }
 // name is the key's build ids joined by "+": the base of its output files.
 func (k key) name() string { return strings.Join(k.ids, "+") }
 
+// file is the output file of the key's profile of the binaries ids
+// (joined by "+") with extension ext: under a directory named by the
+// kind, so that profiles of one binary of different kinds stay apart.
+func (k key) file(ids, ext string) string { return k.kind + "/" + ids + "." + ext }
+
 // parseKey reads a key written by String.
 func parseKey(s string) (key, error) {
 	kind, ids, ok := strings.Cut(s, "/")

@@ -18,13 +18,15 @@ import (
 // in OutDir, one per build id and format, each written whole or not at all
 // (the driver's atomicfile; copied once whole to a remote OutDir):
 //
-//   - instrumentation profiles: the indexed .profdata, <binary id>.profdata;
+//   - instrumentation profiles: the indexed .profdata,
+//     instr/<binary id>.profdata;
 //   - address profiles: the key's binaries are fetched once (--binary, or
 //     by build id from --binary-dir and debuginfod), and the profile is
 //     symbolized and written in each format as profgen
 //     --unsymbolized-profile FILE --binary BIN --format F does, to
-//     <build id>.<ext> (extensions). A profile of several binaries gives
-//     one pprof file, <id>+<id>....pb.gz, and an LLVM profile per binary.
+//     <kind>/<build id>.<ext> (key.file, extensions). A profile of several
+//     binaries gives one pprof file, stacks/<id>+<id>....pb.gz, and an
+//     LLVM profile per binary.
 //
 // A format the driver refuses for the key's kind (pprof of LBR ranges) is
 // counted ("refused:<key> <format>: <why>") and left out.
@@ -69,7 +71,7 @@ func (f *writeFn) ProcessElement(ctx context.Context, k string, data []byte) err
 		return err
 	}
 	if key.kind == kindInstr {
-		return f.output(ctx, key.name()+"."+extensions[kindInstr], func(path string) error { return writeLocal(path, data) })
+		return f.output(ctx, key.file(key.name(), extensions[kindInstr]), func(path string) error { return writeLocal(path, data) })
 	}
 	if err := f.symbolize(ctx, key, data); err != nil {
 		return fmt.Errorf("build id %s: %w", key.name(), err)
@@ -145,7 +147,7 @@ func (f *writeFn) binaryOf(ctx context.Context, id string) (string, error) {
 // LLVM profile of several binaries (the driver names them by base name in
 // a directory of tmp; they are renamed by build id).
 func (f *writeFn) writeFormat(ctx context.Context, key key, opts driver.Options, tmp string) error {
-	name := key.name() + "." + extensions[opts.Format]
+	name := key.file(key.name(), extensions[opts.Format])
 	if len(opts.Binaries) == 1 || opts.Format == "pprof" {
 		return f.output(ctx, name, func(path string) error {
 			opts.Output = path
@@ -165,18 +167,21 @@ func (f *writeFn) writeFormat(ctx context.Context, key key, opts driver.Options,
 		if _, err := os.Stat(written); err != nil {
 			continue // a binary without samples has no profile
 		}
-		if err := f.output(ctx, id+"."+extensions[opts.Format], func(path string) error { return copyLocal(written, path) }); err != nil {
+		if err := f.output(ctx, key.file(id, extensions[opts.Format]), func(path string) error { return copyLocal(written, path) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// output makes the file name in OutDir with write, which writes the
-// whole file at the local path it is given.
+// output makes the file name (key.file) in OutDir with write, which
+// writes the whole file at the local path it is given.
 func (f *writeFn) output(ctx context.Context, name string, write func(path string) error) error {
 	dst := strings.TrimSuffix(f.OutDir, "/") + "/" + name
 	if !isRemote(f.OutDir) {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
 		err := write(dst)
 		if err == nil {
 			count(ctx, prefixWrote+dst, 1)
@@ -188,7 +193,7 @@ func (f *writeFn) output(ctx context.Context, name string, write func(path strin
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	local := filepath.Join(tmp, name)
+	local := filepath.Join(tmp, filepath.Base(name))
 	if err := write(local); err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ echo "== profgen-fleet: 2,000 sqlite LBR perf.data parts ($(du -sm "$tmp/parts" 
 compare "${BENCH_RUNS:-3}" "profgen-fleet (prism, embedded)" "profgen (xargs -P, merge)" \
 	"$tmp/profgen-fleet" --input "$tmp/parts/*.perf.data" --binary "$lbr/binary" --format text,extbinary -o "$tmp/fleet" -- \
 	bash "$tmp/profgen.sh"
-id=$(cd "$tmp/fleet" && ls *.text | sed 's/\.text$//')
+id=$(cd "$tmp/fleet/lbr" && ls *.text | sed 's/\.text$//')
 same=yes
-for f in text extbinary; do cmp -s "$tmp/fleet/$id.$f" "$tmp/profgen.$f" || same=no; done
+for f in text extbinary; do cmp -s "$tmp/fleet/lbr/$id.$f" "$tmp/profgen.$f" || same=no; done
 echo "  outputs byte-identical: $same"

@@ -13,9 +13,10 @@
 // Inputs are perf.data or perf script recordings (LBR, call stacks,
 // hybrid), address profiles (profgen --skip-symbolization), .profraw and
 // indexed .profdata files. Each build id's profile is written once per
-// format into DIR: <build id>.text, .extbinary, .binary, .afdo, .pb.gz;
-// instrumentation profiles as <binary id>.profdata. fleet/README.md has
-// the details and the runners' commands.
+// format into DIR, under the profile's kind (lbr, cs, stacks):
+// <kind>/<build id>.text, .extbinary, .binary, .afdo, .pb.gz;
+// instrumentation profiles as instr/<binary id>.profdata. fleet/README.md
+// has the details and the runners' commands.
 package main
 
 import (
