@@ -93,36 +93,39 @@ func rowBuildIDs(row *outputRow, bins *binaries) []string {
 }
 
 // sampleCounts are the scan's samples, of the kind the profile was made
-// of, as the summary counts them.
+// of, with the summary's reasons for those dropped (dropReason.key).
 func (res *result) sampleCounts() SampleCounts {
-	c := SampleCounts{Dropped: map[string]uint64{}}
-	drop := func(n uint64, why string) {
-		if n > 0 {
-			c.Dropped[why] += n
-		}
-	}
+	var c SampleCounts
+	var drops []dropReason
 	switch h, st := res.hybrid.sum, res.stacks.Stats; {
 	case res.hybrid.cs() && h.Samples > 0:
-		c.Samples = h.Samples
-		drop(h.NoStack, "no call stack")
-		drop(h.NoMapping, "no mapping")
-		drop(h.Filtered, "filtered")
-		drop(h.PrologEpilog, "prolog or epilog")
-		c.Used = c.Samples - h.NoStack - h.NoMapping - h.Filtered - h.PrologEpilog
+		drops = append(hybridDrops(h, ""), dropReason{n: h.NoStack, key: "no call stack"})
+		c.Samples = h.Samples + h.NoStack
+		c.Used = c.Samples - droppedSum(drops)
 	case len(res.lbr) > 0 && res.lbr[0].Samples > 0:
 		for _, l := range res.lbr { // one address profile per binary: ToAddressProfile takes one
 			c.Samples, c.Used = c.Samples+l.Samples, c.Used+l.used()
-			drop(l.NoMapping, "no mapping")
-			drop(l.Filtered, "filtered")
-			drop(l.Agg.NoBranches, "no branch in the binary")
+			drops = append(drops, lbrDrops(l, "")...)
 		}
 	default:
 		c.Samples, c.Used = st.Samples, st.Used
-		drop(st.NoBinary, "no frame in the binaries")
-		drop(st.NotFound, "binary not found")
-		drop(st.NoMapping, "no mapping")
-		drop(st.Filtered, "filtered")
+		drops = stackDrops(st, "")
 	}
-	drop(res.events.dropped, "other events")
+	drops = append(drops, dropReason{n: res.events.dropped, key: "other events"})
+	c.Dropped = map[string]uint64{}
+	for _, d := range drops {
+		if d.n > 0 {
+			c.Dropped[d.key] += d.n
+		}
+	}
 	return c
+}
+
+// droppedSum is the samples ds drop.
+func droppedSum(ds []dropReason) uint64 {
+	var n uint64
+	for _, d := range ds {
+		n += d.n
+	}
+	return n
 }

@@ -324,12 +324,7 @@ func (h *hybridPath) print(w io.Writer, name string) {
 	if s.Samples == 0 && s.NoStack == 0 {
 		return
 	}
-	var dropped dropList
-	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
-	dropped.add(s.Filtered, "from processes not selected by --pid")
-	dropped.add(s.PrologEpilog+s.Unwind.PrologEpilog, "with the stack's leaf in a prolog or epilog")
-	dropped.add(s.Unwind.NoBranches, "with every branch outside "+name)
-	fmt.Fprintf(w, "profgen: %d hybrid samples (call stack and branch stack)%s\n", s.Samples, dropped)
+	fmt.Fprintf(w, "profgen: %d hybrid samples (call stack and branch stack)%s\n", s.Samples, dropList(hybridDrops(s, name)))
 	if s.NoStack > 0 {
 		fmt.Fprintf(w, "profgen: warning: %d samples with a branch stack but no call stack dropped (the input is hybrid)\n", s.NoStack)
 	}

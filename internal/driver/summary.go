@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profgen/profgen/internal/addrspace"
+	"github.com/profgen/profgen/internal/aggregate"
 )
 
 // print writes the summary of the run on stderr: samples read, used and
@@ -41,33 +42,66 @@ func (res *result) print(opts Options, bins *binaries) {
 	}
 }
 
-// dropList formats "N why" for the non-zero counts.
-type dropList []string
+// dropReason is a count of samples dropped for one reason: key names the
+// reason in the fleet's counters (SampleCounts), why on the summary's
+// line.
+type dropReason struct {
+	n        uint64
+	key, why string
+}
 
-func (d *dropList) add(n uint64, why string) {
-	if n > 0 {
-		*d = append(*d, fmt.Sprintf("%d %s", n, why))
+// dropList is "; dropped: N why, ..." of the non-zero counts, or "".
+func dropList(ds []dropReason) string {
+	var parts []string
+	for _, d := range ds {
+		if d.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", d.n, d.why))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; dropped: " + strings.Join(parts, ", ")
+}
+
+// lbrDrops are the LBR samples binary name's path dropped.
+func lbrDrops(s *lbrSummary, name string) []dropReason {
+	ds := []dropReason{
+		{s.NoMapping, "no mapping", "from processes with no mapping of " + name},
+		{s.Filtered, "filtered", "from processes not selected by --pid"},
+	}
+	if s.Traces == nil {
+		ds = append(ds, dropReason{s.Agg.NoBranches, "no branch in the binary", "with every branch outside " + name})
+	}
+	return ds
+}
+
+// stackDrops are the call-stack samples dropped; names are the binaries'.
+func stackDrops(s aggregate.StackStats, names string) []dropReason {
+	return []dropReason{
+		{s.NoBinary, "no frame in the binaries", "with no frame in " + names},
+		{s.NotFound, "binary not found", "with frames only in binaries not found by build id"},
+		{s.NoMapping, "no mapping", "whose address is in no known mapping"},
+		{s.Filtered, "filtered", "from processes not selected by --pid"},
 	}
 }
 
-func (d dropList) String() string {
-	if len(d) == 0 {
-		return ""
+// hybridDrops are the hybrid samples dropped (those without a call stack,
+// not counted as hybrid, aside).
+func hybridDrops(s hybridSummary, name string) []dropReason {
+	return []dropReason{
+		{s.NoMapping, "no mapping", "from processes with no mapping of " + name},
+		{s.Filtered, "filtered", "from processes not selected by --pid"},
+		{s.PrologEpilog + s.Unwind.PrologEpilog, "prolog or epilog", "with the stack's leaf in a prolog or epilog"},
+		{s.Unwind.NoBranches, "no branch in the binary", "with every branch outside " + name},
 	}
-	return "; dropped: " + strings.Join(d, ", ")
 }
 
 // printLBR says what binary i's LBR path used and dropped; with several
 // binaries, each line names the binary.
 func (res *result) printLBR(w io.Writer, bins *binaries, i int) {
 	s, name, prefix := res.lbr[i], filepath.Base(bins.files[i].Path()), binaryPrefix(bins, bins.files[i])
-	var dropped dropList
-	dropped.add(s.NoMapping, "from processes with no mapping of "+name)
-	dropped.add(s.Filtered, "from processes not selected by --pid")
-	if s.Traces == nil {
-		dropped.add(s.Agg.NoBranches, "with every branch outside "+name)
-	}
-	fmt.Fprintf(w, "profgen: %s%d samples with branch stacks%s, %d used%s\n", prefix, s.Samples, ipOnlyNote(s.IPOnly), s.used(), dropped)
+	fmt.Fprintf(w, "profgen: %s%d samples with branch stacks%s, %d used%s\n", prefix, s.Samples, ipOnlyNote(s.IPOnly), s.used(), dropList(lbrDrops(s, name)))
 	if s.Traces != nil {
 		fmt.Fprintf(w, "profgen: %s%d branches in %d distinct BOLT traces\n", prefix, s.Traces.entries, len(s.Traces.traces))
 	}
@@ -153,12 +187,7 @@ func (res *result) printTableWarnings(w io.Writer, name string, t addrspace.Stat
 
 func (res *result) printStacks(w io.Writer, bins *binaries) {
 	s := res.stacks.Stats
-	var dropped dropList
-	dropped.add(s.NoBinary, "with no frame in "+binaryNames(bins))
-	dropped.add(s.NotFound, "with frames only in binaries not found by build id")
-	dropped.add(s.NoMapping, "whose address is in no known mapping")
-	dropped.add(s.Filtered, "from processes not selected by --pid")
-	fmt.Fprintf(w, "profgen: %d call-stack samples, %d used%s\n", s.Samples, s.Used, dropped)
+	fmt.Fprintf(w, "profgen: %d call-stack samples, %d used%s\n", s.Samples, s.Used, dropList(stackDrops(s, binaryNames(bins))))
 	if len(bins.files) > 1 {
 		var per []string
 		for i, f := range bins.files {
