@@ -11,17 +11,7 @@ import (
 // FuzzNew builds tables from arbitrary ELF bytes and queries them: bad
 // DWARF must give an error, never a panic.
 func FuzzNew(f *testing.F) {
-	seeds, _ := filepath.Glob("../generate/testdata/gcc-*.bin")
-	for _, s := range seeds {
-		if b, err := os.ReadFile(s); err == nil {
-			f.Add(b)
-		}
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		ef, err := elf.NewFile(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
+	fuzzELF(f, func(ef *elf.File) {
 		tab, err := newFromELF(ef)
 		if err != nil {
 			return
@@ -34,11 +24,9 @@ func FuzzNew(f *testing.F) {
 	})
 }
 
-// FuzzNewLazy builds tables as the driver does, reading the DIEs from the
-// sections themselves (Options.Info), from arbitrary ELF bytes, and looks
-// up every address of the ELF's functions: an error or frames, never a
-// panic or a hang.
-func FuzzNewLazy(f *testing.F) {
+// fuzzELF fuzzes use with the ELF files of arbitrary bytes, seeded with
+// the small gcc binaries of internal/generate.
+func fuzzELF(f *testing.F, use func(ef *elf.File)) {
 	seeds, _ := filepath.Glob("../generate/testdata/gcc-*.bin")
 	for _, s := range seeds {
 		if b, err := os.ReadFile(s); err == nil {
@@ -46,10 +34,18 @@ func FuzzNewLazy(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ef, err := elf.NewFile(bytes.NewReader(b))
-		if err != nil {
-			return
+		if ef, err := elf.NewFile(bytes.NewReader(b)); err == nil {
+			use(ef)
 		}
+	})
+}
+
+// FuzzNewLazy builds tables as the driver does, reading the DIEs from the
+// sections themselves (Options.Info), from arbitrary ELF bytes, and looks
+// up every address of the ELF's functions: an error or frames, never a
+// panic or a hang.
+func FuzzNewLazy(f *testing.F) {
+	fuzzELF(f, func(ef *elf.File) {
 		d, err := ef.DWARF()
 		info := debugInfo(ef)
 		if err != nil || info == nil {
