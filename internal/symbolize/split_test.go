@@ -94,6 +94,13 @@ int work(int x) {
 // openTable builds the table of the binary at path, lazily or not, with
 // its split units read from where split says.
 func openTable(t *testing.T, path string, lazy bool, split *Split) *Table {
+	return openTableWith(t, path, lazy, Options{Split: split})
+}
+
+// openTableWith builds the table of the binary at path, lazily or not,
+// with opts (its split units read from the binary's sections), and marks
+// the entries of its function symbols.
+func openTableWith(t *testing.T, path string, lazy bool, opts Options) *Table {
 	t.Helper()
 	f, err := binary.Open(path, binary.Options{})
 	if err != nil {
@@ -104,13 +111,12 @@ func openTable(t *testing.T, path string, lazy bool, split *Split) *Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{PreferredBase: f.PreferredBase()}
+	opts.PreferredBase = f.PreferredBase()
 	if lazy {
 		opts.Info = f.ELF().Section(".debug_info")
 	}
-	if split != nil {
-		split.Section = f.DWARFSection
-		opts.Split = split
+	if opts.Split != nil {
+		opts.Split.Section = f.DWARFSection
 	}
 	tab, err := New(d, opts)
 	if err != nil {
@@ -120,8 +126,7 @@ func openTable(t *testing.T, path string, lazy bool, split *Split) *Table {
 	if lazy != (tab.lazy != nil) {
 		t.Fatalf("%s: lazy %v, want %v", path, tab.lazy != nil, lazy)
 	}
-	syms := elfSymbols(f.ELF())
-	tab.MarkEntries(syms)
+	tab.MarkEntries(elfSymbols(f.ELF()))
 	return tab
 }
 

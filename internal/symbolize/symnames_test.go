@@ -17,45 +17,27 @@ const anonnsBinary = "../../testdata/programs/bin/anonns-gcc"
 // its table, loading all units and loading them on demand, with opts and
 // the entries its symbols mark.
 func anonnsTables(t *testing.T, opts Options) map[string]*Table {
-	t.Helper()
+	return map[string]*Table{
+		"eager": openTableWith(t, anonnsBinary, false, opts),
+		"lazy":  openTableWith(t, anonnsBinary, true, opts),
+	}
+}
+
+// anonnsSymbols are anonns-gcc's function symbols.
+func anonnsSymbols(t *testing.T) []Symbol {
 	f, err := elf.Open(anonnsBinary)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { f.Close() })
-	d, err := f.DWARF()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := map[string]*Table{}
-	for kind, info := range map[string]bool{"eager": false, "lazy": true} {
-		o := opts
-		if info {
-			o.Info = debugInfo(f)
-		}
-		tab, err := New(d, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if (tab.lazy != nil) != info {
-			t.Fatalf("%s: lazy = %v", kind, tab.lazy != nil)
-		}
-		tab.MarkEntries(elfSymbols(f))
-		tables[kind] = tab
-	}
-	return tables
+	defer f.Close()
+	return elfSymbols(f)
 }
 
 // TestAnonymousNamespaceNames: with the ELF symbols, every function of
 // the anonymous namespace has its own mangled name, out of line and
 // inlined; without them, the DWARF names LLVM's symbolizer gives.
 func TestAnonymousNamespaceNames(t *testing.T) {
-	f, err := elf.Open(anonnsBinary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms := elfSymbols(f)
-	f.Close()
+	syms := anonnsSymbols(t)
 	tests := []struct {
 		name string
 		opts Options
@@ -117,12 +99,7 @@ func TestAnonymousNamespaceNames(t *testing.T) {
 // TestAnonymousNamespaceInlined: mix, inlined into main, is named as its
 // out-of-line copy is.
 func TestAnonymousNamespaceInlined(t *testing.T) {
-	f, err := elf.Open(anonnsBinary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms := elfSymbols(f)
-	f.Close()
+	syms := anonnsSymbols(t)
 	for kind, tab := range anonnsTables(t, Options{Symbols: syms}) {
 		found := false
 		for _, fn := range tab.Functions() {
