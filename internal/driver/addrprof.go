@@ -18,7 +18,7 @@ import (
 
 // stackAddressProfile is the address profile of call stacks: the stacks
 // counted, unrepaired, with the binaries' build ids, in one file.
-func stackAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+func stackAddressProfile(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
 	p := &addrprof.Profile{Counts: in.stacks}
 	for _, f := range bins.files {
 		p.Binaries = append(p.Binaries, addrprof.Binary{BuildID: f.BuildIDHex(), Path: f.Path()})
@@ -40,7 +40,7 @@ func peekAddressProfile(in io.Reader) (io.Reader, bool, error) {
 // addressProfile reads an address profile of call stacks as the recording
 // it was made of: stack repair and the summary, then its profile (or the
 // address profile again, --skip-symbolization).
-func addressProfile(opts Options, bins *binaries, in io.Reader, name string) (*profileInput, error) {
+func addressProfile(run *plan, bins *binaries, in io.Reader, name string) (*profileInput, error) {
 	p, err := addrprof.Read(in, name)
 	if err != nil {
 		return nil, err
@@ -52,9 +52,9 @@ func addressProfile(opts Options, bins *binaries, in io.Reader, name string) (*p
 	if counts.Stats.Used == 0 {
 		return nil, fmt.Errorf("%s: %w: %d call-stack samples, none in %s", name, ErrNoSamples, counts.Stats.Samples, binaryNames(bins))
 	}
-	res := &result{stacks: counts, pf: newPrefetcher(opts, bins)}
-	res.repairStacks(opts, bins)
-	res.printStacks(opts.Stderr, bins)
+	res := &result{stacks: counts, pf: newPrefetcher(run, bins)}
+	res.repairStacks(run, bins)
+	res.printStacks(run.Stderr, bins)
 	return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
 }
 

@@ -58,12 +58,12 @@ func BenchmarkScanGoCompile(b *testing.B) {
 // openGoCompile returns the options of a pprof conversion of the Go
 // compiler's recording ($PROFGEN_TESTDATA/gocompile, which make bench
 // makes: scripts/bench.d/05-gocompile-data.sh) and its binary, opened.
-func openGoCompile(b *testing.B) (Options, *binaries) {
+func openGoCompile(b *testing.B) (*plan, *binaries) {
 	dir := os.Getenv("PROFGEN_TESTDATA") + "/gocompile"
 	if _, err := os.Stat(dir + "/perf.data"); err != nil {
 		b.Skip("no $PROFGEN_TESTDATA/gocompile/perf.data")
 	}
-	opts := withDefaults(Options{Binaries: []string{dir + "/compile"}, PerfData: dir + "/perf.data", Format: "pprof", Output: os.DevNull, Quiet: true})
+	opts := newPlan(Options{Binaries: []string{dir + "/compile"}, PerfData: dir + "/perf.data", Format: "pprof", Output: os.DevNull, Quiet: true})
 	bins, err := openBinaries(context.Background(), opts)
 	if err != nil {
 		b.Fatal(err)

@@ -55,21 +55,21 @@ type binarySettings struct {
 }
 
 // settingsOf are the binary settings of an output.
-func settingsOf(opts Options) binarySettings {
-	symbolsOnly := formatColumns[formatOf(opts)].needs == needSymbols
+func settingsOf(o *output) binarySettings {
+	symbolsOnly := formatColumns[o.format].needs == needSymbols
 	return binarySettings{
-		goPclntab:   opts.Format == "pprof" && !opts.GoDWARF,
+		goPclntab:   o.format == formatPprof && !o.GoDWARF,
 		symbolsOnly: symbolsOnly,
-		symtabFuncs: !opts.LLVM.NoSymtabFunctions && !opts.UseDwarfCorrelation && !symbolsOnly,
-		gccOutput:   formatOf(opts) == formatGCC,
+		symtabFuncs: !o.LLVM.NoSymtabFunctions && !o.UseDwarfCorrelation && !symbolsOnly,
+		gccOutput:   o.format == formatGCC,
 	}
 }
 
 // forOutput is the binaries as an output of the run reads them: b itself,
 // or for an output of other settings (--also), a view of the same files
 // with symbolizers of its own.
-func (b *binaries) forOutput(opts Options) *binaries {
-	set := settingsOf(opts)
+func (b *binaries) forOutput(o *output) *binaries {
+	set := settingsOf(o)
 	if set == b.binarySettings {
 		return b
 	}
@@ -91,18 +91,18 @@ func (b *binaries) forOutput(opts Options) *binaries {
 // without --binary the binaries the recording sampled, found by their
 // build ids; and checks, before any input is read, that symbolization
 // will have DWARF.
-func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
-	refs, notFound, err := binaryRefs(ctx, opts)
+func openBinaries(ctx context.Context, p *plan) (*binaries, error) {
+	refs, notFound, err := binaryRefs(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	if len(opts.Binaries) == 0 {
-		if err := checkFoundOutput(opts, refs); err != nil {
+	if len(p.Binaries) == 0 {
+		if err := checkFoundOutput(p, refs); err != nil {
 			return nil, err
 		}
 	}
-	b := &binaries{notFound: notFound, binarySettings: settingsOf(opts)}
-	wantDWARF := anyOutput(opts, symbolized) && !opts.LLVM.ShowDisassemblyOnly
+	b := &binaries{notFound: notFound, binarySettings: settingsOf(p.first())}
+	wantDWARF := p.anyOutput((*output).symbolized) && !p.LLVM.ShowDisassemblyOnly
 	for _, ref := range refs {
 		f, err := ref.open(wantDWARF)
 		if err != nil {
@@ -114,23 +114,23 @@ func openBinaries(ctx context.Context, opts Options) (*binaries, error) {
 	b.syms = make([]lazyTable, len(b.files))
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
 	b.goLinesWarned = make([]bool, len(b.files))
-	b.separateDebug = opts.DebugBinary != ""
-	b.dwp, b.warn, b.detailed = opts.LLVM.DWP, opts.Stderr, opts.LLVM.ShowDetailedWarning
-	if !wantDWARF || !anyOutput(opts, needsDWARF) {
+	b.separateDebug = p.DebugBinary != ""
+	b.dwp, b.warn, b.detailed = p.LLVM.DWP, p.Stderr, p.LLVM.ShowDetailedWarning
+	if !wantDWARF || !p.anyOutput((*output).needsDWARF) {
 		return b, nil // pprof names code without DWARF by its ELF symbols; a listing needs none
 	}
 	for _, f := range b.files {
 		if _, err := f.DWARF(); err != nil {
 			b.Close()
-			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): %s", f.Path(), err, debugHint(opts))
+			return nil, fmt.Errorf("%s: no debug information to symbolize with (%v): %s", f.Path(), err, debugHint(p))
 		}
 	}
 	return b, nil
 }
 
 // debugHint says where DWARF can come from.
-func debugHint(opts Options) string {
-	if len(opts.Binaries) == 0 {
+func debugHint(p *plan) string {
+	if len(p.Binaries) == 0 {
 		return "build with -g, or put its debug file where it is found by build id (docs/binaries.md)"
 	}
 	return "build with -g, or give --debug-binary"
@@ -182,7 +182,7 @@ func (b *binaries) closeSymbolizers() {
 
 // needsDWARF reports whether the output cannot be written without the
 // binaries' DWARF.
-func needsDWARF(opts Options) bool { return formatColumns[formatOf(opts)].needs == needDWARF }
+func (o *output) needsDWARF() bool { return formatColumns[o.format].needs == needDWARF }
 
 func (b *binaries) primary() *binary.File { return b.files[0] }
 
@@ -195,13 +195,13 @@ func addrspaceBinary(f *binary.File) addrspace.Binary {
 
 // newTable returns the per-process table of a scan, which places LBR
 // samples in each binary (the primary one as the kernel with --kernel).
-func (b *binaries) newTable(opts Options) *addrspace.Table {
+func (b *binaries) newTable(p *plan) *addrspace.Table {
 	abs := make([]addrspace.Binary, len(b.files))
 	for i, f := range b.files {
 		abs[i] = addrspaceBinary(f)
 	}
-	abs[0].Kernel = opts.LLVM.Kernel
-	return addrspace.NewOf(abs, opts.PIDs)
+	abs[0].Kernel = p.LLVM.Kernel
+	return addrspace.NewOf(abs, p.PIDs)
 }
 
 // only is the view of binary i alone, as if it were the one --binary: a

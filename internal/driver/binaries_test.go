@@ -14,7 +14,7 @@ import (
 // sample met while the prefetch runs does): one table is built and both
 // get it. Run with -race, which caught the unlocked cache before.
 func TestSymbolizerBuiltOnce(t *testing.T) {
-	opts := withDefaults(Options{Binaries: []string{"../../testdata/programs/bin/wordfreq"}, Output: os.DevNull, Quiet: true})
+	opts := newPlan(Options{Binaries: []string{"../../testdata/programs/bin/wordfreq"}, Output: os.DevNull, Quiet: true})
 	for range 20 {
 		bins, err := openBinaries(context.Background(), opts)
 		if err != nil {

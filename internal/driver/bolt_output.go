@@ -17,15 +17,15 @@ import (
 
 // lbrFdata is the fdata of the traces of branch stacks, as perf2bolt -p
 // writes it.
-func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+func lbrFdata(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+	return lbrFiles(o, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
 		funcs, err := boltFuncs(one, 0)
 		if err != nil {
 			return profileFile{}, err
 		}
 		fd := boltprof.BuildFdata(one.primary(), funcs, c.traces.traces)
 		if fd.Invalid+fd.OutOfRange > 0 {
-			fmt.Fprintf(opts.Stderr, "profgen: BOLT: %s%d traces leave their function's CFG (perf2bolt's mismatching traces), %d have an end outside every function (out of range)\n",
+			fmt.Fprintf(o.Stderr, "profgen: BOLT: %s%d traces leave their function's CFG (perf2bolt's mismatching traces), %d have an end outside every function (out of range)\n",
 				binaryPrefix(bins, one.primary()), fd.Invalid, fd.OutOfRange)
 		}
 		return profileFile{write: func(w io.Writer) error {
@@ -37,8 +37,8 @@ func lbrFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, er
 
 // lbrPreagg is the pre-aggregated text of the traces of branch stacks,
 // which perf2bolt --pa turns into lbrFdata's fdata.
-func lbrPreagg(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+func lbrPreagg(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+	return lbrFiles(o, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
 		funcs, err := boltFuncs(one, 0)
 		if err != nil {
 			return profileFile{}, err
@@ -52,16 +52,16 @@ func lbrPreagg(opts Options, bins *binaries, in *profileInput) ([]profileFile, e
 // refuseUnsymbolizedBolt refuses BOLT output of an unsymbolized profile of
 // LBR ranges: it has lost the order of each stack's branches, which BOLT's
 // traces are made of.
-func refuseUnsymbolizedBolt(opts Options) error {
-	if opts.UnsymbolizedProfile == "" {
+func refuseUnsymbolizedBolt(o *output) error {
+	if o.src.kind != fromUnsymbolized {
 		return nil
 	}
-	return usagef("--unsymbolized-profile holds LBR ranges and branches, not the branch stacks BOLT's traces are made of: convert the recording itself with --format=%s", opts.Format)
+	return usagef("--unsymbolized-profile holds LBR ranges and branches, not the branch stacks BOLT's traces are made of: convert the recording itself with --format=%s", o.flag)
 }
 
 // stackNoLBRFdata is, for each binary with IP samples, the no_lbr fdata
 // of perf2bolt --ba: the samples' leaf frames (their IPs) by function.
-func stackNoLBRFdata(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+func stackNoLBRFdata(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
 	perBinary := basicSamples(in.stacks, len(bins.files))
 	var files []profileFile
 	for i, samples := range perBinary {
@@ -71,7 +71,7 @@ func stackNoLBRFdata(opts Options, bins *binaries, in *profileInput) ([]profileF
 		funcs, err := boltFuncs(bins, i)
 		if errors.Is(err, elf.ErrNoSymbols) && len(bins.files) > 1 {
 			// BOLT finds no function in a stripped binary (a system library).
-			fmt.Fprintf(opts.Stderr, "profgen: warning: %v: no BOLT profile of it\n", err)
+			fmt.Fprintf(o.Stderr, "profgen: warning: %v: no BOLT profile of it\n", err)
 			continue
 		}
 		if err != nil {
@@ -83,7 +83,7 @@ func stackNoLBRFdata(opts Options, bins *binaries, in *profileInput) ([]profileF
 		}})
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: %w: no sampled binary has a symbol table for BOLT", inputName(opts), ErrNoSamples)
+		return nil, fmt.Errorf("%s: %w: no sampled binary has a symbol table for BOLT", o.src.name(), ErrNoSamples)
 	}
 	return files, nil
 }

@@ -15,8 +15,8 @@ type traceCounts struct {
 }
 
 // newTraceCounts returns empty counts when an output is BOLT's, else nil.
-func newTraceCounts(opts Options) *traceCounts {
-	if !anyOutput(opts, countsTraces) {
+func newTraceCounts(p *plan) *traceCounts {
+	if !p.anyOutput((*output).countsTraces) {
 		return nil
 	}
 	return &traceCounts{traces: boltprof.Traces{}}

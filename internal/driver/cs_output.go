@@ -14,15 +14,15 @@ import (
 // contexts as symbolized frames, or as call-site addresses for a binary
 // with pseudo probes. A request no row serves is refused before the
 // unwinders' contexts are merged.
-func csProfile(opts Options, h *hybridPath) (*profileInput, error) {
-	if opts.DataAccessTrace != "" {
+func csProfile(p *plan, h *hybridPath) (*profileInput, error) {
+	if p.DataAccessTrace != "" {
 		return nil, errDataAccessMode
 	}
 	in := &profileInput{kind: kindCS, syms: h.syms}
 	if h.probes {
 		in.kind = kindCSProbe
 	}
-	for _, o := range eachOutput(opts) {
+	for _, o := range p.outputs {
 		if _, err := outputFor(in.kind, o); err != nil {
 			return nil, err
 		}
@@ -35,61 +35,61 @@ func csProfile(opts Options, h *hybridPath) (*profileInput, error) {
 		in.contexts = h.contexts()
 		n = len(in.contexts)
 	}
-	h.warnUnwinding(opts, n)
+	h.warnUnwinding(p, n)
 	return in, nil
 }
 
 // warnUnwinding prints llvm-profgen's warnings about the unwinding of the
 // samples into contexts.
-func (h *hybridPath) warnUnwinding(opts Options, contexts int) {
+func (h *hybridPath) warnUnwinding(p *plan, contexts int) {
 	d := h.queue.distinct()
-	h.warnTruncatedStacks(opts, d)
-	h.warnRanges(opts)
-	h.warnTruncated(opts, contexts)
-	h.warnBranches(opts, d)
+	h.warnTruncatedStacks(p, d)
+	h.warnRanges(p)
+	h.warnTruncated(p, contexts)
+	h.warnBranches(p, d)
 }
 
 // warnTruncated prints llvm-profgen's warning about contexts cut at an
 // external frame (its untracked call sites: the external address, once).
-func (h *hybridPath) warnTruncated(opts Options, contexts int) {
+func (h *hybridPath) warnTruncated(p *plan, contexts int) {
 	if !h.queue.externalCallers() {
 		return
 	}
-	if opts.LLVM.ShowDetailedWarning {
-		fmt.Fprintf(opts.Stderr, "warning: Profile context truncated due to missing probe for call instruction at %#x\n", uint64(unwind.ExternalAddr))
+	if p.LLVM.ShowDetailedWarning {
+		fmt.Fprintf(p.Stderr, "warning: Profile context truncated due to missing probe for call instruction at %#x\n", uint64(unwind.ExternalAddr))
 	}
-	warnShare(opts.Stderr, 1, uint64(contexts), "of profiled contexts are truncated due to missing probe for call instruction.")
+	warnShare(p.Stderr, 1, uint64(contexts), "of profiled contexts are truncated due to missing probe for call instruction.")
 }
 
 // warnRanges prints llvm-profgen's shares of the samples' fall-through
 // ranges that do not fit the binary, over the hybrid samples unwound.
-func (h *hybridPath) warnRanges(opts Options) {
+func (h *hybridPath) warnRanges(p *plan) {
 	pairs, total := h.queue.pairs()
 	funcs, ok := primaryFuncAt(h.bins)
 	if !ok {
 		return // reported when the profile is written
 	}
-	checkRanges(pairs, total, h.bins.primary(), funcs, false).print(opts.Stderr, opts.LLVM.ShowDetailedWarning)
+	checkRanges(pairs, total, h.bins.primary(), funcs, false).print(p.Stderr, p.LLVM.ShowDetailedWarning)
 }
 
 // warnTruncatedStacks prints llvm-profgen's warning about stacks cut at
 // a return address not after a call: distinct such addresses over
 // distinct samples.
-func (h *hybridPath) warnTruncatedStacks(opts Options, d *unwind.Distinct) {
+func (h *hybridPath) warnTruncatedStacks(p *plan, d *unwind.Distinct) {
 	invalid := d.InvalidReturns()
-	if opts.LLVM.ShowDetailedWarning {
+	if p.LLVM.ShowDetailedWarning {
 		for _, a := range invalid {
-			fmt.Fprintf(opts.Stderr, "warning: Truncated stack sample due to invalid return address at %#x, likely caused by frame pointer omission\n", a)
+			fmt.Fprintf(p.Stderr, "warning: Truncated stack sample due to invalid return address at %#x, likely caused by frame pointer omission\n", a)
 		}
 	}
-	warnShare(opts.Stderr, uint64(len(invalid)), uint64(d.Len()), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
+	warnShare(p.Stderr, uint64(len(invalid)), uint64(d.Len()), "of truncated stack samples due to invalid return address, likely caused by frame pointer omission.")
 }
 
 // warnBranches prints llvm-profgen's warnings about the branches its
 // unwinder could not follow, over the distinct samples.
-func (h *hybridPath) warnBranches(opts Options, d *unwind.Distinct) {
+func (h *hybridPath) warnBranches(p *plan, d *unwind.Distinct) {
 	b := d.Warnings()
-	w := opts.Stderr
+	w := p.Stderr
 	warnShare(w, b.MismatchedExtCalls, b.Branches, "of branches'source is a call instruction but doesn't match call frame stack, likely due to unwinding error of external frame.")
 	warnShare(w, b.PairedExternal*2, b.Branches, "of branches containing paired external address.")
 	warnShare(w, b.UnpairedExternal, b.Branches, "of branches containing external address but doesn't have another external address to pair, likely due to interrupt jmp or broken perf script.")
@@ -97,30 +97,30 @@ func (h *hybridPath) warnBranches(opts Options, d *unwind.Distinct) {
 }
 
 // csSampleProfile is the CS sample profile of frame contexts.
-func csSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	res := csprofile.Generate(in.contexts, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: in.syms}, csProfileOptions(opts, bins))
-	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
+func csSampleProfile(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+	res := csprofile.Generate(in.contexts, csprofile.Binary{Code: instSizes{bins.primary()}, Syms: in.syms}, csProfileOptions(o.plan, bins))
+	if err := finishCSProfile(o, bins, res.Profile); err != nil {
 		return nil, err
 	}
-	return []profileFile{sampleProfileFile(opts, 0, res.Profile)}, nil
+	return []profileFile{sampleProfileFile(o, 0, res.Profile)}, nil
 }
 
 // csAddressProfile is frame contexts unsymbolized, in llvm-profgen's
 // format (the contexts named by their frames).
-func csAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+func csAddressProfile(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
 	raw := rawContexts(in.contexts)
-	base := opts.LLVM.unsymbolizedBase(bins.primary())
+	base := o.LLVM.unsymbolizedBase(bins.primary())
 	return oneFile(func(w io.Writer) error { return rawprof.WriteCS(w, raw, base) }), nil
 }
 
 // finishCSProfile does to a CS profile what llvm-profgen does to every
 // profile it writes: the binary's function names stored (extbinary with
 // --populate-profile-symbol-list) and the density checked.
-func finishCSProfile(opts Options, bins *binaries, prof *sampleprof.Profile) error {
-	if d := opts.LLVM.Density; d != nil {
-		reportDensity(opts.Stderr, opts.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
+func finishCSProfile(o *output, bins *binaries, prof *sampleprof.Profile) error {
+	if d := o.LLVM.Density; d != nil {
+		reportDensity(o.Stderr, o.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
 	}
-	if !opts.LLVM.PopulateProfileSymbolList || opts.Format != "extbinary" {
+	if !o.LLVM.PopulateProfileSymbolList || o.encoding != sampleprof.FormatExtBinary {
 		return nil
 	}
 	sym, err := bins.symbolizer(0)
@@ -136,11 +136,11 @@ func finishCSProfile(opts Options, bins *binaries, prof *sampleprof.Profile) err
 
 // csProfileOptions are the options of CS profile generation: the CS
 // flags with those of llvm-profgen that concern it.
-func csProfileOptions(opts Options, bins *binaries) csprofile.Options {
-	gopts := opts.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
-	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || opts.LLVM.UpdateTotalSamples
-	gopts.HotCount = opts.LLVM.SummaryHotCount
-	gopts.ColdCount = opts.LLVM.SummaryColdCount
+func csProfileOptions(p *plan, bins *binaries) csprofile.Options {
+	gopts := p.CS.profileOptions(bins.generateOptions(0).FSDiscriminators)
+	gopts.UpdateTotalSamples = gopts.UpdateTotalSamples || p.LLVM.UpdateTotalSamples
+	gopts.HotCount = p.LLVM.SummaryHotCount
+	gopts.ColdCount = p.LLVM.SummaryColdCount
 	return gopts
 }
 
@@ -182,7 +182,7 @@ func rawContexts(ctxs []csprofile.Context) []rawprof.Context {
 // (--llvm-sample-profile): its contexts go through what generated ones go
 // through after the unwinding (pre-inliner, cold contexts, nesting), as in
 // llvm-profgen.
-func csFromSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile) (*sampleprof.Profile, error) {
+func csFromSampleProfile(o *output, bins *binaries, in *sampleprof.Profile) (*sampleprof.Profile, error) {
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return nil, err
@@ -190,19 +190,19 @@ func csFromSampleProfile(opts Options, bins *binaries, in *sampleprof.Profile) (
 	f := bins.primary()
 	bin := csprofile.Binary{Code: instSizes{f}, Syms: csprofile.NewSymbols(sym)}
 	var res *csprofile.Result
-	if usePseudoProbes(opts, bins) {
+	if usePseudoProbes(o.plan, bins) {
 		pb, err := probeBinary(bins)
 		if err != nil {
 			return nil, err
 		}
 		pbin := csprofile.ProbeBinary{Binary: bin, Inst: f, Probes: pb}
-		if res, err = csprofile.FromProbeProfile(in, pbin, sym.Functions(), csProfileOptions(opts, bins)); err != nil {
+		if res, err = csprofile.FromProbeProfile(in, pbin, sym.Functions(), csProfileOptions(o.plan, bins)); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path(), err)
 		}
 	} else {
-		res = csprofile.FromProfile(in, bin, sym.Functions(), csProfileOptions(opts, bins))
+		res = csprofile.FromProfile(in, bin, sym.Functions(), csProfileOptions(o.plan, bins))
 	}
-	if err := finishCSProfile(opts, bins, res.Profile); err != nil {
+	if err := finishCSProfile(o, bins, res.Profile); err != nil {
 		return nil, err
 	}
 	return res.Profile, nil

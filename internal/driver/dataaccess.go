@@ -30,17 +30,17 @@ const vtablePrefix = "_ZTV"
 // instruction. The instruction addresses are placed by the trace's own
 // mmap events, process by process (llvm-profgen uses the base the perf
 // script gave; for one process they agree).
-func dataAccesses(opts Options, bins *binaries) ([]generate.DataAccess, error) {
-	f, err := os.Open(opts.DataAccessTrace)
+func dataAccesses(p *plan, bins *binaries, path string) ([]generate.DataAccess, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("Failed to open perf trace file: %s: %w", opts.DataAccessTrace, err)
+		return nil, fmt.Errorf("Failed to open perf trace file: %s: %w", path, err)
 	}
 	defer f.Close()
-	trace, err := dataaccess.Read(f, opts.DataAccessTrace)
+	trace, err := dataaccess.Read(f, path)
 	if err != nil {
 		return nil, err
 	}
-	c := newVTableCounter(opts, bins)
+	c := newVTableCounter(p, bins)
 	for i := range trace.Items {
 		c.add(&trace.Items[i])
 	}
@@ -57,9 +57,9 @@ type vtableCounter struct {
 	counts map[generate.DataAccess]uint64 // keyed with Count 0
 }
 
-func newVTableCounter(opts Options, bins *binaries) *vtableCounter {
-	return &vtableCounter{bin: bins.primary(), table: addrspace.New(bins.addrspaceBinary(), opts.PIDs),
-		pids: opts.PIDs, counts: map[generate.DataAccess]uint64{}}
+func newVTableCounter(p *plan, bins *binaries) *vtableCounter {
+	return &vtableCounter{bin: bins.primary(), table: addrspace.New(bins.addrspaceBinary(), p.PIDs),
+		pids: p.PIDs, counts: map[generate.DataAccess]uint64{}}
 }
 
 func (c *vtableCounter) add(it *dataaccess.Item) {

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 )
 
@@ -81,8 +80,19 @@ type Options struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
-	// outputs are every output of the run, this one first (withOutputs).
-	outputs []Options
+	// Finder finds the binaries a recording sampled by build id, without
+	// Binaries; nil: BinaryDirs (or perf's build-id cache), then the
+	// debuginfod servers of DEBUGINFOD_URLS (package locate).
+	Finder BinaryFinder
+	// BinaryCache keeps the binaries opened across runs (a library
+	// caller converting many inputs of the same binaries); nil: each run
+	// opens its own.
+	BinaryCache *BinaryCache
+	// KeepRefused writes the outputs the input can give when some are
+	// refused for its kind (pprof of branch stacks, GCC of pseudo-probe
+	// contexts): the refusals are in the Result instead of failing the
+	// run.
+	KeepRefused bool
 }
 
 // UsageError is a request that cannot work whatever the input: a bad flag
@@ -100,65 +110,71 @@ var ErrNoSamples = errors.New("no usable samples")
 
 // Run converts the input as opts says: the whole pipeline.
 func Run(ctx context.Context, opts Options) error {
-	opts = withOutputs(opts)
-	if err := validate(opts); err != nil {
-		return err
-	}
-	timer := newPhaseTimer(opts)
-	defer timer.print()
-	timer.phase("Load binary")
-	bins, err := openBinaries(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer bins.Close()
-	if opts.LLVM.ShowDisassemblyOnly {
-		return showListing(opts, bins)
-	}
-	timer.phase("Read input")
-	var in *profileInput
-	switch {
-	case opts.UnsymbolizedProfile != "":
-		in, err = unsymbolizedProfile(opts, bins)
-	case opts.LLVMSampleProfile != "":
-		in, err = sampleProfile(opts)
-	default:
-		in, err = recordingProfile(ctx, opts, bins, timer)
-	}
-	if err != nil {
-		return err
-	}
-	prog := stageProgress(opts, "symbolizing and writing")
-	defer prog.Done()
-	return writeProfiles(opts, bins, in)
+	_, err := Convert(ctx, opts)
+	return err
 }
 
-func withDefaults(opts Options) Options {
-	if opts.Format == "" {
-		opts.Format = "extbinary"
+// Convert is the pipeline as a library: opts resolved once into a plan,
+// the binaries opened, the input read into its profile, and every output
+// written from it. The result says what the input gave and what was
+// written.
+func Convert(ctx context.Context, opts Options) (*Result, error) {
+	p, err := newPlanOf(opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Stdin == nil {
-		opts.Stdin = os.Stdin
+	return p.run(ctx)
+}
+
+// newPlanOf validates opts and resolves them into a plan.
+func newPlanOf(opts Options) (*plan, error) {
+	if err := validateInputs(opts); err != nil {
+		return nil, err
 	}
-	if opts.Stdout == nil {
-		opts.Stdout = os.Stdout
+	p := newPlan(opts)
+	if err := validate(opts, p); err != nil {
+		return nil, err
 	}
-	if opts.Stderr == nil || opts.Quiet {
-		opts.Stderr = io.Discard
+	return p, nil
+}
+
+// run is the pipeline, one call per stage.
+func (p *plan) run(ctx context.Context) (*Result, error) {
+	timer := newPhaseTimer(p)
+	defer timer.print()
+	timer.phase("Load binary")
+	bins, err := openBinaries(ctx, p)
+	if err != nil {
+		return nil, err
 	}
-	if opts.CS == nil {
-		cs := DefaultCSOptions()
-		opts.CS = &cs
+	defer bins.Close()
+	if p.LLVM.ShowDisassemblyOnly {
+		return &Result{}, showListing(p, bins)
 	}
-	return withGCCDefaults(opts)
+	timer.phase("Read input")
+	in, err := p.readProfile(ctx, bins, timer)
+	if err != nil {
+		return nil, err
+	}
+	prog := stageProgress(p, "symbolizing and writing")
+	defer prog.Done()
+	return writeProfiles(p, bins, in)
+}
+
+// readProfile is the profile the source gives.
+func (p *plan) readProfile(ctx context.Context, bins *binaries, timer *phaseTimer) (*profileInput, error) {
+	switch p.src.kind {
+	case fromUnsymbolized:
+		return unsymbolizedProfile(p, bins)
+	case fromLLVMSampleProfile:
+		return sampleProfile(p)
+	}
+	return recordingProfile(ctx, p, bins, timer)
 }
 
 // validate refuses what cannot work on any input, before reading any.
-func validate(opts Options) error {
-	if err := validateInputs(opts); err != nil {
-		return err
-	}
-	if err := validateOutputs(opts); err != nil {
+func validate(opts Options, p *plan) error {
+	if err := validateOutputs(opts, p); err != nil {
 		return err
 	}
 	if !slices.Contains([]string{"", "block-max", "hits", "per-instruction", "blocks"}, opts.BodyCounts) {
@@ -167,30 +183,30 @@ func validate(opts Options) error {
 	if _, ok := callCounts[opts.CallCounts]; !ok {
 		return usagef("--call-counts: %q is none of estimate, executions, inclusive, none", opts.CallCounts)
 	}
-	return checkOutput(opts)
+	return checkOutput(p)
 }
 
 // validateOutput refuses an output that no input could give.
-func validateOutput(opts Options) error {
-	if err := validateCS(opts.CS); err != nil {
+func validateOutput(o *output) error {
+	if err := validateCS(&o.CS); err != nil {
 		return err
 	}
-	if err := checkFormat(opts.Format); err != nil {
+	if err := checkFormat(o.flag); err != nil {
 		return err
 	}
-	if err := validateGCC(opts); err != nil {
+	if err := validateGCC(o); err != nil {
 		return err
 	}
 	switch {
-	case opts.SkipSymbolization && opts.Format == "pprof":
+	case o.format == formatAddress && o.flag == "pprof":
 		return usagef("--skip-symbolization writes an unsymbolized (address) profile; --format=pprof does not apply")
-	case formatColumns[formatNamed(opts.Format)].traces && (opts.SkipSymbolization || opts.LLVM.LeadingIPOnly):
-		return usagef("--format=%s writes BOLT's profile of whole branch stacks; --skip-symbolization and --leading-ip-only do not apply", opts.Format)
-	case opts.DebugBinary != "" && len(opts.Binaries) > 1:
-		return usagef("--debug-binary applies to one --binary; %d were given", len(opts.Binaries))
-	case opts.UseMD5 && opts.Format == "pprof":
+	case formatColumns[formatNamed(o.flag)].traces && (o.format == formatAddress || o.LLVM.LeadingIPOnly):
+		return usagef("--format=%s writes BOLT's profile of whole branch stacks; --skip-symbolization and --leading-ip-only do not apply", o.flag)
+	case o.DebugBinary != "" && len(o.Binaries) > 1:
+		return usagef("--debug-binary applies to one --binary; %d were given", len(o.Binaries))
+	case o.useMD5 && o.format == formatPprof:
 		return usagef("--use-md5 applies to LLVM sample profiles, not pprof")
-	case opts.FoldKernel && opts.NoFoldKernel:
+	case o.FoldKernel && o.NoFoldKernel:
 		return usagef("--fold-kernel and --no-fold-kernel contradict each other")
 	}
 	return nil

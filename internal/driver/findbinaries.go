@@ -35,31 +35,31 @@ type recordedBinary struct{ path, buildID string }
 // binaryRefs lists the binaries to open: the --binary files, or those the
 // recording sampled, found by their build ids. The second list holds the
 // binaries not found, each said on one line.
-func binaryRefs(ctx context.Context, opts Options) ([]binaryRef, []recordedBinary, error) {
-	if len(opts.Binaries) > 0 {
-		refs := make([]binaryRef, len(opts.Binaries))
-		for i, p := range opts.Binaries {
-			refs[i] = binaryRef{name: p, file: p, debug: opts.DebugBinary}
+func binaryRefs(ctx context.Context, run *plan) ([]binaryRef, []recordedBinary, error) {
+	if len(run.Binaries) > 0 {
+		refs := make([]binaryRef, len(run.Binaries))
+		for i, p := range run.Binaries {
+			refs[i] = binaryRef{name: p, file: p, debug: run.DebugBinary}
 		}
 		return refs, nil, nil
 	}
-	recorded, err := sampledBinaries(ctx, opts)
+	recorded, err := sampledBinaries(ctx, run)
 	if err != nil {
 		return nil, nil, err
 	}
-	return findRecorded(ctx, opts, recorded)
+	return findRecorded(ctx, run, recorded)
 }
 
 // findRecorded finds each recorded binary in --binary-dir (or perf's
 // cache) and on the debuginfod servers.
-func findRecorded(ctx context.Context, opts Options, recorded []recordedBinary) ([]binaryRef, []recordedBinary, error) {
-	finder := locate.FromEnv(opts.BinaryDirs)
+func findRecorded(ctx context.Context, p *plan, recorded []recordedBinary) ([]binaryRef, []recordedBinary, error) {
+	finder := locate.FromEnv(p.BinaryDirs)
 	var refs []binaryRef
 	var missing []recordedBinary
 	for _, r := range recorded {
 		file, err := finder.Executable(ctx, r.buildID)
 		if err != nil {
-			fmt.Fprintf(opts.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
+			fmt.Fprintf(p.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
 			missing = append(missing, r)
 			continue
 		}
@@ -69,11 +69,11 @@ func findRecorded(ctx context.Context, opts Options, recorded []recordedBinary) 
 	}
 	if len(recorded) == 0 {
 		return nil, nil, fmt.Errorf("%s: %w: the input records no build id of a sampled binary (perf script prints them for perf record --buildid-mmap recordings only): give --binary",
-			inputName(opts), ErrNoSamples)
+			p.src.name(), ErrNoSamples)
 	}
 	if len(refs) == 0 {
 		return nil, nil, fmt.Errorf("%s: %w: none of the %d binaries sampled was found by its build id in %s (give --binary or --binary-dir)",
-			inputName(opts), ErrNoSamples, len(recorded), finder.Places())
+			p.src.name(), ErrNoSamples, len(recorded), finder.Places())
 	}
 	return refs, missing, nil
 }
@@ -94,23 +94,23 @@ func notFoundReason(err error) error {
 // the DSOs with samples; when the MMAP2 records carry the build ids
 // instead (perf record --buildid-mmap), and for perf script text, the
 // input is read once first to tell which mapped DSOs have samples.
-func sampledBinaries(ctx context.Context, opts Options) ([]recordedBinary, error) {
-	if opts.PerfData == "" {
-		if opts.PerfScript == "-" {
+func sampledBinaries(ctx context.Context, p *plan) ([]recordedBinary, error) {
+	if p.src.kind != fromPerfData {
+		if p.src.path == "-" {
 			return nil, usagef("--binary is required with standard input: the binaries are found by build ids read from the input first")
 		}
-		f, err := os.Open(opts.PerfScript)
+		f, err := os.Open(p.src.path)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		return scanSampled(perfscript.NewScanner(f, opts.PerfScript), opts.PerfScript, opts.PIDs, nil)
+		return scanSampled(perfscript.NewScanner(f, p.src.path), p.src.path, p.PIDs, nil)
 	}
-	c, err := perfdata.ReadContent(opts.PerfData)
+	c, err := perfdata.ReadContent(p.src.path)
 	if err != nil {
 		return nil, err
 	}
-	n, err := perfdata.OpenNative(opts.PerfData, c)
+	n, err := perfdata.OpenNative(p.src.path, c)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func sampledBinaries(ctx context.Context, opts Options) ([]recordedBinary, error
 	if !n.MmapBuildIDs() && len(table) > 0 {
 		return withBuildIDs(table, nil), nil
 	}
-	return scanSampled(n, opts.PerfData, opts.PIDs, table)
+	return scanSampled(n, p.src.path, p.PIDs, table)
 }
 
 // scanSampled reads the records of src (named name), notes the build ids

@@ -39,20 +39,20 @@ type SampleCounts struct {
 // Run with SkipSymbolization would write it.
 func ToAddressProfile(ctx context.Context, opts Options) (*AddressProfile, error) {
 	opts.SkipSymbolization, opts.Output = true, "-"
-	opts = withDefaults(opts)
-	if err := validate(opts); err != nil {
+	p, err := newPlanOf(opts)
+	if err != nil {
 		return nil, err
 	}
-	bins, err := openBinaries(ctx, opts)
+	bins, err := openBinaries(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	defer bins.Close()
-	in, res, err := scanRecording(ctx, opts, bins, newPhaseTimer(opts))
+	in, res, err := scanRecording(ctx, p, bins, newPhaseTimer(p))
 	if err != nil {
 		return nil, err
 	}
-	data, row, err := buildOneFile(opts, bins, in)
+	data, row, err := buildOneFile(p.first(), bins, in)
 	if err != nil {
 		return nil, err
 	}
@@ -60,17 +60,17 @@ func ToAddressProfile(ctx context.Context, opts Options) (*AddressProfile, error
 }
 
 // buildOneFile builds the one file of the address profile's row.
-func buildOneFile(opts Options, bins *binaries, in *profileInput) ([]byte, *outputRow, error) {
-	row, err := outputFor(in.kind, opts)
+func buildOneFile(o *output, bins *binaries, in *profileInput) ([]byte, *outputRow, error) {
+	row, err := outputFor(in.kind, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	files, err := row.build(opts, bins, in)
+	files, err := row.build(o, bins, in)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(files) != 1 {
-		return nil, nil, fmt.Errorf("%s: %d address profiles, want one", inputName(opts), len(files))
+		return nil, nil, fmt.Errorf("%s: %d address profiles, want one", o.src.name(), len(files))
 	}
 	var buf bytes.Buffer
 	if err := files[0].write(&buf); err != nil {

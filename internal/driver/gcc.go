@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 
@@ -28,27 +27,15 @@ type GCCOptions struct {
 	ZerosAsOne *bool
 }
 
-// withGCCDefaults makes hybrid samples flat for --format=gcc: GCC's
-// profile has no contexts.
-func withGCCDefaults(opts Options) Options {
-	if formatOf(opts) != formatGCC || opts.CS.IgnoreStackSamples {
-		return opts
-	}
-	cs := *opts.CS
-	cs.IgnoreStackSamples = true
-	opts.CS = &cs
-	return opts
-}
-
 // validateGCC refuses what --format=gcc cannot write, before any input.
-func validateGCC(opts Options) error {
-	if formatOf(opts) != formatGCC {
+func validateGCC(o *output) error {
+	if o.format != formatGCC {
 		return nil // GCC's flags without a GCC output: validateOutputs
 	}
-	switch v := cmp.Or(opts.GCC.Version, sampleprof.GCCVersion2); {
+	switch v := o.gcc.Version; {
 	case v != sampleprof.GCCVersion2 && v != sampleprof.GCCVersion3:
 		return usagef("--gcov-version: %d is neither 2 (GCC 12 to 15) nor 3 (GCC 16)", v)
-	case opts.UseMD5:
+	case o.useMD5:
 		return usagef("--use-md5 applies to extbinary: GCC matches functions by name")
 	}
 	return nil
@@ -56,24 +43,24 @@ func validateGCC(opts Options) error {
 
 // gccOf is the GCC form of an LLVM row: the profiles build makes, each
 // written by the GCC writer.
-func gccOf(build func(Options, *binaries, *profileInput) ([]profileFile, error)) func(Options, *binaries, *profileInput) ([]profileFile, error) {
-	return func(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-		files, err := build(opts, bins, in)
+func gccOf(build func(*output, *binaries, *profileInput) ([]profileFile, error)) func(*output, *binaries, *profileInput) ([]profileFile, error) {
+	return func(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+		files, err := build(o, bins, in)
 		if err != nil {
 			return nil, err
 		}
 		for i := range files {
-			files[i].write = gccWriter(opts, bins, files[i])
+			files[i].write = gccWriter(o.gcc, bins, files[i])
 		}
 		return files, nil
 	}
 }
 
 // gccWriter writes the profile of f as GCC AutoFDO.
-func gccWriter(opts Options, bins *binaries, f profileFile) func(io.Writer) error {
-	o := sampleprof.GCCOptions{Version: cmp.Or(opts.GCC.Version, sampleprof.GCCVersion2)}
-	o.FoldDiscriminators = gccFolds(opts.GCC, o.Version, bins.files[f.bin])
-	o.ZerosAsOne = gccZerosAsOne(opts.GCC, o.Version)
+func gccWriter(g GCCOptions, bins *binaries, f profileFile) func(io.Writer) error {
+	o := sampleprof.GCCOptions{Version: g.Version}
+	o.FoldDiscriminators = gccFolds(g, o.Version, bins.files[f.bin])
+	o.ZerosAsOne = gccZerosAsOne(g, o.Version)
 	prof := f.profile
 	if o.Version == sampleprof.GCCVersion3 {
 		prof = withSourceFiles(prof, bins, f.bin)
@@ -152,6 +139,6 @@ func sourceFiles(sym *symbolize.Table, prof *sampleprof.Profile) map[string]stri
 
 // refuseGCCProbes refuses contexts of pseudo probes: GCC's profile keys
 // are source lines.
-func refuseGCCProbes(opts Options) error {
-	return fmt.Errorf("%s holds contexts of pseudo probes: --format=gcc needs source lines", inputName(opts))
+func refuseGCCProbes(o *output) error {
+	return fmt.Errorf("%s holds contexts of pseudo probes: --format=gcc needs source lines", o.src.name())
 }

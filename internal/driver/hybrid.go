@@ -140,9 +140,9 @@ func newHybridPath(bins *binaries, table *addrspace.Table, opts *CSOptions, prob
 // newScanHybridPath is the hybrid path of a scan: for BOLT output, which
 // takes branch stacks alone (as perf2bolt), hybrid samples go to the LBR
 // path from the start.
-func newScanHybridPath(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) *hybridPath {
-	h := newHybridPath(bins, table, opts.CS, usePseudoProbes(opts, bins), pf)
-	reading, err := hybridReadings(opts)
+func newScanHybridPath(p *plan, bins *binaries, table *addrspace.Table, pf *prefetcher) *hybridPath {
+	h := newHybridPath(bins, table, &p.CS, usePseudoProbes(p, bins), pf)
+	reading, err := hybridReadings(p)
 	if reading == modeLBR {
 		h.mode = modeLBR
 	}

@@ -43,53 +43,53 @@ func (in *input) records() record.Source {
 	return perfscript.NewScanner(in.Reader, in.name)
 }
 
-func openInput(ctx context.Context, opts Options, bins *binaries) (*input, error) {
+func openInput(ctx context.Context, p *plan, bins *binaries) (*input, error) {
 	switch {
-	case opts.PerfData != "":
-		return openPerfData(ctx, opts, bins)
-	case opts.PerfScript == "-":
-		return &input{Reader: opts.Stdin, name: "<stdin>", closer: io.NopCloser(nil)}, nil
+	case p.src.kind == fromPerfData:
+		return openPerfData(ctx, p, bins)
+	case p.src.path == "-":
+		return &input{Reader: p.Stdin, name: "<stdin>", closer: io.NopCloser(nil)}, nil
 	}
-	f, err := os.Open(opts.PerfScript)
+	f, err := os.Open(p.src.path)
 	if err != nil {
 		return nil, err
 	}
-	return &input{Reader: f, file: f, name: opts.PerfScript, closer: f}, nil
+	return &input{Reader: f, file: f, name: p.src.path, closer: f}, nil
 }
 
 // openPerfData opens a perf.data file, natively or through perf script
 // (--use-perf-script), after checking it holds what the request needs.
-func openPerfData(ctx context.Context, opts Options, bins *binaries) (*input, error) {
-	c, err := perfdata.ReadContent(opts.PerfData)
+func openPerfData(ctx context.Context, p *plan, bins *binaries) (*input, error) {
+	c, err := perfdata.ReadContent(p.src.path)
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range eachOutput(opts) {
+	for _, o := range p.outputs {
 		if err := checkContent(o, c); err != nil {
 			return nil, err
 		}
 	}
-	if !opts.UsePerfScript {
-		return openNative(opts, c, bins)
+	if !p.src.usePerfScript {
+		return openNative(p, c, bins)
 	}
-	popts := perfdata.Options{Perf: opts.PerfBinary}
-	recorded, err := perfdata.BuildIDs(ctx, opts.PerfData, popts)
+	popts := perfdata.Options{Perf: p.src.perfBinary}
+	recorded, err := perfdata.BuildIDs(ctx, p.src.path, popts)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkBuildIDs(recorded, bins); err != nil {
 		return nil, err
 	}
-	r, err := perfdata.Open(ctx, opts.PerfData, perfdata.ScriptArgs(c), popts)
+	r, err := perfdata.Open(ctx, p.src.path, perfdata.ScriptArgs(c), popts)
 	if err != nil {
 		return nil, err
 	}
-	return &input{Reader: r, name: opts.PerfData, closer: r}, nil
+	return &input{Reader: r, name: p.src.path, closer: r}, nil
 }
 
 // openNative reads the perf.data file without perf.
-func openNative(opts Options, c perfdata.Content, bins *binaries) (*input, error) {
-	n, err := perfdata.OpenNative(opts.PerfData, c)
+func openNative(p *plan, c perfdata.Content, bins *binaries) (*input, error) {
+	n, err := perfdata.OpenNative(p.src.path, c)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func openNative(opts Options, c perfdata.Content, bins *binaries) (*input, error
 	names := perfsyms.New(ids)
 	n.SetSymbolNamer(names)
 	n.DeferChainSymbols()
-	return &input{name: opts.PerfData, closer: n, native: n, names: names}, nil
+	return &input{name: p.src.path, closer: n, native: n, names: names}, nil
 }
 
 // checkBuildIDs refuses a binary whose build id differs from the one perf
@@ -138,12 +138,12 @@ func matchBuildID(bin, id string, recorded map[string]string) error {
 
 // checkContent refuses an output that a perf.data of content c cannot
 // give.
-func checkContent(opts Options, c perfdata.Content) error {
-	if opts.SkipSymbolization && !c.BranchStack && !c.Callchain {
-		return fmt.Errorf("%s has neither branch stacks nor call chains: --skip-symbolization needs perf record -b or -g", opts.PerfData)
+func checkContent(o *output, c perfdata.Content) error {
+	if o.format == formatAddress && !c.BranchStack && !c.Callchain {
+		return fmt.Errorf("%s has neither branch stacks nor call chains: --skip-symbolization needs perf record -b or -g", o.src.path)
 	}
-	if opts.Format == "pprof" && c.BranchStack && !c.Callchain {
-		return fmt.Errorf("%s has branch stacks but no call chains: --format=pprof needs perf record -g", opts.PerfData)
+	if o.format == formatPprof && c.BranchStack && !c.Callchain {
+		return fmt.Errorf("%s has branch stacks but no call chains: --format=pprof needs perf record -g", o.src.path)
 	}
 	return nil
 }

@@ -58,10 +58,10 @@ type lbrPaths []*lbrPath
 
 // newLBRPaths returns the paths of the sequential scan: each counts on
 // another goroutine, and pf reads DWARF meanwhile.
-func newLBRPaths(opts Options, bins *binaries, table *addrspace.Table, pf *prefetcher) lbrPaths {
+func newLBRPaths(p *plan, bins *binaries, table *addrspace.Table, pf *prefetcher) lbrPaths {
 	paths := make(lbrPaths, len(bins.files))
 	for i, f := range bins.files {
-		l := newLBRPath(opts, i, f)
+		l := newLBRPath(p, i, f)
 		l.table, l.counter = table, newCounter(i, l.countedAgg(), l.traces, pf)
 		paths[i] = l
 	}
@@ -69,9 +69,9 @@ func newLBRPaths(opts Options, bins *binaries, table *addrspace.Table, pf *prefe
 }
 
 // newLBRPath returns binary i's path, counting what the outputs need.
-func newLBRPath(opts Options, i int, f Binary) *lbrPath {
-	agg := aggregate.NewWithOptions(binary.NewCodeCache(f), opts.LLVM.aggregateOptions())
-	return &lbrPath{bin: i, agg: agg, llvm: anyOutput(opts, countsLLVM), traces: newTraceCounts(opts), leadingIP: opts.LLVM.LeadingIPOnly}
+func newLBRPath(p *plan, i int, f Binary) *lbrPath {
+	agg := aggregate.NewWithOptions(binary.NewCodeCache(f), p.LLVM.aggregateOptions())
+	return &lbrPath{bin: i, agg: agg, llvm: p.anyOutput((*output).countsLLVM), traces: newTraceCounts(p), leadingIP: p.LLVM.LeadingIPOnly}
 }
 
 // countedAgg is the aggregator samples are counted into, nil when no

@@ -17,45 +17,45 @@ import (
 // on Stdout, as llvm-profgen-19 prints it, and no input read. The binary
 // package prints the instructions; the inline stacks (from symbolize)
 // and the pseudo probes are combined here.
-func showListing(opts Options, bins *binaries) error {
+func showListing(p *plan, bins *binaries) error {
 	for i, f := range bins.files {
-		lo := binary.ListingOptions{Functions: opts.LLVM.DisassembleFunctions}
-		if opts.LLVM.ShowCanonicalFuncName {
+		lo := binary.ListingOptions{Functions: p.LLVM.DisassembleFunctions}
+		if p.LLVM.ShowCanonicalFuncName {
 			lo.Name = symbolize.CanonicalName
 		}
 		var sym *symbolize.Table
-		if opts.LLVM.ShowSourceLocations || opts.ShowPseudoProbe && len(opts.LLVM.DisassembleFunctions) > 0 {
+		if p.LLVM.ShowSourceLocations || p.ShowPseudoProbe && len(p.LLVM.DisassembleFunctions) > 0 {
 			sym = bins.listingSymbolizer(i)
 		}
-		if opts.ShowPseudoProbe && usesProbes(opts, f) {
-			before, err := listingProbes(opts, f, sym)
+		if p.ShowPseudoProbe && usesProbes(p, f) {
+			before, err := listingProbes(p, f, sym)
 			if err != nil {
 				return err
 			}
 			lo.Before = before
 		}
-		if opts.LLVM.ShowSourceLocations {
-			lo.Location = sourceLocation(sym, opts.LLVM.ShowCanonicalFuncName, opts.ShowPseudoProbe)
+		if p.LLVM.ShowSourceLocations {
+			lo.Location = sourceLocation(sym, p.LLVM.ShowCanonicalFuncName, p.ShowPseudoProbe)
 		}
 		if _, err := f.DWARF(); err != nil {
-			fmt.Fprintln(opts.Stderr, "warning: Loading of DWARF info completed, but no binary functions have been retrieved.")
+			fmt.Fprintln(p.Stderr, "warning: Loading of DWARF info completed, but no binary functions have been retrieved.")
 		} else if sym == nil {
 			bins.symbolizer(i) // llvm's warnings about split units not found, as it loads the DWARF
 		}
-		stats, err := f.WriteListing(opts.Stdout, lo)
+		stats, err := f.WriteListing(p.Stdout, lo)
 		if err != nil {
 			return err
 		}
 		if stats.InvalidRanges > 0 {
-			fmt.Fprintf(opts.Stderr, "warning: Found %d invalid instructions\n", stats.InvalidRanges)
+			fmt.Fprintf(p.Stderr, "warning: Found %d invalid instructions\n", stats.InvalidRanges)
 		}
 	}
 	return nil
 }
 
 // usesProbes is llvm-profgen's checkPseudoProbe for one binary.
-func usesProbes(opts Options, f *binary.File) bool {
-	return !opts.UseDwarfCorrelation && pseudoprobe.In(f.ELF())
+func usesProbes(p *plan, f *binary.File) bool {
+	return !p.UseDwarfCorrelation && pseudoprobe.In(f.ELF())
 }
 
 // listingSymbolizer is binary i's symbolizer, or an empty table when it
@@ -111,7 +111,7 @@ func sourceLocation(sym *symbolize.Table, canonical, probes bool) func(uint64) s
 // GUID names; with --disassemble-functions only those functions'),
 // prints the descriptors on Stdout, and returns the lines printed before
 // each instruction.
-func listingProbes(opts Options, f *binary.File, sym *symbolize.Table) (func(uint64) string, error) {
+func listingProbes(run *plan, f *binary.File, sym *symbolize.Table) (func(uint64) string, error) {
 	descData, probeData, err := pseudoprobe.Sections(f.ELF())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
@@ -120,7 +120,7 @@ func listingProbes(opts Options, f *binary.File, sym *symbolize.Table) (func(uin
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
-	starts, keep, err := probeStarts(f, opts.LLVM.DisassembleFunctions, sym)
+	starts, keep, err := probeStarts(f, run.LLVM.DisassembleFunctions, sym)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func listingProbes(opts Options, f *binary.File, sym *symbolize.Table) (func(uin
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
-	if err := descs.Print(opts.Stdout); err != nil {
+	if err := descs.Print(run.Stdout); err != nil {
 		return nil, err
 	}
 	return func(addr uint64) string {

@@ -31,11 +31,11 @@ func (o LLVMOptions) aggregateOptions() aggregate.Options {
 }
 
 // lbrGenerateOptions are binary 0's generation options with the flags.
-func lbrGenerateOptions(opts Options, bins *binaries, sym *symbolize.Table) generate.Options {
+func lbrGenerateOptions(p *plan, bins *binaries, sym *symbolize.Table) generate.Options {
 	g := bins.generateOptions(0)
-	g.SumBodySamples = opts.LLVM.LeadingIPOnly
-	g.UpdateTotalSamples = opts.LLVM.UpdateTotalSamples
-	if opts.LLVM.FillZeroForAllFuncs {
+	g.SumBodySamples = p.LLVM.LeadingIPOnly
+	g.UpdateTotalSamples = p.LLVM.UpdateTotalSamples
+	if p.LLVM.FillZeroForAllFuncs {
 		g.ZeroRanges = [][2]uint64{}
 		for _, f := range sym.Functions() {
 			g.ZeroRanges = append(g.ZeroRanges, f.Ranges...)
@@ -48,19 +48,19 @@ func lbrGenerateOptions(opts Options, bins *binaries, sym *symbolize.Table) gene
 // contexts before writing it: cold functions trimmed
 // (--trim-cold-profile), ambiguous ones dropped, the symbol list
 // (extbinary with --populate-profile-symbol-list) and the density check.
-func finishProfile(opts Options, sym *symbolize.Table, prof *sampleprof.Profile) {
-	generate.Finish(prof, generate.Finishing{TrimCold: opts.CS.Profile.TrimColdProfile, ColdCount: opts.LLVM.SummaryColdCount})
-	if opts.CS.Profile.MarkAllPreinlined {
+func finishProfile(o *output, sym *symbolize.Table, prof *sampleprof.Profile) {
+	generate.Finish(prof, generate.Finishing{TrimCold: o.CS.Profile.TrimColdProfile, ColdCount: o.LLVM.SummaryColdCount})
+	if o.CS.Profile.MarkAllPreinlined {
 		markAllPreinlined(prof)
 	}
-	if opts.LLVM.PopulateProfileSymbolList && opts.Format == "extbinary" {
+	if o.LLVM.PopulateProfileSymbolList && o.encoding == sampleprof.FormatExtBinary {
 		prof.SymbolList = []string{}
 		for _, f := range sym.Functions() {
 			prof.SymbolList = append(prof.SymbolList, f.Name)
 		}
 	}
-	if d := opts.LLVM.Density; d != nil {
-		reportDensity(opts.Stderr, opts.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
+	if d := o.LLVM.Density; d != nil {
+		reportDensity(o.Stderr, o.Stdout, d, sampleprof.Density(prof, d.CutoffHot))
 	}
 }
 
@@ -94,20 +94,20 @@ func reportDensity(stderr, stdout io.Writer, d *DensityOptions, density float64)
 // generated contexts (csFromSampleProfile), a flat one with ambiguous
 // functions dropped, the density checked, the binary's symbol list and
 // discriminator kind.
-func sampleProfileAgain(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+func sampleProfileAgain(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
 	prof := in.profile
 	if prof.CS {
 		var err error
-		if prof, err = csFromSampleProfile(opts, bins, prof); err != nil {
+		if prof, err = csFromSampleProfile(o, bins, prof); err != nil {
 			return nil, err
 		}
-		return []profileFile{sampleProfileFile(opts, 0, prof)}, nil
+		return []profileFile{sampleProfileFile(o, 0, prof)}, nil
 	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return nil, err
 	}
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
-	finishProfile(opts, sym, prof)
-	return []profileFile{sampleProfileFile(opts, 0, prof)}, nil
+	finishProfile(o, sym, prof)
+	return []profileFile{sampleProfileFile(o, 0, prof)}, nil
 }

@@ -16,10 +16,10 @@ import (
 // samples counted (the one binary, whatever it counted), the file build
 // makes of its counts with that binary alone, as a run given it as the
 // one --binary would.
-func lbrFiles(opts Options, bins *binaries, in *profileInput, build func(one *binaries, c lbrCounts) (profileFile, error)) ([]profileFile, error) {
+func lbrFiles(o *output, bins *binaries, in *profileInput, build func(one *binaries, c lbrCounts) (profileFile, error)) ([]profileFile, error) {
 	var files []profileFile
 	for i, c := range in.lbr {
-		if c.used(opts) == 0 && len(in.lbr) > 1 {
+		if c.used(o) == 0 && len(in.lbr) > 1 {
 			continue // said in the summary; the other binaries' files are written
 		}
 		f, err := build(bins.only(i), c)
@@ -33,23 +33,24 @@ func lbrFiles(opts Options, bins *binaries, in *profileInput, build func(one *bi
 }
 
 // lbrSampleProfile is the sample profile of LBR counters.
-func lbrSampleProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+func lbrSampleProfile(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+	trace := o.DataAccessTrace
 	if in.noDataAccess {
-		opts.DataAccessTrace = ""
+		trace = ""
 	}
-	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
-		prof, err := lbrProfile(opts, one, c.counters)
+	return lbrFiles(o, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+		prof, err := lbrProfile(o, one, c.counters, trace)
 		if err != nil {
 			return profileFile{}, err
 		}
-		return sampleProfileFile(opts, 0, prof), nil
+		return sampleProfileFile(o, 0, prof), nil
 	})
 }
 
 // lbrAddressProfile is LBR counters unsymbolized, in llvm-profgen's format.
-func lbrAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	return lbrFiles(opts, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
-		base := opts.LLVM.unsymbolizedBase(one.primary())
+func lbrAddressProfile(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+	return lbrFiles(o, bins, in, func(one *binaries, c lbrCounts) (profileFile, error) {
+		base := o.LLVM.unsymbolizedBase(one.primary())
 		return profileFile{write: func(w io.Writer) error { return rawprof.Write(w, c.counters, base) }}, nil
 	})
 }
@@ -57,32 +58,32 @@ func lbrAddressProfile(opts Options, bins *binaries, in *profileInput) ([]profil
 // lbrProfile turns LBR counters into a sample profile, as llvm-profgen
 // does for profiles without context: probe-based for a binary with pseudo
 // probes, line-based otherwise and for GCC (whose profile keys are lines).
-func lbrProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
-	if usePseudoProbes(opts, bins) && formatOf(opts) != formatGCC {
-		if opts.DataAccessTrace != "" {
+func lbrProfile(o *output, bins *binaries, c *generate.Counters, trace string) (*sampleprof.Profile, error) {
+	if usePseudoProbes(o.plan, bins) && o.format != formatGCC {
+		if trace != "" {
 			return nil, errDataAccessMode
 		}
-		return probeProfile(opts, bins, c)
+		return probeProfile(o, bins, c)
 	}
 	sym, err := bins.symbolizer(0)
 	if err != nil {
 		return nil, err
 	}
-	gopts := lbrGenerateOptions(opts, bins, sym)
-	if opts.DataAccessTrace != "" {
-		if gopts.DataAccesses, err = dataAccesses(opts, bins); err != nil {
+	gopts := lbrGenerateOptions(o.plan, bins, sym)
+	if trace != "" {
+		if gopts.DataAccesses, err = dataAccesses(o.plan, bins, trace); err != nil {
 			return nil, err
 		}
 	}
 	prof := generate.Profile(*c, instSizes{bins.primary()}, sym, gopts)
 	prof.FSDiscriminators = gopts.FSDiscriminators
-	finishProfile(opts, sym, prof)
+	finishProfile(o, sym, prof)
 	return prof, nil
 }
 
 // stackPprof is the pprof profile of call stacks: one file for every
 // binary.
-func stackPprof(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
+func stackPprof(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
 	pbs := make([]pprofout.Binary, len(bins.files))
 	for i, f := range bins.files {
 		sym, err := bins.stackSymbolizer(i)
@@ -91,7 +92,7 @@ func stackPprof(opts Options, bins *binaries, in *profileInput) ([]profileFile, 
 		}
 		start, limit, off := f.ExecSpan()
 		pbs[i] = pprofout.Binary{Path: f.Path(), BuildID: f.BuildIDHex(), Start: start, Limit: limit, Offset: off, Symbolizer: sym,
-			KeepWrappers: opts.NoFoldWrappers, FoldKernel: foldsKernel(opts, f), OmitGoexit: f.IsGo() && !opts.KeepGoexit}
+			KeepWrappers: o.NoFoldWrappers, FoldKernel: foldsKernel(o.plan, f), OmitGoexit: f.IsGo() && !o.KeepGoexit}
 	}
 	p := pprofout.Build(in.stacks, pbs)
 	return oneFile(func(w io.Writer) error { return pprofout.Write(w, p) }), nil
@@ -101,21 +102,21 @@ func stackPprof(opts Options, bins *binaries, in *profileInput) ([]profileFile, 
 // above f's frames: with --fold-kernel, and for a Go binary (as Go's
 // profiler records them: its SIGPROF names the user PC) unless
 // --no-fold-kernel.
-func foldsKernel(opts Options, f Binary) bool {
-	return opts.FoldKernel || f.IsGo() && !opts.NoFoldKernel
+func foldsKernel(p *plan, f Binary) bool {
+	return p.FoldKernel || f.IsGo() && !p.NoFoldKernel
 }
 
 // stackSampleProfiles are the LLVM sample profiles of call stacks, one per
 // binary that has samples.
-func stackSampleProfiles(opts Options, bins *binaries, in *profileInput) ([]profileFile, error) {
-	warnLineBasedProbes(opts, bins)
+func stackSampleProfiles(o *output, bins *binaries, in *profileInput) ([]profileFile, error) {
+	warnLineBasedProbes(o.plan, bins)
 	gbs := make([]generate.StackBinary, len(bins.files))
 	for i := range bins.files {
 		sym, err := bins.symbolizer(i)
 		if err != nil {
 			return nil, err
 		}
-		gbs[i] = stackCounting(opts)
+		gbs[i] = stackCounting(o.plan)
 		gbs[i].Sym, gbs[i].Code, gbs[i].Opts = sym, bins.files[i], bins.generateOptions(i)
 	}
 	profs := generate.StackProfiles(in.stacks, gbs)
@@ -124,7 +125,7 @@ func stackSampleProfiles(opts Options, bins *binaries, in *profileInput) ([]prof
 		if in.stacks.Stats.PerBinary[i] == 0 && len(bins.files) > 1 {
 			continue // said in the summary; the other binaries' profiles are written
 		}
-		files = append(files, sampleProfileFile(opts, i, profs[i]))
+		files = append(files, sampleProfileFile(o, i, profs[i]))
 	}
 	return files, nil
 }
@@ -140,16 +141,4 @@ func (c instSizes) Insts(first, last uint64) iter.Seq2[uint64, uint64] {
 			}
 		}
 	}
-}
-
-func inputName(opts Options) string {
-	for _, n := range []string{opts.PerfData, opts.PerfScript, opts.UnsymbolizedProfile, opts.LLVMSampleProfile} {
-		if n == "-" {
-			return "<stdin>"
-		}
-		if n != "" {
-			return n
-		}
-	}
-	return ""
 }

@@ -76,38 +76,39 @@ const (
 // formatColumn describes a format.
 type formatColumn struct {
 	name  string
-	flags []string // the --format values that ask for it
-	ext   string   // of a binary's file in an -o directory (OutputPath)
+	flags []formatFlag // the --format values that ask for it
+	ext   string       // of a binary's file in an -o directory (OutputPath)
 	needs binaryNeeds
 	// traces: branch stacks are counted as BOLT's traces, and those of
 	// hybrid samples read as branch stacks alone (as perf2bolt does).
 	traces bool
 }
 
+// formatFlag is a --format value and the extension of its files named
+// by build id (Extension): the LLVM encodings apart, so that one
+// directory holds each.
+type formatFlag struct{ name, idExt string }
+
+// flagged reports whether the --format value name asks for the column.
+func (c formatColumn) flagged(name string) bool {
+	return slices.ContainsFunc(c.flags, func(f formatFlag) bool { return f.name == name })
+}
+
 var formatColumns = [...]formatColumn{
-	formatLLVM:    {name: "LLVM", flags: []string{"text", "binary", "extbinary"}, ext: ".prof", needs: needDWARF},
-	formatPprof:   {name: "pprof", flags: []string{"pprof"}, ext: ".pb.gz", needs: needSymbols},
+	formatLLVM:    {name: "LLVM", flags: []formatFlag{{"text", "text"}, {"binary", "binary"}, {"extbinary", "extbinary"}}, ext: ".prof", needs: needDWARF},
+	formatPprof:   {name: "pprof", flags: []formatFlag{{"pprof", "pb.gz"}}, ext: ".pb.gz", needs: needSymbols},
 	formatAddress: {name: "address profile", ext: ".raw", needs: needAddresses}, // --skip-symbolization, whatever --format
-	formatGCC:     {name: "GCC AutoFDO", flags: []string{"gcc"}, ext: ".afdo", needs: needDWARF},
-	formatBolt:    {name: "BOLT fdata", flags: []string{"bolt"}, ext: ".fdata", needs: needAddresses, traces: true},
-	formatPreagg:  {name: "BOLT pre-aggregated", flags: []string{"bolt-preagg"}, ext: ".preagg", needs: needAddresses, traces: true},
+	formatGCC:     {name: "GCC AutoFDO", flags: []formatFlag{{"gcc", "afdo"}}, ext: ".afdo", needs: needDWARF},
+	formatBolt:    {name: "BOLT fdata", flags: []formatFlag{{"bolt", "fdata"}}, ext: ".fdata", needs: needAddresses, traces: true},
+	formatPreagg:  {name: "BOLT pre-aggregated", flags: []formatFlag{{"bolt-preagg", "preagg"}}, ext: ".preagg", needs: needAddresses, traces: true},
 }
 
 func (f outputFormat) String() string { return formatColumns[f].name }
 
-// formatOf is the format the options ask for; --format names one of them
-// (checkFormat).
-func formatOf(opts Options) outputFormat {
-	if opts.SkipSymbolization {
-		return formatAddress
-	}
-	return formatNamed(opts.Format)
-}
-
 // formatNamed is the format --format names (checkFormat).
 func formatNamed(name string) outputFormat {
 	for f, c := range formatColumns {
-		if slices.Contains(c.flags, name) {
+		if c.flagged(name) {
 			return outputFormat(f)
 		}
 	}
@@ -116,24 +117,26 @@ func formatNamed(name string) outputFormat {
 
 // countsTraces reports whether the output is BOLT's: branch stacks are
 // counted as its traces (lbrPath), hybrid samples read as branch stacks.
-func countsTraces(opts Options) bool { return formatColumns[formatOf(opts)].traces }
+func (o *output) countsTraces() bool { return formatColumns[o.format].traces }
 
 // symbolized reports whether the output names code by its symbols or
 // DWARF (the address profile and BOLT's read the binaries' code and ELF
 // symbols only): then call stacks are repaired, and symbols read ahead.
-func symbolized(opts Options) bool { return formatColumns[formatOf(opts)].needs != needAddresses }
+func (o *output) symbolized() bool { return formatColumns[o.format].needs != needAddresses }
 
 // checkFormat refuses a --format that names no format.
 func checkFormat(name string) error {
 	for _, c := range formatColumns {
-		if slices.Contains(c.flags, name) {
+		if c.flagged(name) {
 			return nil
 		}
 	}
 	_, err := sampleprof.ParseFormat(name)
 	var others []string
 	for _, c := range formatColumns[formatLLVM+1:] {
-		others = append(others, c.flags...)
+		for _, f := range c.flags {
+			others = append(others, f.name)
+		}
 	}
 	return usagef("--format: %v (or %s)", err, strings.Join(others, ", "))
 }
@@ -158,6 +161,8 @@ type profileInput struct {
 	// outputs that take them as perf unwound them (the address profile,
 	// BOLT's) having been written (outputset.go).
 	repair func()
+	// samples are what the input's samples went to.
+	samples SampleCounts
 }
 
 // lbrCounts are what one binary's LBR path counted.
@@ -169,8 +174,8 @@ type lbrCounts struct {
 }
 
 // used is the number of samples counted for the output.
-func (c lbrCounts) used(opts Options) uint64 {
-	if countsTraces(opts) {
+func (c lbrCounts) used(o *output) uint64 {
+	if o.countsTraces() {
 		return c.usedTraces
 	}
 	return c.usedLLVM
@@ -202,8 +207,8 @@ type outputRow struct {
 	kind   profileKind
 	format outputFormat
 	files  fileNaming
-	build  func(opts Options, bins *binaries, in *profileInput) ([]profileFile, error)
-	refuse func(opts Options) error
+	build  func(o *output, bins *binaries, in *profileInput) ([]profileFile, error)
+	refuse func(o *output) error
 }
 
 // outputTable holds every output profgen writes; a (kind, format) without
@@ -238,55 +243,74 @@ var outputTable = []outputRow{
 	{kind: kindStacks, format: formatBolt, files: filePerBinary, build: stackNoLBRFdata},
 }
 
-// outputFor returns the row that writes kind as the options ask, or its
-// refusal.
-func outputFor(kind profileKind, opts Options) (*outputRow, error) {
-	format := formatOf(opts)
+// outputFor returns the row that writes kind as the output asks, or its
+// refusal (a RefusedError).
+func outputFor(kind profileKind, o *output) (*outputRow, error) {
 	for i := range outputTable {
 		r := &outputTable[i]
-		if r.kind != kind || r.format != format {
+		if r.kind != kind || r.format != o.format {
 			continue
 		}
 		if r.refuse != nil {
-			if err := r.refuse(opts); err != nil || r.build == nil {
-				return nil, err
+			if err := r.refuse(o); err != nil || r.build == nil {
+				return nil, &RefusedError{Format: o.flag, Err: err}
 			}
 		}
 		return r, nil
 	}
-	return nil, fmt.Errorf("%s holds %s input: the %s format does not take it", inputName(opts), kind, format)
+	return nil, &RefusedError{Format: o.flag, Err: fmt.Errorf("%s holds %s input: the %s format does not take it", o.src.name(), kind, o.format)}
 }
 
 // write builds the row's files and writes each whole into pending: the
 // one place output files are named and written.
-func (r *outputRow) write(opts Options, bins *binaries, in *profileInput, pending *pendingFiles) error {
-	files, err := r.build(opts, bins, in)
+func (r *outputRow) write(o *output, bins *binaries, in *profileInput, pending *pendingFiles) ([]OutputFile, error) {
+	files, err := r.build(o, bins, in)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var written []OutputFile
 	for _, f := range files {
-		path, err := r.path(opts, bins, f)
+		path, err := r.path(o, bins, f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := pending.add(path, f.write); err != nil {
-			return err
+			return nil, err
 		}
+		written = append(written, OutputFile{Format: o.flag, Path: path, BuildIDs: r.buildIDs(bins, f)})
 	}
-	return nil
+	return written, nil
+}
+
+// buildIDs are the build ids of the binaries a file of the row is the
+// profile of ("" for one without a build id): every binary for a file of
+// all, sorted.
+func (r *outputRow) buildIDs(bins *binaries, f profileFile) []string {
+	switch r.files {
+	case fileOfPrimary:
+		return []string{bins.primary().BuildIDHex()}
+	case filePerBinary:
+		return []string{bins.files[f.bin].BuildIDHex()}
+	}
+	ids := make([]string, len(bins.files))
+	for i, b := range bins.files {
+		ids[i] = b.BuildIDHex()
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // path names a file of the row: -o for a file of every binary, else by
 // the binary it is the profile of.
-func (r *outputRow) path(opts Options, bins *binaries, f profileFile) (string, error) {
+func (r *outputRow) path(o *output, bins *binaries, f profileFile) (string, error) {
 	if r.files == fileOfAll {
-		return opts.Output, nil
+		return o.path, nil
 	}
 	bin, among := 0, 1 // fileOfPrimary
 	if r.files == filePerBinary {
 		bin, among = f.bin, len(bins.files)
 	}
-	return outputPathExt(opts.Output, bins.files[bin].Path(), formatColumns[r.format].ext, among)
+	return outputPathExt(o.path, bins.files[bin].Path(), formatColumns[r.format].ext, among)
 }
 
 // oneFile is the one file of a row.
@@ -296,15 +320,14 @@ func oneFile(write func(io.Writer) error) []profileFile {
 
 // sampleProfileFile is the file of prof in --format; --use-md5 of another
 // format than extbinary is ignored with llvm-profgen's warning.
-func sampleProfileFile(opts Options, bin int, prof *sampleprof.Profile) profileFile {
-	format, _ := sampleprof.ParseFormat(opts.Format) // formatLLVM's flags are the formats
-	md5 := opts.UseMD5
-	if md5 && format != sampleprof.FormatExtBinary {
-		fmt.Fprintln(opts.Stderr, "warning: -use-md5 is ignored. Specify --format=extbinary to enable it")
+func sampleProfileFile(o *output, bin int, prof *sampleprof.Profile) profileFile {
+	md5 := o.useMD5
+	if md5 && o.encoding != sampleprof.FormatExtBinary {
+		fmt.Fprintln(o.Stderr, "warning: -use-md5 is ignored. Specify --format=extbinary to enable it")
 		md5 = false
 	}
 	return profileFile{bin: bin, profile: prof, write: func(w io.Writer) error {
-		return sampleprof.WriteOptions{UseMD5: md5, VTables: opts.WriteVTables}.Write(w, prof, format)
+		return sampleprof.WriteOptions{UseMD5: md5, VTables: o.vtables}.Write(w, prof, o.encoding)
 	}}
 }
 
@@ -312,22 +335,22 @@ func sampleProfileFile(opts Options, bin int, prof *sampleprof.Profile) profileF
 // llvm-profgen's format (LBR ranges, flat or in contexts).
 var errUnsymbolizedPprof = usagef("--unsymbolized-profile holds LBR ranges; --format=pprof needs call stacks")
 
-func refuseLBRPprof(opts Options) error {
-	if opts.UnsymbolizedProfile != "" {
+func refuseLBRPprof(o *output) error {
+	if o.src.kind == fromUnsymbolized {
 		return errUnsymbolizedPprof
 	}
-	return fmt.Errorf("%s holds branch stacks (LBR) without call chains: --format=pprof needs perf record -g", inputName(opts))
+	return fmt.Errorf("%s holds branch stacks (LBR) without call chains: --format=pprof needs perf record -g", o.src.name())
 }
 
-func refuseHybridPprof(opts Options) error {
-	if opts.UnsymbolizedProfile != "" {
+func refuseHybridPprof(o *output) error {
+	if o.src.kind == fromUnsymbolized {
 		return errUnsymbolizedPprof
 	}
-	return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", inputName(opts))
+	return fmt.Errorf("%s holds hybrid samples: --format=pprof takes call-stack samples (perf record -g without -b)", o.src.name())
 }
 
-func refuseSampleProfilePprof(opts Options) error {
-	_, err := sampleprof.ParseFormat(opts.Format)
+func refuseSampleProfilePprof(o *output) error {
+	_, err := sampleprof.ParseFormat(o.flag)
 	return usagef("--format: %v", err)
 }
 
@@ -357,22 +380,22 @@ func outputPathExt(out, binary, ext string, nbins int) (string, error) {
 
 // checkOutput refuses, before any work, an output that cannot be written:
 // a missing directory, or several binaries' LLVM profiles into one file.
-func checkOutput(opts Options) error { return checkOutputOf(opts, opts.Binaries) }
+func checkOutput(p *plan) error { return checkOutputOf(p, p.Binaries) }
 
 // checkFoundOutput is checkOutput for the binaries found by build id.
-func checkFoundOutput(opts Options, refs []binaryRef) error {
+func checkFoundOutput(p *plan, refs []binaryRef) error {
 	names := make([]string, len(refs))
 	for i, r := range refs {
 		names[i] = r.name
 	}
-	return checkOutputOf(opts, names)
+	return checkOutputOf(p, names)
 }
 
 // checkOutputOf is checkOutput for the profiles of these binaries, for
 // every output of the run: each file writable, no two the same.
-func checkOutputOf(opts Options, binaries []string) error {
+func checkOutputOf(p *plan, binaries []string) error {
 	var all [][]string
-	for _, o := range eachOutput(opts) {
+	for _, o := range p.outputs {
 		paths, err := outputPaths(o, binaries)
 		if err != nil {
 			return err
@@ -384,15 +407,15 @@ func checkOutputOf(opts Options, binaries []string) error {
 
 // outputPaths are the files one output writes for these binaries,
 // checked writable ("-" is standard output).
-func outputPaths(opts Options, binaries []string) ([]string, error) {
-	if opts.Output == "-" {
+func outputPaths(o *output, binaries []string) ([]string, error) {
+	if o.path == "-" {
 		return []string{"-"}, nil
 	}
-	outs := []string{opts.Output}
-	if format := formatOf(opts); namesPerBinary(format, opts.Output) {
+	outs := []string{o.path}
+	if namesPerBinary(o.format, o.path) {
 		outs = outs[:0]
 		for _, b := range binaries {
-			p, err := outputPathExt(opts.Output, b, formatColumns[format].ext, len(binaries))
+			p, err := outputPathExt(o.path, b, formatColumns[o.format].ext, len(binaries))
 			if err != nil {
 				return nil, err
 			}

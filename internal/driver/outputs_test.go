@@ -37,7 +37,7 @@ func TestOutputWithoutRow(t *testing.T) {
 	saved := outputTable
 	t.Cleanup(func() { outputTable = saved })
 	outputTable = nil
-	_, err := outputFor(kindLBR, Options{PerfScript: "in.script", Format: "text"})
+	_, err := outputFor(kindLBR, newPlan(Options{PerfScript: "in.script", Format: "text"}).first())
 	if want := "in.script holds LBR input: the LLVM format does not take it"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -11,69 +12,44 @@ import (
 
 // The outputs of one run: --format into -o (the address profile with
 // --skip-symbolization), then each --also FORMAT=PATH, from one read of
-// the input. Each output is the Options of a run that asks for it alone
-// (withOutputs); the scan counts what any of them needs (anyOutput), and
-// writeProfiles writes each through its row of outputTable, every file
-// committed only once all of them are written.
+// the input. Each is an output of the plan (newPlan); the scan counts
+// what any of them needs (plan.anyOutput), and writeProfiles writes each
+// through its row of outputTable, every file committed only once all of
+// them are written.
 
 // AlsoOutput is one more output of the same input (--also FORMAT=PATH):
 // Format is a --format value, Output a file, directory or %b pattern as
 // -o.
 type AlsoOutput struct{ Format, Output string }
 
-// withOutputs returns the first output's options with defaults, holding
-// every output of the run.
-func withOutputs(opts Options) Options {
-	outs := []Options{withDefaults(opts)}
-	for _, a := range opts.Also {
-		o := opts
-		o.Format, o.Output, o.SkipSymbolization, o.Also = a.Format, a.Output, false, nil
-		o.UseMD5 = o.UseMD5 && a.Format == "extbinary" // --use-md5 is extbinary's
-		outs = append(outs, withDefaults(o))
-	}
-	first := outs[0]
-	first.outputs = outs
-	return first
-}
-
-// eachOutput is the outputs of the run (withOutputs), or opts alone.
-func eachOutput(opts Options) []Options {
-	if len(opts.outputs) == 0 {
-		return []Options{opts}
-	}
-	return opts.outputs
-}
-
-// anyOutput reports whether an output of the run satisfies pred.
-func anyOutput(opts Options, pred func(Options) bool) bool {
-	return slices.ContainsFunc(eachOutput(opts), pred)
-}
-
-func unsymbolized(opts Options) bool { return !symbolized(opts) }
+func (o *output) unsymbolized() bool { return !o.symbolized() }
 
 // countsLLVM reports whether the output is made of the LLVM counters of
 // branch stacks (ranges and branches), not of BOLT's traces.
-func countsLLVM(opts Options) bool { return !countsTraces(opts) }
+func (o *output) countsLLVM() bool { return !o.countsTraces() }
 
 // namesFrames reports whether the output names the frames outside the
 // binaries by perf's symbols (pprof, and the address profile, which may
 // become pprof).
-func namesFrames(opts Options) bool {
-	return formatOf(opts) == formatPprof || formatOf(opts) == formatAddress
+func (o *output) namesFrames() bool {
+	return o.format == formatPprof || o.format == formatAddress
 }
+
+// isGCC reports whether the output is GCC's.
+func (o *output) isGCC() bool { return o.format == formatGCC }
 
 // validateOutputs refuses, before any input is read, an output that no
 // input could give, and two outputs that would write the same file.
-func validateOutputs(opts Options) error {
+func validateOutputs(opts Options, p *plan) error {
 	for _, a := range opts.Also {
 		if a.Output == "" || a.Format == "" {
 			return usagef("--also %s=%s: want FORMAT=PATH", a.Format, a.Output)
 		}
 	}
-	if opts.GCC != (GCCOptions{}) && !anyOutput(opts, func(o Options) bool { return formatOf(o) == formatGCC }) {
+	if opts.GCC != (GCCOptions{}) && !p.anyOutput((*output).isGCC) {
 		return usagef("--gcov-version, --gcc-fold-discriminators and --gcc-zeros-as-one apply to --format=gcc")
 	}
-	for _, o := range eachOutput(opts) {
+	for _, o := range p.outputs {
 		if err := validateOutput(o); err != nil {
 			return err
 		}
@@ -102,77 +78,99 @@ func checkDistinct(paths [][]string) error {
 // or as plain branch stacks (modeLBR, BOLT, as perf2bolt). One scan reads
 // them one way: outputs that disagree are refused once the input turns out
 // hybrid.
-func hybridReadings(opts Options) (branchMode, error) {
+func hybridReadings(p *plan) (branchMode, error) {
 	var modes []branchMode
 	var names []string
-	for _, o := range eachOutput(opts) {
-		m := hybridReading(o)
+	for _, o := range p.outputs {
+		m := o.hybridReading()
 		if !slices.Contains(modes, m) {
-			modes, names = append(modes, m), append(names, outputName(o))
+			modes, names = append(modes, m), append(names, o.name())
 		}
 	}
 	if len(modes) == 1 {
 		return modes[0], nil
 	}
 	return modeUndecided, fmt.Errorf("%s holds hybrid samples (perf record -b -g), which %s read differently (contexts, flat branch stacks, BOLT's traces): write them in separate runs",
-		inputName(opts), strings.Join(names, " and "))
+		p.src.name(), strings.Join(names, " and "))
 }
 
 // hybridReading is how one output reads hybrid samples.
-func hybridReading(o Options) branchMode {
+func (o *output) hybridReading() branchMode {
 	switch {
-	case countsTraces(o):
+	case o.countsTraces():
 		return modeLBR
-	case o.CS.IgnoreStackSamples:
+	case o.flatHybrid:
 		return modeFlatHybrid
 	}
 	return modeCS
 }
 
-// outputName names an output in a message.
-func outputName(o Options) string {
-	if o.SkipSymbolization {
+// name names an output in a message.
+func (o *output) name() string {
+	if o.format == formatAddress {
 		return "--skip-symbolization"
 	}
-	return "--format=" + o.Format
+	return "--format=" + o.flag
 }
 
 // writeProfiles writes the profile a source handed over as every output
 // of the run asks: each refusal first, then the outputs whose call stacks
 // are not repaired, the repair (in.repair) and the others; a file is
 // committed only once every file is written, so that a failure leaves none
-// of them.
-func writeProfiles(opts Options, bins *binaries, in *profileInput) error {
-	outs := eachOutput(opts)
-	rows := make([]*outputRow, len(outs))
-	for i, o := range outs {
-		row, err := outputFor(in.kind, o)
-		if err != nil {
-			return err
-		}
-		rows[i] = row
+// of them. With KeepRefused, an output refused for the input's kind is
+// left out and named in the result.
+func writeProfiles(p *plan, bins *binaries, in *profileInput) (*Result, error) {
+	res := &Result{Kind: in.kind.String(), Samples: in.samples}
+	rows, err := p.rowsFor(in.kind, res)
+	if err != nil {
+		return nil, err
 	}
 	var files pendingFiles
 	defer files.abort()
-	for _, i := range unsymbolizedFirst(outs) {
-		if symbolized(outs[i]) && in.repair != nil {
+	for _, i := range unsymbolizedFirst(p.outputs) {
+		o := p.outputs[i]
+		if rows[i] == nil {
+			continue
+		}
+		if o.symbolized() && in.repair != nil {
 			in.repair()
 			in.repair = nil
 		}
-		if err := rows[i].write(outs[i], bins.forOutput(outs[i]), in, &files); err != nil {
-			return err
+		written, err := rows[i].write(o, bins.forOutput(o), in, &files)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, written...)
+	}
+	return res, files.commit()
+}
+
+// rowsFor are the rows that write kind as each output asks; an output
+// refused is nil, in res.Refused with KeepRefused.
+func (p *plan) rowsFor(kind profileKind, res *Result) ([]*outputRow, error) {
+	rows := make([]*outputRow, len(p.outputs))
+	for i, o := range p.outputs {
+		row, err := outputFor(kind, o)
+		var refused *RefusedError
+		switch {
+		case err == nil:
+			rows[i] = row
+		case p.keepRefused && errors.As(err, &refused):
+			res.Refused = append(res.Refused, refused)
+		default:
+			return nil, err
 		}
 	}
-	return files.commit()
+	return rows, nil
 }
 
 // unsymbolizedFirst orders the outputs' indexes: those that take call
 // stacks as perf unwound them before those that take them repaired.
-func unsymbolizedFirst(outs []Options) []int {
+func unsymbolizedFirst(outs []*output) []int {
 	order := make([]int, 0, len(outs))
 	for _, first := range []bool{true, false} {
 		for i, o := range outs {
-			if unsymbolized(o) == first {
+			if o.unsymbolized() == first {
 				order = append(order, i)
 			}
 		}

@@ -36,14 +36,14 @@ import (
 // chunkable reports whether the input can be scanned by chunks: perf
 // script text, without the options that act on records in input order
 // (--kernel, --show-mmap-events).
-func chunkable(in *input, opts Options) bool {
-	return in.native == nil && !opts.LLVM.Kernel && !opts.LLVM.ShowMmapEvents
+func chunkable(in *input, p *plan) bool {
+	return in.native == nil && !p.LLVM.Kernel && !p.LLVM.ShowMmapEvents
 }
 
 // jobs is the number of workers: -j, or one per CPU.
-func (o Options) jobs() int {
-	if o.Jobs > 0 {
-		return o.Jobs
+func (p *plan) jobs() int {
+	if p.Jobs > 0 {
+		return p.Jobs
 	}
 	return runtime.GOMAXPROCS(0)
 }
@@ -77,7 +77,7 @@ type worker struct {
 // chunkScan is the state of a scan by chunks.
 type chunkScan struct {
 	in      *input
-	opts    Options
+	p       *plan
 	bins    *binaries
 	pf      *prefetcher
 	mapped  []byte
@@ -93,15 +93,15 @@ type chunkScan struct {
 	inOrder bool // ... and it has a call stack: the feeder scans
 }
 
-func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs int) (*result, error) {
+func scanChunks(in *input, p *plan, bins *binaries, pf *prefetcher, jobs int) (*result, error) {
 	chunks, mapped, unmap := newChunker(in)
 	defer unmap()
-	table := bins.newTable(opts)
-	c := &chunkScan{in: in, opts: opts, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
+	table := bins.newTable(p)
+	c := &chunkScan{in: in, p: p, bins: bins, pf: pf, mapped: mapped, chunks: chunks, table: table,
 		done:   make(chan chunkResult, 2*jobs),
-		hybrid: newScanHybridPath(opts, bins, table, pf)}
+		hybrid: newScanHybridPath(p, bins, table, pf)}
 	for range jobs {
-		c.workers = append(c.workers, newWorker(opts, bins, jobs))
+		c.workers = append(c.workers, newWorker(p, bins, jobs))
 	}
 	// At most 2 chunks per worker are read and not yet merged: memory
 	// stays bounded when a chunk takes long.
@@ -125,10 +125,10 @@ func scanChunks(in *input, opts Options, bins *binaries, pf *prefetcher, jobs in
 	return c.result(m), nil
 }
 
-func newWorker(opts Options, bins *binaries, jobs int) *worker {
+func newWorker(p *plan, bins *binaries, jobs int) *worker {
 	w := &worker{lbr: make(lbrPaths, len(bins.files))}
 	for i, f := range bins.files {
-		w.lbr[i] = newLBRPath(opts, i, f)
+		w.lbr[i] = newLBRPath(p, i, f)
 		w.lbr[i].agg.ShareMemory(jobs)
 	}
 	return w
@@ -145,7 +145,7 @@ func (w *worker) setTable(table *addrspace.Table) {
 func (c *chunkScan) work(i int, j *chunkJob) {
 	debug.SetPanicOnFault(true) // the mapped input may shrink
 	w := c.workers[i]
-	hybrid := newHybridPath(c.bins, j.table, c.opts.CS, false, c.pf)
+	hybrid := newHybridPath(c.bins, j.table, &c.p.CS, false, c.pf)
 	hybrid.mode = modeLBR // the feeder scans the chunks of a hybrid input
 	w.setTable(j.table)
 	r := c.scanChunk(j, w, hybrid)
@@ -164,7 +164,7 @@ func (c *chunkScan) scanChunk(j *chunkJob, w *worker, hybrid *hybridPath) (r chu
 	r = chunkResult{job: j, index: j.chunk.Index, stacks: c.bins.newStacks(j.table)}
 	defer recoverFault(c.in.name, c.mapped, &r.err)
 	st := &scanState{bins: c.bins, table: j.table, lbr: w.lbr, stacks: r.stacks, hybrid: hybrid,
-		events: eventFilter{want: c.opts.PerfEvent}}
+		events: eventFilter{want: c.p.PerfEvent}}
 	s := perfscript.NewChunkScanner(j.chunk, c.in.name, j.pidColumn)
 	r.err = consume(s, c.in.name, st)
 	w.dropped += st.events.dropped
@@ -216,7 +216,7 @@ func (c *chunkScan) feed() (err error) {
 // chunk.
 func (c *chunkScan) feederWorker() *worker {
 	if c.self == nil {
-		c.self = newWorker(c.opts, c.bins, len(c.workers))
+		c.self = newWorker(c.p, c.bins, len(c.workers))
 		c.self.setTable(c.table)
 	}
 	return c.self
@@ -237,7 +237,7 @@ func (c *chunkScan) decide(ch perfscript.Chunk, pidColumn bool) {
 	if c.decided || !bytes.Contains(ch.Data, []byte("/0x")) {
 		return
 	}
-	first := &firstBranchStack{events: eventFilter{want: c.opts.PerfEvent}}
+	first := &firstBranchStack{events: eventFilter{want: c.p.PerfEvent}}
 	_ = consume(perfscript.NewChunkScanner(ch, c.in.name, pidColumn), c.in.name, first) // a bad record: the chunk's scan says it
 	// For BOLT, hybrid samples are branch stacks: the workers scan them.
 	c.decided, c.inOrder = first.found, first.hybrid && c.hybrid.mode != modeLBR
@@ -345,7 +345,7 @@ func (m *chunkMerger) add(r chunkResult) {
 
 // result sums the workers' LBR counts and puts the merged results together.
 func (c *chunkScan) result(m *chunkMerger) *result {
-	res := &result{events: eventFilter{want: c.opts.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(),
+	res := &result{events: eventFilter{want: c.p.PerfEvent}, scan: m.scan, stacks: m.stacks.Counts(),
 		table: tableStats(c.table, len(c.bins.files)), hybrid: c.hybrid, pf: c.pf}
 	for i := range res.table {
 		res.table[i].NoPIDSamples += m.table[i].NoPIDSamples

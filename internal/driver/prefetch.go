@@ -31,13 +31,13 @@ type prefetcher struct {
 	wg      sync.WaitGroup
 }
 
-func newPrefetcher(opts Options, bins *binaries) *prefetcher {
+func newPrefetcher(p *plan, bins *binaries) *prefetcher {
 	return &prefetcher{
 		bins:    bins,
 		lbrOnce: make([]sync.Once, len(bins.files)),
-		symbols: anyOutput(opts, symbolized),
-		llvm:    anyOutput(opts, func(o Options) bool { return formatOf(o) == formatLLVM }),
-		repair:  !opts.NoRepairSkid && anyOutput(opts, symbolized) && runtime.GOMAXPROCS(0) >= 2,
+		symbols: p.anyOutput((*output).symbolized),
+		llvm:    p.anyOutput(func(o *output) bool { return o.format == formatLLVM }),
+		repair:  !p.NoRepairSkid && p.anyOutput((*output).symbolized) && runtime.GOMAXPROCS(0) >= 2,
 	}
 }
 

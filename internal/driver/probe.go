@@ -14,14 +14,14 @@ import (
 // usePseudoProbes tells whether the LBR profile of the primary binary is
 // probe-based: it has both probe sections and --use-dwarf-correlation was
 // not given (llvm-profgen's ProfiledBinary::checkPseudoProbe).
-func usePseudoProbes(opts Options, bins *binaries) bool {
-	return !opts.UseDwarfCorrelation && pseudoprobe.In(bins.primary().ELF())
+func usePseudoProbes(p *plan, bins *binaries) bool {
+	return !p.UseDwarfCorrelation && pseudoprobe.In(bins.primary().ELF())
 }
 
 // probeProfile turns LBR counters into a probe-based sample profile;
 // --show-pseudo-probe prints the probe descriptors on stdout, as
 // llvm-profgen does when it decodes them.
-func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
+func probeProfile(o *output, bins *binaries, c *generate.Counters) (*sampleprof.Profile, error) {
 	f := bins.primary()
 	sym, err := bins.symbolizer(0)
 	if err != nil {
@@ -31,20 +31,20 @@ func probeProfile(opts Options, bins *binaries, c *generate.Counters) (*samplepr
 	if err != nil {
 		return nil, err
 	}
-	prof, descs, err := generate.ProbeProfile(*c, instSizes{f}, sym, pb, lbrGenerateOptions(opts, bins, sym).ZeroRanges)
+	prof, descs, err := generate.ProbeProfile(*c, instSizes{f}, sym, pb, lbrGenerateOptions(o.plan, bins, sym).ZeroRanges)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
-	if err := showPseudoProbes(opts, descs); err != nil {
+	if err := showPseudoProbes(o.plan, descs); err != nil {
 		return nil, err
 	}
-	if opts.LLVM.UpdateTotalSamples {
+	if o.LLVM.UpdateTotalSamples {
 		for _, f := range prof.Functions {
 			sampleprof.UpdateTotalSamples(f)
 		}
 	}
 	prof.FSDiscriminators = bins.generateOptions(0).FSDiscriminators
-	finishProfile(opts, sym, prof)
+	finishProfile(o, sym, prof)
 	return prof, nil
 }
 
@@ -69,24 +69,24 @@ func probeBinary(bins *binaries) (generate.ProbeBinary, error) {
 
 // showPseudoProbes prints the probe descriptors on stdout with
 // --show-pseudo-probe, as llvm-profgen does when it decodes them.
-func showPseudoProbes(opts Options, descs *pseudoprobe.Descs) error {
-	if !opts.ShowPseudoProbe {
+func showPseudoProbes(p *plan, descs *pseudoprobe.Descs) error {
+	if !p.ShowPseudoProbe {
 		return nil
 	}
-	return descs.Print(opts.Stdout)
+	return descs.Print(p.Stdout)
 }
 
 // warnLineBasedProbes warns, for each binary with pseudo probes, that the
 // call-stack profile written for it is line-based: clang
 // -fpseudo-probe-for-profiling reads such a profile without complaint and
 // takes its line offsets for probe indexes.
-func warnLineBasedProbes(opts Options, bins *binaries) {
-	if opts.UseDwarfCorrelation {
+func warnLineBasedProbes(p *plan, bins *binaries) {
+	if p.UseDwarfCorrelation {
 		return
 	}
 	for _, f := range bins.files {
 		if pseudoprobe.In(f.ELF()) {
-			fmt.Fprintf(opts.Stderr, "profgen: warning: %s has pseudo probes, but call stacks without branch stacks give a line-based profile, which clang -fpseudo-probe-for-profiling would misread: record with perf record -b for a probe-based one (--use-dwarf-correlation silences this)\n", f.Path())
+			fmt.Fprintf(p.Stderr, "profgen: warning: %s has pseudo probes, but call stacks without branch stacks give a line-based profile, which clang -fpseudo-probe-for-profiling would misread: record with perf record -b for a probe-based one (--use-dwarf-correlation silences this)\n", f.Path())
 		}
 	}
 }

@@ -22,11 +22,12 @@ func TestWarnLineBasedProbes(t *testing.T) {
 	} {
 		var stderr bytes.Buffer
 		opts := Options{Binaries: []string{tt.binary}, Format: "pprof", UseDwarfCorrelation: tt.dwarf, Stderr: &stderr}
-		bins, err := openBinaries(context.Background(), opts)
+		p := newPlan(opts)
+		bins, err := openBinaries(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		warnLineBasedProbes(opts, bins)
+		warnLineBasedProbes(p, bins)
 		bins.Close()
 		if got := strings.Contains(stderr.String(), "has pseudo probes"); got != tt.warn {
 			t.Errorf("%s, --use-dwarf-correlation=%v: warned %v, want %v", tt.binary, tt.dwarf, got, tt.warn)

@@ -11,8 +11,8 @@ import (
 // startProgress shows how far the input is read, on a terminal's stderr
 // in a long run (internal/progress): the bytes of perf script text or of
 // the perf.data file.
-func startProgress(opts Options, in *input) *progress.Line {
-	if opts.Quiet {
+func startProgress(p *plan, in *input) *progress.Line {
+	if p.Quiet {
 		return nil
 	}
 	total := int64(-1)
@@ -23,7 +23,7 @@ func startProgress(opts Options, in *input) *progress.Line {
 			total = st.Size()
 		}
 	}
-	l := progress.New(opts.Stderr, total, "reading "+in.name)
+	l := progress.New(p.Stderr, total, "reading "+in.name)
 	in.progress = l
 	if in.native == nil {
 		in.Reader = l.Reader(in.Reader)
@@ -32,11 +32,11 @@ func startProgress(opts Options, in *input) *progress.Line {
 }
 
 // stageProgress shows that a stage without a measure runs.
-func stageProgress(opts Options, stage string) *progress.Line {
-	if opts.Quiet {
+func stageProgress(p *plan, stage string) *progress.Line {
+	if p.Quiet {
 		return nil
 	}
-	return progress.New(opts.Stderr, -1, stage)
+	return progress.New(p.Stderr, -1, stage)
 }
 
 // progressRecords reads the native records, moving the progress line

@@ -38,19 +38,19 @@ type result struct {
 
 // scanInput opens the input and scans it: by chunks on several cores
 // where it can, else in one pass.
-func scanInput(ctx context.Context, opts Options, bins *binaries) (*result, error) {
-	in, err := openInput(ctx, opts, bins)
+func scanInput(ctx context.Context, p *plan, bins *binaries) (*result, error) {
+	in, err := openInput(ctx, p, bins)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	prog := startProgress(opts, in)
+	prog := startProgress(p, in)
 	defer prog.Done()
-	pf := newPrefetcher(opts, bins)
-	if jobs := opts.jobs(); jobs > 1 && chunkable(in, opts) {
-		return scanChunks(in, opts, bins, pf, jobs)
+	pf := newPrefetcher(p, bins)
+	if jobs := p.jobs(); jobs > 1 && chunkable(in, p) {
+		return scanChunks(in, p, bins, pf, jobs)
 	}
-	return scanSequential(in, opts, bins, pf)
+	return scanSequential(in, p, bins, pf)
 }
 
 // scanState is what the record loop feeds: the whole scan's state in one
@@ -132,20 +132,20 @@ func (st *scanState) sample(rec *record.Record) error {
 
 // scanSequential scans the input in one pass. The LBR counting, the
 // unwinding and the prefetching run on the other cores meanwhile.
-func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*result, error) {
-	table := bins.newTable(opts)
+func scanSequential(in *input, p *plan, bins *binaries, pf *prefetcher) (*result, error) {
+	table := bins.newTable(p)
 	st := &scanState{bins: bins, table: table, stacks: bins.newStacks(table),
-		lbr:    newLBRPaths(opts, bins, table, pf),
-		hybrid: newScanHybridPath(opts, bins, table, pf),
-		events: eventFilter{want: opts.PerfEvent}}
-	if opts.LLVM.ShowMmapEvents {
-		st.show = func(rec *record.Record) { opts.LLVM.showMmap(opts.Stdout, rec) }
+		lbr:    newLBRPaths(p, bins, table, pf),
+		hybrid: newScanHybridPath(p, bins, table, pf),
+		events: eventFilter{want: p.PerfEvent}}
+	if p.LLVM.ShowMmapEvents {
+		st.show = func(rec *record.Record) { p.LLVM.showMmap(p.Stdout, rec) }
 	}
 	pre := pf.stackChecks()
 	if pre != nil {
 		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
 	}
-	if in.names != nil && anyOutput(opts, namesFrames) {
+	if in.names != nil && p.anyOutput((*output).namesFrames) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
 		// other DSOs are not read. An address profile may become a pprof
@@ -161,7 +161,7 @@ func scanSequential(in *input, opts Options, bins *binaries, pf *prefetcher) (*r
 		pre.Close()
 		return nil, err
 	}
-	if opts.LLVM.Kernel && table.Stats().Mappings == 0 {
+	if p.LLVM.Kernel && table.Stats().Mappings == 0 {
 		pre.Close()
 		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
 	}

@@ -16,25 +16,25 @@ import (
 
 // recordingProfile is the recording's profile: the scan (scan.go), the
 // repair of its call stacks and the summary of what was used and dropped.
-func recordingProfile(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, error) {
-	in, _, err := scanRecording(ctx, opts, bins, timer)
+func recordingProfile(ctx context.Context, p *plan, bins *binaries, timer *phaseTimer) (*profileInput, error) {
+	in, _, err := scanRecording(ctx, p, bins, timer)
 	return in, err
 }
 
 // scanRecording is recordingProfile with the scan's result, whose counts
 // the fleet pipeline reports (SampleCounts).
-func scanRecording(ctx context.Context, opts Options, bins *binaries, timer *phaseTimer) (*profileInput, *result, error) {
-	res, err := scanInput(ctx, opts, bins)
+func scanRecording(ctx context.Context, p *plan, bins *binaries, timer *phaseTimer) (*profileInput, *result, error) {
+	res, err := scanInput(ctx, p, bins)
 	if err != nil {
 		return nil, nil, err
 	}
 	if res.stacks != nil {
 		timer.phase("Repair call stacks")
 	}
-	repairLater := res.repairStacks(opts, bins)
+	repairLater := res.repairStacks(p, bins)
 	timer.phase("Generate and write profile")
-	res.print(opts, bins)
-	in, err := res.profile(opts, bins)
+	res.print(p, bins)
+	in, err := res.profile(p, bins)
 	if in != nil {
 		in.repair = repairLater
 	}
@@ -45,10 +45,10 @@ func scanRecording(ctx context.Context, opts Options, bins *binaries, timer *pha
 // (with --leading-ip-only, of every sample's IP once one sample has a
 // branch stack, as llvm-profgen 19), hybrid samples the CS one, call
 // stacks the call-stack one; nothing usable is an error.
-func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) {
+func (res *result) profile(p *plan, bins *binaries) (*profileInput, error) {
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
-		return csProfile(opts, res.hybrid)
+		return csProfile(p, res.hybrid)
 	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
 		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
 		for i, s := range res.lbr {
@@ -64,14 +64,14 @@ func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) 
 	case res.stacks.Stats.Used > 0:
 		return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
 	}
-	return nil, res.noSamplesError(opts, bins)
+	return nil, res.noSamplesError(p, bins)
 }
 
 // unsymbolizedProfile is the profile of an unsymbolized file
 // (--unsymbolized-profile): llvm-profgen's, of LBR ranges flat or in
 // contexts, or the address profile of call stacks.
-func unsymbolizedProfile(opts Options, bins *binaries) (*profileInput, error) {
-	in, name, closeIn, err := openUnsymbolized(opts)
+func unsymbolizedProfile(p *plan, bins *binaries) (*profileInput, error) {
+	in, name, closeIn, err := openUnsymbolized(p)
 	if err != nil {
 		return nil, err
 	}
@@ -81,35 +81,35 @@ func unsymbolizedProfile(opts Options, bins *binaries) (*profileInput, error) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	if stacks {
-		return addressProfile(opts, bins, in, name)
+		return addressProfile(p, bins, in, name)
 	}
 	if len(bins.files) > 1 {
 		return nil, usagef("%s is an unsymbolized profile of LBR input, of one --binary; %d were given", name, len(bins.files))
 	}
 	// Refused before the file is read: its kinds (LBR, CS, CS probe) are
 	// refused alike.
-	for _, o := range eachOutput(opts) {
+	for _, o := range p.outputs {
 		if _, err := outputFor(kindLBR, o); err != nil {
 			return nil, err
 		}
 	}
-	ctxs, cs, err := rawprof.ReadCS(in, name, opts.LLVM.unsymbolizedBase(bins.primary()))
+	ctxs, cs, err := rawprof.ReadCS(in, name, p.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
 		return nil, err
 	}
-	return unsymbolizedInput(opts, bins, name, ctxs, cs)
+	return unsymbolizedInput(p, bins, name, ctxs, cs)
 }
 
 // unsymbolizedInput is the profile of llvm-profgen's unsymbolized
 // contexts: LBR counters when they have no context, else the contexts as
 // frames, or as call-site addresses for a binary with pseudo probes.
 // Contexts take no vtable counts, as in llvm-profgen 22.
-func unsymbolizedInput(opts Options, bins *binaries, name string, ctxs []rawprof.Context, cs bool) (*profileInput, error) {
+func unsymbolizedInput(p *plan, bins *binaries, name string, ctxs []rawprof.Context, cs bool) (*profileInput, error) {
 	switch {
-	case cs && opts.DataAccessTrace != "":
+	case cs && p.DataAccessTrace != "":
 		return nil, errDataAccessMode
-	case cs && usePseudoProbes(opts, bins):
-		return unsymbolizedAddressContexts(opts, bins, name, ctxs)
+	case cs && usePseudoProbes(p, bins):
+		return unsymbolizedAddressContexts(p, bins, name, ctxs)
 	case cs:
 		return unsymbolizedContexts(bins, name, ctxs)
 	case len(ctxs) == 0: // llvm-profgen 19 crashes
@@ -123,21 +123,21 @@ func unsymbolizedInput(opts Options, bins *binaries, name string, ctxs []rawprof
 	return &profileInput{kind: kindLBR, lbr: []lbrCounts{{counters: c}}}, nil
 }
 
-func openUnsymbolized(opts Options) (io.Reader, string, func(), error) {
-	if opts.UnsymbolizedProfile == "-" {
-		return opts.Stdin, "<stdin>", func() {}, nil
+func openUnsymbolized(p *plan) (io.Reader, string, func(), error) {
+	if p.src.path == "-" {
+		return p.Stdin, "<stdin>", func() {}, nil
 	}
-	f, err := os.Open(opts.UnsymbolizedProfile)
+	f, err := os.Open(p.src.path)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return f, opts.UnsymbolizedProfile, func() { f.Close() }, nil
+	return f, p.src.path, func() { f.Close() }, nil
 }
 
 // sampleProfile is an LLVM sample profile (--llvm-sample-profile), to be
 // written again as llvm-profgen does.
-func sampleProfile(opts Options) (*profileInput, error) {
-	prof, err := sampleprof.ReadFile(opts.LLVMSampleProfile)
+func sampleProfile(p *plan) (*profileInput, error) {
+	prof, err := sampleprof.ReadFile(p.src.path)
 	if err != nil {
 		return nil, err
 	}

@@ -17,13 +17,13 @@ var callCounts = map[string]generate.CallCounts{
 
 // stackCounting is how --call-counts, --body-counts and
 // --no-zero-unsampled-lines make counts of call stacks.
-func stackCounting(opts Options) generate.StackBinary {
+func stackCounting(p *plan) generate.StackBinary {
 	return generate.StackBinary{
-		CallCounts:         callCounts[opts.CallCounts],
-		BodyPerInstruction: opts.BodyCounts == "per-instruction",
-		BodyByBlocks:       opts.BodyCounts == "blocks",
-		BodyBlockMax:       opts.BodyCounts == "block-max" || opts.BodyCounts == "",
-		ZeroUnsampled:      !opts.NoZeroUnsampledLines,
+		CallCounts:         callCounts[p.CallCounts],
+		BodyPerInstruction: p.BodyCounts == "per-instruction",
+		BodyByBlocks:       p.BodyCounts == "blocks",
+		BodyBlockMax:       p.BodyCounts == "block-max" || p.BodyCounts == "",
+		ZeroUnsampled:      !p.NoZeroUnsampledLines,
 	}
 }
 
@@ -34,8 +34,8 @@ func stackCounting(opts Options) generate.StackBinary {
 // other outputs of the run take the stacks as perf unwound them, the
 // repair waits for them to be written: it returns the repair to make
 // then, nil otherwise.
-func (res *result) repairStacks(opts Options, bins *binaries) (later func()) {
-	if opts.NoRepairSkid || !anyOutput(opts, symbolized) || res.stacks.Stats.Used == 0 {
+func (res *result) repairStacks(p *plan, bins *binaries) (later func()) {
+	if p.NoRepairSkid || !p.anyOutput((*output).symbolized) || res.stacks.Stats.Used == 0 {
 		res.precheck.Close()
 		return nil
 	}
@@ -44,13 +44,13 @@ func (res *result) repairStacks(opts Options, bins *binaries) (later func()) {
 		res.skid = fpskid.Repair(res.stacks, bins.files, res.precheck)
 		res.pf.wait()
 	}
-	if !anyOutput(opts, unsymbolized) {
+	if !p.anyOutput((*output).unsymbolized) {
 		repair()
 		return nil
 	}
 	return func() {
 		repair()
-		res.printUnwind(opts.Stderr)
+		res.printUnwind(p.Stderr)
 	}
 }
 

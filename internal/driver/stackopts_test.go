@@ -22,7 +22,7 @@ func TestStackCounting(t *testing.T) {
 		{"control", Options{CallCounts: "none"}, generate.StackBinary{CallCounts: generate.CallCountsNone, BodyBlockMax: true, ZeroUnsampled: true}},
 	}
 	for _, tt := range tests {
-		got := stackCounting(tt.opts)
+		got := stackCounting(newPlan(tt.opts))
 		if got.CallCounts != tt.want.CallCounts || got.BodyBlockMax != tt.want.BodyBlockMax || got.ZeroUnsampled != tt.want.ZeroUnsampled ||
 			got.BodyByBlocks != tt.want.BodyByBlocks || got.BodyPerInstruction != tt.want.BodyPerInstruction {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)

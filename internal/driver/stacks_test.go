@@ -158,7 +158,7 @@ func TestOnlyPprofNamesFrames(t *testing.T) {
 		named  bool
 	}{{"pprof", true}, {"text", false}, {"extbinary", false}} {
 		t.Run(tt.format, func(t *testing.T) {
-			opts := withDefaults(Options{Binaries: []string{callstackDir + "forky"}, PerfData: callstackDir + "forky.perf.data",
+			opts := newPlan(Options{Binaries: []string{callstackDir + "forky"}, PerfData: callstackDir + "forky.perf.data",
 				Format: tt.format, Output: os.DevNull, Quiet: true})
 			bins, err := openBinaries(context.Background(), opts)
 			if err != nil {

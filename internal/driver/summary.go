@@ -12,8 +12,8 @@ import (
 
 // print writes the summary of the run on stderr: samples read, used and
 // dropped by reason, per binary; one line per fact worth knowing.
-func (res *result) print(opts Options, bins *binaries) {
-	w := opts.Stderr
+func (res *result) print(p *plan, bins *binaries) {
+	w := p.Stderr
 	res.hybrid.print(w, filepath.Base(bins.primary().Path()))
 	if res.hybrid.cs() {
 		res.warnNoMmap(w, bins, 0)
@@ -22,12 +22,12 @@ func (res *result) print(opts Options, bins *binaries) {
 		warnShare(w, res.hybrid.sum.LeafExternal, uint64(res.scan.Units), "of samples have leaf external frame in call stack.")
 	}
 	if res.hybrid.mode == modeFlatHybrid {
-		res.hybrid.flat.warn(w, opts.LLVM.ShowDetailedWarning)
+		res.hybrid.flat.warn(w, p.LLVM.ShowDetailedWarning)
 	}
 	if res.lbr[0].Samples > 0 && !res.hybrid.cs() {
 		for i := range bins.files {
 			res.printLBR(w, bins, i)
-			res.printLLVMWarnings(opts, bins, i)
+			res.printLLVMWarnings(p, bins, i)
 		}
 		res.printLBRInput(w)
 	}
@@ -156,8 +156,8 @@ func (res *result) warnNoMmap(w io.Writer, bins *binaries, i int) {
 // only the unsymbolized profile is written, unless asked for in detail.
 // printLLVMWarnings prints llvm-profgen's own warnings about LBR input,
 // those of its ranges for binary i.
-func (res *result) printLLVMWarnings(opts Options, bins *binaries, i int) {
-	w, s := opts.Stderr, res.lbr[i]
+func (res *result) printLLVMWarnings(p *plan, bins *binaries, i int) {
+	w, s := p.Stderr, res.lbr[i]
 	res.warnNoMmap(w, bins, i)
 	if i == 0 {
 		printBadLines(w, s)
@@ -165,7 +165,7 @@ func (res *result) printLLVMWarnings(opts Options, bins *binaries, i int) {
 			printSkippedLines(w, res.scan)
 		}
 	}
-	if s.Agg.Samples == 0 || (opts.SkipSymbolization && !opts.LLVM.ShowDetailedWarning) {
+	if s.Agg.Samples == 0 || (p.first().format == formatAddress && !p.LLVM.ShowDetailedWarning) {
 		return
 	}
 	one := bins.only(i)
@@ -173,7 +173,7 @@ func (res *result) printLLVMWarnings(opts Options, bins *binaries, i int) {
 	if !ok {
 		return // reported when the profile is written
 	}
-	checkRanges(s.Counters, s.Agg.Pairs, one.primary(), funcs, opts.LLVM.LeadingIPOnly).print(w, opts.LLVM.ShowDetailedWarning)
+	checkRanges(s.Counters, s.Agg.Pairs, one.primary(), funcs, p.LLVM.LeadingIPOnly).print(w, p.LLVM.ShowDetailedWarning)
 }
 
 func (res *result) printTableWarnings(w io.Writer, name string, t addrspace.Stats, s *lbrSummary) {
@@ -235,8 +235,8 @@ func ipOnlyNote(n uint64) string {
 }
 
 // noSamplesError says why nothing could be used, in one line.
-func (res *result) noSamplesError(opts Options, bins *binaries) error {
-	name := inputName(opts)
+func (res *result) noSamplesError(p *plan, bins *binaries) error {
+	name := p.src.name()
 	lbr, st := res.lbr[0], res.stacks.Stats
 	total := lbr.Samples + st.Samples + res.events.dropped
 	var why string
@@ -248,7 +248,7 @@ func (res *result) noSamplesError(opts Options, bins *binaries) error {
 	case lbr.IPOnly == total:
 		why = fmt.Sprintf("%d samples, none with a branch stack (--leading-ip-only takes the IPs of LBR input)", total)
 	case res.events.dropped == total:
-		why = fmt.Sprintf("no sample of event %s", opts.PerfEvent)
+		why = fmt.Sprintf("no sample of event %s", p.PerfEvent)
 	case lbr.Filtered+st.Filtered == total:
 		why = fmt.Sprintf("%d samples, all from processes not selected by --pid", total)
 	case st.NotFound > 0 && st.NotFound+st.NoBinary+st.Filtered+st.NoMapping == total:

@@ -17,8 +17,8 @@ type phaseTimer struct {
 	report io.Writer
 }
 
-func newPhaseTimer(opts Options) *phaseTimer {
-	return &phaseTimer{on: opts.LLVM.TimePhases, report: opts.Stderr}
+func newPhaseTimer(p *plan) *phaseTimer {
+	return &phaseTimer{on: p.LLVM.TimePhases, report: p.Stderr}
 }
 
 // phase ends the current phase and starts the named one ("" ends it).
