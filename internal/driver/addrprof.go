@@ -55,7 +55,7 @@ func addressProfile(run *plan, bins *binaries, in io.Reader, name string) (*prof
 	res := &result{stacks: counts, pf: newPrefetcher(run, bins)}
 	res.repairStacks(run, bins)
 	res.printStacks(run.Stderr, bins)
-	return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
+	return &profileInput{kind: kindStacks, stacks: res.stacks, samples: stackCounts(counts.Stats)}, nil
 }
 
 // bindBinaries returns p's counts with its binaries numbered as bins: by

@@ -23,6 +23,7 @@ type Binary = *binary.File
 // binaries are the profiled binaries, each opened once.
 type binaries struct {
 	files []*binary.File
+	cache *BinaryCache // owns files when the caller gave one (Options.BinaryCache)
 	// syms are the binaries' symbolizers, each built once on first use:
 	// by the symbol prefetch's goroutine or by the scan, whichever asks
 	// first, the other waiting for it.
@@ -101,10 +102,10 @@ func openBinaries(ctx context.Context, p *plan) (*binaries, error) {
 			return nil, err
 		}
 	}
-	b := &binaries{notFound: notFound, binarySettings: settingsOf(p.first())}
+	b := &binaries{notFound: notFound, binarySettings: settingsOf(p.first()), cache: p.cache}
 	wantDWARF := p.anyOutput((*output).symbolized) && !p.LLVM.ShowDisassemblyOnly
 	for _, ref := range refs {
-		f, err := ref.open(wantDWARF)
+		f, err := b.open(ref, wantDWARF)
 		if err != nil {
 			b.Close()
 			return nil, err
@@ -136,10 +137,11 @@ func debugHint(p *plan) string {
 	return "build with -g, or give --debug-binary"
 }
 
-// open opens the binary; one found by its build id without DWARF, when
-// symbolization wants DWARF, with the debug file found for it (if any).
-func (r binaryRef) open(wantDWARF bool) (*binary.File, error) {
-	f, err := binary.Open(r.file, binary.Options{DebugPath: r.debug, Name: r.name})
+// open opens the binary (through the run's BinaryCache, if any); one
+// found by its build id without DWARF, when symbolization wants DWARF,
+// with the debug file found for it (if any).
+func (b *binaries) open(r binaryRef, wantDWARF bool) (*binary.File, error) {
+	f, err := b.cache.open(binaryKey{file: r.file, debug: r.debug, name: r.name})
 	if err != nil && r.buildID == "" {
 		return nil, fmt.Errorf("--binary %s: %w", r.name, err)
 	}
@@ -153,9 +155,16 @@ func (r binaryRef) open(wantDWARF bool) (*binary.File, error) {
 	if err != nil {
 		return f, nil // said when the DWARF is found missing
 	}
-	f.Close()
+	b.closeFile(f)
 	r.debug, r.findDebug = debug, nil
-	return r.open(wantDWARF)
+	return b.open(r, wantDWARF)
+}
+
+// closeFile closes f unless the run's BinaryCache keeps it.
+func (b *binaries) closeFile(f *binary.File) {
+	if b.cache == nil {
+		f.Close()
+	}
 }
 
 func (b *binaries) Close() {
@@ -167,7 +176,7 @@ func (b *binaries) Close() {
 	}
 	b.closeSymbolizers()
 	for _, f := range b.files {
-		f.Close()
+		b.closeFile(f)
 	}
 }
 

@@ -53,7 +53,7 @@ func binaryRefs(ctx context.Context, run *plan) ([]binaryRef, []recordedBinary, 
 // findRecorded finds each recorded binary in --binary-dir (or perf's
 // cache) and on the debuginfod servers.
 func findRecorded(ctx context.Context, p *plan, recorded []recordedBinary) ([]binaryRef, []recordedBinary, error) {
-	finder := locate.FromEnv(p.BinaryDirs)
+	finder := p.binaryFinder()
 	var refs []binaryRef
 	var missing []recordedBinary
 	for _, r := range recorded {

@@ -27,13 +27,6 @@ type AddressProfile struct {
 	Samples  SampleCounts
 }
 
-// SampleCounts is what a recording's samples went to: Used, or dropped by
-// the reason the summary gives.
-type SampleCounts struct {
-	Samples, Used uint64
-	Dropped       map[string]uint64 // by reason; non-zero counts only
-}
-
 // ToAddressProfile converts the recording of opts (PerfData or PerfScript,
 // with Binaries or found by build id) to its address profile in memory, as
 // Run with SkipSymbolization would write it.
@@ -90,35 +83,6 @@ func rowBuildIDs(row *outputRow, bins *binaries) []string {
 	}
 	slices.Sort(ids)
 	return ids
-}
-
-// sampleCounts are the scan's samples, of the kind the profile was made
-// of, with the summary's reasons for those dropped (dropReason.key).
-func (res *result) sampleCounts() SampleCounts {
-	var c SampleCounts
-	var drops []dropReason
-	switch h, st := res.hybrid.sum, res.stacks.Stats; {
-	case res.hybrid.cs() && h.Samples > 0:
-		drops = append(hybridDrops(h, ""), dropReason{n: h.NoStack, key: "no call stack"})
-		c.Samples = h.Samples + h.NoStack
-		c.Used = c.Samples - droppedSum(drops)
-	case len(res.lbr) > 0 && res.lbr[0].Samples > 0:
-		for _, l := range res.lbr { // one address profile per binary: ToAddressProfile takes one
-			c.Samples, c.Used = c.Samples+l.Samples, c.Used+l.used()
-			drops = append(drops, lbrDrops(l, "")...)
-		}
-	default:
-		c.Samples, c.Used = st.Samples, st.Used
-		drops = stackDrops(st, "")
-	}
-	drops = append(drops, dropReason{n: res.events.dropped, key: "other events"})
-	c.Dropped = map[string]uint64{}
-	for _, d := range drops {
-		if d.n > 0 {
-			c.Dropped[d.key] += d.n
-		}
-	}
-	return c
 }
 
 // droppedSum is the samples ds drop.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/locate"
 )
 
 // The driver as a library (Convert): what a caller hands in beside
@@ -18,6 +20,16 @@ import (
 type BinaryFinder interface {
 	Executable(ctx context.Context, buildID string) (string, error)
 	Debuginfo(ctx context.Context, buildID string) (string, error)
+	Places() string // where it looks, for the message when nothing is found
+}
+
+// binaryFinder is the run's finder: Options.Finder, or --binary-dir (else
+// perf's build-id cache) and the debuginfod servers.
+func (p *plan) binaryFinder() BinaryFinder {
+	if p.finder != nil {
+		return p.finder
+	}
+	return locate.FromEnv(p.BinaryDirs)
 }
 
 // BinaryCache keeps binaries open across runs, by path: a caller that
@@ -34,8 +46,12 @@ type binaryKey struct{ file, debug, name string }
 // NewBinaryCache returns an empty cache.
 func NewBinaryCache() *BinaryCache { return &BinaryCache{files: map[binaryKey]*binary.File{}} }
 
-// open returns the binary, opening it on first use.
+// open returns the binary, opening it on first use; a nil cache opens it
+// every time.
 func (c *BinaryCache) open(k binaryKey) (*binary.File, error) {
+	if c == nil {
+		return binary.Open(k.file, binary.Options{DebugPath: k.debug, Name: k.name})
+	}
 	if f, ok := c.files[k]; ok {
 		return f, nil
 	}
@@ -98,4 +114,53 @@ func Extension(format string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no format %q", format)
+}
+
+// SampleCounts is what a recording's samples went to: Used, or dropped by
+// the reason the summary gives.
+type SampleCounts struct {
+	Samples, Used uint64
+	Dropped       map[string]uint64 // by reason; non-zero counts only
+}
+
+// sampleCounts are the scan's samples on the path the profile was made
+// of (result.path), with the summary's reasons for those dropped
+// (dropReason.key).
+func (res *result) sampleCounts() SampleCounts {
+	var c SampleCounts
+	var drops []dropReason
+	switch kind, _ := res.path(); kind {
+	case kindCS:
+		h := res.hybrid.sum
+		drops = append(hybridDrops(h, ""), dropReason{n: h.NoStack, key: "no call stack"})
+		c.Samples = h.Samples + h.NoStack
+		c.Used = c.Samples - droppedSum(drops)
+	case kindLBR:
+		for _, l := range res.lbr { // one address profile per binary: ToAddressProfile takes one
+			c.Samples, c.Used = c.Samples+l.Samples, c.Used+l.used()
+			drops = append(drops, lbrDrops(l, "")...)
+		}
+	default:
+		c = stackCounts(res.stacks.Stats)
+	}
+	return c.add(append(drops, dropReason{n: res.events.dropped, key: "other events"})...)
+}
+
+// stackCounts are the counts of call-stack samples.
+func stackCounts(st aggregate.StackStats) SampleCounts {
+	c := SampleCounts{Samples: st.Samples, Used: st.Used}
+	return c.add(stackDrops(st, "")...)
+}
+
+// add counts the drops of ds, the non-zero ones.
+func (c SampleCounts) add(ds ...dropReason) SampleCounts {
+	if c.Dropped == nil {
+		c.Dropped = map[string]uint64{}
+	}
+	for _, d := range ds {
+		if d.n > 0 {
+			c.Dropped[d.key] += d.n
+		}
+	}
+	return c
 }

@@ -37,6 +37,7 @@ func scanRecording(ctx context.Context, p *plan, bins *binaries, timer *phaseTim
 	in, err := res.profile(p, bins)
 	if in != nil {
 		in.repair = repairLater
+		in.samples = res.sampleCounts()
 	}
 	return in, res, err
 }
@@ -46,10 +47,13 @@ func scanRecording(ctx context.Context, p *plan, bins *binaries, timer *phaseTim
 // branch stack, as llvm-profgen 19), hybrid samples the CS one, call
 // stacks the call-stack one; nothing usable is an error.
 func (res *result) profile(p *plan, bins *binaries) (*profileInput, error) {
+	kind, ok := res.path()
 	switch {
-	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
+	case !ok:
+		return nil, res.noSamplesError(p, bins)
+	case kind == kindCS:
 		return csProfile(p, res.hybrid)
-	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
+	case kind == kindLBR:
 		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
 		for i, s := range res.lbr {
 			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
@@ -61,10 +65,23 @@ func (res *result) profile(p *plan, bins *binaries) (*profileInput, error) {
 		// branch stacks alone, not in those of hybrid samples.
 		in.noDataAccess = !res.hybrid.lbrOnly()
 		return in, nil
-	case res.stacks.Stats.Used > 0:
-		return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
 	}
-	return nil, res.noSamplesError(p, bins)
+	return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
+}
+
+// path is the scan path whose samples make the profile: kindCS for
+// hybrid samples (unwound into contexts), kindLBR for branch stacks,
+// kindStacks for call stacks. It is decided here once, for the profile
+// and for what the run reports (sampleCounts); ok is false when no path
+// has a usable sample.
+func (res *result) path() (kind profileKind, ok bool) {
+	switch {
+	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
+		return kindCS, true
+	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
+		return kindLBR, true
+	}
+	return kindStacks, res.stacks.Stats.Used > 0
 }
 
 // unsymbolizedProfile is the profile of an unsymbolized file
