@@ -44,27 +44,38 @@ func scanRecording(ctx context.Context, opts Options, bins *binaries, timer *pha
 // profile is what the recording held: branch stacks give the LBR profile
 // (with --leading-ip-only, of every sample's IP once one sample has a
 // branch stack, as llvm-profgen 19), hybrid samples the CS one, call
-// stacks the call-stack one; nothing usable is an error.
+// stacks the call-stack one. Branch stacks none of which lands in the
+// binaries give the empty LBR profile and a warning, as llvm-profgen;
+// nothing else usable is an error.
 func (res *result) profile(opts Options, bins *binaries) (*profileInput, error) {
+	branchStacks := res.lbr[0].Samples > res.lbr[0].IPOnly
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return csProfile(opts, res.hybrid)
-	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
-		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
-		for i, s := range res.lbr {
-			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
-			if s.Traces != nil {
-				in.lbr[i].usedTraces = s.Traces.samples
-			}
-		}
-		// llvm-profgen 22 puts the vtable loads in the counters of
-		// branch stacks alone, not in those of hybrid samples.
-		in.noDataAccess = !res.hybrid.lbrOnly()
-		return in, nil
+	case res.lbrUsed() > 0 && branchStacks:
+		return res.lbrProfile(), nil
 	case res.stacks.Stats.Used > 0:
 		return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
+	case branchStacks:
+		fmt.Fprintf(opts.Stderr, "profgen: warning: %s: the profile is empty: %s\n", inputName(opts), res.noSamplesWhy(opts, bins))
+		return res.lbrProfile(), nil
 	}
 	return nil, res.noSamplesError(opts, bins)
+}
+
+// lbrProfile is the LBR profile of the branch stacks, per binary.
+func (res *result) lbrProfile() *profileInput {
+	in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
+	for i, s := range res.lbr {
+		in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
+		if s.Traces != nil {
+			in.lbr[i].usedTraces = s.Traces.samples
+		}
+	}
+	// llvm-profgen 22 puts the vtable loads in the counters of
+	// branch stacks alone, not in those of hybrid samples.
+	in.noDataAccess = !res.hybrid.lbrOnly()
+	return in
 }
 
 // unsymbolizedProfile is the profile of an unsymbolized file
