@@ -56,6 +56,13 @@ var (
 // tb is the small checked-in program and its hand-made LBR script.
 var tb = []string{"--binary={drv:t.bin}", "--perfscript={drv:t.script}"}
 
+// elsewhere and elsewhereHybrid are samples with no branch in t.bin
+// (testdata/parity/README).
+var (
+	elsewhere       = []string{"--binary={drv:t.bin}", "--perfscript={lbr-elsewhere.script}"}
+	elsewhereHybrid = []string{"--binary={drv:t.bin}", "--perfscript={lbr-elsewhere-hybrid.script}"}
+)
+
 // coff is a PE image and its LBR trace in the layout of LLVM's
 // coff-profile test (testdata/parity/README).
 var coff = []string{"--binary={coff.exe}", "--perfscript={coff.script}"}
@@ -161,6 +168,14 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --llvm-sample-profile, probes", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--gen-cs-nested-profile=0", "--sample-profile-hot-inline-threshold=3000", "--sample-profile-cold-inline-threshold=45", "-o", "{out}"}},
 	{name: "CS: --llvm-sample-profile, probes, --use-dwarf-correlation", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--use-dwarf-correlation", "-o", "{out}"}},
 	{name: "CS: --llvm-sample-profile --trim-cold-profile", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--csspgo-preinliner=0", "--trim-cold-profile", "--profile-summary-hot-count=150", "-o", "{out}"}},
+	// Branch stacks none of which is in the binary (LLVM's mmapEvent test:
+	// MMAP events between the samples, of other binaries): the empty
+	// profile, llvm's warnings, exit 0.
+	{name: "branch stacks elsewhere: text", args: with(elsewhere, "--format=text", "--show-mmap-events")},
+	{name: "branch stacks elsewhere: extbinary", args: with(elsewhere)},
+	{name: "branch stacks elsewhere: --skip-symbolization", args: with(elsewhere, "--skip-symbolization")},
+	{name: "hybrid samples elsewhere: --ignore-stack-samples", args: with(elsewhereHybrid, "--format=text", "--ignore-stack-samples")},
+	{name: "hybrid samples elsewhere: CS", args: with(elsewhereHybrid, "--format=text")},
 	// COFF (LLVM's coff-profile test): a PE image with DWARF and its COFF
 	// symbols (lld-link /debug:dwarf), its trace in that test's layout (a
 	// Windows path; the mmap at the image's load address with .text's RVA
