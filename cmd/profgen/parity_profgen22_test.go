@@ -118,6 +118,11 @@ var profgen22OnlyTable = []profgenRow{
 	// in dap.bin, mapped: the profile holds the vtable loads alone.
 	{name: "--data-access-perftrace, branch stacks elsewhere", args: with([]string{"--binary={dap.bin}", "--perfscript={dap-elsewhere.script}", "--data-access-perftrace={dap-trace.txt}"},
 		"--format=text", "--pid=1479996", "--ignore-stack-samples", "--use-dwarf-correlation")},
+	// Pseudo probes of a PE image (llvm-profgen 19 reads none).
+	{name: "COFF, pseudo probes: text", args: with(coffProbe, "--format=text")},
+	{name: "COFF, pseudo probes: extbinary", args: with(coffProbe, "--populate-profile-symbol-list"), rendered: true},
+	{name: "COFF, pseudo probes: --skip-symbolization", args: with(coffProbe, "--skip-symbolization")},
+	listing("{coff-probe.exe}", "--show-pseudo-probe", "--show-source-locations"),
 	// --mark-all-context-preinlined: !Attributes: 2 on every profile,
 	// inlinees and contexts too, and the profile flagged pre-inlined.
 	// Extbinary lists the function metadata in LLVM's hash order (README);

@@ -65,7 +65,10 @@ var (
 
 // coff is a PE image and its LBR trace in the layout of LLVM's
 // coff-profile test (testdata/parity/README).
-var coff = []string{"--binary={coff.exe}", "--perfscript={coff.script}"}
+var (
+	coff      = []string{"--binary={coff.exe}", "--perfscript={coff.script}"}
+	coffProbe = []string{"--binary={coff-probe.exe}", "--perfscript={coff-probe.script}"}
+)
 
 func with(base []string, args ...string) []string {
 	return append(append([]string{}, base...), append(args, "-o", "{out}")...)
@@ -186,6 +189,10 @@ var profgenParityTable = []profgenRow{
 	{name: "COFF: --skip-symbolization --use-offset=0", args: with(coff, "--skip-symbolization", "--use-offset=0")},
 	{name: "COFF: --fill-zero-for-all-funcs --show-mmap-events", args: with(coff, "--format=text", "--fill-zero-for-all-funcs", "--show-mmap-events")},
 	{name: "COFF: CRLF line ends", args: with([]string{"--binary={coff.exe}", "--perfscript={coff-crlf.script}"}, "--format=text")},
+	// llvm-profgen 19 reads no pseudo probe of a PE image (22 does, and
+	// profgen): its profile is the one keyed by lines.
+	{name: "COFF, pseudo probes: llvm-profgen 19 reads none", args: with(coffProbe, "--format=text", "--use-dwarf-correlation"),
+		llvm: with(coffProbe, "--format=text"), since20: true},
 	listing("{coff.exe}", "--show-source-locations"),
 	listing("../../internal/binary/testdata/arm64-prog.exe"),
 	// --show-disassembly-only: stdout byte for byte, on every kind of
