@@ -46,7 +46,8 @@
 //
 // Errors are one line on stderr; an output file is either written whole or
 // not at all. Exit status: 0 the output was written; 1 bad, damaged or
-// unusable input (nothing usable is an error, never an empty profile), or
+// unusable input (nothing usable is an error, but for branch stacks of
+// another program, which give llvm-profgen's empty profile), or
 // an I/O error; 2 a usage error (unknown flag, bad value or combination),
 // reported before any input is read.
 package main

@@ -114,6 +114,15 @@ var profgen22OnlyTable = []profgenRow{
 	{name: "--data-access-perftrace, unsymbolized CS", args: []string{"--binary={dap.bin}", "--unsymbolized-profile={dap-hybrid.raw}", "--data-access-perftrace={dap-trace.txt}", "--format=text"}, bothFail: true},
 	{name: "--data-access-perftrace, probes", args: with(symtab, "--format=text", "--data-access-perftrace={dap-trace.txt}"), bothFail: true},
 	{name: "--data-access-perftrace missing", args: with(tb, "--format=text", "--data-access-perftrace=nosuch.txt"), bothFail: true},
+	// LLVM's afdo-with-vtable-pie flags on branch stacks none of which is
+	// in dap.bin, mapped: the profile holds the vtable loads alone.
+	{name: "--data-access-perftrace, branch stacks elsewhere", args: with([]string{"--binary={dap.bin}", "--perfscript={dap-elsewhere.script}", "--data-access-perftrace={dap-trace.txt}"},
+		"--format=text", "--pid=1479996", "--ignore-stack-samples", "--use-dwarf-correlation")},
+	// Pseudo probes of a PE image (llvm-profgen 19 reads none).
+	{name: "COFF, pseudo probes: text", args: with(coffProbe, "--format=text")},
+	{name: "COFF, pseudo probes: extbinary", args: with(coffProbe, "--populate-profile-symbol-list"), rendered: true},
+	{name: "COFF, pseudo probes: --skip-symbolization", args: with(coffProbe, "--skip-symbolization")},
+	listing("{coff-probe.exe}", "--show-pseudo-probe", "--show-source-locations"),
 	// --mark-all-context-preinlined: !Attributes: 2 on every profile,
 	// inlinees and contexts too, and the profile flagged pre-inlined.
 	// Extbinary lists the function metadata in LLVM's hash order (README);

@@ -56,6 +56,20 @@ var (
 // tb is the small checked-in program and its hand-made LBR script.
 var tb = []string{"--binary={drv:t.bin}", "--perfscript={drv:t.script}"}
 
+// elsewhere and elsewhereHybrid are samples with no branch in t.bin
+// (testdata/parity/README).
+var (
+	elsewhere       = []string{"--binary={drv:t.bin}", "--perfscript={lbr-elsewhere.script}"}
+	elsewhereHybrid = []string{"--binary={drv:t.bin}", "--perfscript={lbr-elsewhere-hybrid.script}"}
+)
+
+// coff is a PE image and its LBR trace in the layout of LLVM's
+// coff-profile test (testdata/parity/README).
+var (
+	coff      = []string{"--binary={coff.exe}", "--perfscript={coff.script}"}
+	coffProbe = []string{"--binary={coff-probe.exe}", "--perfscript={coff-probe.script}"}
+)
+
 func with(base []string, args ...string) []string {
 	return append(append([]string{}, base...), append(args, "-o", "{out}")...)
 }
@@ -157,6 +171,30 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --llvm-sample-profile, probes", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--gen-cs-nested-profile=0", "--sample-profile-hot-inline-threshold=3000", "--sample-profile-cold-inline-threshold=45", "-o", "{out}"}},
 	{name: "CS: --llvm-sample-profile, probes, --use-dwarf-correlation", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--use-dwarf-correlation", "-o", "{out}"}},
 	{name: "CS: --llvm-sample-profile --trim-cold-profile", args: []string{"--binary={cs-probe.bin}", "--llvm-sample-profile={cs-flat-probe.sample.txt}", "--format=text", "--csspgo-preinliner=0", "--trim-cold-profile", "--profile-summary-hot-count=150", "-o", "{out}"}},
+	// Branch stacks none of which is in the binary (LLVM's mmapEvent test:
+	// MMAP events between the samples, of other binaries): the empty
+	// profile, llvm's warnings, exit 0.
+	{name: "branch stacks elsewhere: text", args: with(elsewhere, "--format=text", "--show-mmap-events")},
+	{name: "branch stacks elsewhere: extbinary", args: with(elsewhere)},
+	{name: "branch stacks elsewhere: --skip-symbolization", args: with(elsewhere, "--skip-symbolization")},
+	{name: "hybrid samples elsewhere: --ignore-stack-samples", args: with(elsewhereHybrid, "--format=text", "--ignore-stack-samples")},
+	{name: "hybrid samples elsewhere: CS", args: with(elsewhereHybrid, "--format=text")},
+	// COFF (LLVM's coff-profile test): a PE image with DWARF and its COFF
+	// symbols (lld-link /debug:dwarf), its trace in that test's layout (a
+	// Windows path; the mmap at the image's load address with .text's RVA
+	// as page offset), MSVC-mangled names as they are.
+	{name: "COFF: text", args: with(coff, "--format=text")},
+	{name: "COFF: extbinary, symbol list", args: with(coff, "--populate-profile-symbol-list")},
+	{name: "COFF: --skip-symbolization", args: with(coff, "--skip-symbolization")},
+	{name: "COFF: --skip-symbolization --use-offset=0", args: with(coff, "--skip-symbolization", "--use-offset=0")},
+	{name: "COFF: --fill-zero-for-all-funcs --show-mmap-events", args: with(coff, "--format=text", "--fill-zero-for-all-funcs", "--show-mmap-events")},
+	{name: "COFF: CRLF line ends", args: with([]string{"--binary={coff.exe}", "--perfscript={coff-crlf.script}"}, "--format=text")},
+	// llvm-profgen 19 reads no pseudo probe of a PE image (22 does, and
+	// profgen): its profile is the one keyed by lines.
+	{name: "COFF, pseudo probes: llvm-profgen 19 reads none", args: with(coffProbe, "--format=text", "--use-dwarf-correlation"),
+		llvm: with(coffProbe, "--format=text"), since20: true},
+	listing("{coff.exe}", "--show-source-locations"),
+	listing("../../internal/binary/testdata/arm64-prog.exe"),
 	// --show-disassembly-only: stdout byte for byte, on every kind of
 	// code the test data has (the instruction texts are LLVM's on these;
 	// internal/binary measures them on every test binary).

@@ -31,6 +31,9 @@ type Binary struct {
 	// it is the DSO perf names [kernel.kallsyms] (_text, _stext), loaded
 	// where its mmap says, for every process.
 	Kernel bool
+	// COFF says the binary is a PE image: its mmaps name it by a Windows
+	// path (c:\dir\app.exe), matched by the name after the last \ or /.
+	COFF bool
 }
 
 // IsKernelImage reports whether a DSO name is the kernel image's, as
@@ -176,7 +179,18 @@ func (p *placement) isBinary(path string) bool {
 	if p.bin.Kernel {
 		return IsKernelImage(path)
 	}
-	return path == p.bin.Path || filepath.Base(path) == p.name
+	return path == p.bin.Path || baseName(path, p.bin.COFF) == p.name
+}
+
+// baseName is the file name of a mapped path; of a PE image's, as
+// llvm-profgen reads it: after the last \ or /, without a trailing \r
+// (a script with CRLF line ends).
+func baseName(path string, coff bool) string {
+	if !coff {
+		return filepath.Base(path)
+	}
+	path = strings.TrimSuffix(path, "\r")
+	return path[strings.LastIndexAny(path, `\/`)+1:]
 }
 
 // mmap notes where m loads the binary, if it maps its text segment; pids

@@ -189,3 +189,29 @@ func TestDeltaOfSeveralBinaries(t *testing.T) {
 		t.Errorf("mappings by binary %v, want [2 2]", got)
 	}
 }
+
+// TestCOFFPaths: a PE image's mmaps name it by a Windows path, matched by
+// the name after its last \ or / (and not otherwise, as llvm-profgen).
+func TestCOFFPaths(t *testing.T) {
+	coff := Binary{Path: "/build/app.exe", PreferredBase: 0x140000000, TextOffset: 0x1000, COFF: true}
+	tests := []struct {
+		name string
+		bin  Binary
+		path string
+		want Reason
+	}{
+		{"backslashes", coff, `c:\Users\dev\app.exe`, OK},
+		{"slashes", coff, "c:/Users/dev/app.exe", OK},
+		{"CRLF line end", coff, "c:\\Users\\dev\\app.exe\r", OK},
+		{"another image", coff, `c:\Users\dev\other.exe`, NoMapping},
+		{"an ELF binary's path is not split at \\", Binary{Path: "/build/app.exe", TextOffset: 0x1000}, `c:\Users\dev\app.exe`, NoMapping},
+	}
+	for _, tt := range tests {
+		script := "5752 PERF_RECORD_MMAP2 5752/0: [0x7ff70a1b0000(0x9c000) @ 0x1000 00:00 0 0]: r-xp " + tt.path + "\n"
+		tab := run(t, tt.bin, nil, script)
+		addr, why := tab.Canonical(true, 5752, 0x7ff70a1b1482)
+		if why != tt.want || why == OK && addr != 0x140001482 {
+			t.Errorf("%s: %#x %v, want 0x140001482 %v", tt.name, addr, why, tt.want)
+		}
+	}
+}

@@ -2,7 +2,9 @@
 // answers the questions profile generation asks about its code.
 //
 // In: the path of an ELF executable or shared object (and, optionally,
-// a separate file holding its DWARF, as made by objcopy --only-keep-debug).
+// a separate file holding its DWARF, as made by objcopy --only-keep-debug),
+// or of a PE image with DWARF (llvm-profgen's COFF binaries), read through
+// an ELF view of its bytes with llvm-profgen's COFF layout (pe.go).
 // Out: a *File giving the preferred load address and text segment offset
 // (to map runtime addresses back to the ELF's virtual addresses), the GNU
 // build id, the function symbols, the DWARF data for the symbolizer, and,

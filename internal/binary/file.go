@@ -26,11 +26,13 @@ type Options struct {
 	Name string
 }
 
-// File is an opened ELF executable. Its methods are safe for concurrent use.
+// File is an opened ELF executable, or PE image read as one (pe.go). Its
+// methods are safe for concurrent use.
 type File struct {
 	path      string
 	debugPath string
 	elf       *elf.File
+	coff      bool // a PE image: elf is its ELF view
 	closeMu   sync.Mutex
 	closers   []io.Closer
 
@@ -63,8 +65,8 @@ type File struct {
 // executable PT_LOAD segment (llvm-profgen: "no executable segment found").
 var ErrNoExecSegment = errors.New("no executable segment found")
 
-// Open opens the ELF file at path. The returned File keeps the file open
-// (code is read lazily) until Close.
+// Open opens the ELF file, or PE image, at path. The returned File keeps
+// the file open (code is read lazily) until Close.
 func Open(path string, opts Options) (*File, error) {
 	if opts.DebugPath != "" {
 		if _, err := os.Stat(opts.DebugPath); err != nil {
@@ -101,27 +103,72 @@ func (f *File) mapImage(osf *os.File) {
 	f.closers = append(f.closers, unmapper(image))
 }
 
-// NewFile reads an ELF image from r; path is used in messages and by Path.
+// NewFile reads an ELF file, or a PE image, from r; path is used in
+// messages and by Path.
 // r must stay readable until the File is no longer used. When r has a
 // Size() int64 method (bytes.Reader, io.SectionReader), sections claiming
 // to extend past that size are not decoded.
 func NewFile(r io.ReaderAt, path string, opts Options) (*File, error) {
-	size := int64(-1)
-	if s, ok := r.(interface{ Size() int64 }); ok {
-		size = s.Size()
-	}
-	ef, err := elf.NewFile(r)
+	size := readerSize(r)
+	ef, l, err := openImage(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, explainELF(r, size, err))
-	}
-	if err := CheckCompressed(ef); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f := &File{path: path, debugPath: opts.DebugPath, elf: ef}
+	f := &File{path: path, debugPath: opts.DebugPath, elf: ef, layout: l, coff: IsPE(r)}
 	if err := f.load(size); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
+}
+
+// readerSize is r's Size(), or -1 when it has none.
+func readerSize(r io.ReaderAt) int64 {
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		return s.Size()
+	}
+	return -1
+}
+
+// openImage reads the ELF file, or the PE image (pe.go), in r of size
+// bytes (< 0: unknown), with the layout of its code.
+func openImage(r io.ReaderAt, size int64) (*elf.File, layout, error) {
+	if IsPE(r) {
+		ef, img, err := openPE(r, size)
+		if err != nil {
+			return nil, layout{}, err
+		}
+		l, err := img.layout()
+		return ef, l, err
+	}
+	ef, err := openELF(r, size)
+	if err != nil {
+		return nil, layout{}, err
+	}
+	l, err := readLayout(ef.Progs)
+	return ef, l, err
+}
+
+// openELFOrPE reads the ELF file, or the ELF view of the PE image, in r
+// for its sections (DWARF): the file need not hold code.
+func openELFOrPE(r io.ReaderAt, size int64) (*elf.File, error) {
+	if IsPE(r) {
+		ef, _, err := openPE(r, size)
+		return ef, err
+	}
+	return openELF(r, size)
+}
+
+// openELF reads the ELF file in r, refusing compressed sections that
+// would inflate past the limit.
+func openELF(r io.ReaderAt, size int64) (*elf.File, error) {
+	ef, err := elf.NewFile(r)
+	if err != nil {
+		return nil, explainELF(r, size, err)
+	}
+	if err := CheckCompressed(ef); err != nil {
+		return nil, err
+	}
+	return ef, nil
 }
 
 // sizedReaderAt gives an *os.File the Size method NewFile looks for.
@@ -145,11 +192,6 @@ func (f *File) load(fileSize int64) error {
 	if err != nil {
 		return err
 	}
-	l, err := readLayout(f.elf.Progs)
-	if err != nil {
-		return err
-	}
-	f.layout = l
 	f.buildID, _ = BuildIDOf(f.elf) // nil when absent or unreadable
 	syms, err := f.elf.Symbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
@@ -190,8 +232,12 @@ func (f *File) Close() error {
 // Path is the path the File was opened with.
 func (f *File) Path() string { return f.path }
 
-// ELF is the underlying debug/elf file.
+// ELF is the underlying debug/elf file: for a PE image, its ELF view.
 func (f *File) ELF() *elf.File { return f.elf }
+
+// IsCOFF reports whether the file is a PE image (llvm-profgen's COFF
+// binaries): perf names it by a Windows path.
+func (f *File) IsCOFF() bool { return f.coff }
 
 // IsPIE reports whether the file is position independent (ET_DYN):
 // loaded at an address chosen at run time.
@@ -265,10 +311,7 @@ func (f *File) loadDWARF() (*dwarf.Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	ef, err := elf.NewFile(osf)
-	if err == nil {
-		err = CheckCompressed(ef)
-	}
+	ef, err := openELFOrPE(osf, fileSize(osf))
 	if err != nil {
 		osf.Close()
 		return nil, fmt.Errorf("%s: %w", f.debugPath, err)

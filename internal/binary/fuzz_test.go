@@ -8,10 +8,12 @@ import (
 	"testing"
 )
 
-// FuzzNewFile feeds mutated ELF files to NewFile and, when they open, to
-// every query: nothing may panic.
+// FuzzNewFile feeds mutated ELF files and PE images to NewFile and, when
+// they open, to every query: nothing may panic.
 func FuzzNewFile(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.elf"))
+	exes, _ := filepath.Glob(filepath.Join("testdata", "*.exe"))
+	paths = append(paths, exes...)
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {

@@ -15,9 +15,12 @@ import (
 )
 
 // referenceBinaries are the binaries compared against LLVM's disassembler:
-// the checked-in ones and this test binary itself (a few MB of Go code).
+// the checked-in ones (PE images too) and this test binary itself (a few
+// MB of Go code).
 func referenceBinaries(t *testing.T) []string {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.elf"))
+	exes, _ := filepath.Glob(filepath.Join("testdata", "*.exe"))
+	paths = append(paths, exes...)
 	if self, err := os.Executable(); err == nil && !testing.Short() && hasSymtab(self) {
 		paths = append(paths, self) // when built with symbols (go test -c)
 	}

@@ -11,7 +11,9 @@ import (
 	"github.com/profgen/profgen/internal/mmapfile"
 )
 
-// Sections is an ELF file mapped into memory and read by section name:
+// Sections is an ELF file (or PE image, through its ELF view, whose
+// sections lie where the PE's do) mapped into memory and read by section
+// name:
 // the file holding a binary's DWARF, and split DWARF's .dwo files and .dwp
 // packages. A section is a slice of the mapping (only the pages read are
 // brought in), or for a compressed one an inflated copy. Its methods are
@@ -32,7 +34,7 @@ type inflation struct {
 	err  error
 }
 
-// OpenSections maps the ELF file at path.
+// OpenSections maps the ELF file, or PE image, at path.
 func OpenSections(path string) (*Sections, error) {
 	osf, err := os.Open(path)
 	if err != nil {
@@ -43,10 +45,7 @@ func OpenSections(path string) (*Sections, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	ef, err := elf.NewFile(bytes.NewReader(data))
-	if err == nil {
-		err = CheckCompressed(ef)
-	}
+	ef, err := openELFOrPE(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		mmapfile.Unmap(data)
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -199,7 +199,7 @@ func (b *binaries) primary() *binary.File { return b.files[0] }
 func (b *binaries) addrspaceBinary() addrspace.Binary { return addrspaceBinary(b.primary()) }
 
 func addrspaceBinary(f *binary.File) addrspace.Binary {
-	return addrspace.Binary{Path: f.Path(), PreferredBase: f.PreferredBase(), TextOffset: f.TextSegmentOffset()}
+	return addrspace.Binary{Path: f.Path(), PreferredBase: f.PreferredBase(), TextOffset: f.TextSegmentOffset(), COFF: f.IsCOFF()}
 }
 
 // newTable returns the per-process table of a scan, which places LBR

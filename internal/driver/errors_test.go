@@ -71,7 +71,8 @@ func TestMatchBuildID(t *testing.T) {
 }
 
 // TestNothingUsable: input that yields no usable sample fails with one line
-// naming the file and what is missing, and writes nothing, on every path.
+// naming the file and what is missing, and writes nothing, on every path
+// but branch stacks outside the binary (TestBranchStacksOutsideTheBinary).
 func TestNothingUsable(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -84,7 +85,6 @@ func TestNothingUsable(t *testing.T) {
 	empty := write("empty.script", "")
 	garbage := write("garbage.script", "hello\nthis is not perf script\n\x00\x01\x02\n")
 	libcOnly := write("libc.script", "app 1 1.0: 1 cpu-clock:\n\t 1234 getpid+0x4 (/lib/libc.so.6)\n")
-	otherLBR := write("other.script", "PERF_RECORD_MMAP2 7/7: [0x400000(0x1000) @ 0 00:1d 1 0]: r-xp /bin/other\n 401310 0x401310/0x4012f0/P/-/-/22\n")
 	stripped := filepath.Join(dir, "forky-stripped")
 	if out, err := exec.Command("objcopy", "--strip-all", callstackDir+"forky", stripped).CombinedOutput(); err != nil {
 		t.Skipf("objcopy: %v %s", err, out)
@@ -100,7 +100,6 @@ func TestNothingUsable(t *testing.T) {
 		{"garbage", Options{PerfScript: garbage, Binaries: []string{forky}}, garbage + ": no usable samples: no sample in 3 lines", true},
 		{"empty, LBR flags", Options{PerfScript: empty, Binaries: []string{forky}, SkipSymbolization: true}, "no samples in the input", true},
 		{"another program's call stacks", Options{PerfScript: libcOnly, Binaries: []string{forky}}, "1 samples, none in a mapping of forky", true},
-		{"another program's LBR", Options{PerfScript: otherLBR, Binaries: []string{forky}, SkipSymbolization: true}, "none in a mapping of forky", true},
 		{"empty unsymbolized profile", Options{UnsymbolizedProfile: empty, Binaries: []string{forky}}, "no usable samples", true},
 		{"stripped binary", Options{PerfScript: script, Binaries: []string{stripped}}, stripped + ": no debug information", false},
 		{"missing debug binary", Options{PerfScript: script, Binaries: []string{forky}, DebugBinary: "/nonexistent"}, "/nonexistent", false},
@@ -120,6 +119,51 @@ func TestNothingUsable(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) > 0 {
 				t.Errorf("%s left behind", entries[0].Name())
+			}
+		})
+	}
+}
+
+// TestBranchStacksOutsideTheBinary: branch stacks none of whose branches
+// is in the binary (another program's, with MMAP events between the
+// samples as in LLVM's mmapEvent test) give llvm-profgen's empty profile
+// and its warnings, and profgen's warning saying why.
+func TestBranchStacksOutsideTheBinary(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "other.script")
+	text := "PERF_RECORD_MMAP2 7/7: [0x400000(0x1000) @ 0 00:1d 1 0]: r-xp /bin/other\n" +
+		" 4006b1 0x4006b1/0x4006a0/P/-/-/0 0x4006b1/0x4006a0/P/-/-/0\n" +
+		"PERF_RECORD_MMAP2 7/7: [0x7f2505156000(0x202000) @ 0 00:1d 2 0]: r-xp /lib/helper.so\n" +
+		" 7f2505156811 0x7f2505156811/0x7f25051569f0/P/-/-/0\n"
+	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		format string
+		skip   bool
+		want   string // the output; "" for any
+	}{
+		{"text", "text", false, "\x00"},
+		{"unsymbolized", "", true, "0\n0\n"},
+		{"extbinary", "", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr strings.Builder
+			out := filepath.Join(t.TempDir(), "out")
+			err := Run(context.Background(), Options{PerfScript: script, Binaries: []string{"testdata/t.bin"}, Format: tt.format,
+				SkipSymbolization: tt.skip, Output: out, Stderr: &stderr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil || tt.want == "\x00" && len(got) != 0 || tt.want != "" && tt.want != "\x00" && string(got) != tt.want {
+				t.Errorf("output %q (%v), want %q", got, err, tt.want)
+			}
+			for _, line := range []string{"profgen: warning: " + script + ": the profile is empty: 2 samples, none in a mapping of t.bin", "warning: No samples in perf script!"} {
+				if !strings.Contains(stderr.String(), line) {
+					t.Errorf("no line %q in\n%s", line, stderr.String())
+				}
 			}
 		})
 	}

@@ -45,7 +45,9 @@ func scanRecording(ctx context.Context, p *plan, bins *binaries, timer *phaseTim
 // profile is what the recording held: branch stacks give the LBR profile
 // (with --leading-ip-only, of every sample's IP once one sample has a
 // branch stack, as llvm-profgen 19), hybrid samples the CS one, call
-// stacks the call-stack one; nothing usable is an error.
+// stacks the call-stack one. Branch stacks none of which lands in the
+// binaries give the empty LBR profile and a warning, as llvm-profgen;
+// nothing else usable is an error.
 func (res *result) profile(p *plan, bins *binaries) (*profileInput, error) {
 	kind, ok := res.path()
 	switch {
@@ -53,35 +55,48 @@ func (res *result) profile(p *plan, bins *binaries) (*profileInput, error) {
 		return nil, res.noSamplesError(p, bins)
 	case kind == kindCS:
 		return csProfile(p, res.hybrid)
+	case kind == kindLBR && res.lbrUsed() == 0:
+		fmt.Fprintf(p.Stderr, "profgen: warning: %s: the profile is empty: %s\n", p.src.name(), res.noSamplesWhy(p, bins))
+		return res.lbrProfile(), nil
 	case kind == kindLBR:
-		in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
-		for i, s := range res.lbr {
-			in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
-			if s.Traces != nil {
-				in.lbr[i].usedTraces = s.Traces.samples
-			}
-		}
-		// llvm-profgen 22 puts the vtable loads in the counters of
-		// branch stacks alone, not in those of hybrid samples.
-		in.noDataAccess = !res.hybrid.lbrOnly()
-		return in, nil
+		return res.lbrProfile(), nil
 	}
 	return &profileInput{kind: kindStacks, stacks: res.stacks}, nil
 }
 
 // path is the scan path whose samples make the profile: kindCS for
-// hybrid samples (unwound into contexts), kindLBR for branch stacks,
-// kindStacks for call stacks. It is decided here once, for the profile
-// and for what the run reports (sampleCounts); ok is false when no path
-// has a usable sample.
+// hybrid samples (unwound into contexts), kindLBR for branch stacks (even
+// when none is in the binaries: the empty profile), kindStacks for call
+// stacks. It is decided here once, for the profile and for what the run
+// reports (sampleCounts); ok is false when no path has a usable sample.
 func (res *result) path() (kind profileKind, ok bool) {
+	branchStacks := res.lbr[0].Samples > res.lbr[0].IPOnly
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return kindCS, true
-	case res.lbrUsed() > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly:
+	case res.lbrUsed() > 0 && branchStacks:
+		return kindLBR, true
+	case res.stacks.Stats.Used > 0:
+		return kindStacks, true
+	case branchStacks:
 		return kindLBR, true
 	}
-	return kindStacks, res.stacks.Stats.Used > 0
+	return kindStacks, false
+}
+
+// lbrProfile is the LBR profile of the branch stacks, per binary.
+func (res *result) lbrProfile() *profileInput {
+	in := &profileInput{kind: kindLBR, lbr: make([]lbrCounts, len(res.lbr))}
+	for i, s := range res.lbr {
+		in.lbr[i] = lbrCounts{counters: s.Counters, traces: s.Traces, usedLLVM: s.Agg.Samples}
+		if s.Traces != nil {
+			in.lbr[i].usedTraces = s.Traces.samples
+		}
+	}
+	// llvm-profgen 22 puts the vtable loads in the counters of
+	// branch stacks alone, not in those of hybrid samples.
+	in.noDataAccess = !res.hybrid.lbrOnly()
+	return in
 }
 
 // unsymbolizedProfile is the profile of an unsymbolized file

@@ -151,21 +151,28 @@ func (res *result) warnNoMmap(w io.Writer, bins *binaries, i int) {
 	}
 }
 
-// printLLVMWarnings prints llvm-profgen's own warnings about LBR input.
-// The range shares need the binary's functions: they are left out when
-// only the unsymbolized profile is written, unless asked for in detail.
 // printLLVMWarnings prints llvm-profgen's own warnings about LBR input,
-// those of its ranges for binary i.
+// those of its ranges for binary i. The missing mmap is warned of, in
+// branch-stack input, once a sample has a branch in the binary; no range
+// at all is warned of in every mode. The range shares need the binary's
+// functions: they are left out when only the unsymbolized profile is
+// written, unless asked for in detail.
 func (res *result) printLLVMWarnings(p *plan, bins *binaries, i int) {
 	w, s := p.Stderr, res.lbr[i]
-	res.warnNoMmap(w, bins, i)
+	if s.Agg.Samples > 0 || !res.hybrid.lbrOnly() {
+		res.warnNoMmap(w, bins, i)
+	}
 	if i == 0 {
 		printBadLines(w, s)
 		if res.hybrid.lbrOnly() {
 			printSkippedLines(w, res.scan)
 		}
 	}
-	if s.Agg.Samples == 0 || (p.first().format == formatAddress && !p.LLVM.ShowDetailedWarning) {
+	if s.Agg.Pairs == 0 {
+		fmt.Fprintln(w, "warning: No samples in perf script!")
+		return
+	}
+	if p.first().format == formatAddress && !p.LLVM.ShowDetailedWarning {
 		return
 	}
 	one := bins.only(i)
@@ -236,7 +243,11 @@ func ipOnlyNote(n uint64) string {
 
 // noSamplesError says why nothing could be used, in one line.
 func (res *result) noSamplesError(p *plan, bins *binaries) error {
-	name := p.src.name()
+	return fmt.Errorf("%s: %w: %s", p.src.name(), ErrNoSamples, res.noSamplesWhy(p, bins))
+}
+
+// noSamplesWhy says why no sample could be used.
+func (res *result) noSamplesWhy(p *plan, bins *binaries) string {
 	lbr, st := res.lbr[0], res.stacks.Stats
 	total := lbr.Samples + st.Samples + res.events.dropped
 	var why string
@@ -258,7 +269,7 @@ func (res *result) noSamplesError(p *plan, bins *binaries) error {
 	default:
 		why = fmt.Sprintf("%d samples, none in %s", total, binaryNames(bins))
 	}
-	return fmt.Errorf("%s: %w: %s", name, ErrNoSamples, why)
+	return why
 }
 
 // lbrUsed is the number of samples the LBR paths counted, summed over

@@ -21,3 +21,10 @@ A64="--target=aarch64-linux-gnu -Wl,-z,max-page-size=4096"
 clang-19 $A64 -O2 -g -fPIE -pie -mbranch-protection=standard $LD -o arm64-pie.elf prog.c
 clang-19 $A64 -O2 -march=armv8.3-a -mbranch-protection=pac-ret+leaf -fno-pie -no-pie $LD -o arm64-nopie.elf prog.c
 clang-19 $A64 -nostdlib -static $LD -o arm64-tricky.elf arm64-tricky.S
+# PE images (llvm-profgen's COFF binaries), linked by lld-link alone (no C
+# runtime: prog.c needs none) with DWARF and the COFF symbol table.
+for t in x86_64:prog.exe aarch64:arm64-prog.exe; do
+	clang-22 --target="${t%%:*}-pc-windows-msvc" -O2 -gdwarf -c -o prog.obj prog.c
+	lld-link-22 /nodefaultlib /entry:main /subsystem:console /debug:dwarf /Brepro /out:"${t#*:}" prog.obj
+done
+rm -f prog.obj
