@@ -136,6 +136,13 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
 	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	// --generate-merged-base-profiles: every context nested into a caller
+	// also merged into its function's top-level profile, the inlinee
+	// marked !Attributes 4 (LLVM's ProfileConverter, as in merge).
+	{name: "CS: --generate-merged-base-profiles, probes", args: with(csProbe, "--format=text", "--generate-merged-base-profiles")},
+	{name: "CS: --generate-merged-base-profiles --csspgo-preinliner=0", args: with(csNoProbe, "--format=text", "--generate-merged-base-profiles", "--csspgo-preinliner=0")},
+	{name: "CS: --generate-merged-base-profiles, recursion", args: with(recNoMmap, "--format=text", "--generate-merged-base-profiles")},
+	{name: "CS: --generate-merged-base-profiles extbinary", args: with(csNoProbe, "--generate-merged-base-profiles", "--csspgo-preinliner=0", "--populate-profile-symbol-list"), rendered: true},
 	// Tail calls (tailcall.bin): the frames they lose are inferred by a
 	// search of tail-call chains, --max-search-depth deep; the chain
 	// through mid1 is cut at depth 2, leaving the one through mid2 unique.
