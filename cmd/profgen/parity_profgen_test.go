@@ -51,6 +51,9 @@ var (
 	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
 	recNoMmap = []string{"--binary={rec-probe-nopie.bin}", "--perfscript={rec-nommap.script}"}
 	tailcall  = []string{"--binary={tailcall.bin}", "--perfscript={tailcall.script}"}
+	// halfInline: half-inline.c's first 20 samples, where llvm-profgen
+	// marks the half-inlined context as profgen does.
+	halfInline = []string{"--binary={half-inline.bin}", "--perfscript={half-inline-20.script}"}
 )
 
 // tb is the small checked-in program and its hand-made LBR script.
@@ -143,6 +146,12 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: --generate-merged-base-profiles --csspgo-preinliner=0", args: with(csNoProbe, "--format=text", "--generate-merged-base-profiles", "--csspgo-preinliner=0")},
 	{name: "CS: --generate-merged-base-profiles, recursion", args: with(recNoMmap, "--format=text", "--generate-merged-base-profiles")},
 	{name: "CS: --generate-merged-base-profiles extbinary", args: with(csNoProbe, "--generate-merged-base-profiles", "--csspgo-preinliner=0", "--populate-profile-symbol-list"), rendered: true},
+	// A call site inlined and not (half-inline.bin): where llvm-profgen
+	// marks the context inlined too, the profiles are equal; where it does
+	// not, TestContextWasInlinedFromAnySample shows the one difference.
+	{name: "CS: a call site inlined and not", args: with(halfInline, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: a call site inlined and not, extbinary", args: with(halfInline, "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--populate-profile-symbol-list"), rendered: true},
+	{name: "CS: a call site inlined and not, --csspgo-replay-preinline", args: with(halfInline, "--format=text", "--csspgo-replay-preinline")},
 	// Tail calls (tailcall.bin): the frames they lose are inferred by a
 	// search of tail-call chains, --max-search-depth deep; the chain
 	// through mid1 is cut at depth 2, leaving the one through mid2 unique.
