@@ -194,6 +194,19 @@ var profgenParityTable = []profgenRow{
 	listing("{data:arm64/sqlite/binary}", "--show-source-locations"),
 	listing("{data:arm64/wordfreq-nopie/binary}", "--show-source-locations", "--show-pseudo-probe"),
 	listing("{data:binary/clang-O3-avx2-cet.elf}"),
+	// --x86-asm-syntax (LLVM's symbolize test): Intel syntax, on the same
+	// kinds of code; AArch64 has one syntax.
+	listing("{drv:t.bin}", "--x86-asm-syntax=intel"),
+	listing("{drv:t.bin}", "--x86-asm-syntax=att", "--show-source-locations"),
+	listing("{drv:t.bin}", "--x86-asm-syntax=intel", "--show-source-locations", "--show-canonical-fname", "--disassemble-functions=main,bar"),
+	listing("../../internal/binary/pseudoprobe/testdata/probe.elf", "--x86-asm-syntax=intel", "--show-pseudo-probe", "--show-source-locations"),
+	listing("../../internal/binary/testdata/tricky.elf", "--x86-asm-syntax=intel"),
+	listing("../../internal/binary/testdata/arm64-pie.elf", "--x86-asm-syntax=intel"),
+	listing("{data:binary/clang-O3-avx2-cet.elf}", "--x86-asm-syntax=intel"),
+	listing("{data:binary/gcc-O2.elf}", "--x86-asm-syntax=intel"),
+	listing("{data:probe/sqlite/binary}", "--x86-asm-syntax=intel", "--show-pseudo-probe", "--show-source-locations"),
+	{name: "--x86-asm-syntax=intel without --show-disassembly-only: no effect", args: with(tb, "--format=text", "--x86-asm-syntax=intel")},
+	{name: "--x86-asm-syntax of another name", args: []string{"--binary={drv:t.bin}", "--show-disassembly-only", "--x86-asm-syntax=masm", "-o", "{out}"}, bothFail: true},
 }
 
 func TestParityWithLLVMProfgen(t *testing.T) {

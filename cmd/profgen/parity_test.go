@@ -861,7 +861,7 @@ func TestHelpTexts(t *testing.T) {
 			"--update-total-samples", "--show-density", "--profile-density-threshold float", "(default 50)",
 			"--profile-density-cutoff-hot int", "(default 990000)", "--show-mmap-events", "--show-detailed-warning",
 			"--show-disassembly-only", "--show-source-locations", "--show-canonical-fname", "--disassemble-functions", "--llvm-sample-profile", "--dwp",
-			"--load-function-from-symbol", "--kernel", "--time-profgen", "--generate-merged-base-profiles"}},
+			"--load-function-from-symbol", "--kernel", "--time-profgen", "--generate-merged-base-profiles", "--x86-asm-syntax string", `(default "att")`}},
 		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",

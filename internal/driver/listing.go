@@ -19,7 +19,7 @@ import (
 // and the pseudo probes are combined here.
 func showListing(opts Options, bins *binaries) error {
 	for i, f := range bins.files {
-		lo := binary.ListingOptions{Functions: opts.LLVM.DisassembleFunctions}
+		lo := binary.ListingOptions{Functions: opts.LLVM.DisassembleFunctions, IntelSyntax: opts.LLVM.IntelSyntax}
 		if opts.LLVM.ShowCanonicalFuncName {
 			lo.Name = symbolize.CanonicalName
 		}
