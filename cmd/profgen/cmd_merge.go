@@ -60,6 +60,7 @@ func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ProfSymList, "prof-sym-list", "", "sample profiles: file of function names to add to the profile symbol list")
 	fs.BoolVar(&o.DropProfileSymbolList, "drop-profile-symbol-list", false, "sample profiles: drop the inputs' profile symbol lists")
 	fs.StringVar(&o.ProfileLayout, "convert-sample-profile-layout", "", "sample profiles: flat (every inlined profile made top-level) or nest (context-sensitive profiles; profiles without contexts stay as they are)")
+	fs.BoolVar(&o.MergedBaseProfiles, "generate-merged-base-profiles", false, "sample profiles: with --convert-sample-profile-layout=nest, also merge every context into its function's top-level profile (its inlinees marked !Attributes 4)")
 	fs.BoolVar(&o.SplitLayout, "split-layout", false, "sample profiles: extbinary with the functions that have inlinees in their own sections (llvm-profdata 20; -19 reads it); with --text, the others marked !Flat (as llvm-profdata-22)")
 	fs.BoolVar(&o.WriteVTables, "extbinary-write-vtable-type-prof", false, "sample profiles: keep the vtable type counts in --extbinary output (LLVM 22; dropped without it, and unreadable to LLVM 19 with it)")
 	fs.IntVar(&o.OutputVersion, "output-version", 0, "profgen: indexed version to write: 13 (clang 22 and later, as llvm-profdata-22), 12 (clang 19 and later, as llvm-profdata-19) or 7 (clang 14 and later, as llvm-profdata-14); default 13, or 12 where the raws' front-end hashes are those of clang 21 or older")

@@ -11,6 +11,7 @@ import (
 // does).
 type llvmProfgenFlags struct {
 	useOffset, loadFunctionFromSymbol bool
+	asmSyntax                         string
 	hotCount, coldCount               uint64
 	density                           driver.DensityOptions
 }
@@ -38,6 +39,7 @@ func (f *llvmProfgenFlags) addLLVMProfgenFlags(fs *pflag.FlagSet, o *driver.Opti
 	fs.BoolVar(&l.ShowSourceLocations, "show-source-locations", false, "with --show-disassembly-only: print source locations")
 	fs.BoolVar(&l.ShowCanonicalFuncName, "show-canonical-fname", false, "with --show-disassembly-only: print canonical function names")
 	fs.StringSliceVar(&l.DisassembleFunctions, "disassemble-functions", nil, "with --show-disassembly-only: the functions to print (demangled names, comma-separated)")
+	fs.StringVar(&f.asmSyntax, "x86-asm-syntax", "att", "with --show-disassembly-only: att or intel, the syntax of x86 instructions")
 	fs.StringVar(&l.DWP, "dwp", "", "the DWARF package (.dwp) of a split-DWARF binary (default: the --binary, or --debug-binary, path with .dwp appended; when it cannot be opened, the .dwo files are read)")
 	fs.BoolVar(&f.loadFunctionFromSymbol, "load-function-from-symbol", true, "pseudo-probe binaries: add the functions only the symbol table knows (incomplete DWARF), as llvm-profgen 22; =false as 19")
 	fs.BoolVar(&l.Kernel, "kernel", false, "the binary is the Linux kernel ([kernel.kallsyms] mmap events)")
@@ -59,6 +61,12 @@ func (f *llvmProfgenFlags) apply(fs *pflag.FlagSet, o *driver.Options) error {
 		l.SummaryColdCount = &f.coldCount
 	}
 	l.Density = &f.density
+	switch f.asmSyntax {
+	case "att", "intel":
+		l.IntelSyntax = f.asmSyntax == "intel"
+	default:
+		return usageError{errString("for the --x86-asm-syntax option: Cannot find option named '" + f.asmSyntax + "'!")}
+	}
 	if l.ShowSourceLocations && !l.ShowDisassemblyOnly {
 		return usageError{errString("--show-source-locations should work together with --show-disassembly-only!")}
 	}

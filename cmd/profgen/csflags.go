@@ -23,6 +23,7 @@ func addCSFlags(fs *pflag.FlagSet, o *driver.CSOptions) {
 	fs.BoolVar(&p.PreInliner, "csspgo-preinliner", true, "run the CS pre-inliner: keep the contexts worth inlining, merge the others into base profiles")
 	fs.BoolVar(&p.ContextCost, "use-context-cost-for-preinliner", true, "pre-inliner: size callees by their machine code in each inline context")
 	fs.BoolVar(&p.Nested, "gen-cs-nested-profile", true, "write contexts as nested inlinees (otherwise as flat [a:1 @ b] contexts)")
+	fs.BoolVar(&p.MergedBaseProfiles, "generate-merged-base-profiles", false, "nested profile: also merge every context inlined into a caller into its function's top-level profile")
 	fs.Var(optionalBool{&p.MergeColdContext}, "csprof-merge-cold-context", "merge cold contexts into shorter ones (default: on without the pre-inliner)")
 	fs.Lookup("csprof-merge-cold-context").NoOptDefVal = "true"
 	fs.IntVar(&p.MaxColdContextDepth, "csprof-max-cold-context-depth", 1, "frames kept when merging cold contexts")

@@ -51,6 +51,9 @@ var (
 	csNoProbe = []string{"--binary={cs-noprobe.bin}", "--perfscript={cs-noprobe.script}"}
 	recNoMmap = []string{"--binary={rec-probe-nopie.bin}", "--perfscript={rec-nommap.script}"}
 	tailcall  = []string{"--binary={tailcall.bin}", "--perfscript={tailcall.script}"}
+	// halfInline: half-inline.c's first 20 samples, where llvm-profgen
+	// marks the half-inlined context as profgen does.
+	halfInline = []string{"--binary={half-inline.bin}", "--perfscript={half-inline-20.script}"}
 )
 
 // tb is the small checked-in program and its hand-made LBR script.
@@ -150,6 +153,19 @@ var profgenParityTable = []profgenRow{
 	{name: "CS: recursion without MMAP, unsymbolized", args: with(recNoMmap, "--skip-symbolization", "--profile-summary-hot-count=0")},
 	{name: "CS: recursion, --compress-recursion=0 --csprof-max-context-depth=0", args: with(recNoMmap, "--format=text", "--compress-recursion=0", "--profile-summary-hot-count=0", "--csprof-max-context-depth=0", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
 	{name: "CS: recursion, --csprof-max-cold-context-depth=2", args: with(recNoMmap, "--format=text", "--compress-recursion=-1", "--profile-summary-hot-count=100", "--trim-cold-profile=0", "--csprof-max-cold-context-depth=2", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	// --generate-merged-base-profiles: every context nested into a caller
+	// also merged into its function's top-level profile, the inlinee
+	// marked !Attributes 4 (LLVM's ProfileConverter, as in merge).
+	{name: "CS: --generate-merged-base-profiles, probes", args: with(csProbe, "--format=text", "--generate-merged-base-profiles")},
+	{name: "CS: --generate-merged-base-profiles --csspgo-preinliner=0", args: with(csNoProbe, "--format=text", "--generate-merged-base-profiles", "--csspgo-preinliner=0")},
+	{name: "CS: --generate-merged-base-profiles, recursion", args: with(recNoMmap, "--format=text", "--generate-merged-base-profiles")},
+	{name: "CS: --generate-merged-base-profiles extbinary", args: with(csNoProbe, "--generate-merged-base-profiles", "--csspgo-preinliner=0", "--populate-profile-symbol-list"), rendered: true},
+	// A call site inlined and not (half-inline.bin): where llvm-profgen
+	// marks the context inlined too, the profiles are equal; where it does
+	// not, TestContextWasInlinedFromAnySample shows the one difference.
+	{name: "CS: a call site inlined and not", args: with(halfInline, "--format=text", "--csspgo-preinliner=0", "--gen-cs-nested-profile=0")},
+	{name: "CS: a call site inlined and not, extbinary", args: with(halfInline, "--csspgo-preinliner=0", "--gen-cs-nested-profile=0", "--populate-profile-symbol-list"), rendered: true},
+	{name: "CS: a call site inlined and not, --csspgo-replay-preinline", args: with(halfInline, "--format=text", "--csspgo-replay-preinline")},
 	// Tail calls (tailcall.bin): the frames they lose are inferred by a
 	// search of tail-call chains, --max-search-depth deep; the chain
 	// through mid1 is cut at depth 2, leaving the one through mid2 unique.
@@ -216,6 +232,19 @@ var profgenParityTable = []profgenRow{
 	listing("{data:arm64/sqlite/binary}", "--show-source-locations"),
 	listing("{data:arm64/wordfreq-nopie/binary}", "--show-source-locations", "--show-pseudo-probe"),
 	listing("{data:binary/clang-O3-avx2-cet.elf}"),
+	// --x86-asm-syntax (LLVM's symbolize test): Intel syntax, on the same
+	// kinds of code; AArch64 has one syntax.
+	listing("{drv:t.bin}", "--x86-asm-syntax=intel"),
+	listing("{drv:t.bin}", "--x86-asm-syntax=att", "--show-source-locations"),
+	listing("{drv:t.bin}", "--x86-asm-syntax=intel", "--show-source-locations", "--show-canonical-fname", "--disassemble-functions=main,bar"),
+	listing("../../internal/binary/pseudoprobe/testdata/probe.elf", "--x86-asm-syntax=intel", "--show-pseudo-probe", "--show-source-locations"),
+	listing("../../internal/binary/testdata/tricky.elf", "--x86-asm-syntax=intel"),
+	listing("../../internal/binary/testdata/arm64-pie.elf", "--x86-asm-syntax=intel"),
+	listing("{data:binary/clang-O3-avx2-cet.elf}", "--x86-asm-syntax=intel"),
+	listing("{data:binary/gcc-O2.elf}", "--x86-asm-syntax=intel"),
+	listing("{data:probe/sqlite/binary}", "--x86-asm-syntax=intel", "--show-pseudo-probe", "--show-source-locations"),
+	{name: "--x86-asm-syntax=intel without --show-disassembly-only: no effect", args: with(tb, "--format=text", "--x86-asm-syntax=intel")},
+	{name: "--x86-asm-syntax of another name", args: []string{"--binary={drv:t.bin}", "--show-disassembly-only", "--x86-asm-syntax=masm", "-o", "{out}"}, bothFail: true},
 }
 
 func TestParityWithLLVMProfgen(t *testing.T) {

@@ -193,6 +193,25 @@ var parityTable = []parityRow{
 	{name: "flat layout then --function", args: []string{"merge", "--sample", "--text", "--convert-sample-profile-layout=flat", "--function=deeper", "-o", "{out}", "{sp:inline.txt}"}},
 	{name: "nest layout of a profile without contexts", args: []string{"merge", "--sample", "--convert-sample-profile-layout=nest", "-o", "{out}", "{sp:inline.txt}"}},
 	{name: "bad layout", args: []string{"merge", "--sample", "--convert-sample-profile-layout=deep", "-o", "{out}", "{sp:inline.txt}"}, compare: bothFail},
+	// Nested CS profiles (LLVM's cs-sample-nested-profile class; inputs
+	// hand-written, testdata/parity/README): each context inlined into its
+	// caller context's profile, those without one made top-level; with
+	// --generate-merged-base-profiles every context merged into its
+	// function's profile too. Extbinary lists the function metadata in
+	// LLVM's hash map order, so those rows compare the text.
+	{name: "nest layout of contexts", args: nestRow("--text", "{cs-nest.sample.txt}")},
+	{name: "nest layout, --generate-merged-base-profiles", args: nestRow("--text", "--generate-merged-base-profiles", "{cs-nest.sample.txt}")},
+	{name: "nest layout, --generate-merged-base-profiles=0", args: nestRow("--text", "--generate-merged-base-profiles=0", "{cs-nest.sample.txt}")},
+	{name: "nest layout, probes", args: nestRow("--text", "{cs-nest-probe.sample.txt}")},
+	{name: "nest layout, probes, merged base: a checksum mismatch dropped", args: nestRow("--text", "--generate-merged-base-profiles", "{cs-nest-probe.sample.txt}")},
+	{name: "nest layout to extbinary", args: nestRow("--extbinary", "{cs-nest.sample.txt}"), compare: sameText},
+	{name: "nest layout to extbinary, probes, merged base, md5", args: nestRow("--extbinary", "--use-md5", "--generate-merged-base-profiles", "{cs-nest-probe.sample.txt}"), compare: sameText},
+	{name: "nest layout to binary", args: nestRow("--binary", "{cs-nest.sample.txt}")},
+	{name: "nest layout of profgen's CS extbinary, merged base", args: nestRow("--text", "--generate-merged-base-profiles", "{sp:cs/flat.extbinary}")},
+	{name: "nest layout of weighted CS profiles", args: nestRow("--text", "--weighted-input=3,{cs-nest.sample.txt}", "{cs-flat-noprobe.sample.txt}")},
+	{name: "nest layout after cold contexts merged and trimmed", args: nestRow("--text", "--sample-merge-cold-context", "--sample-trim-cold-context", "--generate-merged-base-profiles", "{cs-nest-probe.sample.txt}")},
+	{name: "nest layout then --function", args: nestRow("--text", "--function=worker", "{cs-nest.sample.txt}")},
+	{name: "--generate-merged-base-profiles without nest: flat contexts kept", args: []string{"merge", "--sample", "--text", "--generate-merged-base-profiles", "-o", "{out}", "{cs-nest.sample.txt}"}},
 
 	// Item 6: --split-layout (llvm-profdata 20; -19 reads the layout, so
 	// its rendering of profgen's file is compared with its own merge).
@@ -418,6 +437,12 @@ var parityTable = []parityRow{
 	{name: "supplement: weighted input refused", args: []string{"merge", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "{out}", "--weighted-input=2,{supp-instr.proftext}"}, compare: bothFail},
 	{name: "supplement: --sample refused", args: []string{"merge", "--sample", "--supplement-instr-with-sample={supp-samples.txt}", "-o", "{out}", "{supp-instr.proftext}"}, compare: bothFail},
 	{name: "show --show-vtables of an indexed profile with vtable names", args: []string{"show", "--all-functions", "--show-vtables", "--ic-targets", "{idx:vtkeep}"}, compare: sameStdout},
+}
+
+// nestRow merges sample profiles with --convert-sample-profile-layout=nest
+// and more flags.
+func nestRow(args ...string) []string {
+	return append([]string{"merge", "--sample", "--convert-sample-profile-layout=nest", "-o", "{out}"}, args...)
 }
 
 // reference is a release of llvm-profdata the parity table runs against,
@@ -836,11 +861,11 @@ func TestHelpTexts(t *testing.T) {
 			"--update-total-samples", "--show-density", "--profile-density-threshold float", "(default 50)",
 			"--profile-density-cutoff-hot int", "(default 990000)", "--show-mmap-events", "--show-detailed-warning",
 			"--show-disassembly-only", "--show-source-locations", "--show-canonical-fname", "--disassemble-functions", "--llvm-sample-profile", "--dwp",
-			"--load-function-from-symbol", "--kernel", "--time-profgen"}},
+			"--load-function-from-symbol", "--kernel", "--time-profgen", "--generate-merged-base-profiles", "--x86-asm-syntax string", `(default "att")`}},
 		{[]string{"merge", "--help"}, []string{"--binary ", "--binary-file", "--compress-all-sections", "--extbinary", "--failure-mode string",
 			"--function", "--gcc", "--gen-partial-profile", "--input-files", "--instr", "--match-binary-id", "--no-function",
 			"--num-threads", "--output-version", "--prof-sym-list", "--drop-profile-symbol-list", "--sample", "--sparse",
-			"--split-layout", "--text", "--use-md5", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
+			"--split-layout", "--text", "--use-md5", "--generate-merged-base-profiles", "--version", "--weighted-input", "--convert-sample-profile-layout", "--profile-isfs", "(default 0: autodetect)", `(default "any")`,
 			"--gcov-version uint32", "(default 2)", "--gcc-fold-discriminators",
 			"--debug-info", "--correlate", "--debug-file-directory", "--debuginfod", "--max-debug-info-correlation-warnings int", "--keep-vtable-symbols",
 			"--output-size-limit uint", "--sample-merge-cold-context", "--sample-trim-cold-context", "--sample-frame-depth-for-cold-context uint", "(default 1)",

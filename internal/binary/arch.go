@@ -16,13 +16,16 @@ type arch struct {
 	decode     insn.Decoder
 	maxInstLen int
 	text       func(b []byte, pc uint64) string
+	// intelText prints an instruction in Intel syntax (x86 only; nil
+	// where the architecture has one syntax).
+	intelText func(b []byte, pc uint64) string
 }
 
 // archOf returns the decoder for the machine of an ELF file.
 func archOf(m elf.Machine) (arch, error) {
 	switch m {
 	case elf.EM_X86_64:
-		return arch{decode: x86.Decode, maxInstLen: x86.MaxInstLen, text: x86.Text}, nil
+		return arch{decode: x86.Decode, maxInstLen: x86.MaxInstLen, text: x86.Text, intelText: x86.IntelText}, nil
 	case elf.EM_AARCH64:
 		return arch{decode: arm64.Decode, maxInstLen: arm64.MaxInstLen, text: arm64.Text}, nil
 	}

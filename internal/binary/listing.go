@@ -25,6 +25,10 @@ type ListingOptions struct {
 	// Location returns the text printed after the instruction at addr,
 	// from column 40 (--show-source-locations); nil: nothing.
 	Location func(addr uint64) string
+	// IntelSyntax prints x86 instructions in Intel syntax
+	// (--x86-asm-syntax=intel) rather than AT&T; other architectures
+	// have one syntax.
+	IntelSyntax bool
 }
 
 // ListingStats is what WriteListing found besides what it printed.
@@ -51,7 +55,10 @@ func (f *File) WriteListing(w io.Writer, opts ListingOptions) (ListingStats, err
 		return ListingStats{}, fmt.Errorf("%s: reading .symtab: %w", f.path, err)
 	}
 	bySec := sectionSymbols(f.elf, syms)
-	l := lister{f: f, w: bw, opts: opts, only: map[string]bool{}, invalid: map[[2]uint64]bool{}}
+	l := lister{f: f, w: bw, opts: opts, text: f.code.arch.text, only: map[string]bool{}, invalid: map[[2]uint64]bool{}}
+	if opts.IntelSyntax && f.code.arch.intelText != nil {
+		l.text = f.code.arch.intelText
+	}
 	for _, name := range opts.Functions {
 		l.only[name] = true
 	}
@@ -104,6 +111,7 @@ type lister struct {
 	f       *File
 	w       *bufio.Writer
 	opts    ListingOptions
+	text    func(b []byte, pc uint64) string // the instruction printer
 	only    map[string]bool
 	buf     []byte
 	invalid map[[2]uint64]bool // runs of bytes that do not decode, [first, last]
@@ -150,7 +158,7 @@ func (l *lister) symbol(sec *elf.Section, start, end uint64, show bool) error {
 	off := uint64(0)
 	for off < end-start {
 		size, _, ok := a.decode(l.buf[off:])
-		text := a.text(l.buf[off:], start+off)
+		text := l.text(l.buf[off:], start+off)
 		if show {
 			l.inst(start+off, text)
 		}

@@ -125,7 +125,7 @@ func (d *listingDiff) report(t *testing.T) {
 	if len(d.boundary) > 0 {
 		t.Logf("%d addresses listed by one side only (the decoder out of step with LLVM's), for example %s", len(d.boundary), d.boundary[0])
 	}
-	t.Logf("%d instructions, %d (%.2f%%) printed as llvm-profgen-19 prints them", d.insts, d.sameText, d.percent())
+	t.Logf("%d instructions, %d (%.2f%%) printed as the reference prints them", d.insts, d.sameText, d.percent())
 	if n := os.Getenv("PROFGEN_SHOW_TEXT_DIFFS"); n != "" {
 		keys := make([]string, 0, len(d.textDiffs))
 		for k := range d.textDiffs {
@@ -141,11 +141,16 @@ func (d *listingDiff) report(t *testing.T) {
 	}
 }
 
-// compareWithProfgen compares the listing of f with llvm-profgen-19's of
-// the same file, both streamed.
-func compareWithProfgen(t *testing.T, tool string, f *File) *listingDiff {
+// compareWithProfgen compares the listing of f with tool's (an
+// llvm-profgen) of the same file, both streamed; opts.IntelSyntax asks
+// both for Intel syntax.
+func compareWithProfgen(t *testing.T, tool string, f *File, opts ListingOptions) *listingDiff {
 	t.Helper()
-	cmd := exec.Command(tool, "--show-disassembly-only", "--binary", f.Path(), "--output", os.DevNull)
+	args := []string{"--show-disassembly-only", "--binary", f.Path(), "--output", os.DevNull}
+	if opts.IntelSyntax {
+		args = append(args, "--x86-asm-syntax=intel")
+	}
+	cmd := exec.Command(tool, args...)
 	want, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +160,7 @@ func compareWithProfgen(t *testing.T, tool string, f *File) *listingDiff {
 	}
 	got, w := io.Pipe()
 	go func() {
-		_, err := f.WriteListing(w, ListingOptions{})
+		_, err := f.WriteListing(w, opts)
 		w.CloseWithError(err)
 	}()
 	d, err := compareListings(got, want, nil)
@@ -238,7 +243,25 @@ var boundaryDiffs = map[string]int{
 }
 
 func TestListingMatchesProfgen(t *testing.T) {
-	tool := testutil.Tool(t, "llvm-profgen-19")
+	checkListings(t, testutil.Tool(t, "llvm-profgen-19"), ListingOptions{}, textFloors)
+}
+
+// TestIntelListingMatchesProfgen22: the listings in Intel syntax
+// (--x86-asm-syntax=intel) against llvm-profgen-22's, held to the same
+// floors as the AT&T ones.
+func TestIntelListingMatchesProfgen22(t *testing.T) {
+	checkListings(t, testutil.Tool(t, "llvm-profgen-22"), ListingOptions{IntelSyntax: true}, intelTextFloors)
+}
+
+// intelTextFloors are textFloors for Intel syntax.
+var intelTextFloors = map[string]float64{
+	"arm64-tricky.elf": textFloors["arm64-tricky.elf"], // one syntax on AArch64
+}
+
+// checkListings compares the listings of every listing binary with
+// tool's: no line but instruction texts may differ, and the share of
+// those printed as tool prints them must reach the binary's floor.
+func checkListings(t *testing.T, tool string, opts ListingOptions, floors map[string]float64) {
 	bins := listingBinaries(t)
 	names := make([]string, 0, len(bins))
 	for name := range bins {
@@ -253,17 +276,17 @@ func TestListingMatchesProfgen(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			d := compareWithProfgen(t, tool, f)
+			d := compareWithProfgen(t, tool, f, opts)
 			d.report(t)
 			if n := boundaryDiffs[name]; len(d.boundary) > n {
 				t.Errorf("%d addresses listed by one side only, %d known", len(d.boundary), n)
 			}
-			floor, ok := textFloors[name]
+			floor, ok := floors[name]
 			if !ok {
 				floor = defaultTextFloor
 			}
 			if d.percent() < floor {
-				t.Errorf("%.2f%% of the instructions printed as llvm-profgen-19 prints them, below the %.2f%% measured", d.percent(), floor)
+				t.Errorf("%.2f%% of the instructions printed as %s prints them, below the %.2f%% measured", d.percent(), tool, floor)
 			}
 		})
 	}

@@ -28,6 +28,9 @@ type Options struct {
 	MaxColdContextDepth int
 	// TrimColdProfile drops cold profiles (--trim-cold-profile).
 	TrimColdProfile bool
+	// MergedBaseProfiles also merges every context nested into a caller
+	// into its function's top-level profile (--generate-merged-base-profiles).
+	MergedBaseProfiles bool
 	// MarkAllPreinlined marks every profile as to be inlined
 	// (--mark-all-context-preinlined).
 	MarkAllPreinlined bool

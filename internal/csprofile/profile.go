@@ -84,7 +84,7 @@ func (g *generator) finish(sz *sizes) *Result {
 	}
 	var prof *sampleprof.Profile
 	if opts.Nested {
-		prof = nest(flat, g.t.names)
+		prof = nest(flat, g.t.names, opts.MergedBaseProfiles)
 	} else {
 		prof = flatProfile(flat)
 	}
@@ -149,6 +149,16 @@ func contextLessSummary(t *trie) *sampleprof.Summary {
 type flatEntry struct {
 	ctx []sampleprof.ContextFrame
 	fs  *sampleprof.FunctionSamples
+}
+
+// flatEntries lists the contexts of a flat CS profile, keyed by context
+// text.
+func flatEntries(p *sampleprof.Profile) map[string]*flatEntry {
+	flat := make(map[string]*flatEntry, len(p.Functions))
+	for k, fs := range p.Functions {
+		flat[k] = &flatEntry{ctx: fs.Context, fs: fs}
+	}
+	return flat
 }
 
 // flatProfiles lists the trie's profiles with their contexts
@@ -216,11 +226,7 @@ func trimAndMergeCold(flat map[string]*flatEntry, threshold uint64, trim, merge 
 // context-sensitive profile: the trimmer above, on every context (not the
 // base profiles only), with the last depth frames of a cold context kept.
 func TrimColdContexts(p *sampleprof.Profile, threshold uint64, trim, merge bool, depth int) {
-	flat := make(map[string]*flatEntry, len(p.Functions))
-	for k, fs := range p.Functions {
-		flat[k] = &flatEntry{ctx: fs.Context, fs: fs}
-	}
-	flat = trimAndMergeCold(flat, threshold, trim, merge, depth, false)
+	flat := trimAndMergeCold(flatEntries(p), threshold, trim, merge, depth, false)
 	p.Functions = make(map[string]*sampleprof.FunctionSamples, len(flat))
 	for k, e := range flat {
 		e.fs.Context = e.ctx

@@ -19,7 +19,7 @@ import (
 // and the pseudo probes are combined here.
 func showListing(p *plan, bins *binaries) error {
 	for i, f := range bins.files {
-		lo := binary.ListingOptions{Functions: p.LLVM.DisassembleFunctions}
+		lo := binary.ListingOptions{Functions: p.LLVM.DisassembleFunctions, IntelSyntax: p.LLVM.IntelSyntax}
 		if p.LLVM.ShowCanonicalFuncName {
 			lo.Name = symbolize.CanonicalName
 		}

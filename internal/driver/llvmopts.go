@@ -46,11 +46,13 @@ type LLVMOptions struct {
 	// instruction's inline stack, ShowCanonicalFuncName
 	// (--show-canonical-fname) prints symbols by their canonical names,
 	// DisassembleFunctions (--disassemble-functions) lists only those
-	// symbols, and Options.ShowPseudoProbe adds the probes.
+	// symbols, Options.ShowPseudoProbe adds the probes, and IntelSyntax
+	// (--x86-asm-syntax=intel) prints x86 instructions in Intel syntax.
 	ShowDisassemblyOnly   bool
 	ShowSourceLocations   bool
 	ShowCanonicalFuncName bool
 	DisassembleFunctions  []string
+	IntelSyntax           bool
 
 	// DWP is the DWARF package of the (primary) split-DWARF binary (--dwp;
 	// default: the path of the file holding its DWARF with ".dwp"

@@ -59,6 +59,9 @@ type Options struct {
 	// inlined profile top-level; "nest" applies to context-sensitive
 	// profiles only; "" keeps the layout.
 	ProfileLayout string
+	// MergedBaseProfiles (--generate-merged-base-profiles): nesting also
+	// merges every context into its function's top-level profile.
+	MergedBaseProfiles bool
 	// SplitLayout (--split-layout, llvm-profdata 20): extbinary sample
 	// output in the split layout.
 	SplitLayout bool

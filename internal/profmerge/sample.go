@@ -34,8 +34,11 @@ func mergeSample(stderr io.Writer, o *Options, in []merge.Input) error {
 		return err
 	}
 	o.trimColdContexts(p)
-	if o.ProfileLayout == "flat" {
+	switch o.ProfileLayout {
+	case "flat":
 		p = sampleprof.Flatten(p)
+	case "nest":
+		p = csprofile.Nest(p, o.MergedBaseProfiles)
 	}
 	if err := o.symbolList(stderr, p, format); err != nil {
 		return err

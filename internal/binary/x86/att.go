@@ -14,22 +14,46 @@ import (
 )
 
 // Text returns the instruction at the start of b, at address pc, as
-// llvm-profgen prints it after the address: "\tmnemonic\toperands", with
-// "\tprefix\t" before for a rep, repne or lock prefix of the instruction,
-// and "\t<unknown>" for bytes LLVM does not decode (Decode's ok false).
-func Text(b []byte, pc uint64) string {
+// llvm-profgen prints it after the address in AT&T syntax (its default):
+// "\tmnemonic\toperands", with "\tprefix\t" before for a rep, repne or
+// lock prefix of the instruction, and "\t<unknown>" for bytes LLVM does
+// not decode (Decode's ok false).
+func Text(b []byte, pc uint64) string { return render(b, pc, att) }
+
+// A syntax prints decoded instructions: AT&T or Intel.
+type syntax struct {
+	// inst is the text of an instruction x86asm decodes.
+	inst func(inst *x86asm.Inst, b []byte, pc uint64) string
+	// operands are the operand texts, in the syntax's order.
+	operands func(inst *x86asm.Inst, pc uint64) []string
+	// reg is a register's name.
+	reg func(r x86asm.Reg) string
+	// sized is a mnemonic with the size suffix of an operand of that many
+	// bytes, where the syntax writes one.
+	sized func(name string, bytes int) string
+}
+
+var att = syntax{
+	inst:     attText,
+	operands: operands,
+	reg:      func(r x86asm.Reg) string { return "%" + regName(r) },
+	sized:    func(name string, bytes int) string { return name + suffix(bytes) },
+}
+
+// render is the text of the instruction at the start of b in syntax s.
+func render(b []byte, pc uint64, s syntax) string {
 	n, _, ok := Decode(b)
 	if !ok {
 		return "\t<unknown>"
 	}
-	if t, ok := quirkText(b, n); ok {
+	if t, ok := s.quirkText(b, n); ok {
 		return t
 	}
 	inst, err := x86asm.Decode(b[:n], 64)
 	if err != nil || inst.Len != n || inst.Op == 0 {
 		return "\t" + hexBytes(b[:n])
 	}
-	return attText(&inst, b[:n], pc)
+	return s.inst(&inst, b[:n], pc)
 }
 
 func attText(inst *x86asm.Inst, b []byte, pc uint64) string {
@@ -337,14 +361,7 @@ func memText(inst *x86asm.Inst, m x86asm.Mem) string {
 		s.WriteString("%" + regName(m.Base))
 	}
 	if index != 0 {
-		name := regName(index)
-		if index == x86asm.RIP {
-			name = "riz"
-			if inst.AddrSize == 32 {
-				name = "eiz"
-			}
-		}
-		s.WriteString(",%" + name)
+		s.WriteString(",%" + indexName(inst, index))
 		if m.Scale > 1 {
 			s.WriteString("," + strconv.Itoa(int(m.Scale)))
 		}

@@ -57,14 +57,14 @@ func fixVEXMem(inst *x86asm.Inst, b []byte) {
 	}
 }
 
-// quirkText renders the instructions Decode sizes itself because x86asm
-// gets them wrong (quirks.go): n is the instruction's length. ok is false
-// for the others.
-func quirkText(b []byte, n int) (string, bool) {
-	if t, ok := f3Text(b[:n]); ok {
+// quirkText renders in syntax s the instructions Decode sizes itself
+// because x86asm gets them wrong (quirks.go): n is the instruction's
+// length. ok is false for the others.
+func (s syntax) quirkText(b []byte, n int) (string, bool) {
+	if t, ok := s.f3Text(b[:n]); ok {
 		return t, true
 	}
-	if t, ok := adcxText(b[:n]); ok {
+	if t, ok := s.adcxText(b[:n]); ok {
 		return t, true
 	}
 	if prefixOnlyInst(b) == n {
@@ -78,7 +78,7 @@ func quirkText(b []byte, n int) (string, bool) {
 		}
 	}
 	if cetHintNop(b) == n {
-		return cetText(b), true
+		return s.cetText(b), true
 	}
 	if vzero(b) == n {
 		if (b[0] == 0xc5 && b[1]&4 != 0) || (b[0] == 0xc4 && b[2]&4 != 0) {
@@ -91,7 +91,7 @@ func quirkText(b []byte, n int) (string, bool) {
 
 // cetText names F3 0F 1E: endbr64 (FA), endbr32 (FB), rdsspd/q (mod 3,
 // reg 1), else a hint nop.
-func cetText(b []byte) string {
+func (s syntax) cetText(b []byte) string {
 	i := 0
 	for b[i] != 0x0f {
 		i++
@@ -104,16 +104,16 @@ func cetText(b []byte) string {
 		return "\tendbr32"
 	case modrm>>6 == 3 && modrm>>3&7 == 1:
 		if b[i-1]&0xf8 == 0x48 {
-			return "\trdsspq\t%" + regName(x86asm.RAX+x86asm.Reg(modrm&7|(b[i-1]&1)<<3))
+			return "\trdsspq\t" + s.reg(x86asm.RAX+x86asm.Reg(modrm&7|(b[i-1]&1)<<3))
 		}
-		return "\trdsspd\t%" + regName(x86asm.EAX+x86asm.Reg(modrm&7))
+		return "\trdsspd\t" + s.reg(x86asm.EAX+x86asm.Reg(modrm&7))
 	}
 	return "\tnop" // the reserved hint NOPs; LLVM prints them as nopl with the operand
 }
 
 // f3Text names the F3 0F instructions x86asm does not know: the CET
 // shadow-stack ones, ptwrite and rdpid.
-func f3Text(b []byte) (string, bool) {
+func (s syntax) f3Text(b []byte) (string, bool) {
 	if len(b) < 4 || b[0] != 0xf3 {
 		return "", false
 	}
@@ -129,9 +129,9 @@ func f3Text(b []byte) (string, bool) {
 	reg := func() string {
 		r := x86asm.Reg(modrm&7) | x86asm.Reg(rex&1)<<3
 		if rex&8 != 0 {
-			return "%" + regName(x86asm.RAX+r)
+			return s.reg(x86asm.RAX + r)
 		}
-		return "%" + regName(x86asm.EAX+r)
+		return s.reg(x86asm.EAX + r)
 	}
 	w := map[bool]string{true: "q", false: "l"}[rex&8 != 0]
 	switch {
@@ -140,11 +140,11 @@ func f3Text(b []byte) (string, bool) {
 	case op == 0x01 && modrm == 0xea && rex == 0:
 		return "\tsaveprevssp", true
 	case op == 0xc7 && modrm>>3 == 0x1f:
-		return "\trdpid\t%" + regName(x86asm.RAX+(x86asm.Reg(modrm&7)|x86asm.Reg(rex&1)<<3)), true
+		return "\trdpid\t" + s.reg(x86asm.RAX+(x86asm.Reg(modrm&7)|x86asm.Reg(rex&1)<<3)), true
 	case op == 0xae && modrm>>3 == 0x1d:
 		return "\tincssp" + w + "\t" + reg(), true
 	case op == 0xae && modrm>>3 == 0x1c:
-		return "\tptwrite" + w + "\t" + reg(), true
+		return "\t" + s.sized("ptwrite", map[string]int{"q": 8, "l": 4}[w]) + "\t" + reg(), true
 	}
 	return "", false
 }
@@ -152,7 +152,7 @@ func f3Text(b []byte) (string, bool) {
 // adcxText prints adcx (66 0F 38 F6 /r) and adox (F3 0F 38 F6 /r), which
 // x86asm does not know: the operands are those of add r, r/m (03 /r)
 // with the same REX and ModRM.
-func adcxText(b []byte) (string, bool) {
+func (s syntax) adcxText(b []byte) (string, bool) {
 	if len(b) < 5 || b[0] != 0x66 && b[0] != 0xf3 {
 		return "", false
 	}
@@ -171,5 +171,5 @@ func adcxText(b []byte) (string, bool) {
 	}
 	name := map[byte]string{0x66: "adcx", 0xf3: "adox"}[b[0]]
 	inst.Len = len(b)
-	return "\t" + name + suffix(argBytes(&inst, inst.Args[0])) + "\t" + strings.Join(operands(&inst, 0), ", "), true
+	return "\t" + s.sized(name, argBytes(&inst, inst.Args[0])) + "\t" + strings.Join(s.operands(&inst, 0), ", "), true
 }
