@@ -13,14 +13,20 @@ import (
 // Raw profiles of 32-bit and big-endian programs, which the installed
 // toolchains cannot make (no 32-bit or big-endian profile runtime), made
 // here by hand in the raw format's layout (InstrProfData.inc): a header of
-// 16 words (version 10) or 11 (version 8); binary ids; per-function data
-// records whose pointers are the program's pointer size; counters; names;
-// value profile data. Every number is in the program's byte order.
+// 16 words (version 10), 14 (version 9) or 11 (version 8); binary ids;
+// per-function data records whose pointers are the program's pointer
+// size; counters; names; value profile data. Every number is in the
+// program's byte order. The same profile in versions 8 and 9, which
+// llvm-profdata 19 and 22 refuse, and 10, which they read, shows what
+// profgen makes of the older raws.
 
 type rawVariant struct {
 	order   binary.AppendByteOrder
 	ptr     int // pointer size
 	version int
+	// zeroCounters gives the first function no counters (LLVM's
+	// malformed-num-counters-zero).
+	zeroCounters bool
 }
 
 // rawFunc is a function of the hand-made profiles.
@@ -68,8 +74,11 @@ func (w *rawWriter) pad8() {
 // recordSize is the data record size of the variant.
 func (v rawVariant) recordSize() int {
 	size := 16 + 3*v.ptr + 4 + 2*2 // hashes, 3 pointers, counter count, 2 site counts
+	if v.version >= 9 {
+		size += v.ptr + 4 // bitmap pointer, bitmap byte count
+	}
 	if v.version >= 10 {
-		size += v.ptr + 2 + 4 // bitmap pointer, a third site count, bitmap byte count
+		size += 2 + 2 // a third site count, padding
 	}
 	return (size + 7) &^ 7
 }
@@ -90,11 +99,11 @@ func (v rawVariant) bytes() []byte {
 	dataSize := uint64(len(rawFuncs) * v.recordSize())
 	countersDelta := dataSize // the counters follow the records
 	header := []uint64{magic, uint64(v.version), idsSize, uint64(len(rawFuncs)), 0, numCounters, 0}
-	if v.version >= 10 {
+	if v.version >= 9 {
 		header = append(header, 0, 0) // bitmap bytes and padding
 	}
 	header = append(header, uint64(len(names)), countersDelta)
-	if v.version >= 10 {
+	if v.version >= 9 {
 		header = append(header, 0) // bitmap delta
 	}
 	header = append(header, 0) // names delta
@@ -115,15 +124,22 @@ func (v rawVariant) bytes() []byte {
 		start := len(w.b)
 		w.u64(instrprof.NameRef(f.name), f.hash)
 		w.ptrv(countersDelta - uint64(i*v.recordSize()) + 8*off)
-		if v.version >= 10 {
+		if v.version >= 9 {
 			w.ptrv(0)
 		}
 		w.ptrv(f.addr)
 		w.ptrv(0)
-		w.u32(uint32(len(f.counts)))
+		if i == 0 && v.zeroCounters {
+			w.u32(0)
+		} else {
+			w.u32(uint32(len(f.counts)))
+		}
 		w.u16(uint16(min(len(f.calls), 1)))
 		w.u16(0)
-		if v.version >= 10 {
+		switch v.version {
+		case 9:
+			w.u32(0) // bitmap bytes
+		case 10:
 			w.u16(0)
 			w.b = append(w.b, 0, 0)
 			w.u32(0)
@@ -169,9 +185,12 @@ func (w *rawWriter) valueData(calls []uint64) {
 // rawVariantFile writes the variant's profile once per test run.
 func rawVariantFile(t *testing.T, name string) string {
 	variants := map[string]rawVariant{
-		"le64": {binary.LittleEndian, 8, 10}, "le32": {binary.LittleEndian, 4, 10},
-		"be64": {binary.BigEndian, 8, 10}, "be32": {binary.BigEndian, 4, 10},
-		"be32v8": {binary.BigEndian, 4, 8}, "le32v8": {binary.LittleEndian, 4, 8},
+		"le64": {order: binary.LittleEndian, ptr: 8, version: 10}, "le32": {order: binary.LittleEndian, ptr: 4, version: 10},
+		"be64": {order: binary.BigEndian, ptr: 8, version: 10}, "be32": {order: binary.BigEndian, ptr: 4, version: 10},
+		"be32v8": {order: binary.BigEndian, ptr: 4, version: 8}, "le32v8": {order: binary.LittleEndian, ptr: 4, version: 8},
+		"le64v8": {order: binary.LittleEndian, ptr: 8, version: 8},
+		"le64v9": {order: binary.LittleEndian, ptr: 8, version: 9}, "be32v9": {order: binary.BigEndian, ptr: 4, version: 9},
+		"le64zero": {order: binary.LittleEndian, ptr: 8, version: 10, zeroCounters: true},
 	}
 	v, ok := variants[name]
 	if !ok {
@@ -190,10 +209,10 @@ func rawVariantFile(t *testing.T, name string) string {
 // TestRawVariantsAgree: the hand-made raws hold the same profile in every
 // word size, byte order and version, so profgen merges each to the same
 // text (llvm-profdata-14 maps no indirect-call target of a big-endian
-// 32-bit raw; -19 reads no version 8).
+// 32-bit raw; -19 and -22 read no version 8 or 9).
 func TestRawVariantsAgree(t *testing.T) {
 	var want string
-	for _, v := range []string{"le64", "le32", "be64", "be32", "le32v8", "be32v8"} {
+	for _, v := range []string{"le64", "le32", "be64", "be32", "le32v8", "be32v8", "le64v8", "le64v9", "be32v9"} {
 		out := filepath.Join(t.TempDir(), "out.txt")
 		if _, stderr, err := runInProcess([]string{"merge", "--text", "-o", out, rawVariantFile(t, v)}); err != nil {
 			t.Fatalf("%s: %v\n%s", v, err, stderr)

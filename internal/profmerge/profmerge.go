@@ -222,7 +222,10 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	}
 	version := o.outputVersion(stderr, res.Profile)
 	fmt.Fprintf(stderr, "profgen merge: %s; output: %s\n", res.Summary(), o.readers(version))
-	if res.Merged == 0 && o.FailureMode != "warn" {
+	if note := oldRawsNote(res.RawVersions); note != "" {
+		fmt.Fprintf(stderr, "profgen merge: note: %s\n", note)
+	}
+	if res.Merged == res.Suspect && o.FailureMode != "warn" {
 		return errors.New("no profile can be merged")
 	}
 	filter, err := newNameFilter(o.Function, o.NoFunction)

@@ -3,9 +3,13 @@ package profmerge
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
+	"github.com/profgen/profgen/internal/instrprof/raw"
 )
 
 // outputVersion is the indexed version to write p in: the one asked for,
@@ -37,4 +41,20 @@ func hashWarning(v int, h indexed.FrontEndHashes) string {
 		return fmt.Sprintf("%d front-end records carry clang 22's function hash, which clang 22 reads only from indexed version 13: it will ignore most of them in this version-%d file, and older clangs too", h.V4Like, v)
 	}
 	return ""
+}
+
+// oldRawsNote is one line on the merged raws that llvm-profdata 19 to 22
+// refuse (versions 8 and 9, clang 14 to 18), given the count of merged
+// raws by version; "" when there are none.
+func oldRawsNote(versions map[int]int) string {
+	var old []string
+	for _, v := range slices.Sorted(maps.Keys(versions)) {
+		if v != raw.Version {
+			old = append(old, fmt.Sprintf("%d of version %d (%s)", versions[v], v, raw.Writers[v]))
+		}
+	}
+	if len(old) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("merged raws that llvm-profdata 19 to 22 refuse (they read version %d only): %s", raw.Version, strings.Join(old, ", "))
 }

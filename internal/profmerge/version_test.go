@@ -76,3 +76,34 @@ func TestClang22ReadsFrontEndMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestOldRawsNote: a merge of raws of versions 8 (clang 14) and 10 says in
+// one line that llvm-profdata 19 to 22 refuse the first; raws of version
+// 10 alone, nothing.
+func TestOldRawsNote(t *testing.T) {
+	for _, tt := range []struct {
+		raws []string
+		want string // the note's line, "" for none
+	}{
+		{[]string{"ir14.profraw", "ir19-1.profraw", "ir14.profraw"},
+			"profgen merge: note: merged raws that llvm-profdata 19 to 22 refuse (they read version 10 only): 2 of version 8 (clang 14 to 17)\n"},
+		{[]string{"ir19-1.profraw", "ir19-2.profraw"}, ""},
+	} {
+		var args []string
+		for _, r := range tt.raws {
+			args = append(args, instrTestdata+r)
+		}
+		var stderr bytes.Buffer
+		o := &Options{Inputs: Inputs{Args: args}, Output: filepath.Join(t.TempDir(), "out.profdata")}
+		if err := Run(&stderr, o); err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Count(stderr.String(), "note:")
+		if notes != min(len(tt.want), 1) || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: stderr\n%s\nwant the one line %q", tt.raws, stderr.String(), tt.want)
+		}
+	}
+	if got := oldRawsNote(map[int]int{9: 1, 8: 3, 10: 2}); !strings.HasSuffix(got, ": 3 of version 8 (clang 14 to 17), 1 of version 9 (clang 18)") {
+		t.Errorf("note of versions 8, 9 and 10: %q", got)
+	}
+}

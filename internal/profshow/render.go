@@ -28,7 +28,7 @@ func WriteSummary(w io.Writer, s *Summary) error {
 		fmt.Fprintln(w, "Discriminators: flow-sensitive")
 	}
 	fmt.Fprintf(w, "Functions: %d, hot: %d\n", s.Functions, s.HotFunctions)
-	fmt.Fprintf(w, "Total samples: %d, in hot functions: %d (%.2f%%)\n", s.TotalSamples, s.HotSamples, percent(s.HotSamples, s.TotalSamples))
+	fmt.Fprintf(w, "Total samples: %s, in hot functions: %s (%.2f%%)\n", s.TotalSamples, s.HotSamples, s.HotSamples.Share(s.TotalSamples))
 	fmt.Fprintf(w, "Body counts: %d, maximum %d\n", s.BodyCounts, s.MaxCount)
 	fmt.Fprintf(w, "Hot count threshold: %d (counts at or above it hold 99%% of samples), cold: %d\n", s.HotThreshold, s.ColdThreshold)
 	if len(s.Hottest) == 0 {

@@ -17,8 +17,8 @@ type Summary struct {
 	Format        string `json:"format"`
 	Functions     int    `json:"functions"`      // top-level profiles
 	HotFunctions  int    `json:"hot_functions"`  // with a count at or above HotThreshold
-	HotSamples    uint64 `json:"hot_samples"`    // total samples of the hot functions
-	TotalSamples  uint64 `json:"total_samples"`  // sum of the top-level totals
+	HotSamples    Sum    `json:"hot_samples"`    // total samples of the hot functions
+	TotalSamples  Sum    `json:"total_samples"`  // sum of the top-level totals, in 128 bits
 	BodyCounts    uint64 `json:"body_counts"`    // number of body counts, inlinees included
 	MaxCount      uint64 `json:"max_count"`      // largest body count
 	HotThreshold  uint64 `json:"hot_threshold"`  // LLVM's hot count (99% cutoff)
@@ -57,29 +57,20 @@ func Summarize(p *sampleprof.Profile, format string, top int) *Summary {
 	}
 	fs := p.SortedFunctions()
 	for _, f := range fs {
-		s.TotalSamples = addSat(s.TotalSamples, f.TotalSamples)
+		s.TotalSamples.Add(f.TotalSamples)
 		if maxCount(f) >= s.HotThreshold && s.HotThreshold > 0 {
 			s.HotFunctions++
-			s.HotSamples = addSat(s.HotSamples, f.TotalSamples)
+			s.HotSamples.Add(f.TotalSamples)
 		}
 	}
 	for _, f := range fs[:min(top, len(fs))] {
 		s.Hottest = append(s.Hottest, Hot{
 			Name: f.Name, Demangled: demangled(f.Name),
 			Total: f.TotalSamples, Head: f.HeadSamples,
-			Percent: percent(f.TotalSamples, s.TotalSamples), MaxCount: maxCount(f),
+			Percent: SumOf(f.TotalSamples).Share(s.TotalSamples), MaxCount: maxCount(f),
 		})
 	}
 	return s
-}
-
-// addSat is a+b, saturating at 2^64-1 rather than wrapping (a total
-// that wrapped would show shares of millions of percent).
-func addSat(a, b uint64) uint64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return ^uint64(0)
 }
 
 // maxCount is the largest body count of f and its inlinees.
@@ -96,6 +87,8 @@ func maxCount(f *sampleprof.FunctionSamples) uint64 {
 	return m
 }
 
+// percent is n's percentage of total as LLVM computes a hot function's
+// row: n*100.0, then the division.
 func percent(n, total uint64) float64 {
 	if total == 0 {
 		return 0

@@ -103,26 +103,31 @@ func TestSummaryThresholdsMatchLLVM(t *testing.T) {
 	// llvm-profdata-19 show --sample --hot-func-list: "3 out of 5 functions
 	// ... are considered hot functions (max sample >= 50). 8050 out of 8072
 	// profile counts (99.73%) are from hot functions."
-	if s.HotFunctions != 3 || s.HotSamples != 8050 || s.TotalSamples != 8072 {
+	if s.HotFunctions != 3 || s.HotSamples != SumOf(8050) || s.TotalSamples != SumOf(8072) {
 		t.Errorf("hot functions %d with %d of %d samples, want 3 with 8050 of 8072", s.HotFunctions, s.HotSamples, s.TotalSamples)
 	}
 }
 
-// TestSummaryTotalSaturates: totals beyond 2^64-1 saturate instead of
-// wrapping into shares above 100%.
-func TestSummaryTotalSaturates(t *testing.T) {
-	p, err := sampleprof.ReadText(strings.NewReader("a:18446744073709551000:1\n 1: 18446744073709551000\nb:18446744073709551000:1\n 1: 18446744073709551000\n"))
+// TestSummaryTotalIsTrue: totals beyond 2^64-1 are summed in 128 bits
+// (LLVM's overflow-sample.proftext: 2^64-1 twice and 1000), so that
+// shares stay at or below 100%.
+func TestSummaryTotalIsTrue(t *testing.T) {
+	p, err := sampleprof.ReadText(strings.NewReader("a:18446744073709551615:1\n 1: 18446744073709551615\nb:18446744073709551615:1\n 1: 18446744073709551615\nmain:1000:0\n 1: 1000\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := Summarize(p, "text", 2)
-	if s.TotalSamples != ^uint64(0) {
-		t.Errorf("total = %d, want 2^64-1", s.TotalSamples)
+	if got := s.TotalSamples.String(); got != "36893488147419104230" {
+		t.Errorf("total = %s, want 36893488147419104230", got)
 	}
 	for _, h := range s.Hottest {
-		if h.Percent > 100 {
-			t.Errorf("%s: %.1f%% of the total", h.Name, h.Percent)
+		if h.Percent > 100 || h.Percent < 49.9 {
+			t.Errorf("%s: %.1f%% of the total, want about 50%%", h.Name, h.Percent)
 		}
+	}
+	var b strings.Builder
+	if err := WriteJSON(&b, s); err != nil || !strings.Contains(b.String(), `"total_samples": 36893488147419104230,`) {
+		t.Errorf("JSON %v:\n%s", err, b.String())
 	}
 }
 

@@ -72,12 +72,18 @@ const (
 
 // Result is the merged profile and what happened to every input.
 type Result struct {
-	Profile  *instrprof.Profile
-	Merged   int
-	Records  int
-	Dropped  int // records dropped for shape mismatches (KeepGoing)
-	Skipped  []Skip
-	Warnings []string
+	Profile *instrprof.Profile
+	Merged  int
+	Records int
+	Dropped int // records dropped for shape mismatches (KeepGoing)
+	// Suspect counts the merged inputs with a counter above 2^56
+	// (KeepGoing; each warned of in Warnings), which llvm-profdata merges
+	// yet counts as failed for --failure-mode.
+	Suspect int
+	// RawVersions counts the merged raws by format version.
+	RawVersions map[int]int
+	Skipped     []Skip
+	Warnings    []string
 }
 
 // Run merges inputs.
@@ -125,6 +131,11 @@ type outcome struct {
 	traces  []instrprof.Trace // temporal profile traces, in the file's order
 	// traceStream is how many traces the input's stream saw.
 	traceStream uint64
+	// suspect is why a merged input is suspect (a raw's counter above
+	// 2^56), or nil.
+	suspect error
+	// rawVersion is a raw's format version; 0 for other inputs.
+	rawVersion int
 }
 
 // weighted reports whether some input has a weight above 1: only then do
@@ -156,6 +167,8 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 		default:
 			res.Merged++
 			res.Records += o.records
+			res.noteSuspect(o.suspect)
+			res.noteRawVersion(o.rawVersion)
 			res.Profile.AddTraces(o.traces, o.traceStream, opts.TraceLimits)
 		}
 	}
@@ -168,6 +181,25 @@ func collect(workers []*worker, inputs []Input, outcomes []outcome, opts Options
 	res.noteMismatches(res.Profile.Resolve())
 	res.noteOverflows()
 	return res, nil
+}
+
+// noteSuspect counts an input merged despite a warning, and warns.
+func (r *Result) noteSuspect(err error) {
+	if err != nil {
+		r.Suspect++
+		r.Warnings = append(r.Warnings, err.Error())
+	}
+}
+
+// noteRawVersion counts a merged raw of format version v (0: no raw).
+func (r *Result) noteRawVersion(v int) {
+	if v == 0 {
+		return
+	}
+	if r.RawVersions == nil {
+		r.RawVersions = map[int]int{}
+	}
+	r.RawVersions[v]++
 }
 
 // noteMismatches words the records dropped for a shape mismatch as
@@ -292,6 +324,14 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 	if err != nil {
 		return nil, err
 	}
+	if info.LargeCounter != nil {
+		// llvm-profdata fails the merge (--failure-mode=any) or merges
+		// the file as it is and warns.
+		if !w.opts.KeepGoing {
+			return nil, info.LargeCounter
+		}
+		o.suspect = info.LargeCounter
+	}
 	if w.opts.MatchID != nil && !hasID(info.BinaryIDs, w.opts.MatchID) {
 		return &Skip{Path: in.Path, Reason: "binary id " + idList(info.BinaryIDs) + ", not the binary's " + hex.EncodeToString(w.opts.MatchID), Kind: SkipOtherBinary}, nil
 	}
@@ -311,6 +351,7 @@ func (w *worker) mergeRaw(in Input, f *os.File, size int64, o *outcome) (*Skip, 
 		o.traceStream = 1
 	}
 	o.records = info.Records
+	o.rawVersion = info.Version
 	return nil, nil
 }
 

@@ -74,6 +74,33 @@ func TestFailureModes(t *testing.T) {
 	}
 }
 
+// TestLargeCounter: a raw with a counter above 2^56 fails a merge in
+// failure mode any; with KeepGoing (all, warn) it is merged as it is, as
+// llvm-profdata merges it, counted as suspect and warned of.
+func TestLargeCounter(t *testing.T) {
+	big := testFile("../../../cmd/profgen/testdata/parity/counter57.profraw")
+	in := []merge.Input{{Path: big, Weight: 1}, {Path: testFile("ir19-2.profraw"), Weight: 1}}
+	if _, err := merge.Run(in, merge.Options{Threads: 2}); err == nil || !strings.Contains(err.Error(), "excessively large counter value") {
+		t.Errorf("failure mode any: got %v, want the large counter's error", err)
+	}
+	res, err := merge.Run(in, merge.Options{Threads: 2, KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Merged != 2 || res.Suspect != 1 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], big+": offset 0x1e0") {
+		t.Errorf("merged %d, suspect %d, warnings %q", res.Merged, res.Suspect, res.Warnings)
+	}
+	var pick uint64
+	for _, f := range res.Profile.Funcs() {
+		if f.Name == "pick" {
+			pick = f.Counts[0]
+		}
+	}
+	if pick != 1<<57 {
+		t.Errorf("pick's first counter %d, want 2^57 (ir19-2's is 0)", pick)
+	}
+}
+
 func TestMatchID(t *testing.T) {
 	buf, _ := os.ReadFile(testFile("ir19-1.profraw"))
 	var r raw.Reader

@@ -14,6 +14,13 @@ const Magic = profformat.RawMagic64
 // magic32 is the magic of raw profiles of 32-bit programs.
 const magic32 = profformat.RawMagic32
 
+// Version is the format version clang 19 to 22 write: the only one
+// llvm-profdata 19 to 22 read. Versions 8 and 9 are read too.
+const Version = 10
+
+// Writers names the clang releases that write raws of each version read.
+var Writers = map[int]string{8: "clang 14 to 17", 9: "clang 18", 10: "clang 19 to 22"}
+
 // Header is a raw profile header, with the fields of every supported
 // version (absent ones are zero).
 type Header struct {
@@ -149,7 +156,7 @@ func readHeader(d *instrprof.Decoder) (*Header, error) {
 	d.Order = order
 	h := &Header{Version: d.U64("version"), Order: order, PtrSize: ptr}
 	v := h.FormatVersion()
-	if d.Err() == nil && (v < 8 || v > 10) {
+	if d.Err() == nil && Writers[v] == "" {
 		return nil, &instrprof.FormatError{File: d.File, Offset: at + 8,
 			Msg: fmt.Sprintf("raw profile format version %d is not supported (8, 9 and 10 are: LLVM 14 to 22)", v)}
 	}

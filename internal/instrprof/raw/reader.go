@@ -42,6 +42,11 @@ type Info struct {
 	Trace []uint64
 	// VTableNames are the names of the profiled vtables (v10 on).
 	VTableNames []string
+	// LargeCounter is the file's first counter above 2^56, which LLVM's
+	// reader takes for a sign of corruption: it reads the record as it is
+	// and warns (llvm-profdata merge counts the file as failed for
+	// --failure-mode; show says nothing). Nil when there is none.
+	LargeCounter *instrprof.FormatError
 }
 
 // Reader reads raw profiles. It keeps buffers between files, so one Reader
@@ -68,6 +73,8 @@ type Reader struct {
 	posTable *nameTable
 	posRefs  []uint64
 	posNames []string
+	// large is the last record's first counter above maxCounter, or nil.
+	large *instrprof.FormatError
 }
 
 // Func is called for every record read, with the record's name reference
@@ -335,6 +342,9 @@ func (r *Reader) readRecords(d *instrprof.Decoder, p *profile, info *Info, fn Fu
 		if err := r.fillRecord(d, p, i, dr, off); err != nil {
 			return err
 		}
+		if r.large != nil && info.LargeCounter == nil {
+			info.LargeCounter = r.large
+		}
 		if err := r.readValues(vd, p, dr, kinds); err != nil {
 			return err
 		}
@@ -383,11 +393,11 @@ func (r *Reader) fillRecord(d *instrprof.Decoder, p *profile, i int, dr *dataRec
 		r.timestamp(h.order().Uint64(counters), dr.nameRef)
 		counters, n, cntOff = counters[timestampSize:], n-int(timestampSize/csize), cntOff+timestampSize
 	}
-	bits := r.readCounts(counters, n, csize, h.order())
-	if bits > maxCounter {
+	r.large = nil
+	if bits := r.readCounts(counters, n, csize, h.order()); bits > maxCounter {
 		if j := largeCounter(rec.Counts); j >= 0 {
 			at := int64(p.base) + int64(p.l.counters) + int64(cntOff) + int64(j)*int64(csize)
-			return &instrprof.FormatError{File: d.File, Offset: at,
+			r.large = &instrprof.FormatError{File: d.File, Offset: at,
 				Msg: fmt.Sprintf("excessively large counter value suggests corrupted profile data: %d", rec.Counts[j])}
 		}
 	}
@@ -455,7 +465,7 @@ func trace(stamps []stamp) []uint64 {
 }
 
 // maxCounter is the largest counter LLVM's raw reader believes: anything
-// above is taken for corruption and the file refused.
+// above is taken for corruption, and warned about (Info.LargeCounter).
 const maxCounter = 1 << 56
 
 // largeCounter returns the index of the first counter above maxCounter,

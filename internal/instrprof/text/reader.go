@@ -25,13 +25,17 @@ type Info struct {
 // Func receives each record with the line number its name is on.
 type Func func(rec *instrprof.Record, line int64) error
 
-// headerKinds are the ":name" header lines and the variant bits they set.
-var headerKinds = map[string]instrprof.Kind{
-	"ir": instrprof.KindIR, "csir": instrprof.KindIR | instrprof.KindCS, "fe": 0,
-	"entry_first": instrprof.KindEntryFirst, "not_entry_first": 0,
-	"single_byte_coverage":    instrprof.KindByteCoverage,
-	"instrument_loop_entries": instrprof.KindLoopEntries,
+// headerKinds are the ":name" header lines, in lower case (LLVM compares
+// them in any case), and the variant bits each sets or clears.
+var headerKinds = map[string]headerKind{
+	"ir": {set: instrprof.KindIR}, "csir": {set: instrprof.KindIR | instrprof.KindCS}, "fe": {},
+	"entry_first": {set: instrprof.KindEntryFirst}, "not_entry_first": {clear: instrprof.KindEntryFirst},
+	"single_byte_coverage":    {set: instrprof.KindByteCoverage},
+	"instrument_loop_entries": {set: instrprof.KindLoopEntries},
 }
+
+// headerKind is what one header line does to the profile's variant bits.
+type headerKind struct{ set, clear instrprof.Kind }
 
 // externalSymbol is how LLVM writes an indirect-call target it has no
 // name for; it reads it back as value 0.
@@ -155,7 +159,7 @@ func (r *reader) header(info *Info) error {
 		if err != nil || !strings.HasPrefix(s, ":") {
 			return nil
 		}
-		name := strings.TrimSpace(s[1:])
+		name := strings.ToLower(s[1:])
 		r.next()
 		if name == "temporal_prof_traces" {
 			info.Kind |= instrprof.KindTemporal
@@ -168,7 +172,7 @@ func (r *reader) header(info *Info) error {
 		if !ok {
 			return r.errorf("header %s is not supported", quote.String(s))
 		}
-		info.Kind |= k
+		info.Kind = info.Kind&^k.clear | k.set
 	}
 }
 
@@ -273,6 +277,9 @@ func (r *reader) values(rec *instrprof.Record) error {
 		return nil
 	}
 	kinds, _ := r.number("number of value kinds")
+	if kinds == 0 || kinds > instrprof.NumValueKinds {
+		return r.errorf("number of value kinds %d is invalid (1 to %d are)", kinds, instrprof.NumValueKinds)
+	}
 	for range kinds {
 		if err := r.valueKind(rec); err != nil {
 			return err
@@ -301,7 +308,9 @@ func (r *reader) valueKind(rec *instrprof.Record) error {
 		}
 		sites = append(sites, vs)
 	}
-	rec.Sites[k] = sites
+	// A kind listed twice adds its sites after the first list's, as LLVM's
+	// reader appends them.
+	rec.Sites[k] = append(rec.Sites[k], sites...)
 	return nil
 }
 
