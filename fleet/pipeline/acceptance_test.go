@@ -62,6 +62,15 @@ func TestFleetMatchesProfgen(t *testing.T) {
 	if sum.Inputs != 4500 || len(sum.Bad) > 0 {
 		t.Errorf("read %d inputs, %d bad; want 4500, 0", sum.Inputs, len(sum.Bad))
 	}
+	// One conversion per key of address profiles (LBR, Go), all formats at
+	// once; pprof of LBR refused and counted, the job going on.
+	if sum.Symbolized != 2 {
+		t.Errorf("%d conversions of merged address profiles, want 2 (one per key)", sum.Symbolized)
+	}
+	if len(sum.Refused) != 1 || !strings.HasPrefix(sum.Refused[0], kindLBR+"/") || !strings.Contains(sum.Refused[0], "pprof") {
+		t.Errorf("refused %q, want pprof of the LBR key", sum.Refused)
+	}
+	t.Logf("%d binary opens for %d inputs", sum.Opens, sum.Inputs)
 	want := filepath.Join(scratch, "profgen")
 	if err := os.MkdirAll(want, 0o755); err != nil {
 		t.Fatal(err)
@@ -69,13 +78,13 @@ func TestFleetMatchesProfgen(t *testing.T) {
 	t.Run("lbr", func(t *testing.T) {
 		id := buildIDHex(t, in.lbrBinary)
 		for _, f := range formats[:2] {
-			sameFile(t, filepath.Join(got, kindLBR, id+"."+extensions[f]), lbrReference(t, in, want, f))
+			sameFile(t, filepath.Join(got, kindLBR, id+"."+extension(t, f)), lbrReference(t, in, want, f))
 		}
 	})
 	t.Run("go", func(t *testing.T) {
 		id := buildIDHex(t, in.goBinary)
 		for _, f := range formats {
-			sameFile(t, filepath.Join(got, kindStacks, id+"."+extensions[f]), onePass(t, in.goRecording, in.goBinary, want, f))
+			sameFile(t, filepath.Join(got, kindStacks, id+"."+extension(t, f)), onePass(t, in.goRecording, in.goBinary, want, f))
 		}
 	})
 	t.Run("raws", func(t *testing.T) {
@@ -271,5 +280,39 @@ func TestBadInputs(t *testing.T) {
 				t.Errorf("summary %+v, want 3 inputs read, %s bad, 1 file written", sum, tc.bad)
 			}
 		})
+	}
+}
+
+// extension is the extension of format's files, as the driver names them.
+func extension(t *testing.T, format string) string {
+	t.Helper()
+	ext, err := driver.Extension(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ext
+}
+
+// TestOneOpenPerWorker: a worker's readFn reads many recordings of one
+// binary and opens it once (its BinaryCache); the Go compiler-sized parts
+// reopened it for each before.
+func TestOneOpenPerWorker(t *testing.T) {
+	in := testInputs(t)
+	parts, err := filepath.Glob(in.goParts)
+	if err != nil || len(parts) < 50 {
+		t.Fatalf("%d Go parts (%v)", len(parts), err)
+	}
+	f := &readFn{BinaryDirs: []string{filepath.Dir(in.goBinary)}}
+	if err := f.Setup(); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Teardown()
+	for _, p := range parts[:50] {
+		if _, err := f.read(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := f.cache.Opens(); n != 1 {
+		t.Errorf("50 recordings of one binary opened it %d times, want once", n)
 	}
 }

@@ -20,6 +20,12 @@ var (
 	badInputs  = beam.NewCounter(counterNamespace, "bad")
 )
 
+// Counters of the work done, for the tests and the summary.
+const (
+	counterOpens      = "binary opens" // binaries opened (each worker opens each once)
+	counterSymbolized = "symbolized"   // conversions of a key's merged profile (one per key)
+)
+
 // Counter name prefixes, each followed by a key, an input or a file.
 const (
 	prefixSamples = "samples:" // samples of a key's recordings

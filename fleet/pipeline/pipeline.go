@@ -22,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -137,7 +138,7 @@ func validate(opts Options) error {
 		return fmt.Errorf("--binary-dir is where binaries are found without --binary; give one or the other")
 	}
 	for _, f := range opts.Formats {
-		if extensions[f] == "" || f == kindInstr {
+		if !slices.Contains(Formats, f) {
 			return fmt.Errorf("--format %q: profgen-fleet writes %s", f, strings.Join(Formats, ", "))
 		}
 	}

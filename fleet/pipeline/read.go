@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -40,39 +39,21 @@ type readFn struct {
 	BinaryDirs []string // --binary-dir: where binaries are found by build id
 	SkipBad    bool     // --skip-bad-inputs
 
-	dirs []string // BinaryDirs, or a directory of links to several Binaries
-	tmp  string   // where Setup made that directory
+	finder driver.BinaryFinder // Binaries by build id, else BinaryDirs and debuginfod
+	cache  *driver.BinaryCache // the binaries this worker opened
 }
 
-// Setup makes, for several --binary, a directory of links to them: the
-// driver then picks, by build id, those each recording sampled.
+// Setup makes the worker's finder and cache of binaries: each binary is
+// opened once by the worker, whatever the number of inputs it reads.
 func (f *readFn) Setup() error {
-	f.dirs = f.BinaryDirs
-	if len(f.Binaries) < 2 {
-		return nil
-	}
-	tmp, err := os.MkdirTemp("", "profgen-fleet-bins")
-	if err != nil {
-		return err
-	}
-	f.tmp, f.dirs = tmp, []string{tmp}
-	for i, b := range f.Binaries {
-		abs, err := filepath.Abs(b)
-		if err != nil {
-			return err
-		}
-		if err := os.Symlink(abs, filepath.Join(tmp, fmt.Sprintf("%d-%s", i, filepath.Base(b)))); err != nil {
-			return err
-		}
-	}
-	return nil
+	finder, err := newFinder(f.Binaries, f.BinaryDirs)
+	f.finder, f.cache = finder, driver.NewBinaryCache()
+	return err
 }
 
-// Teardown removes what Setup made.
+// Teardown closes the binaries the worker opened.
 func (f *readFn) Teardown() error {
-	if f.tmp != "" {
-		return os.RemoveAll(f.tmp)
-	}
+	f.cache.Close()
 	return nil
 }
 
@@ -136,12 +117,15 @@ func (f *readFn) read(ctx context.Context, path string) (*keyedProfile, error) {
 // profile.
 func (f *readFn) recording(ctx context.Context, opts driver.Options) (*keyedProfile, error) {
 	opts.Quiet, opts.Jobs = true, 1 // the pipeline reads many inputs side by side
+	opts.BinaryCache = f.cache
 	if len(f.Binaries) == 1 {
 		opts.Binaries = f.Binaries
 	} else {
-		opts.BinaryDirs = f.dirs
+		opts.Finder = f.finder
 	}
+	opens := f.cache.Opens()
 	p, err := driver.ToAddressProfile(ctx, opts)
+	count(ctx, counterOpens, uint64(f.cache.Opens()-opens))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,12 @@ type Summary struct {
 	Keys          []KeySummary
 	Written       []string // the files written, sorted
 	Refused       []string // formats not written for a key, and why
+	// Opens are the binaries the workers opened: each worker opens each
+	// binary once, whatever the number of inputs and keys it handles.
+	Opens int64
+	// Symbolized are the conversions of merged address profiles: one per
+	// key, for all its formats.
+	Symbolized int64
 }
 
 // KeySummary is what went into one key's profile: its kind and build ids.
@@ -63,6 +69,10 @@ func (s *Summary) add(name string, n int64, keyOf func(string) *KeySummary) {
 		s.Inputs += n
 	case name == "bytes":
 		s.Bytes += n
+	case name == counterOpens:
+		s.Opens += n
+	case name == counterSymbolized:
+		s.Symbolized += n
 	case strings.HasPrefix(name, prefixInputs):
 		keyOf(strings.TrimPrefix(name, prefixInputs)).Inputs += n
 	case strings.HasPrefix(name, prefixSamples):

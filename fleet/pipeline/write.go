@@ -1,17 +1,14 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/driver"
-	"github.com/profgen/profgen/internal/locate"
 )
 
 // writeFn is stage 3, Write: a key and its merged profile in, files out
@@ -20,47 +17,40 @@ import (
 //
 //   - instrumentation profiles: the indexed .profdata,
 //     instr/<binary id>.profdata;
-//   - address profiles: the key's binaries are fetched once (--binary, or
-//     by build id from --binary-dir and debuginfod), and the profile is
-//     symbolized and written in each format as profgen
-//     --unsymbolized-profile FILE --binary BIN --format F does, to
-//     <kind>/<build id>.<ext> (key.file, extensions). A profile of several
-//     binaries gives one pprof file, stacks/<id>+<id>....pb.gz, and an
-//     LLVM profile per binary.
+//   - address profiles: one driver.Convert of the key's merged profile
+//     (profgen --unsymbolized-profile - --binary BIN... --format F --also
+//     ...) writes every format from one symbolization, each file named
+//     <kind>/<build id>.<ext> (key.file, driver.Extension) by the build ids
+//     the driver's result gives. A profile of several binaries gives one
+//     pprof file, stacks/<id>+<id>....pb.gz, and an LLVM profile per
+//     binary.
 //
-// A format the driver refuses for the key's kind (pprof of LBR ranges) is
-// counted ("refused:<key> <format>: <why>") and left out.
+// A format the driver refuses for the key's kind (pprof of LBR ranges, gcc
+// of a probe CS profile) is counted ("refused:<key> <format>: <why>") and
+// left out; the others are written.
 type writeFn struct {
 	Binaries   []string
 	BinaryDirs []string
 	Formats    []string
 	OutDir     string
 
-	byID   map[string]string // Binaries by build id
-	finder *locate.Finder
+	finder driver.BinaryFinder // Binaries by build id, else BinaryDirs and debuginfod
+	cache  *driver.BinaryCache // the binaries this worker opened
 }
 
-// extensions name the output files of each format.
-var extensions = map[string]string{
-	"text":      "text",
-	"extbinary": "extbinary",
-	"binary":    "binary",
-	"gcc":       "afdo",
-	"pprof":     "pb.gz",
-	kindInstr:   "profdata",
-}
+// instrExt is the extension of the merged instrumentation profiles.
+const instrExt = "profdata"
 
-// Setup reads the build ids of the --binary files.
+// Setup makes the worker's finder and cache of binaries.
 func (f *writeFn) Setup() error {
-	f.byID = map[string]string{}
-	for _, b := range f.Binaries {
-		id, err := binary.ReadBuildID(b)
-		if err != nil {
-			return err
-		}
-		f.byID[hex.EncodeToString(id)] = b
-	}
-	f.finder = locate.FromEnv(f.BinaryDirs)
+	finder, err := newFinder(f.Binaries, f.BinaryDirs)
+	f.finder, f.cache = finder, driver.NewBinaryCache()
+	return err
+}
+
+// Teardown closes the binaries the worker opened.
+func (f *writeFn) Teardown() error {
+	f.cache.Close()
 	return nil
 }
 
@@ -71,7 +61,7 @@ func (f *writeFn) ProcessElement(ctx context.Context, k string, data []byte) err
 		return err
 	}
 	if key.kind == kindInstr {
-		return f.output(ctx, key.file(key.name(), extensions[kindInstr]), func(path string) error { return writeLocal(path, data) })
+		return f.output(ctx, key.file(key.name(), instrExt), func(path string) error { return writeLocal(path, data) })
 	}
 	if err := f.symbolize(ctx, key, data); err != nil {
 		return fmt.Errorf("build id %s: %w", key.name(), err)
@@ -79,40 +69,71 @@ func (f *writeFn) ProcessElement(ctx context.Context, k string, data []byte) err
 	return nil
 }
 
-// symbolize writes the address profile data of key in every format.
+// symbolize writes the address profile data of key in every format, from
+// one conversion, into a temporary directory, then each file under its
+// name (publish).
 func (f *writeFn) symbolize(ctx context.Context, key key, data []byte) error {
 	opts, err := f.binaryOptions(ctx, key)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "profgen-fleet-write")
+	tmp, err := f.tempDir()
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	opts.UnsymbolizedProfile = filepath.Join(tmp, "merged.addr")
-	if err := os.WriteFile(opts.UnsymbolizedProfile, data, 0o644); err != nil {
-		return err
-	}
-	for _, format := range f.Formats {
-		opts.Format = format
-		err := f.writeFormat(ctx, key, opts, tmp)
-		var usage *driver.UsageError
-		if errors.As(err, &usage) {
-			count(ctx, fmt.Sprintf("%s%s %s: %v", prefixRefused, key, format, err), 1)
+	opts.UnsymbolizedProfile, opts.Stdin = "-", bytes.NewReader(data)
+	for i, format := range f.Formats {
+		out := filepath.Join(tmp, fmt.Sprintf("%d-%%b", i))
+		if i == 0 {
+			opts.Format, opts.Output = format, out
 			continue
 		}
+		opts.Also = append(opts.Also, driver.AlsoOutput{Format: format, Output: out})
+	}
+	opens := f.cache.Opens()
+	res, err := driver.Convert(ctx, opts)
+	count(ctx, counterOpens, uint64(f.cache.Opens()-opens))
+	if err != nil {
+		return err
+	}
+	count(ctx, counterSymbolized, 1)
+	for _, r := range res.Refused {
+		count(ctx, fmt.Sprintf("%s%s %s: %v", prefixRefused, key, r.Format, r.Err), 1)
+	}
+	return f.publishAll(ctx, key, res.Files)
+}
+
+// tempDir is where a key's files are written before they are named: in
+// a local OutDir, so that naming them is a rename.
+func (f *writeFn) tempDir() (string, error) {
+	if isRemote(f.OutDir) {
+		return os.MkdirTemp("", "profgen-fleet-out")
+	}
+	return os.MkdirTemp(f.OutDir, ".profgen-fleet-tmp-")
+}
+
+// publishAll names each file the conversion wrote by its format and the
+// build ids it is the profile of.
+func (f *writeFn) publishAll(ctx context.Context, key key, files []driver.OutputFile) error {
+	for _, file := range files {
+		ext, err := driver.Extension(file.Format)
 		if err != nil {
+			return err
+		}
+		name := key.file(newKey(key.kind, file.BuildIDs).name(), ext)
+		if err := f.output(ctx, name, func(path string) error { return os.Rename(file.Path, path) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// binaryOptions are the driver's options naming key's binaries: fetched
-// once per key.
+// binaryOptions are the driver's options for key's binaries: each found
+// once per key (by the worker's finder), opened once per worker (its
+// cache).
 func (f *writeFn) binaryOptions(ctx context.Context, key key) (driver.Options, error) {
-	opts := driver.Options{Quiet: true}
+	opts := driver.Options{Quiet: true, Jobs: 1, KeepRefused: true, BinaryCache: f.cache}
 	for _, id := range key.buildIDs() {
 		path, err := f.binaryOf(ctx, id)
 		if err != nil {
@@ -131,47 +152,13 @@ func (f *writeFn) binaryOptions(ctx context.Context, key key) (driver.Options, e
 // binaryOf is the binary with build id id ("": none): a --binary, else
 // found by its build id.
 func (f *writeFn) binaryOf(ctx context.Context, id string) (string, error) {
-	if p, ok := f.byID[id]; ok {
-		return p, nil
-	}
 	if id == "" && len(f.Binaries) == 1 {
 		return f.Binaries[0], nil
 	}
-	if len(f.Binaries) > 0 || id == "" {
+	if id == "" {
 		return "", fmt.Errorf("no --binary has build id %q", id)
 	}
 	return f.finder.Executable(ctx, id)
-}
-
-// writeFormat writes one format of key: one file, or one per binary for an
-// LLVM profile of several binaries (the driver names them by base name in
-// a directory of tmp; they are renamed by build id).
-func (f *writeFn) writeFormat(ctx context.Context, key key, opts driver.Options, tmp string) error {
-	name := key.file(key.name(), extensions[opts.Format])
-	if len(opts.Binaries) == 1 || opts.Format == "pprof" {
-		return f.output(ctx, name, func(path string) error {
-			opts.Output = path
-			return driver.Run(ctx, opts)
-		})
-	}
-	dir := filepath.Join(tmp, opts.Format)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return err
-	}
-	opts.Output = filepath.Join(dir, "%b")
-	if err := driver.Run(ctx, opts); err != nil {
-		return err
-	}
-	for i, id := range key.ids {
-		written := filepath.Join(dir, filepath.Base(opts.Binaries[i]))
-		if _, err := os.Stat(written); err != nil {
-			continue // a binary without samples has no profile
-		}
-		if err := f.output(ctx, key.file(id, extensions[opts.Format]), func(path string) error { return copyLocal(written, path) }); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // output makes the file name (key.file) in OutDir with write, which
@@ -202,13 +189,4 @@ func (f *writeFn) output(ctx context.Context, name string, write func(path strin
 	}
 	count(ctx, prefixWrote+dst, 1)
 	return nil
-}
-
-// copyLocal copies the file at from to the path to, whole or not at all.
-func copyLocal(from, to string) error {
-	data, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return writeLocal(to, data)
 }
