@@ -158,9 +158,7 @@ func stackAddressProfile(path string) (*keyedProfile, error) {
 	for i, b := range p.Binaries {
 		ids[i] = b.BuildID
 	}
-	st := p.Counts.Stats
-	samples := driver.SampleCounts{Samples: st.Samples, Used: st.Used, Dropped: map[string]uint64{}}
-	return &keyedProfile{key: newKey(kindStacks, ids), data: data, samples: samples}, nil
+	return &keyedProfile{key: newKey(kindStacks, ids), data: data, samples: driver.AddressProfileCounts(p)}, nil
 }
 
 // unsymbolized is an unsymbolized profile in llvm-profgen's format, which

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
 )
 
 // The entry point of the fleet pipeline (the separate module fleet/, on
@@ -41,19 +40,20 @@ func ToAddressProfile(ctx context.Context, opts Options) (*AddressProfile, error
 		return nil, err
 	}
 	defer bins.Close()
-	in, res, err := scanRecording(ctx, p, bins, newPhaseTimer(p))
+	in, err := recordingProfile(ctx, p, bins, newPhaseTimer(p))
 	if err != nil {
 		return nil, err
 	}
-	data, row, err := buildOneFile(p.first(), bins, in)
+	data, ids, err := buildOneFile(p.first(), bins, in)
 	if err != nil {
 		return nil, err
 	}
-	return &AddressProfile{Data: data, BuildIDs: rowBuildIDs(row, bins), Samples: res.sampleCounts()}, nil
+	return &AddressProfile{Data: data, BuildIDs: ids, Samples: in.samples}, nil
 }
 
-// buildOneFile builds the one file of the address profile's row.
-func buildOneFile(o *output, bins *binaries, in *profileInput) ([]byte, *outputRow, error) {
+// buildOneFile builds the one file of the address profile's row, and the
+// build ids of the binaries it counts.
+func buildOneFile(o *output, bins *binaries, in *profileInput) ([]byte, []string, error) {
 	row, err := outputFor(in.kind, o)
 	if err != nil {
 		return nil, nil, err
@@ -69,20 +69,7 @@ func buildOneFile(o *output, bins *binaries, in *profileInput) ([]byte, *outputR
 	if err := files[0].write(&buf); err != nil {
 		return nil, nil, err
 	}
-	return buf.Bytes(), row, nil
-}
-
-// rowBuildIDs are the build ids of the binaries the row's file counts.
-func rowBuildIDs(row *outputRow, bins *binaries) []string {
-	if row.files != fileOfAll {
-		return []string{bins.primary().BuildIDHex()}
-	}
-	ids := make([]string, len(bins.files))
-	for i, f := range bins.files {
-		ids[i] = f.BuildIDHex()
-	}
-	slices.Sort(ids)
-	return ids
+	return buf.Bytes(), row.buildIDs(bins, files[0]), nil
 }
 
 // droppedSum is the samples ds drop.

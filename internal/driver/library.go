@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/profgen/profgen/internal/addrprof"
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/locate"
@@ -144,6 +145,13 @@ func (res *result) sampleCounts() SampleCounts {
 		c = stackCounts(res.stacks.Stats)
 	}
 	return c.add(append(drops, dropReason{n: res.events.dropped, key: "other events"})...)
+}
+
+// AddressProfileCounts are the samples of an address profile of call
+// stacks (profgen --skip-symbolization), with the drops it stores: what
+// the recordings it merges went to.
+func AddressProfileCounts(p *addrprof.Profile) SampleCounts {
+	return stackCounts(p.Counts.Stats)
 }
 
 // stackCounts are the counts of call-stack samples.

@@ -15,18 +15,12 @@ import (
 // profile, which driver.Run hands to writeProfile.
 
 // recordingProfile is the recording's profile: the scan (scan.go), the
-// repair of its call stacks and the summary of what was used and dropped.
+// repair of its call stacks and the summary of what was used and dropped,
+// which the profile carries (SampleCounts).
 func recordingProfile(ctx context.Context, p *plan, bins *binaries, timer *phaseTimer) (*profileInput, error) {
-	in, _, err := scanRecording(ctx, p, bins, timer)
-	return in, err
-}
-
-// scanRecording is recordingProfile with the scan's result, whose counts
-// the fleet pipeline reports (SampleCounts).
-func scanRecording(ctx context.Context, p *plan, bins *binaries, timer *phaseTimer) (*profileInput, *result, error) {
 	res, err := scanInput(ctx, p, bins)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if res.stacks != nil {
 		timer.phase("Repair call stacks")
@@ -39,7 +33,7 @@ func scanRecording(ctx context.Context, p *plan, bins *binaries, timer *phaseTim
 		in.repair = repairLater
 		in.samples = res.sampleCounts()
 	}
-	return in, res, err
+	return in, err
 }
 
 // profile is what the recording held: branch stacks give the LBR profile
