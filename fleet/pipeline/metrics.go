@@ -2,45 +2,24 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 )
 
-// What the pipeline counts, as Beam counters: the runner sums them over
-// workers and bundles, and Run reads them back for the summary. Counters
-// whose names carry a key, an input or a file are made as they are met.
+// The one Beam counter: the binaries the workers opened, a measure of the
+// work (it follows the number of workers), read back by Run beside the
+// summary, which the stages report as data (summary.go).
 
 const counterNamespace = "profgen-fleet"
 
-var (
-	inputsRead = beam.NewCounter(counterNamespace, "inputs")
-	bytesRead  = beam.NewCounter(counterNamespace, "bytes")
-	badInputs  = beam.NewCounter(counterNamespace, "bad")
-)
+// counterOpens counts the binaries opened (each worker opens each once).
+const counterOpens = "binary opens"
 
-// Counters of the work done, for the tests and the summary.
-const (
-	counterOpens      = "binary opens" // binaries opened (each worker opens each once)
-	counterSymbolized = "symbolized"   // conversions of a key's merged profile (one per key)
-)
-
-// Counter name prefixes, each followed by a key, an input or a file.
-const (
-	prefixSamples = "samples:" // samples of a key's recordings
-	prefixUsed    = "used:"    // of them, used
-	prefixDropped = "dropped:" // "dropped:<key> <reason>"
-	prefixInputs  = "inputs:"  // inputs of a key
-	prefixBad     = "bad:"     // "bad:<input>: <error>"
-	prefixWrote   = "wrote:"   // a file written
-	prefixRefused = "refused:" // "refused:<key> <format>: <why>"
-)
-
-// count adds n to the counter name.
-func count(ctx context.Context, name string, n uint64) {
+// countOpens adds n to the binaries opened.
+func countOpens(ctx context.Context, n int) {
 	if n > 0 {
-		beam.NewCounter(counterNamespace, name).Inc(ctx, int64(n))
+		beam.NewCounter(counterNamespace, counterOpens).Inc(ctx, int64(n))
 	}
 }
 
@@ -48,24 +27,21 @@ func count(ctx context.Context, name string, n uint64) {
 // its progress line.
 var progressInputs, progressBytes atomic.Int64
 
-// countInput counts an input read and its profile's samples.
-func countInput(ctx context.Context, size int64, p *keyedProfile) {
-	inputsRead.Inc(ctx, 1)
-	bytesRead.Inc(ctx, size)
+// inputReport is the summary fragment of an input read: its key and what
+// its samples went to.
+func inputReport(size int64, p *keyedProfile) *Summary {
 	progressInputs.Add(1)
 	progressBytes.Add(size)
-	k := p.key.String()
-	count(ctx, prefixInputs+k, 1)
-	count(ctx, prefixSamples+k, p.samples.Samples)
-	count(ctx, prefixUsed+k, p.samples.Used)
+	k := KeySummary{Key: p.key.String(), Inputs: 1, Samples: int64(p.samples.Samples), Used: int64(p.samples.Used), Dropped: map[string]int64{}}
 	for why, n := range p.samples.Dropped {
-		count(ctx, fmt.Sprintf("%s%s %s", prefixDropped, k, why), n)
+		k.Dropped[why] = int64(n)
 	}
+	return &Summary{Inputs: 1, Bytes: size, Keys: []KeySummary{k}}
 }
 
-// countBad counts an input left out (--skip-bad-inputs).
-func countBad(ctx context.Context, path string, err error) {
-	badInputs.Inc(ctx, 1)
+// badReport is the summary fragment of an input left out
+// (--skip-bad-inputs).
+func badReport(path string, err error) *Summary {
 	progressInputs.Add(1)
-	count(ctx, fmt.Sprintf("%s%s: %v", prefixBad, path, err), 1)
+	return &Summary{Bad: []string{path + ": " + err.Error()}}
 }

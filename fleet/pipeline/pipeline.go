@@ -12,9 +12,11 @@
 //	                     kind and build ids of the binaries it counts
 //	mergeFn     (CombinePerKey)  the profiles of a key → their merge
 //	writeFn     (ParDo)  a key's merge → <build id>.<ext> files in OutDir
+//	summaryFn   (Combine) the reads' and writes' reports → the Summary,
+//	                     written to OutDir/profgen-fleet-summary.json
 //
-// Out: the files, each written whole or not at all, and a Summary read
-// back from the pipeline's counters.
+// Out: the files, each written whole or not at all, and the Summary, read
+// back from the file the pipeline wrote.
 package pipeline
 
 import (
@@ -43,11 +45,15 @@ import (
 const defaultRunner = "prism"
 
 func init() {
-	register.DoFn3x1[context.Context, fileio.FileMetadata, func(string, []byte), error](&readFn{})
+	register.DoFn4x1[context.Context, fileio.FileMetadata, func(string, []byte), func(string), error](&readFn{})
 	register.Emitter2[string, []byte]()
+	register.Emitter1[string]()
 	register.Combiner3[accumulator, []byte, []byte](&mergeFn{})
-	register.DoFn3x1[context.Context, string, []byte, error](&writeFn{})
+	register.DoFn4x1[context.Context, string, []byte, func(string), error](&writeFn{})
+	register.Combiner3[*Summary, string, string](&summaryFn{})
+	register.DoFn2x1[context.Context, string, error](&writeSummaryFn{})
 	beam.RegisterCoder(accumulatorType, encodeAccumulator, decodeAccumulator)
+	beam.RegisterCoder(summaryType, encodeSummaryAccumulator, decodeSummaryAccumulator)
 }
 
 // Options say what profgen-fleet converts.
@@ -68,9 +74,11 @@ var Formats = []string{"text", "extbinary", "binary", "gcc", "pprof"}
 func Build(s beam.Scope, opts Options, patterns []string) {
 	files := fileio.MatchAll(s, beam.CreateList(s, patterns), fileio.MatchEmptyDisallow())
 	files = beam.Reshuffle(s, files) // spread the inputs over the workers
-	profiles := beam.ParDo(s, &readFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, SkipBad: opts.SkipBadInputs}, files)
+	profiles, readReports := beam.ParDo2(s, &readFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, SkipBad: opts.SkipBadInputs}, files)
 	merged := beam.CombinePerKey(s, &mergeFn{}, profiles)
-	beam.ParDo0(s, &writeFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, Formats: opts.Formats, OutDir: opts.OutDir}, merged)
+	writeReports := beam.ParDo(s, &writeFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, Formats: opts.Formats, OutDir: opts.OutDir}, merged)
+	summary := beam.Combine(s, &summaryFn{}, beam.Flatten(s, readReports, writeReports))
+	beam.ParDo0(s, &writeSummaryFn{OutDir: opts.OutDir}, summary)
 }
 
 // Run runs the pipeline on the runner Beam's flag --runner names (prism by
@@ -99,7 +107,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return summarize(res.Metrics().AllMetrics().Counters()), nil
+	return readSummary(ctx, opts.OutDir, res.Metrics().AllMetrics().Counters())
 }
 
 // inputPatterns are the input globs of opts and of its list.

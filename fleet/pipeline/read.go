@@ -33,7 +33,7 @@ import (
 //     ids it holds (kindInstr).
 //
 // A bad input fails the job with an error naming it, or with SkipBad is
-// counted (counter "bad", and "bad:<path>: <error>") and left out.
+// reported (Summary.Bad) and left out.
 type readFn struct {
 	Binaries   []string // --binary: the profiled binaries; none: found by build id
 	BinaryDirs []string // --binary-dir: where binaries are found by build id
@@ -57,15 +57,16 @@ func (f *readFn) Teardown() error {
 	return nil
 }
 
-// ProcessElement reads one input file.
-func (f *readFn) ProcessElement(ctx context.Context, fm fileio.FileMetadata, emit func(string, []byte)) error {
+// ProcessElement reads one input file, and reports it (a summary
+// fragment).
+func (f *readFn) ProcessElement(ctx context.Context, fm fileio.FileMetadata, emit func(string, []byte), report func(string)) error {
 	p, err := f.readInput(ctx, fm.Path)
 	switch {
 	case err == nil:
-		countInput(ctx, fm.Size, p)
 		emit(p.key.String(), p.data)
+		report(inputReport(fm.Size, p).encode())
 	case f.SkipBad:
-		countBad(ctx, fm.Path, err)
+		report(badReport(fm.Path, err).encode())
 	default:
 		return namingInput(fm.Path, err)
 	}
@@ -125,7 +126,7 @@ func (f *readFn) recording(ctx context.Context, opts driver.Options) (*keyedProf
 	}
 	opens := f.cache.Opens()
 	p, err := driver.ToAddressProfile(ctx, opts)
-	count(ctx, counterOpens, uint64(f.cache.Opens()-opens))
+	countOpens(ctx, f.cache.Opens()-opens)
 	if err != nil {
 		return nil, err
 	}

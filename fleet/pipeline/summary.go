@@ -1,28 +1,37 @@
 package pipeline
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 )
 
-// Summary is what the pipeline did, from its counters.
+// Summary is what the pipeline did. The stages report it as data: each
+// read and each key's write emits a fragment (a Summary of one input or
+// one key, JSON-encoded), summaryFn combines the fragments, and
+// writeSummaryFn writes the whole to OutDir/summaryFile, which Run reads
+// back. Only Opens, a measure of the work rather than of the data (it
+// follows the number of workers), comes from a Beam counter.
 type Summary struct {
 	Inputs, Bytes int64
 	Bad           []string // the inputs left out and why (--skip-bad-inputs), sorted
 	Keys          []KeySummary
-	Written       []string // the files written, sorted
-	Refused       []string // formats not written for a key, and why
-	// Opens are the binaries the workers opened: each worker opens each
-	// binary once, whatever the number of inputs and keys it handles.
-	Opens int64
+	Written       []string // the files written, relative to OutDir, sorted
+	Refused       []string // formats not written for a key, and why, sorted
 	// Symbolized are the conversions of merged address profiles: one per
 	// key, for all its formats.
 	Symbolized int64
+	// Opens are the binaries the workers opened: each worker opens each
+	// binary once, whatever the number of inputs and keys it handles.
+	Opens int64 `json:"-"`
 }
 
 // KeySummary is what went into one key's profile: its kind and build ids.
@@ -32,63 +41,125 @@ type KeySummary struct {
 	Dropped               map[string]int64 // by reason
 }
 
-// summarize reads the pipeline's counters.
-func summarize(counters []metrics.CounterResult) *Summary {
-	values := map[string]int64{}
-	for _, c := range counters {
-		if c.Namespace() == counterNamespace {
-			values[c.Name()] += c.Result()
-		}
-	}
-	return summarizeCounts(values)
-}
+// summaryFile is the name of the summary in OutDir.
+const summaryFile = "profgen-fleet-summary.json"
 
-// summarizeCounts makes the summary of the counters' values by name.
-func summarizeCounts(values map[string]int64) *Summary {
-	s := &Summary{}
+// add adds the fragment o to s; the result is canonical (sorted), so that
+// the runner's grouping and order of fragments cannot change it.
+func (s *Summary) add(o *Summary) {
+	s.Inputs += o.Inputs
+	s.Bytes += o.Bytes
+	s.Symbolized += o.Symbolized
+	s.Bad = sortedUnion(s.Bad, o.Bad)
+	s.Written = sortedUnion(s.Written, o.Written)
+	s.Refused = sortedUnion(s.Refused, o.Refused)
 	keys := map[string]*KeySummary{}
-	keyOf := func(k string) *KeySummary {
-		if keys[k] == nil {
-			keys[k] = &KeySummary{Key: k, Dropped: map[string]int64{}}
-		}
-		return keys[k]
+	for _, k := range append(s.Keys, o.Keys...) {
+		keys[k.Key] = keys[k.Key].plus(k)
 	}
-	for _, name := range slices.Sorted(maps.Keys(values)) {
-		s.add(name, values[name], keyOf)
+	s.Keys = s.Keys[:0]
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
+		s.Keys = append(s.Keys, *keys[name])
 	}
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		s.Keys = append(s.Keys, *keys[k])
-	}
-	return s
 }
 
-// add adds the counter name's value n.
-func (s *Summary) add(name string, n int64, keyOf func(string) *KeySummary) {
-	switch {
-	case name == "inputs":
-		s.Inputs += n
-	case name == "bytes":
-		s.Bytes += n
-	case name == counterOpens:
-		s.Opens += n
-	case name == counterSymbolized:
-		s.Symbolized += n
-	case strings.HasPrefix(name, prefixInputs):
-		keyOf(strings.TrimPrefix(name, prefixInputs)).Inputs += n
-	case strings.HasPrefix(name, prefixSamples):
-		keyOf(strings.TrimPrefix(name, prefixSamples)).Samples += n
-	case strings.HasPrefix(name, prefixUsed):
-		keyOf(strings.TrimPrefix(name, prefixUsed)).Used += n
-	case strings.HasPrefix(name, prefixDropped):
-		k, why, _ := strings.Cut(strings.TrimPrefix(name, prefixDropped), " ")
-		keyOf(k).Dropped[why] += n
-	case strings.HasPrefix(name, prefixBad):
-		s.Bad = append(s.Bad, strings.TrimPrefix(name, prefixBad))
-	case strings.HasPrefix(name, prefixWrote):
-		s.Written = append(s.Written, strings.TrimPrefix(name, prefixWrote))
-	case strings.HasPrefix(name, prefixRefused):
-		s.Refused = append(s.Refused, strings.TrimPrefix(name, prefixRefused))
+// plus is k (nil: none) with o's counts added.
+func (k *KeySummary) plus(o KeySummary) *KeySummary {
+	sum := &KeySummary{Key: o.Key, Dropped: map[string]int64{}}
+	if k != nil {
+		*sum = KeySummary{Key: k.Key, Inputs: k.Inputs, Samples: k.Samples, Used: k.Used, Dropped: maps.Clone(k.Dropped)}
 	}
+	sum.Inputs, sum.Samples, sum.Used = sum.Inputs+o.Inputs, sum.Samples+o.Samples, sum.Used+o.Used
+	for why, n := range o.Dropped {
+		sum.Dropped[why] += n
+	}
+	return sum
+}
+
+// sortedUnion is a and b in one sorted list.
+func sortedUnion(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	return slices.Sorted(slices.Values(append(slices.Clone(a), b...)))
+}
+
+// encode is the fragment as the stages emit it.
+func (s *Summary) encode() string {
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // a Summary always encodes
+	}
+	return string(data)
+}
+
+// decodeSummary reads a fragment or a summary.
+func decodeSummary(data []byte) (*Summary, error) {
+	s := &Summary{}
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("summary: %w", err)
+	}
+	return s, nil
+}
+
+// summaryFn combines the fragments into the Summary (JSON-encoded).
+type summaryFn struct{}
+
+var summaryType = reflect.TypeOf((*Summary)(nil))
+
+func (summaryFn) CreateAccumulator() *Summary { return &Summary{} }
+
+func (summaryFn) AddInput(a *Summary, in string) (*Summary, error) {
+	o, err := decodeSummary([]byte(in))
+	if err != nil {
+		return nil, err
+	}
+	a.add(o)
+	return a, nil
+}
+
+func (summaryFn) MergeAccumulators(a, b *Summary) *Summary {
+	a.add(b)
+	return a
+}
+
+func (summaryFn) ExtractOutput(a *Summary) string { return a.encode() }
+
+// encodeSummaryAccumulator and decodeSummaryAccumulator are the
+// accumulator's coder.
+func encodeSummaryAccumulator(s *Summary) []byte { return []byte(s.encode()) }
+
+func decodeSummaryAccumulator(data []byte) (*Summary, error) { return decodeSummary(data) }
+
+// writeSummaryFn writes the combined summary to OutDir/summaryFile.
+type writeSummaryFn struct{ OutDir string }
+
+func (f *writeSummaryFn) ProcessElement(ctx context.Context, summary string) error {
+	return writeOut(ctx, f.OutDir, summaryFile, func(path string) error { return writeLocal(path, []byte(summary)) })
+}
+
+// readSummary reads the summary the pipeline wrote to outDir, with the
+// work counters of its run.
+func readSummary(ctx context.Context, outDir string, counters []metrics.CounterResult) (*Summary, error) {
+	local, done, err := localCopy(ctx, strings.TrimSuffix(outDir, "/")+"/"+summaryFile)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	data, err := os.ReadFile(local)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeSummary(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range counters {
+		if c.Namespace() == counterNamespace && c.Name() == counterOpens {
+			s.Opens += c.Result()
+		}
+	}
+	return s, nil
 }
 
 // Print writes the summary, a line per fact.
@@ -103,7 +174,7 @@ func (s *Summary) Print(w io.Writer) {
 	for _, r := range s.Refused {
 		fmt.Fprintf(w, "profgen-fleet: not written: %s\n", r)
 	}
-	fmt.Fprintf(w, "profgen-fleet: wrote %d files\n", len(s.Written))
+	fmt.Fprintf(w, "profgen-fleet: wrote %d files (and %s)\n", len(s.Written), summaryFile)
 }
 
 // samples says what the key's samples went to, "" for raws.

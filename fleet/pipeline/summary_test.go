@@ -6,19 +6,47 @@ import (
 	"testing"
 )
 
-func TestSummaryFromCounters(t *testing.T) {
-	s := summarizeCounts(map[string]int64{
-		"inputs": 3, "bytes": 300,
-		"inputs:lbr/ab": 2, "samples:lbr/ab": 10, "used:lbr/ab": 8, "dropped:lbr/ab no mapping": 2,
-		"bad:x.data: truncated": 1, "wrote:out/ab.text": 1,
-	})
+// TestSummaryFromReports: the stages' fragments combine into one summary,
+// the same bytes in any order and grouping, and print a line per fact.
+func TestSummaryFromReports(t *testing.T) {
+	fragments := []*Summary{
+		{Inputs: 1, Bytes: 100, Keys: []KeySummary{{Key: "lbr/ab", Inputs: 1, Samples: 6, Used: 5, Dropped: map[string]int64{"no mapping": 1}}}},
+		{Inputs: 1, Bytes: 200, Keys: []KeySummary{{Key: "lbr/ab", Inputs: 1, Samples: 4, Used: 3, Dropped: map[string]int64{"no mapping": 1}}}},
+		{Bad: []string{"x.data: truncated"}},
+		{Written: []string{"lbr/ab.text"}, Refused: []string{"lbr/ab pprof: needs call stacks"}, Symbolized: 1},
+	}
+	var encodings []string
+	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}} {
+		var fn summaryFn
+		a, b := fn.CreateAccumulator(), fn.CreateAccumulator()
+		for i, j := range order {
+			acc := a
+			if i%2 == 1 {
+				acc = b
+			}
+			if _, err := fn.AddInput(acc, fragments[j].encode()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		encodings = append(encodings, fn.ExtractOutput(fn.MergeAccumulators(a, b)))
+	}
+	for _, e := range encodings[1:] {
+		if e != encodings[0] {
+			t.Fatalf("summaries differ by order:\n%s\n%s", encodings[0], e)
+		}
+	}
+	s, err := decodeSummary([]byte(encodings[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	s.Print(&out)
 	for _, want := range []string{
-		"profgen-fleet: 3 inputs read (300 bytes), 1 bad\n",
+		"profgen-fleet: 2 inputs read (300 bytes), 1 bad\n",
 		"profgen-fleet: skipped bad input x.data: truncated\n",
 		"profgen-fleet: lbr/ab: 2 inputs, 10 samples, 8 used; dropped: 2 no mapping\n",
-		"profgen-fleet: wrote 1 files\n",
+		"profgen-fleet: not written: lbr/ab pprof: needs call stacks\n",
+		"profgen-fleet: wrote 1 files",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())

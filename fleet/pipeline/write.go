@@ -26,8 +26,8 @@ import (
 //     binary.
 //
 // A format the driver refuses for the key's kind (pprof of LBR ranges, gcc
-// of a probe CS profile) is counted ("refused:<key> <format>: <why>") and
-// left out; the others are written.
+// of a probe CS profile) is reported (Summary.Refused) and left out; the
+// others are written.
 type writeFn struct {
 	Binaries   []string
 	BinaryDirs []string
@@ -54,25 +54,30 @@ func (f *writeFn) Teardown() error {
 	return nil
 }
 
-// ProcessElement writes the files of one key.
-func (f *writeFn) ProcessElement(ctx context.Context, k string, data []byte) error {
+// ProcessElement writes the files of one key, and reports them (a
+// summary fragment).
+func (f *writeFn) ProcessElement(ctx context.Context, k string, data []byte, report func(string)) error {
 	key, err := parseKey(k)
 	if err != nil {
 		return err
 	}
+	rep := &Summary{}
 	if key.kind == kindInstr {
-		return f.output(ctx, key.file(key.name(), instrExt), func(path string) error { return writeLocal(path, data) })
+		err = f.output(ctx, rep, key.file(key.name(), instrExt), func(path string) error { return writeLocal(path, data) })
+	} else if err = f.symbolize(ctx, rep, key, data); err != nil {
+		err = fmt.Errorf("build id %s: %w", key.name(), err)
 	}
-	if err := f.symbolize(ctx, key, data); err != nil {
-		return fmt.Errorf("build id %s: %w", key.name(), err)
+	if err != nil {
+		return err
 	}
+	report(rep.encode())
 	return nil
 }
 
 // symbolize writes the address profile data of key in every format, from
 // one conversion, into a temporary directory, then each file under its
-// name (publish).
-func (f *writeFn) symbolize(ctx context.Context, key key, data []byte) error {
+// name (publishAll).
+func (f *writeFn) symbolize(ctx context.Context, rep *Summary, key key, data []byte) error {
 	opts, err := f.binaryOptions(ctx, key)
 	if err != nil {
 		return err
@@ -93,15 +98,15 @@ func (f *writeFn) symbolize(ctx context.Context, key key, data []byte) error {
 	}
 	opens := f.cache.Opens()
 	res, err := driver.Convert(ctx, opts)
-	count(ctx, counterOpens, uint64(f.cache.Opens()-opens))
+	countOpens(ctx, f.cache.Opens()-opens)
 	if err != nil {
 		return err
 	}
-	count(ctx, counterSymbolized, 1)
+	rep.Symbolized++
 	for _, r := range res.Refused {
-		count(ctx, fmt.Sprintf("%s%s %s: %v", prefixRefused, key, r.Format, r.Err), 1)
+		rep.Refused = append(rep.Refused, fmt.Sprintf("%s %s: %v", key, r.Format, r.Err))
 	}
-	return f.publishAll(ctx, key, res.Files)
+	return f.publishAll(ctx, rep, key, res.Files)
 }
 
 // tempDir is where a key's files are written before they are named: in
@@ -115,14 +120,14 @@ func (f *writeFn) tempDir() (string, error) {
 
 // publishAll names each file the conversion wrote by its format and the
 // build ids it is the profile of.
-func (f *writeFn) publishAll(ctx context.Context, key key, files []driver.OutputFile) error {
+func (f *writeFn) publishAll(ctx context.Context, rep *Summary, key key, files []driver.OutputFile) error {
 	for _, file := range files {
 		ext, err := driver.Extension(file.Format)
 		if err != nil {
 			return err
 		}
 		name := key.file(newKey(key.kind, file.BuildIDs).name(), ext)
-		if err := f.output(ctx, name, func(path string) error { return os.Rename(file.Path, path) }); err != nil {
+		if err := f.output(ctx, rep, name, func(path string) error { return os.Rename(file.Path, path) }); err != nil {
 			return err
 		}
 	}
@@ -162,18 +167,25 @@ func (f *writeFn) binaryOf(ctx context.Context, id string) (string, error) {
 }
 
 // output makes the file name (key.file) in OutDir with write, which
-// writes the whole file at the local path it is given.
-func (f *writeFn) output(ctx context.Context, name string, write func(path string) error) error {
-	dst := strings.TrimSuffix(f.OutDir, "/") + "/" + name
-	if !isRemote(f.OutDir) {
+// writes the whole file at the local path it is given; rep lists it.
+func (f *writeFn) output(ctx context.Context, rep *Summary, name string, write func(path string) error) error {
+	if err := writeOut(ctx, f.OutDir, name, write); err != nil {
+		return err
+	}
+	rep.Written = append(rep.Written, name)
+	return nil
+}
+
+// writeOut makes the file name in outDir with write, which writes the
+// whole file at the local path it is given: there, or in a temporary
+// directory and then copied whole to a remote outDir.
+func writeOut(ctx context.Context, outDir, name string, write func(path string) error) error {
+	dst := strings.TrimSuffix(outDir, "/") + "/" + name
+	if !isRemote(outDir) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		err := write(dst)
-		if err == nil {
-			count(ctx, prefixWrote+dst, 1)
-		}
-		return err
+		return write(dst)
 	}
 	tmp, err := os.MkdirTemp("", "profgen-fleet-out")
 	if err != nil {
@@ -184,9 +196,14 @@ func (f *writeFn) output(ctx context.Context, name string, write func(path strin
 	if err := write(local); err != nil {
 		return err
 	}
-	if err := publish(ctx, local, dst); err != nil {
+	return publish(ctx, local, dst)
+}
+
+// copyLocal copies the file at from to the path to, whole or not at all.
+func copyLocal(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
 		return err
 	}
-	count(ctx, prefixWrote+dst, 1)
-	return nil
+	return writeLocal(to, data)
 }
