@@ -57,7 +57,7 @@ type Options struct {
 	Binaries      []string // the profiled binaries; none: found by build id
 	BinaryDirs    []string // where binaries are found by build id (then DEBUGINFOD_URLS)
 	Formats       []string // text, extbinary, binary, gcc, pprof
-	OutDir        string   // the output directory (it must exist)
+	OutDir        string   // the output directory (made, with its parents, if missing)
 	SkipBadInputs bool     // count a bad input and go on, instead of failing
 }
 
@@ -82,6 +82,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	if err := validate(opts); err != nil {
+		return nil, err
+	}
+	if err := makeOutDir(opts.OutDir); err != nil {
 		return nil, err
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -124,15 +127,25 @@ func inputPatterns(opts Options) ([]string, error) {
 	return patterns, nil
 }
 
+// makeOutDir makes a local output directory that does not exist yet, and
+// its parents; an object store needs none.
+func makeOutDir(dir string) error {
+	if isRemote(dir) {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("-o %s: %v", dir, err)
+	}
+	return nil
+}
+
 // validate refuses what cannot work before the pipeline runs.
 func validate(opts Options) error {
 	if opts.OutDir == "" {
 		return fmt.Errorf("-o (the output directory) is required")
 	}
-	if !isRemote(opts.OutDir) {
-		if st, err := os.Stat(opts.OutDir); err != nil || !st.IsDir() {
-			return fmt.Errorf("-o %s: not a directory", opts.OutDir)
-		}
+	if st, err := os.Stat(opts.OutDir); err == nil && !st.IsDir() && !isRemote(opts.OutDir) {
+		return fmt.Errorf("-o %s: not a directory", opts.OutDir)
 	}
 	if len(opts.Binaries) > 0 && len(opts.BinaryDirs) > 0 {
 		return fmt.Errorf("--binary-dir is where binaries are found without --binary; give one or the other")
