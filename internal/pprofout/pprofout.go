@@ -7,7 +7,8 @@
 // DWARF, PLT stubs as name@plt). Out: a *profile.Profile with sample types samples/count (and
 // cpu/nanoseconds when every sample comes from a clock event with a period),
 // one Mapping per binary with its build id, and symbolized Locations with
-// their inlined frames. Functions carry the name (demangled), the system
+// their inlined frames. Functions carry the name (demangled; a PLT stub
+// its target demangled and @plt, as perf report -v names it), the system
 // name (linkage name), the file and the start line (DW_AT_decl_line), which
 // Go's PGO needs to key call edges by line offset.
 //
@@ -24,6 +25,8 @@
 package pprofout
 
 import (
+	"strings"
+
 	"github.com/google/pprof/profile"
 	"github.com/ianlancetaylor/demangle"
 
@@ -395,11 +398,24 @@ func (b *builder) function(key funcKey) *profile.Function {
 	}
 	fn := &profile.Function{
 		ID:   uint64(len(b.p.Function) + 1),
-		Name: demangle.Filter(key.systemName), SystemName: key.systemName, Filename: key.filename, StartLine: key.startLine,
+		Name: functionName(key.systemName), SystemName: key.systemName, Filename: key.filename, StartLine: key.startLine,
 	}
 	b.p.Function = append(b.p.Function, fn)
 	b.funcs[key] = fn
 	return fn
+}
+
+// pltSuffix ends the name of a PLT stub, as perf and objdump name them.
+const pltSuffix = "@plt"
+
+// functionName is the name perf report -v gives a function of the linkage
+// name systemName: demangled, and for a PLT stub (name@plt) its target's
+// name demangled followed by @plt.
+func functionName(systemName string) string {
+	if target, ok := strings.CutSuffix(systemName, pltSuffix); ok {
+		return demangle.Filter(target) + pltSuffix
+	}
+	return demangle.Filter(systemName)
 }
 
 // objectMapping returns the mapping of a DSO outside the profiled binaries,

@@ -12,6 +12,8 @@
 #   neverrun-gcc     gcc-12 -O2 -g, PIE (its trace: record-lbr.sh neverrun-gcc 10 1000)
 #   anonns-gcc       g++-12 -O2 -g, PIE (C++ in an anonymous namespace: no
 #                    DW_AT_linkage_name, named by its ELF symbols)
+#   strappend-gcc    g++-12 -O2 -g, PIE (hot calls through the PLT stub of
+#                    a mangled libstdc++ function)
 #
 # Source paths in the DWARF are relative (-fdebug-prefix-map), so the
 # output does not depend on where the repository is checked out.
@@ -27,4 +29,5 @@ clang-19 -O2 -g "${map[@]}" recurse.c -o bin/recurse
 gcc-12 -O2 -g "${map[@]}" -fcf-protection coldsplit.c -o bin/coldsplit-gcc
 gcc-12 -O2 -g "${map[@]}" neverrun.c -o bin/neverrun-gcc
 g++-12 -O2 -g "${map[@]}" anonns.cc -o bin/anonns-gcc
+g++-12 -O2 -g "${map[@]}" strappend.cc -o bin/strappend-gcc
 ls -l bin
