@@ -217,34 +217,9 @@ func argList(inst *x86asm.Inst) []x86asm.Arg {
 // operands formats the operands in AT&T order (Intel's reversed), with
 // AVX-512 masking after the destination as LLVM writes it.
 func operands(inst *x86asm.Inst, pc uint64) []string {
-	args := argList(inst)
-	if (inst.Opcode>>24)&^1 == 0xd0 && len(args) == 2 && args[1] == x86asm.Imm(1) {
-		args = args[:1] // shift by one: LLVM writes no count
-	}
-	if inst.Op == x86asm.ENTER && len(args) == 2 {
-		// LLVM keeps Intel's order and signs both: imm16, imm8.
-		return []string{"$" + strconv.Itoa(int(int16(args[0].(x86asm.Imm)))), "$" + strconv.Itoa(int(int8(args[1].(x86asm.Imm))))}
-	}
-	var out []string
-	var mask string
-	for i, a := range args {
-		if r, ok := a.(x86asm.Reg); ok && i == 1 && r >= x86asm.K0 && r <= x86asm.K7 && !strings.HasPrefix(inst.Op.String(), "K") {
-			if r != x86asm.K0 {
-				mask = " {%" + regName(r) + "}"
-			}
-			if inst.Zeroing {
-				mask += " {z}"
-			}
-			continue
-		}
-		s := argText(inst, pc, a)
-		if isMem(a) && inst.Broadcast {
-			s += broadcast(inst)
-		}
-		out = append(out, s)
-	}
-	if len(out) > 0 && mask != "" {
-		out[0] += mask
+	out, args, enter := orderedOperands(inst, pc, attSyntax)
+	if enter {
+		return out // LLVM keeps Intel's order: imm16, imm8
 	}
 	if !xchgRegs(inst) { // LLVM prints xchg between registers in Intel order
 		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
@@ -256,6 +231,56 @@ func operands(inst *x86asm.Inst, pc uint64) []string {
 		out[0] = "*" + out[0]
 	}
 	return out
+}
+
+// operandSyntax is what tells AT&T operands from Intel ones.
+type operandSyntax struct {
+	imm, reg string // the prefixes of an immediate and a register
+	arg      func(inst *x86asm.Inst, pc uint64, a x86asm.Arg) string
+}
+
+var attSyntax = operandSyntax{imm: "$", reg: "%", arg: argText}
+
+// orderedOperands formats the operands in Intel order, with AVX-512
+// masking after the destination as LLVM writes it, and the args they
+// are of. enter's two immediates, signed, are in the order both syntaxes
+// print (enter is true).
+func orderedOperands(inst *x86asm.Inst, pc uint64, syn operandSyntax) (out []string, args []x86asm.Arg, enter bool) {
+	args = argList(inst)
+	if (inst.Opcode>>24)&^1 == 0xd0 && len(args) == 2 && args[1] == x86asm.Imm(1) {
+		args = args[:1] // shift by one: LLVM writes no count
+	}
+	if inst.Op == x86asm.ENTER && len(args) == 2 {
+		return []string{syn.imm + strconv.Itoa(int(int16(args[0].(x86asm.Imm)))), syn.imm + strconv.Itoa(int(int8(args[1].(x86asm.Imm))))}, args, true
+	}
+	var mask string
+	for i, a := range args {
+		if r, ok := a.(x86asm.Reg); ok && i == 1 && r >= x86asm.K0 && r <= x86asm.K7 && !strings.HasPrefix(inst.Op.String(), "K") {
+			mask = maskText(inst, r, syn.reg)
+			continue
+		}
+		s := syn.arg(inst, pc, a)
+		if isMem(a) && inst.Broadcast {
+			s += broadcast(inst)
+		}
+		out = append(out, s)
+	}
+	if len(out) > 0 && mask != "" {
+		out[0] += mask
+	}
+	return out, args, false
+}
+
+// maskText is an AVX-512 mask register k, with {z} for zeroing.
+func maskText(inst *x86asm.Inst, k x86asm.Reg, regPrefix string) string {
+	var mask string
+	if k != x86asm.K0 {
+		mask = " {" + regPrefix + regName(k) + "}"
+	}
+	if inst.Zeroing {
+		mask += " {z}"
+	}
+	return mask
 }
 
 // xchgRegs reports xchg between two registers.

@@ -90,36 +90,14 @@ var intelNames = map[x86asm.Op]string{
 	x86asm.FUCOMIP: "fucompi",
 }
 
+var intelSyntax = operandSyntax{arg: intelArg}
+
 // intelOperands formats the operands in Intel order, with AVX-512
 // masking after the destination as LLVM writes it.
 func intelOperands(inst *x86asm.Inst, pc uint64) []string {
-	args := argList(inst)
-	if (inst.Opcode>>24)&^1 == 0xd0 && len(args) == 2 && args[1] == x86asm.Imm(1) {
-		args = args[:1] // shift by one: LLVM writes no count
-	}
-	if inst.Op == x86asm.ENTER && len(args) == 2 {
-		return []string{strconv.Itoa(int(int16(args[0].(x86asm.Imm)))), strconv.Itoa(int(int8(args[1].(x86asm.Imm))))}
-	}
-	var out []string
-	var mask string
-	for i, a := range args {
-		if r, ok := a.(x86asm.Reg); ok && i == 1 && r >= x86asm.K0 && r <= x86asm.K7 && !strings.HasPrefix(inst.Op.String(), "K") {
-			if r != x86asm.K0 {
-				mask = " {" + regName(r) + "}"
-			}
-			if inst.Zeroing {
-				mask += " {z}"
-			}
-			continue
-		}
-		s := intelArg(inst, pc, a)
-		if isMem(a) && inst.Broadcast {
-			s += broadcast(inst)
-		}
-		out = append(out, s)
-	}
-	if len(out) > 0 && mask != "" {
-		out[0] += mask
+	out, args, enter := orderedOperands(inst, pc, intelSyntax)
+	if enter {
+		return out
 	}
 	if xchgRegs(inst) { // the order AT&T keeps, as LLVM prints it
 		out[0], out[1] = out[1], out[0]
