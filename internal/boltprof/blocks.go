@@ -85,17 +85,22 @@ func blocksOf(code *binary.File, f *Func) *blocks {
 func (b *blocks) setToNext(insts []inst, caseLabels func(jump uint64) []uint64) {
 	b.toNext = slices.Clone(b.fallsThrough)
 	for _, in := range insts {
-		i := b.containing(in.off, ^uint64(0))
-		if i+1 >= len(b.start) {
+		if in.kind != insn.Jump && in.kind != insn.CondBranch && in.kind != insn.IndirectJump {
 			continue
 		}
-		switch {
-		case (in.kind == insn.Jump || in.kind == insn.CondBranch) && isIntra(in):
-			b.toNext[i] = b.toNext[i] || b.start[i+1] == in.target
-		case in.kind == insn.IndirectJump:
-			b.toNext[i] = b.toNext[i] || slices.Contains(caseLabels(in.off), b.start[i+1])
+		if i := b.containing(in.off, ^uint64(0)); i+1 < len(b.start) && branchesTo(in, b.start[i+1], caseLabels) {
+			b.toNext[i] = true
 		}
 	}
+}
+
+// branchesTo reports whether the jump in can go to next: a direct branch
+// to it, or an indirect jump whose table has it as a case.
+func branchesTo(in inst, next uint64, caseLabels func(jump uint64) []uint64) bool {
+	if in.kind == insn.IndirectJump {
+		return slices.Contains(caseLabels(in.off), next)
+	}
+	return isIntra(in) && in.target == next
 }
 
 func (b *blocks) add(in inst) {

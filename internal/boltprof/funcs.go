@@ -66,9 +66,9 @@ var pltSections = []string{".plt", ".plt.sec", ".plt.got"}
 // their sizes come from the next function (setMaxSizes).
 func (d *discovery) addPLT(ef *elf.File, stubs []binary.Symbol) {
 	for _, s := range stubs {
-		if d.at[s.Addr] == nil {
+		if sec := sectionAt(ef, s.Addr); sec != nil && d.at[s.Addr] == nil {
 			name := strings.TrimSuffix(s.Name, "@plt") + "@PLT"
-			d.add(&Func{Name: name, Addr: s.Addr, Pseudo: true, sec: sectionAt(ef, s.Addr)})
+			d.add(&Func{Name: name, Addr: s.Addr, Pseudo: true, sec: sec})
 		}
 	}
 	for _, name := range pltSections {

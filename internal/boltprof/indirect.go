@@ -1,6 +1,8 @@
 package boltprof
 
 import (
+	"debug/elf"
+
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/insn"
 	"github.com/profgen/profgen/internal/binary/x86"
@@ -22,6 +24,9 @@ import (
 func jumpTables(code *binary.File, f *Func, insts []inst) map[uint64]tableRef {
 	var flows []x86.Flow
 	out := map[uint64]tableRef{}
+	if code.ELF().Machine != elf.EM_X86_64 {
+		return out
+	}
 	for j, in := range insts {
 		if in.kind != insn.IndirectJump {
 			continue
