@@ -21,7 +21,9 @@ import (
 //     next instruction (lbrgen's traces before it recorded those, or a
 //     filtered LBR), so that traces run through `jmp *%rax` into the case
 //     right after it; perf2bolt reads them as pre-aggregated T records,
-//     which carry no mispredictions.
+//     which carry no mispredictions;
+//   - "preagg": perf2bolt's of profgen's pre-aggregated file (WritePreagg)
+//     against perf2bolt's of the perf.data.
 //
 // jumptab's code without a function symbol of its own (a stub in a section
 // of its own, a global and a local label without a type) calls leaf:
@@ -49,6 +51,7 @@ func TestJumpTableFdata(t *testing.T) {
 				compareTraces(t, BuildFdata(bin, fs, tracesOf(t, bin, perfData)), binPath, "-p", perfData)
 			})
 			t.Run(rec+"/no-jumps-to-next", func(t *testing.T) { compareSpanning(t, binPath, perfData) })
+			t.Run(rec+"/preagg", func(t *testing.T) { comparePreagg(t, binPath, perfData) })
 		}
 	}
 }

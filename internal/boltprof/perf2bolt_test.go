@@ -201,18 +201,24 @@ func TestPreaggMatchesPerf2bolt(t *testing.T) {
 		t.Run(tc.prog+"/"+tc.data, func(t *testing.T) {
 			dir := testutil.DataDir(t, "lbr", tc.prog)
 			binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, tc.data+".perf.data")
-			bin, fs := openBinary(t, binPath)
-			var buf bytes.Buffer
-			if err := WritePreagg(&buf, bin, fs, tracesOf(t, bin, perfData)); err != nil {
-				t.Fatal(err)
-			}
-			preagg := filepath.Join(t.TempDir(), "preagg.txt")
-			if err := os.WriteFile(preagg, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			compareLines(t, runPerf2bolt(t, binPath, "--pa", "-p", preagg), runPerf2bolt(t, binPath, "-p", perfData))
+			comparePreagg(t, binPath, perfData)
 		})
 	}
+}
+
+// comparePreagg compares perf2bolt's fdata of profgen's pre-aggregated
+// records of a perf.data with perf2bolt's of the perf.data.
+func comparePreagg(t *testing.T, binPath, perfData string) {
+	bin, fs := openBinary(t, binPath)
+	var buf bytes.Buffer
+	if err := WritePreagg(&buf, bin, fs, tracesOf(t, bin, perfData)); err != nil {
+		t.Fatal(err)
+	}
+	preagg := filepath.Join(t.TempDir(), "preagg.txt")
+	if err := os.WriteFile(preagg, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compareLines(t, runPerf2bolt(t, binPath, "--pa", "-p", preagg), runPerf2bolt(t, binPath, "-p", perfData))
 }
 
 // basicSamplesOf reads the IP samples of a perf.data.
