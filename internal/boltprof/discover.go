@@ -59,7 +59,7 @@ func discoverSymbols(ef *elf.File, syms []elf.Symbol) *discovery {
 func memorySymbols(ef *elf.File, syms []elf.Symbol) []memSymbol {
 	var out []memSymbol
 	for _, s := range syms {
-		if m, ok := inMemory(ef, s); ok {
+		if m, ok := inMemory(ef, s); ok && !isMarker(ef, s) {
 			out = append(out, m)
 		}
 	}
@@ -85,6 +85,20 @@ func inMemory(ef *elf.File, s elf.Symbol) (memSymbol, bool) {
 		return memSymbol{}, false
 	}
 	return memSymbol{Symbol: s, sec: sec}, true
+}
+
+// isMarker reports an AArch64 or RISC-V mapping symbol ($x: code, $d:
+// data), which BOLT leaves out of its walk.
+func isMarker(ef *elf.File, s elf.Symbol) bool {
+	if ef.Machine == elf.EM_X86_64 || s.Size != 0 || elf.ST_TYPE(s.Info) != elf.STT_NOTYPE {
+		return false
+	}
+	for _, m := range []string{"$x", "$d"} {
+		if s.Name == m || strings.HasPrefix(s.Name, m+".") || (m == "$x" && ef.Machine == elf.EM_RISCV && strings.HasPrefix(s.Name, m)) {
+			return true
+		}
+	}
+	return false
 }
 
 // typeRank orders the symbols of one address: functions, others,
