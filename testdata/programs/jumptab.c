@@ -3,9 +3,10 @@
  * and loops, built with -Wl,--emit-relocs (build-jumptab.sh):
  *   - a bytecode interpreter whose switch is a jump table, one of whose
  *     cases is the block right after the indirect jump;
- *   - a static (local) interpreter of the same shape, and a static
- *     function whose cases are reached through a table of label addresses
- *     (data-to-code references into the middle of a function);
+ *   - a static function with a switch of its own (clang inlines it into
+ *     main), and a static function whose cases are reached through a
+ *     table of label addresses (computed goto: data-to-code references
+ *     into the middle of a function);
  *   - code outside every function symbol: a stub in a section of its own
  *     with no symbol, an assembly function whose label has no type, and a
  *     local untyped label after a function's end, each calling a C
@@ -92,12 +93,14 @@ __attribute__((noinline)) long leaf(long x)
 	return x * 2 + 1;
 }
 
-/* The stubs, each leaf(x) + x:
- *   - .Lstub, in a section of its own with no symbol: stub_entry points
- *     to it, so that no symbol marks its address;
- *   - untyped, a global label without a type, in .text;
- *   - .Llocal_untyped... local_untyped, a local label without a type, in
- *     .text right after the function untyped_owner (size 1). */
+/* The stubs, each leaf(x) + x, and what BOLT makes of them:
+ *   - .Lstub, in a section of its own with no symbol (stub_entry[0]
+ *     points to it): a function named after the section's symbol,
+ *     .stubtext/1;
+ *   - untyped, a global label without a type, in .text: a function;
+ *   - local_untyped, a local label without a type in .text right after
+ *     the function untyped_owner (size 1; stub_entry[1] points to it): a
+ *     function too, local_untyped/1. */
 #define STUB_BODY "	push %rbx\n	mov %rdi, %rbx\n	call leaf\n	add %rbx, %rax\n	pop %rbx\n	ret\n"
 __asm__(".pushsection .stubtext, \"ax\", @progbits\n"
 	".Lstub:\n" STUB_BODY
