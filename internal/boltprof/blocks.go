@@ -45,8 +45,15 @@ func blocksOf(code *binary.File, f *Func) *blocks {
 		_, found := findInst(insts, off)
 		return found
 	}
-	for _, off := range tableLabels(code.ELF(), f, refs, isInst) {
-		labels[off] = true
+	jumps := jumpTables(code, f, insts)
+	for _, r := range jumps {
+		refs = append(refs, r)
+	}
+	tables := tableEntries(code.ELF(), f, refs, isInst)
+	for _, es := range tables {
+		for _, off := range es {
+			labels[off] = true
+		}
 	}
 	b := &blocks{}
 	var succ []int // taken-branch successors per block
@@ -68,22 +75,32 @@ func blocksOf(code *binary.File, f *Func) *blocks {
 		prevEnded = isTerminator(in)
 	}
 	b.setFallThroughs(insts, succ)
-	b.setToNext(insts)
+	b.setToNext(insts, func(jump uint64) []uint64 { return tables[jumps[jump].addr] })
 	return b
 }
 
-// setToNext marks the blocks whose next block is a successor.
-func (b *blocks) setToNext(insts []inst) {
+// setToNext marks the blocks whose next block is a successor: by a
+// direct branch to it, or as a case label of the table an indirect jump
+// reads (caseLabels of the jump at an offset).
+func (b *blocks) setToNext(insts []inst, caseLabels func(jump uint64) []uint64) {
 	b.toNext = slices.Clone(b.fallsThrough)
 	for _, in := range insts {
-		if in.kind != insn.Jump && in.kind != insn.CondBranch || !isIntra(in) {
+		if in.kind != insn.Jump && in.kind != insn.CondBranch && in.kind != insn.IndirectJump {
 			continue
 		}
-		i := b.containing(in.off, ^uint64(0))
-		if i+1 < len(b.start) && b.start[i+1] == in.target {
+		if i := b.containing(in.off, ^uint64(0)); i+1 < len(b.start) && branchesTo(in, b.start[i+1], caseLabels) {
 			b.toNext[i] = true
 		}
 	}
+}
+
+// branchesTo reports whether the jump in can go to next: a direct branch
+// to it, or an indirect jump whose table has it as a case.
+func branchesTo(in inst, next uint64, caseLabels func(jump uint64) []uint64) bool {
+	if in.kind == insn.IndirectJump {
+		return slices.Contains(caseLabels(in.off), next)
+	}
+	return isIntra(in) && in.target == next
 }
 
 func (b *blocks) add(in inst) {

@@ -1,7 +1,6 @@
 package boltprof
 
 import (
-	"bytes"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -22,19 +21,12 @@ func TestFdataEmitRelocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	prog, lbrgen := filepath.Join(dir, "wordfreq"), filepath.Join(dir, "lbrgen")
+	prog := filepath.Join(dir, "wordfreq")
 	run(t, root, "clang-22", "-O2", "-g0", "-Wl,--emit-relocs", "-o", prog, filepath.Join(root, "testdata/programs/wordfreq.c"))
-	run(t, root, "go", "build", "-o", lbrgen, "./tools/lbrgen")
+	lbrgen := buildLbrgen(t, root, dir)
 	script := filepath.Join(dir, "single.script")
 	run(t, dir, lbrgen, "-binary", prog, "-seed", "3", "-flags", "typed", "-period", "1000", "-perfdata", "-single", script, "--", "5000")
-	perfData := filepath.Join(dir, "single.perf.data")
-	bin, fs := openBinary(t, prog)
-	fd := BuildFdata(bin, fs, tracesOf(t, bin, perfData))
-	var buf bytes.Buffer
-	if _, err := fd.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	compareLines(t, lines(buf.Bytes()), runPerf2bolt(t, prog, "-p", perfData))
+	compareWithPerf2bolt(t, prog, filepath.Join(dir, "single.perf.data"))
 }
 
 func run(t *testing.T, dir, name string, args ...string) {

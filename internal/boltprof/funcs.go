@@ -1,11 +1,8 @@
 package boltprof
 
 import (
-	"cmp"
 	"debug/elf"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/profgen/profgen/internal/binary"
@@ -23,7 +20,11 @@ type Func struct {
 	// Pseudo marks PLT stubs and headers: BOLT builds no CFG for them, and
 	// a trace inside one yields no fall-through.
 	Pseudo bool
+	sec    *elf.Section // the section it lies in
 }
+
+// contains reports whether addr is in [Addr, Addr+Size).
+func (f *Func) contains(addr uint64) bool { return addr >= f.Addr && addr < f.Addr+f.Size }
 
 // Funcs are a binary's functions, sorted by address.
 type Funcs []*Func
@@ -40,140 +41,55 @@ func (fs Funcs) Containing(addr uint64) *Func {
 	return nil
 }
 
-// FuncsOf lists the functions of f as BOLT discovers them.
+// FuncsOf lists the functions of f as BOLT discovers them: from the
+// symbol table (discover.go), then the PLT stubs, each reaching up to the
+// next function or symbol.
 func FuncsOf(f *binary.File) (Funcs, error) {
 	syms, err := f.ELF().Symbols()
 	if err != nil {
 		return nil, err
 	}
 	ef := f.ELF()
-	fs := symbolFuncs(ef, syms)
-	fs = append(fs, pltFuncs(ef, f.PLTSymbols())...)
-	slices.SortStableFunc(fs, func(a, b *Func) int { return cmp.Compare(a.Addr, b.Addr) })
-	fs = slices.CompactFunc(fs, func(a, b *Func) bool { return a.Addr == b.Addr })
-	setMaxSizes(ef, fs)
+	d := discoverSymbols(ef, syms)
+	d.addPLT(ef, f.PLTSymbols())
+	fs := d.sorted()
+	d.setMaxSizes(fs)
 	return fs, nil
 }
 
-// symbolFuncs makes a function of each defined function symbol of an
-// executable section, named as BOLT names it; of several symbols at one
-// address, the first in BOLT's order names the function.
-func symbolFuncs(ef *elf.File, syms []elf.Symbol) Funcs {
-	var fs Funcs
-	names := boltNames(syms)
-	for _, i := range boltOrder(syms) {
-		s := syms[i]
-		if !isFuncSymbol(ef, s) {
-			continue
-		}
-		fs = append(fs, &Func{Name: names[i], Addr: s.Value, Size: s.Size})
-	}
-	return fs
-}
+// pltSections are the x86-64 PLT sections BOLT disassembles.
+var pltSections = []string{".plt", ".plt.sec", ".plt.got"}
 
-func isFuncSymbol(ef *elf.File, s elf.Symbol) bool {
-	t := elf.ST_TYPE(s.Info)
-	if (t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC) || s.Value == 0 || !namedSymbol(s) {
-		return false
-	}
-	sec := ef.Sections[s.Section]
-	return sec.Flags&elf.SHF_EXECINSTR != 0
-}
-
-// namedSymbol reports whether BOLT gives s a name: a defined symbol of a
-// section, other than a section or file symbol.
-func namedSymbol(s elf.Symbol) bool {
-	t := elf.ST_TYPE(s.Info)
-	return s.Name != "" && s.Section != elf.SHN_UNDEF && s.Section < elf.SHN_LORESERVE &&
-		t != elf.STT_SECTION && t != elf.STT_FILE
-}
-
-// boltOrder is the order BOLT processes symbols in: by address, function
-// symbols first among symbols of one address, else in symbol-table order.
-func boltOrder(syms []elf.Symbol) []int {
-	idx := make([]int, len(syms))
-	for i := range idx {
-		idx[i] = i
-	}
-	isFunc := func(i int) int {
-		if elf.ST_TYPE(syms[i].Info) == elf.STT_FUNC {
-			return 0
-		}
-		return 1
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmp.Or(cmp.Compare(syms[a].Value, syms[b].Value), cmp.Compare(isFunc(a), isFunc(b)))
-	})
-	return idx
-}
-
-// boltNames names each symbol as BOLT does: a global by its name, a local
-// `name/N`, N counting the local symbols of that name from 1 in BOLT's
-// order (NameResolver::uniquify).
-func boltNames(syms []elf.Symbol) []string {
-	names := make([]string, len(syms))
-	seen := map[string]int{}
-	for _, i := range boltOrder(syms) {
-		s := syms[i]
-		if !namedSymbol(s) {
-			continue
-		}
-		if elf.ST_BIND(s.Info) != elf.STB_LOCAL {
-			names[i] = s.Name
-			continue
-		}
-		seen[s.Name]++
-		names[i] = s.Name + "/" + strconv.Itoa(seen[s.Name])
-	}
-	return names
-}
-
-// pltFuncs makes a pseudo function of each PLT stub (`name@PLT`) and of
-// each PLT section's header before its first stub (`__BOLT_PSEUDO_.plt`).
-func pltFuncs(ef *elf.File, stubs []binary.Symbol) Funcs {
-	var fs Funcs
+// addPLT makes a pseudo function of each PLT stub (`name@PLT`) with no
+// function at its address yet, and of each PLT section's start when no
+// stub is there (`__BOLT_PSEUDO_.plt`), as BOLT's disassemblePLT does;
+// their sizes come from the next function (setMaxSizes).
+func (d *discovery) addPLT(ef *elf.File, stubs []binary.Symbol) {
 	for _, s := range stubs {
-		name := strings.TrimSuffix(s.Name, "@plt") + "@PLT"
-		fs = append(fs, &Func{Name: name, Addr: s.Addr, Size: s.Size, Pseudo: true})
+		if sec := sectionAt(ef, s.Addr); sec != nil && d.at[s.Addr] == nil {
+			name := strings.TrimSuffix(s.Name, "@plt") + "@PLT"
+			d.add(&Func{Name: name, Addr: s.Addr, Pseudo: true, sec: sec})
+		}
 	}
-	for _, sec := range ef.Sections {
-		if !strings.HasPrefix(sec.Name, ".plt") || sec.Flags&elf.SHF_EXECINSTR == 0 {
+	for _, name := range pltSections {
+		sec := ef.Section(name)
+		if sec == nil || sec.Flags&elf.SHF_ALLOC == 0 {
 			continue
 		}
-		first := sec.Addr + sec.Size
-		for _, s := range stubs {
-			if s.Addr >= sec.Addr && s.Addr < first {
-				first = s.Addr
-			}
+		if f := d.at[sec.Addr]; f != nil {
+			f.Pseudo = true
+			continue
 		}
-		if first > sec.Addr {
-			fs = append(fs, &Func{Name: "__BOLT_PSEUDO_" + sec.Name, Addr: sec.Addr, Size: first - sec.Addr, Pseudo: true})
-		}
-	}
-	return fs
-}
-
-// setMaxSizes lets each function reach the next one or the end of its
-// section, whichever comes first; a function symbol of size 0 gets that
-// size too.
-func setMaxSizes(ef *elf.File, fs Funcs) {
-	for i, f := range fs {
-		limit := sectionEnd(ef, f.Addr)
-		if i+1 < len(fs) && fs[i+1].Addr < limit {
-			limit = fs[i+1].Addr
-		}
-		f.MaxSize = max(limit-f.Addr, f.Size)
-		if f.Size == 0 {
-			f.Size = f.MaxSize
-		}
+		d.add(&Func{Name: "__BOLT_PSEUDO_" + name, Addr: sec.Addr, Pseudo: true, sec: sec})
 	}
 }
 
-func sectionEnd(ef *elf.File, addr uint64) uint64 {
+// sectionAt is the allocated section holding addr, or nil.
+func sectionAt(ef *elf.File, addr uint64) *elf.Section {
 	for _, s := range ef.Sections {
 		if s.Flags&elf.SHF_ALLOC != 0 && addr >= s.Addr && addr < s.Addr+s.Size {
-			return s.Addr + s.Size
+			return s
 		}
 	}
-	return addr
+	return nil
 }

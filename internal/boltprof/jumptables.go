@@ -40,23 +40,28 @@ func tableRefOf(b []byte, end uint64, kind insn.Kind) (tableRef, bool) {
 	return tableRef{}, false
 }
 
-// tableLabels reads the case labels of f's jump tables (offsets from f's
-// start); isInst says whether an offset starts an instruction.
-func tableLabels(ef *elf.File, f *Func, refs []tableRef, isInst func(uint64) bool) []uint64 {
+// tableEntries reads the case labels of f's jump tables (offsets from f's
+// start), by table address; isInst says whether an offset starts an
+// instruction.
+func tableEntries(ef *elf.File, f *Func, refs []tableRef, isInst func(uint64) bool) map[uint64][]uint64 {
 	slices.SortFunc(refs, func(a, b tableRef) int { return compareU64(a.addr, b.addr) })
 	refs = slices.Compact(refs)
-	var labels []uint64
+	entries := map[uint64][]uint64{}
 	for i, r := range refs {
 		limit := ^uint64(0)
 		if i+1 < len(refs) {
 			limit = refs[i+1].addr
 		}
-		labels = append(labels, readTable(ef, f, r, limit, isInst)...)
+		if es := readTable(ef, f, r, limit, isInst); len(es) > 0 {
+			entries[r.addr] = es
+		}
 	}
-	return labels
+	return entries
 }
 
-// readTable reads the entries of one table up to limit.
+// readTable reads the entries of one table up to limit. An entry at the
+// function's end (a case of __builtin_unreachable) is no label, and the
+// table goes on after it, as BOLT's analyzeJumpTable reads it.
 func readTable(ef *elf.File, f *Func, r tableRef, limit uint64, isInst func(uint64) bool) []uint64 {
 	sec := dataSection(ef, r.addr)
 	if sec == nil {
@@ -76,7 +81,10 @@ func readTable(ef *elf.File, f *Func, r tableRef, limit uint64, isInst func(uint
 		if r.pic {
 			target = r.addr + uint64(int64(int32(binary.LittleEndian.Uint32(buf[:4]))))
 		}
-		if target < f.Addr || target >= f.Addr+f.Size || !isInst(target-f.Addr) {
+		if target == f.Addr+f.Size {
+			continue
+		}
+		if target < f.Addr || target > f.Addr+f.Size || !isInst(target-f.Addr) {
 			break
 		}
 		labels = append(labels, target-f.Addr)

@@ -2,6 +2,7 @@ package boltprof
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,12 @@ const perf2bolt = "/usr/lib/llvm-22/bin/perf2bolt"
 // tracesOf reads an LBR perf.data with profgen's reader and address-space
 // table and counts its traces (what the driver's LBR path will do).
 func tracesOf(t *testing.T, bin *binary.File, perfData string) Traces {
+	return tracesKeeping(t, bin, perfData, nil)
+}
+
+// tracesKeeping is tracesOf counting only the branch-stack entries keep
+// accepts (binary addresses; nil: all).
+func tracesKeeping(t *testing.T, bin *binary.File, perfData string, keep func(from, to uint64) bool) Traces {
 	t.Helper()
 	src, err := perfdata.OpenNative(perfData, perfdata.Content{BranchStack: true})
 	if err != nil {
@@ -36,7 +43,8 @@ func tracesOf(t *testing.T, bin *binary.File, perfData string) Traces {
 			continue
 		}
 		if delta, why := table.Delta(rec.HasPID, rec.PID); why == addrspace.OK {
-			ts.AddStack(rec.Sample.Branches, rec.Sample.Mispredicted, delta, rec.Sample.Count)
+			br, mispred := keptEntries(rec.Sample, delta, keep)
+			ts.AddStack(br, mispred, delta, rec.Sample.Count)
 		}
 	}
 	if err := src.Err(); err != nil {
@@ -45,21 +53,73 @@ func tracesOf(t *testing.T, bin *binary.File, perfData string) Traces {
 	return ts
 }
 
+// keptEntries are the entries of s's branch stack, with their mispredict
+// flags, that keep accepts.
+func keptEntries(s record.Sample, delta uint64, keep func(from, to uint64) bool) ([]record.Branch, []bool) {
+	if keep == nil {
+		return s.Branches, s.Mispredicted
+	}
+	var br []record.Branch
+	var mispred []bool
+	for i, b := range s.Branches {
+		if keep(b.From+delta, b.To+delta) {
+			br = append(br, b)
+			mispred = append(mispred, i < len(s.Mispredicted) && s.Mispredicted[i])
+		}
+	}
+	return br, mispred
+}
+
+// compareWithPerf2bolt compares the fdata of a perf.data with perf2bolt's.
+func compareWithPerf2bolt(t *testing.T, binPath, perfData string) {
+	bin, fs := openBinary(t, binPath)
+	fd := BuildFdata(bin, fs, tracesOf(t, bin, perfData))
+	t.Logf("traces: %d invalid, %d out of range", fd.Invalid, fd.OutOfRange)
+	compareLines(t, fdataLines(t, fd), runPerf2bolt(t, binPath, "-p", perfData))
+}
+
+func fdataLines(t *testing.T, fd *Fdata) []string {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := fd.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return lines(buf.Bytes())
+}
+
 // runPerf2bolt runs perf2bolt-22 with args and returns the lines of the
 // fdata it writes.
 func runPerf2bolt(t *testing.T, binPath string, args ...string) []string {
 	t.Helper()
+	fdata, _ := perf2boltTraces(t, binPath, args...)
+	return fdata
+}
+
+// traceDiagnostics are perf2bolt's counts of the traces it could not use:
+// mismatching the disassembled functions, and out of range.
+type traceDiagnostics struct{ invalid, outOfRange uint64 }
+
+// perf2boltTraces runs perf2bolt-22 with args and returns the lines of
+// the fdata it writes and its trace diagnostics.
+func perf2boltTraces(t *testing.T, binPath string, args ...string) ([]string, traceDiagnostics) {
+	t.Helper()
 	testutil.Tools(t, perf2bolt, "perf")
 	out := filepath.Join(t.TempDir(), "out.fdata")
 	cmd := exec.Command(perf2bolt, append(append(args, "-o", out), binPath)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("perf2bolt: %v\n%s", err, msg)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines(b)
+	var d traceDiagnostics
+	for _, l := range lines(msg) {
+		fmt.Sscanf(l, "PERF2BOLT: traces mismatching disassembled function contents: %d", &d.invalid)
+		fmt.Sscanf(l, "PERF2BOLT: out of range traces involving unknown regions: %d", &d.outOfRange)
+	}
+	return lines(b), d
 }
 
 func lines(b []byte) []string {
@@ -127,14 +187,7 @@ func TestFdataMatchesPerf2bolt(t *testing.T) {
 		t.Run(tc.prog+"/"+tc.data, func(t *testing.T) {
 			dir := testutil.DataDir(t, "lbr", tc.prog)
 			binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, tc.data+".perf.data")
-			bin, fs := openBinary(t, binPath)
-			fd := BuildFdata(bin, fs, tracesOf(t, bin, perfData))
-			var buf bytes.Buffer
-			if _, err := fd.WriteTo(&buf); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("traces: %d invalid, %d out of range", fd.Invalid, fd.OutOfRange)
-			compareLines(t, lines(buf.Bytes()), runPerf2bolt(t, binPath, "-p", perfData))
+			compareWithPerf2bolt(t, binPath, perfData)
 		})
 	}
 }
@@ -148,18 +201,24 @@ func TestPreaggMatchesPerf2bolt(t *testing.T) {
 		t.Run(tc.prog+"/"+tc.data, func(t *testing.T) {
 			dir := testutil.DataDir(t, "lbr", tc.prog)
 			binPath, perfData := filepath.Join(dir, "binary"), filepath.Join(dir, tc.data+".perf.data")
-			bin, fs := openBinary(t, binPath)
-			var buf bytes.Buffer
-			if err := WritePreagg(&buf, bin, fs, tracesOf(t, bin, perfData)); err != nil {
-				t.Fatal(err)
-			}
-			preagg := filepath.Join(t.TempDir(), "preagg.txt")
-			if err := os.WriteFile(preagg, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			compareLines(t, runPerf2bolt(t, binPath, "--pa", "-p", preagg), runPerf2bolt(t, binPath, "-p", perfData))
+			comparePreagg(t, binPath, perfData)
 		})
 	}
+}
+
+// comparePreagg compares perf2bolt's fdata of profgen's pre-aggregated
+// records of a perf.data with perf2bolt's of the perf.data.
+func comparePreagg(t *testing.T, binPath, perfData string) {
+	bin, fs := openBinary(t, binPath)
+	var buf bytes.Buffer
+	if err := WritePreagg(&buf, bin, fs, tracesOf(t, bin, perfData)); err != nil {
+		t.Fatal(err)
+	}
+	preagg := filepath.Join(t.TempDir(), "preagg.txt")
+	if err := os.WriteFile(preagg, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compareLines(t, runPerf2bolt(t, binPath, "--pa", "-p", preagg), runPerf2bolt(t, binPath, "-p", perfData))
 }
 
 // basicSamplesOf reads the IP samples of a perf.data.

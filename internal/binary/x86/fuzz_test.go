@@ -41,3 +41,23 @@ func FuzzFastDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFlowOf checks FlowOf on arbitrary bytes: no panic, registers and
+// shapes in range, and registers only for the shapes that name them.
+func FuzzFlowOf(f *testing.F) {
+	for _, b := range [][]byte{
+		{0x48, 0x8d, 0x0d, 0x97, 0x0e, 0, 0}, {0x4c, 0x63, 0x0c, 0xb1}, {0x49, 0x01, 0xc9}, {0x41, 0xff, 0xe1},
+		{0xff, 0x24, 0xc5, 0x70, 0x20, 0x40, 0}, {0xf3, 0x48, 0xab}, {0xf6, 0xe1}, {0x48, 0x87, 0xd9},
+	} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fl := FlowOf(b, 0x1000)
+		if fl.Writes>>16 != 0 || fl.Shape > ShapeJumpMem || fl.Dst < NoGPR || fl.Dst > RIP || fl.Src < NoGPR || fl.Src > RIP {
+			t.Fatalf("FlowOf(% x) = %+v", b, fl)
+		}
+		if fl.Shape == ShapeOther && (fl.Dst != NoGPR || fl.Src != NoGPR) {
+			t.Fatalf("FlowOf(% x) = %+v: registers without a shape", b, fl)
+		}
+	})
+}
