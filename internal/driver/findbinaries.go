@@ -30,7 +30,17 @@ type binaryRef struct {
 }
 
 // recordedBinary is a DSO the recording sampled, as perf recorded it.
-type recordedBinary struct{ path, buildID string }
+type recordedBinary struct {
+	path, buildID string
+	leafSamples   uint64 // samples whose leaf is in it, when the input was read for them
+}
+
+// recording is what the input says of the binaries it sampled.
+type recording struct {
+	binaries []recordedBinary
+	cmdline  []string // perf record's command line (perf.data)
+	execs    []string // the commands the recorded processes exec'd (COMM exec records), in order
+}
 
 // binaryRefs lists the binaries to open: the --binary files, or those the
 // recording sampled, found by their build ids. The second list holds the
@@ -43,11 +53,14 @@ func binaryRefs(ctx context.Context, run *plan) ([]binaryRef, []recordedBinary, 
 		}
 		return refs, nil, nil
 	}
-	recorded, err := sampledBinaries(ctx, run)
+	rec, err := sampledBinaries(ctx, run)
 	if err != nil {
 		return nil, nil, err
 	}
-	return findRecorded(ctx, run, recorded)
+	if len(rec.binaries) > 1 && run.namesOneFile() != nil {
+		return findProgram(ctx, run, rec)
+	}
+	return findRecorded(ctx, run, rec.binaries)
 }
 
 // findRecorded finds each recorded binary in --binary-dir (or perf's
@@ -57,25 +70,40 @@ func findRecorded(ctx context.Context, p *plan, recorded []recordedBinary) ([]bi
 	var refs []binaryRef
 	var missing []recordedBinary
 	for _, r := range recorded {
-		file, err := finder.Executable(ctx, r.buildID)
-		if err != nil {
-			fmt.Fprintf(p.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
+		ref, found := findOne(ctx, p, finder, r)
+		if !found {
 			missing = append(missing, r)
 			continue
 		}
-		refs = append(refs, binaryRef{name: r.path, file: file, buildID: r.buildID, findDebug: func() (string, error) {
-			return finder.Debuginfo(ctx, r.buildID)
-		}})
-	}
-	if len(recorded) == 0 {
-		return nil, nil, fmt.Errorf("%s: %w: the input records no build id of a sampled binary (perf script prints them for perf record --buildid-mmap recordings only): give --binary",
-			p.src.name(), ErrNoSamples)
+		refs = append(refs, ref)
 	}
 	if len(refs) == 0 {
-		return nil, nil, fmt.Errorf("%s: %w: none of the %d binaries sampled was found by its build id in %s (give --binary or --binary-dir)",
-			p.src.name(), ErrNoSamples, len(recorded), finder.Places())
+		return nil, nil, noneFound(p, finder, len(recorded))
 	}
 	return refs, missing, nil
+}
+
+// findOne finds a recorded binary, or says on one line why it is not found.
+func findOne(ctx context.Context, p *plan, finder BinaryFinder, r recordedBinary) (binaryRef, bool) {
+	file, err := finder.Executable(ctx, r.buildID)
+	if err != nil {
+		fmt.Fprintf(p.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
+		return binaryRef{}, false
+	}
+	return binaryRef{name: r.path, file: file, buildID: r.buildID, findDebug: func() (string, error) {
+		return finder.Debuginfo(ctx, r.buildID)
+	}}, true
+}
+
+// noneFound is the error of a run that found none of the n binaries it
+// looked for.
+func noneFound(p *plan, finder BinaryFinder, n int) error {
+	if n == 0 {
+		return fmt.Errorf("%s: %w: the input records no build id of a sampled binary (perf script prints them for perf record --buildid-mmap recordings only): give --binary",
+			p.src.name(), ErrNoSamples)
+	}
+	return fmt.Errorf("%s: %w: none of the %d binaries sampled was found by its build id in %s (give --binary or --binary-dir)",
+		p.src.name(), ErrNoSamples, n, finder.Places())
 }
 
 // notFoundReason is err without the build id the line already names.
@@ -92,48 +120,52 @@ func notFoundReason(err error) error {
 // sampledBinaries lists the DSOs the recording sampled that have a build
 // id, by path. perf record's build-id table (the BUILD_ID feature) holds
 // the DSOs with samples; when the MMAP2 records carry the build ids
-// instead (perf record --buildid-mmap), and for perf script text, the
-// input is read once first to tell which mapped DSOs have samples.
-func sampledBinaries(ctx context.Context, p *plan) ([]recordedBinary, error) {
+// instead (perf record --buildid-mmap), for perf script text, and when
+// one of several binaries is to be chosen by its samples (namesOneFile),
+// the input is read once first to tell which mapped DSOs have samples,
+// and how many.
+func sampledBinaries(ctx context.Context, p *plan) (recording, error) {
 	if p.src.kind != fromPerfData {
 		if p.src.path == "-" {
-			return nil, usagef("--binary is required with standard input: the binaries are found by build ids read from the input first")
+			return recording{}, usagef("--binary is required with standard input: the binaries are found by build ids read from the input first")
 		}
 		f, err := os.Open(p.src.path)
 		if err != nil {
-			return nil, err
+			return recording{}, err
 		}
 		defer f.Close()
 		return scanSampled(perfscript.NewScanner(f, p.src.path), p.src.path, p.PIDs, nil)
 	}
 	c, err := perfdata.ReadContent(p.src.path)
 	if err != nil {
-		return nil, err
+		return recording{}, err
 	}
 	n, err := perfdata.OpenNative(p.src.path, c)
 	if err != nil {
-		return nil, err
+		return recording{}, err
 	}
 	defer n.Close()
 	table := n.BuildIDs()
-	if !n.MmapBuildIDs() && len(table) > 0 {
-		return withBuildIDs(table, nil), nil
+	if listed := withBuildIDs(table, nil, nil); !n.MmapBuildIDs() && len(listed) > 0 && (len(listed) == 1 || p.namesOneFile() == nil) {
+		return recording{binaries: listed, cmdline: n.Cmdline()}, nil
 	}
-	return scanSampled(n, p.src.path, p.PIDs, table)
+	rec, err := scanSampled(n, p.src.path, p.PIDs, table)
+	rec.cmdline = n.Cmdline() // in pipe mode, a record read on the way
+	return rec, err
 }
 
 // scanSampled reads the records of src (named name), notes the build ids
 // the MMAP2 records carry (added to ids) and the DSOs that samples fall
 // in, and returns those with a build id.
-func scanSampled(src record.Source, name string, pids []int32, ids map[string]string) ([]recordedBinary, error) {
+func scanSampled(src record.Source, name string, pids []int32, ids map[string]string) (recording, error) {
 	if ids == nil {
 		ids = map[string]string{}
 	}
-	s := &sampledDSOs{table: addrspace.New(addrspace.Binary{}, pids), ids: ids, sampled: map[string]bool{}}
+	s := &sampledDSOs{table: addrspace.New(addrspace.Binary{}, pids), ids: ids, sampled: map[string]bool{}, leaves: map[string]uint64{}}
 	if err := consume(src, name, s); err != nil {
-		return nil, err
+		return recording{}, err
 	}
-	return withBuildIDs(ids, s.sampled), nil
+	return recording{binaries: withBuildIDs(ids, s.sampled, s.leaves), execs: s.execs}, nil
 }
 
 // sampledDSOs is the sink of the pre-pass that finds the sampled DSOs.
@@ -141,6 +173,8 @@ type sampledDSOs struct {
 	table   *addrspace.Table
 	ids     map[string]string
 	sampled map[string]bool
+	leaves  map[string]uint64 // samples by the DSO of their leaf
+	execs   []string
 }
 
 func (s *sampledDSOs) event(rec *record.Record) {
@@ -148,11 +182,15 @@ func (s *sampledDSOs) event(rec *record.Record) {
 	if id := rec.Mmap.BuildID; rec.Kind == record.KindMmap && id != "" && s.ids[rec.Mmap.Path] == "" {
 		s.ids[rec.Mmap.Path] = id
 	}
+	if rec.Kind == record.KindComm && rec.Exec && (!rec.HasPID || s.table.Selected(rec.PID)) && !slices.Contains(s.execs, rec.Comm) {
+		s.execs = append(s.execs, rec.Comm)
+	}
 }
 
 func (s *sampledDSOs) sample(rec *record.Record) error {
 	if !rec.HasPID || s.table.Selected(rec.PID) {
 		noteSampled(rec, s.table, s.sampled)
+		s.leaves[leafDSO(rec, s.table)] += max(rec.Sample.Count, 1)
 	}
 	return nil
 }
@@ -182,16 +220,39 @@ func noteSampled(rec *record.Record, table *addrspace.Table, sampled map[string]
 	}
 }
 
+// leafDSO is the DSO a sample's leaf is in: the one perf named for its
+// first frame or IP, else the mapping of its leaf address or of its
+// newest branch's target; "" when none is known.
+func leafDSO(rec *record.Record, table *addrspace.Table) string {
+	s := &rec.Sample
+	switch {
+	case len(s.Frames) > 0 && s.Frames[0].DSO != "":
+		return s.Frames[0].DSO
+	case len(s.Frames) == 0 && s.IPDSO != "":
+		return s.IPDSO
+	case !rec.HasPID:
+		return ""
+	}
+	addr, absolute, ok := s.Leaf()
+	if (!ok || !absolute) && len(s.Branches) > 0 {
+		addr, absolute, ok = s.Branches[0].To, true, true
+	}
+	if m, found := table.Lookup(rec.PID, addr); ok && absolute && found {
+		return m.Path
+	}
+	return ""
+}
+
 // withBuildIDs lists the DSOs of ids that are sampled (all when sampled is
-// nil), by path, leaving out perf's pseudo-DSOs ([kernel.kallsyms],
-// [vdso]...): binaries of user space.
-func withBuildIDs(ids map[string]string, sampled map[string]bool) []recordedBinary {
+// nil), by path, with their leaf samples, leaving out perf's pseudo-DSOs
+// ([kernel.kallsyms], [vdso]...): binaries of user space.
+func withBuildIDs(ids map[string]string, sampled map[string]bool, leaves map[string]uint64) []recordedBinary {
 	var out []recordedBinary
 	for path, id := range ids {
 		if path == "" || strings.HasPrefix(path, "[") || id == "" || (sampled != nil && !sampled[path]) {
 			continue
 		}
-		out = append(out, recordedBinary{path: path, buildID: id})
+		out = append(out, recordedBinary{path: path, buildID: id, leafSamples: leaves[path]})
 	}
 	slices.SortFunc(out, func(a, b recordedBinary) int { return strings.Compare(a.path, b.path) })
 	return out

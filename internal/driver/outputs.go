@@ -356,8 +356,9 @@ func refuseSampleProfilePprof(o *output) error {
 
 // OutputPath names the LLVM profile of binary. With one binary, out is the
 // file. With several: out containing "%b" is a pattern (%b = the binary's
-// base name), an existing directory gets <base>.prof files; anything else
-// is an error, so that profiles never overwrite each other.
+// base name), a directory (one that exists, or out ending in a slash)
+// gets <base>.prof files; anything else is an error, so that profiles
+// never overwrite each other.
 func OutputPath(out, binary string, nbins int) (string, error) {
 	return outputPathExt(out, binary, formatColumns[formatLLVM].ext, nbins)
 }
@@ -369,7 +370,7 @@ func outputPathExt(out, binary, ext string, nbins int) (string, error) {
 	if strings.Contains(out, "%b") {
 		return strings.ReplaceAll(out, "%b", base), nil
 	}
-	if st, err := os.Stat(out); err == nil && st.IsDir() {
+	if namesDirectory(out) {
 		return filepath.Join(out, base+ext), nil
 	}
 	if nbins == 1 {
@@ -406,13 +407,18 @@ func checkOutputOf(p *plan, binaries []string) error {
 }
 
 // outputPaths are the files one output writes for these binaries,
-// checked writable ("-" is standard output).
+// checked writable ("-" is standard output). A directory named with a
+// trailing slash that does not exist yet is made here, once the options
+// are valid.
 func outputPaths(o *output, binaries []string) ([]string, error) {
 	if o.path == "-" {
 		return []string{"-"}, nil
 	}
 	outs := []string{o.path}
 	if namesPerBinary(o.format, o.path) {
+		if err := makeOutputDir(o.path); err != nil {
+			return nil, err
+		}
 		outs = outs[:0]
 		for _, b := range binaries {
 			p, err := outputPathExt(o.path, b, formatColumns[o.format].ext, len(binaries))
@@ -449,9 +455,30 @@ func namesPerBinary(format outputFormat, out string) bool {
 	return perBinary
 }
 
-// namesPattern reports whether out names a file per binary: an existing
-// directory, or a pattern with %b (OutputPath).
+// namesPattern reports whether out names a file per binary: a directory,
+// or a pattern with %b (OutputPath).
 func namesPattern(out string) bool {
+	return strings.Contains(out, "%b") || namesDirectory(out)
+}
+
+// namesDirectory reports whether out names a directory: one that exists,
+// or one to make (a path ending in a slash).
+func namesDirectory(out string) bool {
+	if strings.HasSuffix(out, string(filepath.Separator)) {
+		return true
+	}
 	st, err := os.Stat(out)
-	return strings.Contains(out, "%b") || err == nil && st.IsDir()
+	return err == nil && st.IsDir()
+}
+
+// makeOutputDir makes out, with its parents, when it names a directory
+// by its trailing slash that does not exist yet.
+func makeOutputDir(out string) error {
+	if !strings.HasSuffix(out, string(filepath.Separator)) || strings.Contains(out, "%b") {
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		return usagef("-o %s: %v", out, err)
+	}
+	return nil
 }

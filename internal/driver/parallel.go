@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -231,10 +230,10 @@ func (c *chunkScan) send(r chunkResult) bool {
 
 // decide looks, until it is found, for the input's first sample with a
 // branch stack (of the event asked for): as in one pass, it decides how
-// the input's branch stacks are used (hybridPath.route). Text without
-// "/0x" has no brstack entry and is not parsed here.
+// the input's branch stacks are used (hybridPath.route). A chunk without
+// a brstack entry is not parsed here.
 func (c *chunkScan) decide(ch perfscript.Chunk, pidColumn bool) {
-	if c.decided || !bytes.Contains(ch.Data, []byte("/0x")) {
+	if c.decided || !perfscript.HoldsBranchStack(ch.Data) {
 		return
 	}
 	first := &firstBranchStack{events: eventFilter{want: c.p.PerfEvent}}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profgen/profgen/internal/perfscript"
 )
 
 // TestParallelSameOutput: the output files and the summary are the same
@@ -104,5 +106,30 @@ func TestInputShrinks(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("%s written", out)
+	}
+}
+
+// TestDecideFindsBranchStacks: the feeder decides how branch stacks are
+// used at the first chunk that holds one in any form the parser takes
+// (perfscript.HoldsBranchStack), as one pass does; a call-chain chunk with
+// "/0x" in a path is not one.
+func TestDecideFindsBranchStacks(t *testing.T) {
+	tests := []struct {
+		name, chunk      string
+		decided, inOrder bool
+	}{
+		{"LBR sample", " 401139 0x40111f/0x401139/P/-/-/0\n", true, false},
+		{"upper-case 0X", " 401139 0X40111F/0X401139/P/-/-/0\n", true, false},
+		{"bad first entry", " 401139 0x40111f/zz\n", true, false},
+		{"hybrid, bad first entry", "app 7/7 1.5: cycles:\n\t  401139 main (/tmp/app)\n 0x40111f/-\n\n", true, true},
+		{"hybrid", "app 7/7 1.5: cycles:\n\t  401139 main (/tmp/app)\n 0x40111f/0x401139/P/-/-/0\n\n", true, true},
+		{"call chain, 0x in a path", "app 7/7 1.5: cycles:\n\t  401139 main (/tmp/0x10/app)\n\n", false, false},
+	}
+	for _, tt := range tests {
+		c := &chunkScan{p: &plan{}, in: &input{name: "t"}, hybrid: &hybridPath{}}
+		c.decide(perfscript.Chunk{Data: []byte(tt.chunk), FirstLine: 1}, false)
+		if c.decided != tt.decided || c.inOrder != tt.inOrder {
+			t.Errorf("%s: decided %v, in order %v; want %v, %v", tt.name, c.decided, c.inOrder, tt.decided, tt.inOrder)
+		}
 	}
 }

@@ -229,6 +229,11 @@ func (n *Native) BuildIDs() map[string]string {
 	return n.ids
 }
 
+// Cmdline returns perf record's command line (the CMDLINE feature): the
+// perf executable, then its arguments; nil when the file has none (in
+// pipe mode, until the feature's record is read).
+func (n *Native) Cmdline() []string { return n.r.Cmdline }
+
 // MmapBuildIDs reports whether the MMAP2 records carry build ids (perf
 // record --buildid-mmap): perf then writes no BUILD_ID feature, and the
 // build ids are only known as the records are read.

@@ -174,6 +174,10 @@ func (r *Reader) feature(bit uint64, b []byte, off int64) {
 	switch bit {
 	case FeatBuildID:
 		r.BuildIDs = append(r.BuildIDs, parseBuildIDs(b)...)
+	case FeatCmdline:
+		if err := r.cmdline(b); err != nil {
+			r.errorf(off, "CMDLINE feature: %v", err)
+		}
 	case FeatEventDesc:
 		if err := r.eventDesc(b); err != nil {
 			r.errorf(off, "EVENT_DESC feature: %v", err)
@@ -187,6 +191,28 @@ func (r *Reader) feature(bit uint64, b []byte, off int64) {
 			}
 		}
 	}
+}
+
+// cmdline reads perf's command line: u32 count, then per string its
+// length (u32, padding included) and its bytes, NUL-padded. The first is
+// the perf executable, the others its arguments ("record", ...).
+func (r *Reader) cmdline(b []byte) error {
+	if len(b) < 4 {
+		return fmt.Errorf("cut short")
+	}
+	n := le.Uint32(b)
+	b = b[4:]
+	var args []string
+	for i := uint32(0); i < n; i++ {
+		if len(b) < 4 || int(le.Uint32(b)) > len(b)-4 {
+			return fmt.Errorf("string %d of %d cut short", i, n)
+		}
+		size := int(le.Uint32(b))
+		args = append(args, cString(b[4:4+size]))
+		b = b[4+size:]
+	}
+	r.Cmdline = args
+	return nil
 }
 
 // eventDesc names the events: u32 count, u32 attr size, then per event

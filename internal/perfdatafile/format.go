@@ -111,6 +111,7 @@ const (
 	FeatVersion     = 5
 	FeatArch        = 6
 	FeatNrCPUs      = 7
+	FeatCmdline     = 11
 	FeatEventDesc   = 12
 	FeatBranchStack = 15
 	FeatSampleTime  = 21

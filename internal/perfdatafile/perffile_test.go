@@ -76,6 +76,26 @@ func TestForky(t *testing.T) {
 	if !found {
 		t.Errorf("no build id of forky in %v", r.BuildIDs)
 	}
+	// perf report --header-only: "# cmdline : /usr/bin/perf record -q ... -- sh -c ./forky ..."
+	if c := r.Cmdline; len(c) != 14 || c[1] != "record" || c[11] != "sh" || !strings.HasPrefix(c[13], "./forky 40000000 2") {
+		t.Errorf("cmdline %q", c)
+	}
+}
+
+// TestCmdlineCut: a CMDLINE feature whose strings run past its end is an
+// error naming the feature.
+func TestCmdlineCut(t *testing.T) {
+	r := &Reader{name: "f"}
+	b := le.AppendUint32(le.AppendUint32(nil, 2), 8)
+	b = append(b, "record\x00\x00"...)
+	b = le.AppendUint32(b, 64)
+	if r.feature(FeatCmdline, b, 100); r.err == nil || !strings.Contains(r.err.Error(), "CMDLINE feature: string 1 of 2 cut short") {
+		t.Errorf("error %v", r.err)
+	}
+	r.err = nil
+	if r.feature(FeatCmdline, b[:4+4+8], 100); r.err == nil {
+		t.Errorf("2 strings in the room of 1: no error")
+	}
 }
 
 // TestCompressed: a perf record -z recording (several compressed records

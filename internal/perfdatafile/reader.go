@@ -63,6 +63,9 @@ type Reader struct {
 	// BuildIDs are the build ids recorded for DSOs (the BUILD_ID feature
 	// or HEADER_BUILD_ID records).
 	BuildIDs []BuildID
+	// Cmdline is the command line of perf record (the CMDLINE feature):
+	// the perf executable, then its arguments.
+	Cmdline []string
 	// MaxDecompressed bounds the data one compressed record may expand to
 	// (with what is left of a record cut by the previous one).
 	MaxDecompressed int

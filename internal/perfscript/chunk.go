@@ -235,7 +235,7 @@ func isBoundary(prev, line []byte) bool {
 	if len(trimSpace(prev)) == 0 {
 		return true
 	}
-	return prev[0] != '\t' && (isEvent(prev) || bytes.Contains(prev, []byte("/0x")))
+	return prev[0] != '\t' && (isEvent(prev) || HoldsBranchStack(prev))
 }
 
 // NewChunkScanner parses one chunk; pidColumn is what the events of the

@@ -1,6 +1,8 @@
 package perfscript
 
 import (
+	"bytes"
+
 	"github.com/profgen/profgen/internal/hexnum"
 	"github.com/profgen/profgen/internal/record"
 )
@@ -90,6 +92,31 @@ func isDecimal(b []byte) bool {
 // isEntry reports whether tok looks like a brstack entry "0xA/0xB[/...]".
 func isEntry(tok []byte) bool {
 	return len(tok) > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') && indexByte(tok, '/') > 0
+}
+
+// HoldsBranchStack reports whether text (a line, or many) holds a brstack
+// entry: a field that isEntry takes, "0xA/0xB…" as perf prints it, with
+// -F dso "0xA(dso)/0xB(dso)…", a bad entry "0xA/…" that the parser marks
+// (record.Sample.BadBranch), upper-case "0X" too. It looks at the fields
+// that hold a '/', each once, and skips the rest at the speed of
+// bytes.IndexByte: paths in DSOs, pid/tid, and "/0x" inside a path are
+// not entries.
+func HoldsBranchStack(text []byte) bool {
+	for {
+		slash := bytes.IndexByte(text, '/')
+		if slash < 0 {
+			return false
+		}
+		start := bytes.LastIndexAny(text[:slash], " \t\n") + 1
+		if isEntry(text[start : slash+1]) {
+			return true
+		}
+		end := bytes.IndexAny(text[slash:], " \t\n")
+		if end < 0 {
+			return false
+		}
+		text = text[slash+end:]
+	}
 }
 
 func indexByte(b []byte, c byte) int {
