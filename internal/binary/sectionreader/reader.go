@@ -73,6 +73,14 @@ func (r *Reader) U16(what string) uint16 {
 	return 0
 }
 
+// U32 reads a little-endian 32-bit number.
+func (r *Reader) U32(what string) uint32 {
+	if b := r.fixed(4, what); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
 // U64 reads a little-endian 64-bit number.
 func (r *Reader) U64(what string) uint64 {
 	if b := r.fixed(8, what); b != nil {
