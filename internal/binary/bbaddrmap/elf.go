@@ -70,19 +70,24 @@ func readSection(ef *elf.File, index int) ([]Func, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts.Reloc = func(off int) (uint64, bool) { a, ok := addends[uint64(off)]; return a, ok }
+		if addends != nil {
+			opts.Reloc = func(off int) (uint64, bool) { a, ok := addends[uint64(off)]; return a, ok }
+		}
 	}
 	return Decode(data, opts)
 }
 
 // relocationAddends maps the offsets relocated in section target, by the
-// SHT_RELA section that applies to it, to the relocations' addends.
+// SHT_RELA section that applies to it, to the relocations' addends; nil
+// without such a section (SHT_REL, as in i386 objects, leaves the addends
+// in the section's bytes).
 func relocationAddends(ef *elf.File, target int) (map[uint64]uint64, error) {
-	addends := map[uint64]uint64{}
+	var addends map[uint64]uint64
 	for _, s := range ef.Sections {
 		if s.Type != elf.SHT_RELA || int(s.Info) != target {
 			continue
 		}
+		addends = map[uint64]uint64{}
 		data, err := s.Data()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)

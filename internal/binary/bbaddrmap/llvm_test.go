@@ -17,7 +17,7 @@ import (
 func TestMatchesLLVM(t *testing.T) {
 	readobj := testutil.Tool(t, "llvm-readobj-22")
 	bins, _ := filepath.Glob("testdata/*.elf")
-	objs, _ := filepath.Glob("testdata/*.o")
+	objs, _ := filepath.Glob("testdata/*.[os]o")
 	for _, bin := range append(bins, objs...) {
 		t.Run(filepath.Base(bin), func(t *testing.T) {
 			out, err := exec.Command(readobj, "--bb-addr-map", bin).CombinedOutput()

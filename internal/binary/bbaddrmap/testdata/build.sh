@@ -28,3 +28,6 @@ clang-22 $MAP -mllvm -pgo-analysis-map=func-entry-count -mllvm -basic-block-addr
 clang++-22 $MAP $LD -o clang22-eh.elf eh.cc
 # A relocatable object: one map section per function, addresses in relocations.
 clang-22 $MAP -c -o clang22.o bbaddr.c
+# 32-bit addresses (an i386 shared object) and an AArch64 relocatable object.
+clang-22 --target=i386-linux-gnu -fPIC $MAP -nostdlib -shared $LD -o i386.so small.c
+clang-22 --target=aarch64-linux-gnu $MAP -c -o aarch64.o small.c
