@@ -16,9 +16,12 @@ import (
 // names, which come from the symbol table, not the map).
 func TestMatchesLLVM(t *testing.T) {
 	readobj := testutil.Tool(t, "llvm-readobj-22")
-	bins, _ := filepath.Glob("testdata/*.elf")
-	objs, _ := filepath.Glob("testdata/*.[os]o")
-	for _, bin := range append(bins, objs...) {
+	var bins []string
+	for _, pattern := range []string{"testdata/*.elf", "testdata/*.so", "testdata/*.o"} {
+		m, _ := filepath.Glob(pattern)
+		bins = append(bins, m...)
+	}
+	for _, bin := range bins {
 		t.Run(filepath.Base(bin), func(t *testing.T) {
 			out, err := exec.Command(readobj, "--bb-addr-map", bin).CombinedOutput()
 			if err != nil {
