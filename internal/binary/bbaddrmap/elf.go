@@ -37,12 +37,13 @@ func Read(ef *elf.File) ([]Func, error) {
 	}
 	var funcs []Func
 	found := false
+	relas := relaSections(ef)
 	for i, s := range ef.Sections {
 		if s.Type != SectionType {
 			continue
 		}
 		found = true
-		fs, err := readSection(ef, i)
+		fs, err := readSection(ef, i, relas[i])
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +55,24 @@ func Read(ef *elf.File) ([]Func, error) {
 	return funcs, nil
 }
 
-func readSection(ef *elf.File, index int) ([]Func, error) {
+// relaSections maps the index of each section of a relocatable object to
+// the SHT_RELA section that applies to it.
+func relaSections(ef *elf.File) map[int]*elf.Section {
+	if ef.Type != elf.ET_REL {
+		return nil
+	}
+	relas := map[int]*elf.Section{}
+	for _, s := range ef.Sections {
+		if s.Type == elf.SHT_RELA {
+			relas[int(s.Info)] = s
+		}
+	}
+	return relas
+}
+
+// readSection reads section index of ef, whose addresses rela relocates
+// in a relocatable object (nil: none does).
+func readSection(ef *elf.File, index int, rela *elf.Section) ([]Func, error) {
 	s := ef.Sections[index]
 	data, err := s.Data()
 	if err != nil {
@@ -66,40 +84,33 @@ func readSection(ef *elf.File, index int) ([]Func, error) {
 	}
 	if ef.Type == elf.ET_REL {
 		opts.Name = fmt.Sprintf("%s (section %d)", s.Name, index)
-		addends, err := relocationAddends(ef, index)
-		if err != nil {
-			return nil, err
-		}
-		if addends != nil {
+		if rela != nil {
+			addends, err := relocationAddends(ef, rela)
+			if err != nil {
+				return nil, err
+			}
 			opts.Reloc = func(off int) (uint64, bool) { a, ok := addends[uint64(off)]; return a, ok }
 		}
 	}
 	return Decode(data, opts)
 }
 
-// relocationAddends maps the offsets relocated in section target, by the
-// SHT_RELA section that applies to it, to the relocations' addends; nil
-// without such a section (SHT_REL, as in i386 objects, leaves the addends
-// in the section's bytes).
-func relocationAddends(ef *elf.File, target int) (map[uint64]uint64, error) {
-	var addends map[uint64]uint64
-	for _, s := range ef.Sections {
-		if s.Type != elf.SHT_RELA || int(s.Info) != target {
-			continue
-		}
-		addends = map[uint64]uint64{}
-		data, err := s.Data()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		size := 24
-		if ef.Class == elf.ELFCLASS32 {
-			size = 12
-		}
-		for off := 0; off+size <= len(data); off += size {
-			r, a := relaEntry(data[off:off+size], size)
-			addends[r] = a
-		}
+// relocationAddends maps the offsets that rela relocates to the
+// relocations' addends. A relocatable object without SHT_RELA for the map
+// (SHT_REL, as in i386 objects) leaves the addends in the map's bytes.
+func relocationAddends(ef *elf.File, rela *elf.Section) (map[uint64]uint64, error) {
+	data, err := rela.Data()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rela.Name, err)
+	}
+	size := 24
+	if ef.Class == elf.ELFCLASS32 {
+		size = 12
+	}
+	addends := map[uint64]uint64{}
+	for off := 0; off+size <= len(data); off += size {
+		r, a := relaEntry(data[off:off+size], size)
+		addends[r] = a
 	}
 	return addends, nil
 }
