@@ -31,3 +31,6 @@ clang-22 $MAP -c -o clang22.o bbaddr.c
 # 32-bit addresses (an i386 shared object) and an AArch64 relocatable object.
 clang-22 --target=i386-linux-gnu -fPIC $MAP -nostdlib -shared $LD -o i386.so small.c
 clang-22 --target=aarch64-linux-gnu $MAP -c -o aarch64.o small.c
+# Versions 2 to 5 with every feature each allows (clang-20 and clang-21 are
+# not installed to write versions 3 and 4).
+yaml2obj-22 versions.yaml -o versions.elf
