@@ -15,7 +15,7 @@ declare -A rank=(
 	[perfscript]=1 [perfdata]=1 [perfdatafile]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [instrprof/memprof]=1 [instrprof/ondisk]=1 [profformat]=1
 	[sampleprof]=1 [dataaccess]=1
 	# the per-process address spaces; the object files
-	[addrspace]=2 [perfsyms]=2 [locate]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2
+	[addrspace]=2 [perfsyms]=2 [locate]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2 [binary/sectionreader]=2 [binary/bbaddrmap]=2
 	# aggregate: counts
 	[aggregate]=3 [instrprof/merge]=3 [fpskid]=3 [unwind]=3
 	# symbolize

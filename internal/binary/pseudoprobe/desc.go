@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"sort"
+
+	"github.com/profgen/profgen/internal/binary/sectionreader"
 )
 
 // Desc describes one function that has probes: the GUID its probes name
@@ -25,21 +27,21 @@ type Descs struct {
 // twice keeps its first descriptor (one per translation unit that has the
 // function; LLVM keeps the first too).
 func DecodeDescs(data []byte) (*Descs, error) {
-	r := &reader{section: DescSection, data: data}
+	r := sectionreader.New(DescSection, data)
 	d := &Descs{byGUID: map[uint64]*Desc{}}
-	for !r.done() {
-		guid := r.u64("function GUID")
-		hash := r.u64("function hash")
-		size := r.uleb("name size", math.MaxUint32)
-		name := r.bytes(size, "function name")
-		if r.err != nil {
+	for !r.Done() {
+		guid := r.U64("function GUID")
+		hash := r.U64("function hash")
+		size := r.Uint("name size", math.MaxUint32)
+		name := r.Bytes(size, "function name")
+		if r.Err() != nil {
 			break
 		}
 		if d.byGUID[guid] == nil {
 			d.byGUID[guid] = &Desc{GUID: guid, Hash: hash, Name: string(name)}
 		}
 	}
-	return d, r.err
+	return d, r.Err()
 }
 
 // Lookup returns the descriptor of guid, or nil.

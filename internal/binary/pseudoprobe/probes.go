@@ -3,6 +3,8 @@ package pseudoprobe
 import (
 	"math"
 	"sort"
+
+	"github.com/profgen/profgen/internal/binary/sectionreader"
 )
 
 // Type is a probe's kind.
@@ -115,12 +117,12 @@ type frame struct {
 
 // Decode decodes the .pseudo_probe section.
 func Decode(data []byte, opts Options) (*Table, error) {
-	d := &decoder{r: reader{section: ProbeSection, data: data}, opts: opts, t: &Table{}}
-	for !d.r.done() {
+	d := &decoder{r: sectionreader.New(ProbeSection, data), opts: opts, t: &Table{}}
+	for !d.r.Done() {
 		d.topLevel()
 	}
-	if d.r.err != nil {
-		return nil, d.r.err
+	if d.r.Err() != nil {
+		return nil, d.r.Err()
 	}
 	sort.SliceStable(d.t.probes, func(i, j int) bool { return d.t.probes[i].Addr < d.t.probes[j].Addr })
 	d.t.link()
@@ -128,7 +130,7 @@ func Decode(data []byte, opts Options) (*Table, error) {
 }
 
 type decoder struct {
-	r        reader
+	r        *sectionreader.Reader
 	opts     Options
 	t        *Table
 	lastAddr uint64
@@ -142,7 +144,7 @@ type decoder struct {
 // topLevel decodes one outlined function's record with its inlinees,
 // depth first, without recursion.
 func (d *decoder) topLevel() {
-	guid := d.r.u64("function GUID")
+	guid := d.r.U64("function GUID")
 	var node *Node
 	if d.opts.Keep == nil || d.opts.Keep(guid) {
 		node = &Node{GUID: guid}
@@ -154,15 +156,15 @@ func (d *decoder) topLevel() {
 		}
 	}
 	d.stack = append(d.stack[:0], frame{node: node, pending: d.body(node)})
-	for len(d.stack) > 0 && d.r.err == nil {
+	for len(d.stack) > 0 && d.r.Err() == nil {
 		top := &d.stack[len(d.stack)-1]
 		if top.pending == 0 {
 			d.stack = d.stack[:len(d.stack)-1]
 			continue
 		}
 		top.pending--
-		site := uint32(d.r.uleb("inline site", math.MaxUint32))
-		guid := d.r.u64("inlinee GUID")
+		site := uint32(d.r.Uint("inline site", math.MaxUint32))
+		guid := d.r.U64("inlinee GUID")
 		var child *Node
 		if top.node != nil {
 			child = top.node.child(guid, site)
@@ -174,23 +176,23 @@ func (d *decoder) topLevel() {
 // body reads a record's probe count, inlinee count and probes, adding
 // the probes to node unless it is nil; it returns the inlinee count.
 func (d *decoder) body(node *Node) uint64 {
-	nprobes := d.r.uleb("probe count", math.MaxUint32)
-	ninlinees := d.r.uleb("inlinee count", math.MaxUint32)
-	for i := uint64(0); i < nprobes && d.r.err == nil; i++ {
+	nprobes := d.r.Uint("probe count", math.MaxUint32)
+	ninlinees := d.r.Uint("inlinee count", math.MaxUint32)
+	for i := uint64(0); i < nprobes && d.r.Err() == nil; i++ {
 		d.probe(node)
 	}
 	return ninlinees
 }
 
 func (d *decoder) probe(node *Node) {
-	index := uint32(d.r.uleb("probe index", math.MaxUint32))
-	packed := d.r.u8("probe type")
+	index := uint32(d.r.Uint("probe index", math.MaxUint32))
+	packed := d.r.U8("probe type")
 	typ, attr := Type(packed&0xf), packed>>4&0x7
 	var addr uint64
 	if packed&0x80 != 0 {
-		addr = d.lastAddr + uint64(d.r.sleb("address delta"))
+		addr = d.lastAddr + uint64(d.r.Int("address delta"))
 	} else {
-		addr = d.r.u64("probe address")
+		addr = d.r.U64("probe address")
 		if attr&AttrSentinel != 0 {
 			// The GUID of the split-off part the following probes are in.
 			if a, ok := d.funcStart(addr); ok {
@@ -202,9 +204,9 @@ func (d *decoder) probe(node *Node) {
 	}
 	var disc uint32
 	if attr&AttrHasDiscriminator != 0 {
-		disc = uint32(d.r.uleb("probe discriminator", math.MaxUint32))
+		disc = uint32(d.r.Uint("probe discriminator", math.MaxUint32))
 	}
-	if d.r.err != nil {
+	if d.r.Err() != nil {
 		return
 	}
 	if node != nil && attr&AttrSentinel == 0 {
