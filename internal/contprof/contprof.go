@@ -1,0 +1,137 @@
+// Package contprof reads the profiles continuous profilers write: pprof
+// (perf_to_profile, Go's runtime/pprof, Parca, Pyroscope) and OTLP profiles
+// (the OpenTelemetry eBPF profiler). It keeps their native call stacks as
+// (mapping, file offset) frames with a weight, the input of profgen's
+// call-stack address profile.
+//
+// In: the bytes of a pprof profile (gzipped or not), or of an OTLP
+// ProfilesData or ExportProfilesServiceRequest in the profiles/v1development
+// layout of opentelemetry-proto 1.10–1.11; the kind is sniffed from the
+// content. Out: a Profile, or an *Error naming the file and byte offset.
+//
+// Addresses become file offsets by one rule for every producer: address −
+// memory_start + file_offset. Every producer read here writes a caller
+// frame's address inside its call instruction (the return address − 1):
+// Go's runtime/pprof (its locations are runtime.Frame PCs), perf_to_profile
+// and the OpenTelemetry eBPF profiler, as profile.proto documents it. Frame
+// keeps that convention, aggregate.Loc's.
+package contprof
+
+import (
+	"os"
+
+	"github.com/profgen/profgen/internal/pprofread"
+)
+
+// Kind is the format of a profile.
+type Kind uint8
+
+// The formats read.
+const (
+	KindPprof Kind = iota + 1
+	KindOTLP
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindPprof:
+		return "pprof"
+	case KindOTLP:
+		return "otlp"
+	}
+	return "unknown"
+}
+
+// Mapping is a file mapped into the profiled processes.
+type Mapping struct {
+	Path     string
+	BuildIDs BuildIDs
+	// Start, Limit and Offset are the mapping's memory range and file
+	// offset, in the address space of its frames' addresses.
+	Start, Limit, Offset uint64
+	// VirtualAddrs is set for a pprof "fake" mapping (start 0, limit 0 or
+	// ~0): its frames' addresses are ELF virtual addresses, kept as such,
+	// not file offsets.
+	VirtualAddrs bool
+	Kernel       bool
+}
+
+// BuildIDs are the build ids a mapping carries, lower-case hex or "".
+type BuildIDs struct {
+	GNU string // the ELF note NT_GNU_BUILD_ID
+	Go  string // Go's build id (its own text form)
+	// HTLHash is the OpenTelemetry file id: the first 16 bytes of SHA-256
+	// over the file's first and last 4 KiB and its big-endian length.
+	HTLHash string
+}
+
+// Frame is one native frame: a file offset in a mapping (an ELF virtual
+// address when the mapping has VirtualAddrs; the address itself for
+// kernel frames). A caller frame's offset is inside its call instruction.
+type Frame struct {
+	Mapping int32 // index in Profile.Mappings
+	Addr    uint64
+}
+
+// Sample is a call stack, leaf first, and its weight in samples.
+type Sample struct {
+	Frames []Frame
+	Weight uint64
+}
+
+// Profile is the native call stacks of one profile file.
+type Profile struct {
+	Kind       Kind
+	SampleType string // "type/unit" of the values read
+	Mappings   []Mapping
+	Samples    []Sample
+	Stats      Stats
+}
+
+// Stats counts what was read and what was left out, in frames and in
+// sample weight.
+type Stats struct {
+	Weight       uint64 // of the samples kept
+	KernelFrames uint64
+	// Interpreted counts, by frame type (cpython, jvm, v8js, …), the
+	// interpreter and JIT frames left out: no ELF file is behind them.
+	Interpreted map[string]uint64
+	NoMapping   uint64 // frames in no mapping, left out
+	NoAddress   uint64 // frames with no address (names only), left out
+	Outside     uint64 // frames outside their mapping's range, left out
+	// Empty is the weight of samples left with no frame.
+	Empty uint64
+	// OtherTypes counts the OTLP profiles skipped for their sample type.
+	OtherTypes int
+}
+
+// ReadFile reads the profile in the file at path.
+func ReadFile(path string, opts Options) (*Profile, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Decode(raw, opts)
+	return p, withFile(err, path)
+}
+
+// Options choose what is read.
+type Options struct {
+	// SampleType is the "type/unit" or "type" of the values to read; ""
+	// takes CPU samples, else CPU time (DefaultSampleTypes).
+	SampleType string
+}
+
+// Decode reads a profile from its bytes, gzipped or not.
+func Decode(raw []byte, opts Options) (*Profile, error) {
+	data, err := pprofread.Gunzip(raw)
+	if err != nil {
+		return nil, &Error{Offset: -1, Err: err}
+	}
+	switch sniff(data) {
+	case KindOTLP:
+		return decodeOTLP(data, opts)
+	default:
+		return decodePprof(data, opts)
+	}
+}
