@@ -23,9 +23,10 @@ type builder struct {
 }
 
 // stackTally is one call stack read: its native frames and the frames
-// left out. Samples of the same stack share it, so that the frames of a
-// stack referred to many times are held once.
+// left out. Samples of the same stack add to one Sample, so that what a
+// profile holds grows with its distinct stacks, not its samples.
 type stackTally struct {
+	sample                                int // index of its Sample in Profile.Samples, or -1
 	frames                                []Frame
 	kernel, noMapping, noAddress, outside uint64
 	interpreted                           map[string]uint64
@@ -100,6 +101,7 @@ func (b *builder) addInterpreted(frameType string) {
 func (b *builder) endStack() *stackTally {
 	t := b.cur
 	t.frames = append([]Frame(nil), t.frames...)
+	t.sample = -1
 	b.cur = stackTally{frames: b.cur.frames[:0]}
 	return &t
 }
@@ -121,8 +123,13 @@ func (b *builder) addSample(t *stackTally, w uint64) {
 		st.Empty += w
 		return
 	}
-	b.p.Samples = append(b.p.Samples, Sample{Frames: t.frames, Weight: w})
 	st.Weight += w
+	if t.sample >= 0 {
+		b.p.Samples[t.sample].Weight += w
+		return
+	}
+	t.sample = len(b.p.Samples)
+	b.p.Samples = append(b.p.Samples, Sample{Frames: t.frames, Weight: w})
 }
 
 // normalHex is a build id in lower case.

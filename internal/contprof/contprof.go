@@ -73,7 +73,8 @@ type Frame struct {
 	Addr    uint64
 }
 
-// Sample is a call stack, leaf first, and its weight in samples.
+// Sample is a call stack, leaf first, and its weight in samples. An OTLP
+// profile's samples of one stack are one Sample.
 type Sample struct {
 	Frames []Frame
 	Weight uint64

@@ -122,7 +122,6 @@ type otlpProfile struct {
 	sampleType, periodType valueType
 	period                 int64
 	sampleTypes            int
-	samples                []field
 }
 
 // readProfile reads one Profile, or skips it for its sample type.
@@ -145,16 +144,17 @@ func (r *otlpReader) readProfile(pf field) error {
 		r.b = newBuilder(KindOTLP, p.sampleType.String())
 	}
 	w := newWeigher(p.sampleType, p.periodType, p.period)
-	for _, s := range p.samples {
-		if err := r.readSample(s, w); err != nil {
-			return err
+	return eachField(pf.data, pf.dataOff(), func(f field) error {
+		if f.num != 2 {
+			return nil
 		}
-	}
-	return nil
+		return r.readSample(f, w)
+	})
 }
 
-// profileHeader reads a Profile's sample type and period and gathers its
-// samples.
+// profileHeader reads a Profile's sample type and period, and checks
+// its other fields; readProfile then reads the samples in a second pass,
+// holding none of them.
 func (r *otlpReader) profileHeader(pf field) (*otlpProfile, error) {
 	p := &otlpProfile{}
 	err := eachField(pf.data, pf.dataOff(), func(f field) error {
@@ -164,7 +164,6 @@ func (r *otlpReader) profileHeader(pf field) (*otlpProfile, error) {
 			p.sampleTypes++
 			p.sampleType, err = r.valueType(f)
 		case 2:
-			p.samples = append(p.samples, f)
 			err = f.want(protowire.BytesType, "a sample")
 		case 5:
 			p.periodType, err = r.valueType(f)
@@ -270,7 +269,7 @@ func countFixed64(f field) (uint64, error) {
 // stack returns dictionary stack i, read on first use.
 func (r *otlpReader) stack(i uint64) *stackTally {
 	if i >= uint64(len(r.stacks)) {
-		return &stackTally{} // the zero stack of an empty table
+		return &stackTally{sample: -1} // the zero stack of an empty table
 	}
 	if r.stacks[i] == nil {
 		for _, li := range r.dict.stacks[i].locs {

@@ -130,9 +130,8 @@ func TestOTLP(t *testing.T) {
 				BuildIDs: BuildIDs{GNU: "abcdef01", HTLHash: "00112233"}},
 		},
 		Samples: []Sample{
-			{Frames: []Frame{{kernel, 0xffffffff81000000}, {app, 0x434}, {app, 0x1200}}, Weight: 2},
+			{Frames: []Frame{{kernel, 0xffffffff81000000}, {app, 0x434}, {app, 0x1200}}, Weight: 3},
 			{Frames: []Frame{{app, 0x434}}, Weight: 3},
-			{Frames: []Frame{{kernel, 0xffffffff81000000}, {app, 0x434}, {app, 0x1200}}, Weight: 1},
 		},
 		Stats: Stats{Weight: 6, KernelFrames: 2, Interpreted: map[string]uint64{"cpython": 2}, Outside: 1, Empty: 5},
 	}
