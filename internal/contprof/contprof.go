@@ -14,7 +14,8 @@
 // frame's address inside its call instruction (the return address − 1):
 // Go's runtime/pprof (its locations are runtime.Frame PCs), perf_to_profile
 // and the OpenTelemetry eBPF profiler, as profile.proto documents it. Frame
-// keeps that convention, aggregate.Loc's.
+// keeps that convention, aggregate.Loc's; Profile.Records hands the
+// samples to the call-stack aggregation as perf's call chains.
 package contprof
 
 import (
