@@ -132,7 +132,8 @@ func Decode(raw []byte, opts Options) (*Profile, error) {
 	}
 	switch sniff(data) {
 	case KindOTLP:
-		return decodeOTLP(data, opts)
+		p, err := decodeOTLP(data, opts)
+		return p, withKind(err, KindOTLP)
 	default:
 		return decodePprof(data, opts)
 	}

@@ -53,6 +53,9 @@ func decodeOTLP(data []byte, opts Options) (*Profile, error) {
 	if err := checkLayout(dict, len(resources)); err != nil {
 		return nil, err
 	}
+	if dict == nil { // no resource either: refused below for its lack of profiles
+		dict = &otlpDict{}
+	}
 	r := newOTLPReader(dict, opts)
 	return r.read(resources)
 }

@@ -3,6 +3,8 @@ package contprof
 import (
 	"bytes"
 	"compress/gzip"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -171,9 +173,9 @@ func TestOTLPRefused(t *testing.T) {
 		{"two sample types", otlpMessage(testDict(), cpuProfile().m(1, pb{}.v(1, sCPU).v(2, sNanos))),
 			Options{}, "a profile with 2 sample_type fields"},
 		{"alloc", otlpMessage(testDict(), pb{}.m(1, pb{}.v(1, sAllocs).v(2, sCount)).m(2, pb{}.v(1, 1))),
-			Options{}, "no CPU sample type (samples/count, cpu/nanoseconds) among the profile's alloc_objects/count"},
+			Options{}, "no CPU sample type (samples/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\""},
 		{"other type asked", otlpMessage(testDict(), good), Options{SampleType: "cpu/nanoseconds"},
-			"no sample type cpu/nanoseconds among the profile's samples/count"},
+			"no sample type cpu/nanoseconds among the profile's \"samples/count\""},
 		{"stack outside", otlpMessage(testDict(), cpuProfile(pb{}.v(1, 9))), Options{}, "a sample's stack index 9 is outside its table of 4 entries"},
 		{"location outside", otlpMessage(pb{}.m(dictLocations, nil).m(dictStacks, pb{}.packed(1, 7)), good),
 			Options{}, "a stack's location index 7 is outside its table of 1 entries"},
@@ -193,6 +195,19 @@ func TestOTLPRefused(t *testing.T) {
 	}
 }
 
+func TestReadFileError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.otlp")
+	msg := otlpMessage(testDict(), cpuProfile(pb{}.v(1, 1).packed(4, 2)))
+	if err := os.WriteFile(path, msg[:len(msg)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(path, Options{})
+	want := path + ": otlp: offset "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want one starting %q", err, want)
+	}
+}
+
 func TestSniff(t *testing.T) {
 	tests := []struct {
 		name string
@@ -202,6 +217,9 @@ func TestSniff(t *testing.T) {
 		{"otlp", otlpMessage(testDict(), cpuProfile()), KindOTLP},
 		{"pprof string table", pb{}.s(6, ""), KindPprof},
 		{"not protobuf", []byte("hello"), KindPprof},
+		{"otlp cut short", otlpMessage(testDict(), cpuProfile())[:100], KindOTLP},
+		{"pprof cut short", pb{}.m(1, pb{}.v(1, 1).v(2, 2)).m(2, pb{}.packed(1, 1, 2))[:8], KindPprof},
+		{"pprof without sample types", pb{}.m(2, pb{}.packed(1, 1, 2)).s(6, ""), KindPprof},
 		{"empty", nil, KindPprof},
 	}
 	for _, tt := range tests {
@@ -214,6 +232,10 @@ func TestSniff(t *testing.T) {
 func FuzzOTLP(f *testing.F) {
 	f.Add([]byte(otlpMessage(testDict(), cpuProfile(pb{}.v(1, 1).packed(4, 2), pb{}.v(1, 2).stamps(5, 3)))))
 	f.Add([]byte(otlpMessage(testDict(), nil)))
+	whole := otlpMessage(testDict(), cpuProfile(pb{}.v(1, 2).packed(4, 1)))
+	f.Add([]byte(whole[:len(whole)/2]))                       // truncated
+	f.Add([]byte(pb{}.v(2, 1<<40)[:1]))                       // a key and nothing more
+	f.Add([]byte(otlpMessage(pb{}.s(dictStrings, "x"), nil))) // a dictionary of strings only
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := decodeOTLP(data, Options{})
 		if err != nil {

@@ -110,7 +110,7 @@ func TestPprofRefused(t *testing.T) {
 		want string
 	}{
 		{"alloc", encodePprof(t, testPprof("alloc_objects/count", "alloc_space/bytes"), false),
-			"pprof: no CPU sample type (samples/count, cpu/nanoseconds) among the profile's alloc_objects/count, alloc_space/bytes"},
+			"pprof: no CPU sample type (samples/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\", \"alloc_space/bytes\""},
 		{"names only", encodePprof(t, namesOnly, true), "pprof: its locations carry no addresses"},
 		{"truncated", encodePprof(t, testPprof("samples/count"), false)[:50], "pprof: offset "},
 		{"not a profile", []byte("hello"), "pprof: "},
@@ -128,6 +128,10 @@ func TestPprofRefused(t *testing.T) {
 func FuzzPprof(f *testing.F) {
 	f.Add(encodePprof(f, testPprof("samples/count", "cpu/nanoseconds"), false))
 	f.Add(encodePprof(f, testPprof("cpu/nanoseconds"), true))
+	whole := encodePprof(f, testPprof("samples/count"), false)
+	f.Add(whole[:len(whole)/2]) // truncated
+	gz := encodePprof(f, testPprof("samples/count"), true)
+	f.Add(gz[:len(gz)-4]) // a gzip stream cut short
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Decode(data, Options{})
 		if err != nil {

@@ -3,6 +3,8 @@ package contprof
 import (
 	"fmt"
 	"strings"
+
+	"github.com/profgen/profgen/internal/quote"
 )
 
 // DefaultSampleTypes are the sample types read by default, in order of
@@ -49,7 +51,7 @@ func typeList(types []valueType) string {
 	}
 	s := make([]string, len(types))
 	for i, t := range types {
-		s[i] = t.String()
+		s[i] = quote.String(t.String())
 	}
 	return strings.Join(s, ", ")
 }

@@ -13,15 +13,20 @@ import (
 // the (inflated) protobuf when known, and why.
 type Error struct {
 	File   string
+	Kind   Kind  // the format, once sniffed; 0 before
 	Offset int64 // -1 when unknown
 	Err    error
 }
 
 func (e *Error) Error() string {
-	if e.Offset < 0 {
-		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	what := e.File
+	if e.Kind != 0 {
+		what += ": " + e.Kind.String()
 	}
-	return fmt.Sprintf("%s: offset %d: %v", e.File, e.Offset, e.Err)
+	if e.Offset < 0 {
+		return fmt.Sprintf("%s: %v", what, e.Err)
+	}
+	return fmt.Sprintf("%s: offset %d of the decoded profile: %v", what, e.Offset, e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -35,6 +40,15 @@ func withFile(err error, path string) error {
 		ce.File = path
 	case errors.As(err, &pe):
 		pe.File = path
+	}
+	return err
+}
+
+// withKind names the format in err's *Error.
+func withKind(err error, k Kind) error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		ce.Kind = k
 	}
 	return err
 }
@@ -139,20 +153,48 @@ func (f field) varints(dst []uint64) ([]uint64, error) {
 	return dst, nil
 }
 
-// sniff tells OTLP from pprof by the top-level field numbers: a
-// ProfilesData has only fields 1 and 2 (resource_profiles, dictionary),
-// while a pprof Profile always has its string table (field 6). Input that
-// is no protobuf is left to the pprof reader to refuse.
+// sniff tells OTLP from pprof by the top-level fields, read until the
+// end or the first that does not parse (a file cut short is still told):
+// a field past 2 is pprof's (its string table is field 6); else the first
+// field 1 tells, a pprof ValueType starting with a varint, an OTLP
+// ResourceProfiles with a message. Input that is no protobuf is left to
+// the pprof reader to refuse.
 func sniff(b []byte) Kind {
-	kind := KindOTLP
-	err := eachField(b, 0, func(f field) error {
-		if f.num > 2 {
-			kind = KindPprof
+	kind := Kind(0)
+	complete := true
+	for off := 0; off < len(b); {
+		f, n, err := nextField(b[off:], off)
+		if err != nil {
+			complete = false
+			break
 		}
-		return nil
-	})
-	if err != nil || len(b) == 0 {
-		return KindPprof
+		if f.num > 2 {
+			return KindPprof
+		}
+		if kind == 0 && f.num == 1 && f.typ == protowire.BytesType {
+			kind = firstFieldKind(f.data)
+		}
+		off += n
 	}
-	return kind
+	switch {
+	case kind != 0:
+		return kind
+	case complete && len(b) > 0:
+		return KindOTLP // a dictionary alone
+	}
+	return KindPprof
+}
+
+// firstFieldKind tells by the wire type of a top-level field 1's first
+// field: a pprof ValueType's type_strindex is a varint, an OTLP
+// ResourceProfiles' resource and scope_profiles are messages.
+func firstFieldKind(b []byte) Kind {
+	_, typ, n := protowire.ConsumeTag(b)
+	switch {
+	case n < 0:
+		return 0
+	case typ == protowire.BytesType:
+		return KindOTLP
+	}
+	return KindPprof
 }
