@@ -11,11 +11,25 @@
 //
 // Addresses become file offsets by one rule for every producer: address −
 // memory_start + file_offset. Every producer read here writes a caller
-// frame's address inside its call instruction (the return address − 1):
-// Go's runtime/pprof (its locations are runtime.Frame PCs), perf_to_profile
-// and the OpenTelemetry eBPF profiler, as profile.proto documents it. Frame
-// keeps that convention, aggregate.Loc's; Profile.Records hands the
-// samples to the call-stack aggregation as perf's call chains.
+// frame's address inside its call instruction (the return address − 1),
+// as profile.proto documents it, and Frame keeps that convention,
+// aggregate.Loc's; Profile.Records hands the samples to the call-stack
+// aggregation as perf's call chains. What each producer writes:
+//   - Go's runtime/pprof: runtime addresses, callers at the return address
+//     − 1 (runtime.Frame PCs; measured on testdata/gocpu), the leaf at its
+//     instruction; the executable's mapping with its GNU build id note.
+//   - perf_to_profile: runtime addresses, callers at ip − 1, perf's mmap
+//     start, limit and offset, and build ids from perf's build-id events.
+//   - The OpenTelemetry eBPF profiler (processmanager's convertFrame and
+//     the Go symbolizer: return addresses − 1; processinfo.go: a mapping's
+//     start and limit in the file's ELF virtual address space, like its
+//     frames' addresses; reporter/internal/pdata: samples/count with a
+//     cpu/nanoseconds period and no values, each timestamp one sample;
+//     off_cpu/nanoseconds and events/count profiles, refused by default).
+//     Its frame types native and go are machine code in an ELF file;
+//     kernel frames come in no mapping; the others (cpython, jvm, v8js,
+//     php, ruby, perl, dotnet, beam, luajit, abort-marker) are counted and
+//     left out.
 package contprof
 
 import (
@@ -120,7 +134,7 @@ func ReadFile(path string, opts Options) (*Profile, error) {
 // Options choose what is read.
 type Options struct {
 	// SampleType is the "type/unit" or "type" of the values to read; ""
-	// takes CPU samples, else CPU time (DefaultSampleTypes).
+	// takes CPU samples, else CPU time (defaultTypes).
 	SampleType string
 }
 

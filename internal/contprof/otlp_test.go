@@ -173,7 +173,7 @@ func TestOTLPRefused(t *testing.T) {
 		{"two sample types", otlpMessage(testDict(), cpuProfile().m(1, pb{}.v(1, sCPU).v(2, sNanos))),
 			Options{}, "a profile with 2 sample_type fields"},
 		{"alloc", otlpMessage(testDict(), pb{}.m(1, pb{}.v(1, sAllocs).v(2, sCount)).m(2, pb{}.v(1, 1))),
-			Options{}, "no CPU sample type (samples/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\""},
+			Options{}, "no CPU sample type (samples/count, CPU-EVENT_sample/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\""},
 		{"other type asked", otlpMessage(testDict(), good), Options{SampleType: "cpu/nanoseconds"},
 			"no sample type cpu/nanoseconds among the profile's \"samples/count\""},
 		{"stack outside", otlpMessage(testDict(), cpuProfile(pb{}.v(1, 9))), Options{}, "a sample's stack index 9 is outside its table of 4 entries"},

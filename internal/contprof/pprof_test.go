@@ -110,7 +110,7 @@ func TestPprofRefused(t *testing.T) {
 		want string
 	}{
 		{"alloc", encodePprof(t, testPprof("alloc_objects/count", "alloc_space/bytes"), false),
-			"pprof: no CPU sample type (samples/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\", \"alloc_space/bytes\""},
+			"pprof: no CPU sample type (samples/count, CPU-EVENT_sample/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\", \"alloc_space/bytes\""},
 		{"names only", encodePprof(t, namesOnly, true), "pprof: its locations carry no addresses"},
 		{"truncated", encodePprof(t, testPprof("samples/count"), false)[:50], "pprof: offset "},
 		{"not a profile", []byte("hello"), "pprof: "},

@@ -2,16 +2,44 @@ package contprof
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/profgen/profgen/internal/quote"
 )
 
-// DefaultSampleTypes are the sample types read by default, in order of
-// preference: CPU samples (Go's runtime/pprof and perf_to_profile write
-// samples/count, the OpenTelemetry eBPF profiler samples/count with a
-// cpu period), else CPU time.
-var DefaultSampleTypes = []string{"samples/count", "cpu/nanoseconds"}
+// defaultTypes are the sample types read by default, in order of
+// preference: CPU samples (Go's runtime/pprof writes samples/count, and so
+// does the OpenTelemetry eBPF profiler, with a cpu/nanoseconds period;
+// perf_to_profile writes EVENT_sample/count and EVENT_event/count for each
+// perf event), else CPU time.
+var defaultTypes = []struct {
+	name  string
+	match func(valueType) bool
+}{
+	{"samples/count", func(v valueType) bool { return v == valueType{"samples", "count"} }},
+	{"CPU-EVENT_sample/count", isPerfCPUSamples},
+	{"cpu/nanoseconds", func(v valueType) bool { return v == valueType{"cpu", "nanoseconds"} }},
+}
+
+// cpuEvents are the perf events whose samples are CPU time.
+var cpuEvents = map[string]bool{"cycles": true, "cpu-cycles": true, "ref-cycles": true,
+	"cpu-clock": true, "task-clock": true, "instructions": true}
+
+// isPerfCPUSamples reports whether v is perf_to_profile's sample count
+// of a CPU event: "cycles_sample", "cycles:u_sample", "cpu/cycles/_sample",
+// "cpu-clock_sample"…
+func isPerfCPUSamples(v valueType) bool {
+	event, ok := strings.CutSuffix(v.Type, "_sample")
+	if !ok || v.Unit != "count" {
+		return false
+	}
+	event, _, _ = strings.Cut(event, ":") // modifiers
+	if pmu := strings.Split(event, "/"); len(pmu) == 3 {
+		event = pmu[1] // cpu/cycles/, cpu_core/cycles/
+	}
+	return cpuEvents[event]
+}
 
 // valueType is a sample type: what a value counts, in what unit.
 type valueType struct{ Type, Unit string }
@@ -24,25 +52,25 @@ func (v valueType) matches(want string) bool {
 	return want == v.String() || want == v.Type
 }
 
-// chooseSampleType returns the index in types of the sample type to read,
-// or an error listing the profile's types.
+// chooseSampleType returns the index in types of the sample type to read:
+// the one asked for, or by default the first of defaultTypes found; or an
+// error listing the profile's types.
 func chooseSampleType(types []valueType, want string) (int, error) {
-	wants := DefaultSampleTypes
 	if want != "" {
-		wants = []string{want}
-	}
-	for _, w := range wants {
-		for i, t := range types {
-			if t.matches(w) {
-				return i, nil
-			}
+		if i := slices.IndexFunc(types, func(v valueType) bool { return v.matches(want) }); i >= 0 {
+			return i, nil
 		}
+		return -1, fmt.Errorf("no sample type %s among the profile's %s", want, typeList(types))
 	}
-	if want == "" {
-		return -1, fmt.Errorf("no CPU sample type (%s) among the profile's %s: an allocation or off-CPU profile gives no PGO profile",
-			strings.Join(DefaultSampleTypes, ", "), typeList(types))
+	names := make([]string, len(defaultTypes))
+	for j, d := range defaultTypes {
+		if i := slices.IndexFunc(types, d.match); i >= 0 {
+			return i, nil
+		}
+		names[j] = d.name
 	}
-	return -1, fmt.Errorf("no sample type %s among the profile's %s", want, typeList(types))
+	return -1, fmt.Errorf("no CPU sample type (%s) among the profile's %s: an allocation or off-CPU profile gives no PGO profile",
+		strings.Join(names, ", "), typeList(types))
 }
 
 func typeList(types []valueType) string {
