@@ -20,6 +20,11 @@ type builder struct {
 	p      Profile
 	cur    stackTally // the stack being read
 	kernel int32      // the mapping made for kernel frames in none, or -1
+	// userBelowKernelLessOne says the producer took 1 from the user frame
+	// under kernel frames too (perf_to_profile takes 1 from every frame
+	// but the first): perf's call chains, which the call-stack
+	// aggregation reads, have that frame unadjusted, so 1 is added back.
+	userBelowKernelLessOne bool
 }
 
 // stackTally is one call stack read: its native frames and the frames
@@ -30,6 +35,7 @@ type stackTally struct {
 	frames                                []Frame
 	kernel, noMapping, noAddress, outside uint64
 	interpreted                           map[string]uint64
+	lastKernel                            bool // the last frame kept is the kernel's
 }
 
 func newBuilder(kind Kind, sampleType string) *builder {
@@ -70,14 +76,24 @@ func (b *builder) addFrame(mi int32, addr uint64) {
 	switch {
 	case m.Kernel:
 		t.kernel++
-		t.frames = append(t.frames, Frame{mi, addr})
+		b.keep(Frame{mi, addr}, true)
 	case m.VirtualAddrs:
-		t.frames = append(t.frames, Frame{mi, addr})
+		b.keep(Frame{mi, addr}, false)
 	case addr < m.Start || addr >= m.Limit:
 		t.outside++
 	default:
-		t.frames = append(t.frames, Frame{mi, addr - m.Start + m.Offset})
+		b.keep(Frame{mi, addr - m.Start + m.Offset}, false)
 	}
+}
+
+// keep appends a frame to the stack being read.
+func (b *builder) keep(f Frame, kernel bool) {
+	t := &b.cur
+	if !kernel && t.lastKernel && b.userBelowKernelLessOne {
+		f.Addr++
+	}
+	t.frames = append(t.frames, f)
+	t.lastKernel = kernel
 }
 
 // kernelMapping returns the index of the mapping of kernel frames that
@@ -101,7 +117,7 @@ func (b *builder) addInterpreted(frameType string) {
 func (b *builder) endStack() *stackTally {
 	t := b.cur
 	t.frames = append([]Frame(nil), t.frames...)
-	t.sample = -1
+	t.sample, t.lastKernel = -1, false
 	b.cur = stackTally{frames: b.cur.frames[:0]}
 	return &t
 }

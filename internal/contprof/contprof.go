@@ -82,7 +82,10 @@ type BuildIDs struct {
 
 // Frame is one native frame: a file offset in a mapping (an ELF virtual
 // address when the mapping has VirtualAddrs; the address itself for
-// kernel frames). A caller frame's offset is inside its call instruction.
+// kernel frames). A caller frame's offset is inside its call instruction,
+// as aggregate.Loc holds it; the leaf, and the user frame under kernel
+// frames (where the kernel was entered), are at their instruction, as in
+// perf's call chains.
 type Frame struct {
 	Mapping int32 // index in Profile.Mappings
 	Addr    uint64

@@ -29,6 +29,7 @@ func fromPprof(pp *profile.Profile, opts Options) (*Profile, error) {
 		return nil, &pprofread.Error{Offset: -1, Err: err}
 	}
 	b := newBuilder(KindPprof, types[vi].String())
+	b.userBelowKernelLessOne = true
 	index := b.addPprofMappings(pp.Mapping)
 	w := newWeigher(types[vi], periodType(pp), pp.Period)
 	for _, s := range pp.Sample {

@@ -65,7 +65,8 @@ func encodePprof(t testing.TB, p *profile.Profile, gzipped bool) []byte {
 func TestPprof(t *testing.T) {
 	app, fake, kern := int32(0), int32(1), int32(2)
 	samples := []Sample{
-		{Frames: []Frame{{kern, 0xffffffff81000010}, {app, 0x1234}, {app, 0x2000}}, Weight: 3},
+		// The user leaf under the kernel frame: perf_to_profile took 1.
+		{Frames: []Frame{{kern, 0xffffffff81000010}, {app, 0x1235}, {app, 0x2000}}, Weight: 3},
 		{Frames: []Frame{{fake, 0x4567}, {app, 0x2000}}, Weight: 2},
 	}
 	tests := []struct {

@@ -38,7 +38,7 @@ func TestRecordsAggregate(t *testing.T) {
 		got[stackString(c, s.Locs)] += s.Count
 	}
 	want := map[string]uint64{
-		"[kernel.kallsyms]:0xffffffff81000010 /usr/bin/app:0x11234 /usr/bin/app:0x12000": 3,
+		"[kernel.kallsyms]:0xffffffff81000010 /usr/bin/app:0x11235 /usr/bin/app:0x12000": 3,
 		"/usr/lib/libfake.so:0x3567 /usr/bin/app:0x12000":                                2,
 	}
 	if !reflect.DeepEqual(got, want) {
