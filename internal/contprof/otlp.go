@@ -91,6 +91,9 @@ func (r *otlpReader) read(resources []field) (*Profile, error) {
 	}
 	switch {
 	case r.b != nil:
+		if err := nothingKept(&r.b.p.Stats); err != nil {
+			return nil, &Error{Offset: -1, Err: err}
+		}
 		return &r.b.p, nil
 	case r.skipErr != nil:
 		return nil, &Error{Offset: -1, Err: r.skipErr}

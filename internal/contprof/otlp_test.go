@@ -65,13 +65,19 @@ const (
 var testStrings = [sNumStrings]string{"", "samples", "count", "cpu", "nanoseconds", "/usr/bin/app",
 	attrBuildIDGNU, attrFrameType, "native", "kernel", "cpython", "alloc_objects", attrHTLHash}
 
-// testDict is a dictionary of one mapping (file offset = address −
-// 0x1000 + 0x200), native, kernel and Python locations, and two stacks.
-func testDict() pb {
+// stringTable is a dictionary of testStrings alone.
+func stringTable() pb {
 	var d pb
 	for _, s := range testStrings {
 		d = d.s(dictStrings, s)
 	}
+	return d
+}
+
+// testDict is a dictionary of one mapping (file offset = address −
+// 0x1000 + 0x200), native, kernel and Python locations, and two stacks.
+func testDict() pb {
+	d := stringTable()
 	attr := func(key, val int) pb {
 		return pb{}.v(1, uint64(key)).m(2, pb{}.s(1, testStrings[val]))
 	}
@@ -180,6 +186,8 @@ func TestOTLPRefused(t *testing.T) {
 		{"location outside", otlpMessage(pb{}.m(dictLocations, nil).m(dictStacks, pb{}.packed(1, 7)), good),
 			Options{}, "a stack's location index 7 is outside its table of 1 entries"},
 		{"truncated", otlpMessage(testDict(), good)[:40], Options{}, "offset "},
+		{"no mappings", otlpMessage(stringTable().m(dictLocations, nil).m(dictLocations, pb{}.v(2, 0x1234)).m(dictStacks, nil).m(dictStacks, pb{}.packed(1, 1)), good),
+			Options{}, "otlp: its locations are in no mapping"},
 		{"no profile", otlpMessage(testDict(), nil)[:0], Options{}, ""},
 	}
 	for _, tt := range tests {

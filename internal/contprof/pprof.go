@@ -36,15 +36,27 @@ func fromPprof(pp *profile.Profile, opts Options) (*Profile, error) {
 		b.addPprofStack(s, index)
 		b.addSample(b.endStack(), w.weight(s.Value[vi]))
 	}
-	if b.p.Stats.Weight == 0 && b.p.Stats.NoAddress > 0 {
-		return nil, &pprofread.Error{Offset: -1, Err: errNoAddresses}
+	if err := nothingKept(&b.p.Stats); err != nil {
+		return nil, &pprofread.Error{Offset: -1, Err: err}
 	}
 	return &b.p, nil
 }
 
-// errNoAddresses refuses a profile of names only, such as the old
-// Pyroscope eBPF profiler's.
-var errNoAddresses = errors.New("its locations carry no addresses (names only): no call stack of addresses to read")
+// nothingKept refuses a profile of which no frame was kept for want of
+// addresses or mappings.
+func nothingKept(st *Stats) error {
+	switch {
+	case st.Weight > 0:
+		return nil
+	case st.NoAddress > 0:
+		// The old Pyroscope eBPF profiler's profiles.
+		return errors.New("its locations carry no addresses (names only): no call stack of addresses to read")
+	case st.NoMapping > 0:
+		// Parca's server may export profiles without them.
+		return errors.New("its locations are in no mapping: no file offsets to read")
+	}
+	return nil
+}
 
 func periodType(pp *profile.Profile) valueType {
 	if pp.PeriodType == nil {

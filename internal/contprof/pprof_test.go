@@ -105,11 +105,18 @@ func TestPprofRefused(t *testing.T) {
 	for _, l := range namesOnly.Location {
 		l.Address = 0
 	}
+	noMappings := testPprof("samples/count")
+	for _, l := range noMappings.Location {
+		l.Mapping = nil
+	}
+	noMappings.Mapping = nil
+	noMappings.Sample[0].Location = noMappings.Sample[0].Location[1:] // the kernel frame
 	tests := []struct {
 		name string
 		data []byte
 		want string
 	}{
+		{"no mappings", encodePprof(t, noMappings, false), "pprof: its locations are in no mapping"},
 		{"alloc", encodePprof(t, testPprof("alloc_objects/count", "alloc_space/bytes"), false),
 			"pprof: no CPU sample type (samples/count, CPU-EVENT_sample/count, cpu/nanoseconds) among the profile's \"alloc_objects/count\", \"alloc_space/bytes\""},
 		{"names only", encodePprof(t, namesOnly, true), "pprof: its locations carry no addresses"},
