@@ -28,7 +28,8 @@ type otlpReader struct {
 	mappings []int32
 	// stacks holds each dictionary stack once read.
 	stacks  []*stackTally
-	skipErr error // why the last profile skipped was skipped
+	skipErr error    // why the last profile skipped was skipped
+	scratch []uint64 // a sample's attribute indexes
 }
 
 // decodeOTLP reads an OTLP ProfilesData or ExportProfilesServiceRequest.
@@ -224,8 +225,8 @@ func (r *otlpReader) readSample(sf field, w weigher) error {
 			stack = f.val
 			err = firstErr(f.want(protowire.VarintType, "a sample's stack_index"),
 				inTable(f.val, len(r.dict.stacks), f.off, "a sample's stack"))
-		case 2:
-			_, err = f.varints(nil)
+		case 2: // attribute_indices: checked, not kept
+			r.scratch, err = f.varints(r.scratch[:0])
 		case 3:
 			err = f.want(protowire.VarintType, "a sample's link_index")
 		case 4:

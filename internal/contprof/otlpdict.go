@@ -1,6 +1,8 @@
 package contprof
 
 import (
+	"strings"
+
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -57,11 +59,19 @@ const (
 // decodeDict reads a ProfilesDictionary, at offset base, after checking
 // what decoding it would take.
 func decodeDict(b []byte, base int) (*otlpDict, error) {
-	if err := checkBudget(b, base); err != nil {
+	counts, err := checkBudget(b, base)
+	if err != nil {
 		return nil, err
 	}
-	d := &otlpDict{present: map[protowire.Number]bool{}}
-	err := eachField(b, base, func(f field) error {
+	d := &otlpDict{
+		present:   map[protowire.Number]bool{},
+		strings:   make([]string, 0, counts[dictStrings]),
+		mappings:  make([]otlpMapping, 0, counts[dictMappings]),
+		locations: make([]otlpLocation, 0, counts[dictLocations]),
+		attrs:     make([]otlpAttr, 0, counts[dictAttrs]),
+		stacks:    make([]otlpStack, 0, counts[dictStacks]),
+	}
+	err = eachField(b, base, func(f field) error {
 		d.present[f.num] = true
 		if f.num > dictStacks {
 			return f.unknown("the dictionary")
@@ -103,21 +113,26 @@ func (d *otlpDict) addEntry(f field) error {
 }
 
 // checkBudget refuses a dictionary whose decoded tables would take more
-// than maxDecoded bytes, estimated from its entry count before decoding.
-func checkBudget(b []byte, base int) error {
+// than maxDecoded bytes, estimated from its entry count before decoding,
+// and returns the entries of each table.
+func checkBudget(b []byte, base int) (*[dictStacks + 1]int, error) {
+	var counts [dictStacks + 1]int
 	var entries uint64
-	err := eachField(b, base, func(field) error {
+	err := eachField(b, base, func(f field) error {
 		entries++
+		if f.num <= dictStacks {
+			counts[f.num]++
+		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if est := entries*costEntry + uint64(len(b)); est > maxDecoded {
-		return errAt(base, "the dictionary's %d entries would take about %d MiB to decode: more than the %d MiB allowed",
+		return nil, errAt(base, "the dictionary's %d entries would take about %d MiB to decode: more than the %d MiB allowed",
 			entries, est>>20, maxDecoded>>20)
 	}
-	return nil
+	return &counts, nil
 }
 
 // costEntry is the most an entry of a dictionary table takes decoded;
@@ -260,11 +275,11 @@ func (d *otlpDict) checkRefs() error {
 
 // checkIndexes checks an entry's string index and attribute indexes.
 func (d *otlpDict) checkIndexes(off int, what string, str uint64, attrs []uint64) error {
-	if err := inTable(str, len(d.strings), off, what+"'s string"); err != nil {
+	if err := inTable(str, len(d.strings), off, what, "'s string"); err != nil {
 		return err
 	}
 	for _, a := range attrs {
-		if err := inTable(a, len(d.attrs), off, what+"'s attribute"); err != nil {
+		if err := inTable(a, len(d.attrs), off, what, "'s attribute"); err != nil {
 			return err
 		}
 	}
@@ -273,11 +288,12 @@ func (d *otlpDict) checkIndexes(off int, what string, str uint64, attrs []uint64
 
 // inTable refuses index i of a table of n entries unless it is in it;
 // index 0 of an empty table is the zero value every table starts with.
-func inTable(i uint64, n int, off int, what string) error {
+// The parts of what name the index.
+func inTable(i uint64, n int, off int, what ...string) error {
 	if i == 0 || i < uint64(n) {
 		return nil
 	}
-	return errAt(off, "%s index %d is outside its table of %d entries", what, i, n)
+	return errAt(off, "%s index %d is outside its table of %d entries", strings.Join(what, ""), i, n)
 }
 
 func firstErr(errs ...error) error {

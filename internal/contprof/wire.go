@@ -3,6 +3,7 @@ package contprof
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -143,6 +144,7 @@ func (f field) varints(dst []uint64) ([]uint64, error) {
 	if err := f.want(protowire.BytesType, "a repeated integer"); err != nil {
 		return nil, err
 	}
+	dst = slices.Grow(dst, varintCount(f.data))
 	for b := f.data; len(b) > 0; {
 		v, n := protowire.ConsumeVarint(b)
 		if n < 0 {
@@ -151,6 +153,18 @@ func (f field) varints(dst []uint64) ([]uint64, error) {
 		dst, b = append(dst, v), b[n:]
 	}
 	return dst, nil
+}
+
+// varintCount is the number of varints in a packed run: the bytes that
+// end one, with their high bit clear.
+func varintCount(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // sniff tells OTLP from pprof by the top-level fields, read until the
