@@ -128,17 +128,20 @@ func checkBudget(b []byte, base int) (*[dictStacks + 1]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if est := entries*costEntry + uint64(len(b)); est > maxDecoded {
+	if est := entries*costEntry + costPacked*uint64(len(b)); est > maxDecoded {
 		return nil, errAt(base, "the dictionary's %d entries would take about %d MiB to decode: more than the %d MiB allowed",
 			entries, est>>20, maxDecoded>>20)
 	}
 	return &counts, nil
 }
 
-// costEntry is the most an entry of a dictionary table takes decoded;
-// maxDecoded bounds what a profile's decoding may take.
+// costEntry is the most an entry of a dictionary table takes decoded,
+// costPacked what a byte of it may take (a one-byte varint of a packed
+// index list becomes 8 bytes); maxDecoded bounds what a profile's
+// decoding may take.
 const (
 	costEntry  = 96
+	costPacked = 8
 	maxDecoded = 1 << 30
 )
 
