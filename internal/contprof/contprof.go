@@ -107,8 +107,9 @@ type Profile struct {
 	Stats      Stats
 }
 
-// Stats counts what was read and what was left out, in frames and in
-// sample weight.
+// Stats counts what was read and what was left out: frames once for each
+// sample read that holds them, whatever its weight; Weight and Empty in
+// samples.
 type Stats struct {
 	Weight       uint64 // of the samples kept
 	KernelFrames uint64

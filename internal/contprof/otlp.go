@@ -29,6 +29,7 @@ type otlpReader struct {
 	// stacks holds each dictionary stack once read.
 	stacks  []*stackTally
 	skipErr error    // why the last profile skipped was skipped
+	skipped int      // profiles skipped for their sample type
 	scratch []uint64 // a sample's attribute indexes
 }
 
@@ -95,6 +96,7 @@ func (r *otlpReader) read(resources []field) (*Profile, error) {
 		if err := nothingKept(&r.b.p.Stats); err != nil {
 			return nil, &Error{Offset: -1, Err: err}
 		}
+		r.b.p.Stats.OtherTypes = r.skipped
 		return &r.b.p, nil
 	case r.skipErr != nil:
 		return nil, &Error{Offset: -1, Err: r.skipErr}
@@ -142,9 +144,7 @@ func (r *otlpReader) readProfile(pf field) error {
 	}
 	if _, err := chooseSampleType([]valueType{p.sampleType}, r.opts.SampleType); err != nil {
 		r.skipErr = err
-		if r.b != nil {
-			r.b.p.Stats.OtherTypes++
-		}
+		r.skipped++
 		return nil
 	}
 	if r.b == nil {

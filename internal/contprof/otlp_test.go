@@ -148,6 +148,18 @@ func TestOTLP(t *testing.T) {
 	}
 }
 
+// TestOTLPOtherTypes: an off-CPU profile beside the CPU one is skipped
+// and counted.
+func TestOTLPOtherTypes(t *testing.T) {
+	offCPU := pb{}.m(1, pb{}.v(1, sAllocs).v(2, sNanos)).m(2, pb{}.v(1, 1).packed(4, 5000))
+	scope := pb{}.m(2, offCPU).m(2, cpuProfile(pb{}.v(1, 1).packed(4, 2)))
+	msg := pb{}.m(1, pb{}.m(2, scope)).m(2, testDict())
+	p, err := Decode(msg, Options{})
+	if err != nil || p.Stats.OtherTypes != 1 || p.Stats.Weight != 2 {
+		t.Fatalf("%+v, %v", p, err)
+	}
+}
+
 func TestOTLPGzipped(t *testing.T) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
