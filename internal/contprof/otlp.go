@@ -33,37 +33,47 @@ type otlpReader struct {
 	scratch []uint64 // a sample's attribute indexes
 }
 
-// decodeOTLP reads an OTLP ProfilesData or ExportProfilesServiceRequest.
+// decodeOTLP reads an OTLP ProfilesData or ExportProfilesServiceRequest:
+// its dictionary first, wherever it is, then its resource_profiles.
 func decodeOTLP(data []byte, opts Options) (*Profile, error) {
-	var resources []field
-	var dict *otlpDict
-	err := eachField(data, 0, func(f field) error {
-		if err := f.want(protowire.BytesType, "a top-level field"); err != nil {
-			return err
-		}
-		if f.num == 1 {
-			resources = append(resources, f)
-			return nil
-		}
-		var err error
-		dict, err = decodeDict(f.data, f.dataOff())
-		return err
-	})
+	dict, resources, err := readTopLevel(data)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLayout(dict, len(resources)); err != nil {
+	if err := checkLayout(dict, resources); err != nil {
 		return nil, err
 	}
 	if dict == nil { // no resource either: refused below for its lack of profiles
 		dict = &otlpDict{}
 	}
 	r := newOTLPReader(dict, opts)
-	return r.read(resources)
+	return r.read(data)
 }
 
-// checkLayout refuses a message without the dictionary and stack table
-// of the layout read: both came in opentelemetry-proto 1.10.
+// readTopLevel checks the message's fields, decodes its dictionary and
+// counts its resource_profiles.
+func readTopLevel(data []byte) (dict *otlpDict, resources int, err error) {
+	err = eachField(data, 0, func(f field) error {
+		switch {
+		case f.num > 2:
+			return f.unknown("ProfilesData")
+		case f.typ != protowire.BytesType:
+			return f.want(protowire.BytesType, "a top-level field")
+		case f.num == 1:
+			resources++
+			return nil
+		case dict != nil:
+			return errAt(f.off, "a second dictionary")
+		}
+		var err error
+		dict, err = decodeDict(f.data, f.dataOff())
+		return err
+	})
+	return dict, resources, err
+}
+
+// checkLayout refuses a message without the dictionary (opentelemetry-proto
+// 1.7) or its stack table (1.10) of the layout read.
 func checkLayout(d *otlpDict, resources int) error {
 	switch {
 	case resources == 0:
@@ -84,12 +94,16 @@ func newOTLPReader(d *otlpDict, opts Options) *otlpReader {
 	return r
 }
 
-// read reads every profile of the ResourceProfiles messages.
-func (r *otlpReader) read(resources []field) (*Profile, error) {
-	for _, rp := range resources {
-		if err := r.readResource(rp); err != nil {
-			return nil, err
+// read reads every profile of the message's ResourceProfiles (field 1).
+func (r *otlpReader) read(data []byte) (*Profile, error) {
+	err := eachField(data, 0, func(f field) error {
+		if f.num != 1 {
+			return nil
 		}
+		return r.readResource(f)
+	})
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case r.b != nil:

@@ -182,6 +182,7 @@ func TestOTLPRefused(t *testing.T) {
 	}{
 		{"no dictionary", pb{}.m(1, pb{}.m(2, pb{}.m(2, good))), Options{}, "no dictionary (ProfilesData field 2)"},
 		{"no stack table", otlpMessage(noStacks, good), Options{}, "no stack_table (field 7)"},
+		{"two dictionaries", otlpMessage(testDict(), good).m(2, testDict()), Options{}, "a second dictionary"},
 		{"old sample", otlpMessage(testDict(), cpuProfile(pb{}.v(1, 0).v(2, 3).packed(3, 1))),
 			Options{}, "a sample's link_index (field 3) has wire type 2, not 0"},
 		{"unknown sample field", otlpMessage(testDict(), cpuProfile(pb{}.v(1, 1).v(9, 1))),
