@@ -16,8 +16,10 @@
 // aggregate.Loc's; Profile.Records hands the samples to the call-stack
 // aggregation as perf's call chains. What each producer writes:
 //   - Go's runtime/pprof: runtime addresses, callers at the return address
-//     − 1 (runtime.Frame PCs; measured on testdata/gocpu), the leaf at its
-//     instruction; the executable's mapping with its GNU build id note.
+//     − 1 (runtime.Frame PCs; checked on testdata/gocpu against go tool
+//     objdump), the leaf at its instruction, and so the frame a signal
+//     interrupted to inject runtime.asyncPreempt (kept as it comes); the
+//     executable's mapping with its GNU build id note.
 //   - perf_to_profile: runtime addresses, callers at ip − 1, perf's mmap
 //     start, limit and offset, and build ids from perf's build-id events.
 //   - The OpenTelemetry eBPF profiler (processmanager's convertFrame and

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,11 +39,68 @@ func TestGoRuntimePprof(t *testing.T) {
 	if id, _ := binary.BuildIDOf(f); p.Mappings[main].BuildIDs.GNU != hex.EncodeToString(id) {
 		t.Errorf("build id %q, want %x", p.Mappings[main].BuildIDs.GNU, id)
 	}
-	got := flatByELFSymbol(t, f, p, main)
+	syms := elfSymbols(t, f)
+	got := flatByELFSymbol(t, f, syms, p, main)
 	want := flatByGoName(t, prof)
 	if len(want) == 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("flat samples by function\n got %v\nwant %v", got, want)
 	}
+	checkCallers(t, exe, f, syms, p, main)
+}
+
+func elfSymbols(t *testing.T, f *elf.File) []elf.Symbol {
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(syms, func(i, j int) bool { return syms[i].Value < syms[j].Value })
+	return syms
+}
+
+// checkCallers checks that every caller frame in the executable is the
+// last byte of a CALL instruction (the return address − 1), as the
+// package comment says Go writes them, by go tool objdump; but for the
+// frame a signal interrupted to inject a call to runtime.asyncPreempt,
+// which is at its instruction.
+func checkCallers(t *testing.T, exe string, f *elf.File, syms []elf.Symbol, p *Profile, main int32) {
+	out, err := exec.Command("go", "tool", "objdump", exe).Output()
+	if err != nil {
+		t.Skipf("go tool objdump: %v", err)
+	}
+	calls := callEnds(string(out))
+	n := 0
+	for _, s := range p.Samples {
+		for i, fr := range s.Frames[1:] {
+			callee := s.Frames[i]
+			if fr.Mapping != main || callee.Mapping == main && symbolAt(syms, vaddrOf(t, f, callee.Addr)) == "runtime.asyncPreempt" {
+				continue
+			}
+			if v := vaddrOf(t, f, fr.Addr); !calls[v+1] {
+				t.Fatalf("caller frame at %#x: no CALL ends at %#x", v, v+1)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no caller frame in the executable")
+	}
+}
+
+// callEnds returns the addresses just past each CALL instruction of a go
+// tool objdump listing ("  file:line\t\t0xADDR\t\tHEX\t\tCALL …").
+func callEnds(listing string) map[uint64]bool {
+	ends := map[uint64]bool{}
+	for _, line := range strings.Split(listing, "\n") {
+		cols := strings.FieldsFunc(line, func(r rune) bool { return r == '\t' })
+		if len(cols) < 4 || !strings.HasPrefix(cols[3], "CALL ") {
+			continue
+		}
+		addr, err := strconv.ParseUint(strings.TrimPrefix(cols[1], "0x"), 16, 64)
+		if err == nil {
+			ends[addr+uint64(len(cols[2])/2)] = true
+		}
+	}
+	return ends
 }
 
 // runGoCPU builds and runs testdata/gocpu and returns the executable and
@@ -72,12 +130,7 @@ func mainMapping(t *testing.T, p *Profile, exe string) int32 {
 
 // flatByELFSymbol sums the weight of the samples whose leaf is in the
 // executable by the ELF symbol holding its file offset.
-func flatByELFSymbol(t *testing.T, f *elf.File, p *Profile, main int32) map[string]uint64 {
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(syms, func(i, j int) bool { return syms[i].Value < syms[j].Value })
+func flatByELFSymbol(t *testing.T, f *elf.File, syms []elf.Symbol, p *Profile, main int32) map[string]uint64 {
 	flat := map[string]uint64{}
 	for _, s := range p.Samples {
 		if leaf := s.Frames[0]; leaf.Mapping == main {
