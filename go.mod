@@ -11,6 +11,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	golang.org/x/arch v0.32.0
 	golang.org/x/term v0.47.0
+	google.golang.org/protobuf v1.36.12
 	gopkg.in/yaml.v3 v3.0.1
 	lukechampine.com/blake3 v1.4.1
 )

@@ -12,7 +12,7 @@ declare -A rank=(
 	# the record model every sample source produces
 	[record]=0
 	# parse: what perf and the compilers wrote
-	[perfscript]=1 [perfdata]=1 [perfdatafile]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [instrprof/memprof]=1 [instrprof/ondisk]=1 [profformat]=1
+	[perfscript]=1 [perfdata]=1 [perfdatafile]=1 [instrprof]=1 [instrprof/raw]=1 [instrprof/indexed]=1 [instrprof/text]=1 [instrprof/memprof]=1 [instrprof/ondisk]=1 [profformat]=1 [pprofread]=1 [contprof]=1
 	[sampleprof]=1 [dataaccess]=1
 	# the per-process address spaces; the object files
 	[addrspace]=2 [perfsyms]=2 [locate]=2 [binary]=2 [binary/insn]=2 [binary/x86]=2 [binary/arm64]=2 [binary/pseudoprobe]=2 [binary/sectionreader]=2 [binary/bbaddrmap]=2

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/profgen/profgen/internal/atomicfile"
+	"github.com/profgen/profgen/internal/pprofread"
 	"github.com/profgen/profgen/internal/profformat"
 	"github.com/profgen/profgen/internal/sampleprof"
 )
@@ -225,7 +226,7 @@ func writeShow(w io.Writer, asJSON bool, v any, text func(io.Writer) error) erro
 
 // showPprof summarizes a pprof profile.
 func showPprof(w io.Writer, opts Options, path string) error {
-	p, err := ReadPprof(path)
+	p, err := pprofread.Read(path)
 	if err != nil {
 		return fmt.Errorf("neither an LLVM sample profile nor pprof: %w", err)
 	}

@@ -1,4 +1,4 @@
-package profshow
+package pprofread
 
 import (
 	"bytes"
@@ -35,6 +35,21 @@ func writeTemp(t *testing.T, name string, b []byte) string {
 	return path
 }
 
+// testPprof is a small profile of three samples.
+func testPprof() *profile.Profile {
+	fn := &profile.Function{ID: 1, Name: "main"}
+	loc := &profile.Location{ID: 1, Address: 0x1001, Line: []profile.Line{{Function: fn, Line: 1}}}
+	smp := func(v int64) *profile.Sample {
+		return &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{v}}
+	}
+	return &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		Sample:     []*profile.Sample{smp(3), smp(1), smp(1)},
+		Location:   []*profile.Location{loc},
+		Function:   []*profile.Function{fn},
+	}
+}
+
 func TestReadPprof(t *testing.T) {
 	var good bytes.Buffer
 	if err := testPprof().Write(&good); err != nil {
@@ -58,7 +73,7 @@ func TestReadPprof(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := ReadPprof(writeTemp(t, "p.pprof", tt.data))
+			p, err := Read(writeTemp(t, "p.pprof", tt.data))
 			switch {
 			case tt.want == "" && (err != nil || len(p.Sample) != 3):
 				t.Errorf("err %v", err)
@@ -87,7 +102,7 @@ func TestPprofBombs(t *testing.T) {
 		} else {
 			b = bytes.Repeat([]byte{0x32, 0}, tt.n)
 		}
-		_, err := ReadPprof(writeTemp(t, "bomb.pprof", b))
+		_, err := Read(writeTemp(t, "bomb.pprof", b))
 		if err == nil || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 300 {
 			t.Errorf("%d empty strings: error %v, want one line with %q", tt.n, err, tt.want)
 		}
@@ -95,14 +110,14 @@ func TestPprofBombs(t *testing.T) {
 	}
 }
 
-func FuzzDecodePprof(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	var b bytes.Buffer
 	testPprof().WriteUncompressed(&b)
 	f.Add(b.Bytes())
 	f.Add([]byte{0x32, 0, 0x32, 0, 0x0f})
 	f.Add(goodParts().bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := decodePprof(data); err != nil && len(err.Error()) > 300 {
+		if _, err := Decode(data); err != nil && len(err.Error()) > 300 {
 			t.Errorf("error of %d characters", len(err.Error()))
 		}
 		// profgen's checks refuse only what pprof refuses

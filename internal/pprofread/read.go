@@ -1,4 +1,11 @@
-package profshow
+// Package pprofread reads pprof profiles from untrusted files: gzip
+// inflation bounded, the protobuf's fields, lengths and references checked
+// with their byte offsets before github.com/google/pprof/profile decodes
+// it, and the decoded size estimated and bounded first.
+//
+// In: a file or bytes, gzipped or not. Out: a *profile.Profile, or an
+// *Error naming the file and the byte offset at fault.
+package pprofread
 
 import (
 	"bytes"
@@ -13,45 +20,45 @@ import (
 	"github.com/profgen/profgen/internal/inflate"
 )
 
-// PprofError is a pprof profile that could not be read: the file, the
+// Error is a pprof profile that could not be read: the file, the
 // byte offset in the (decompressed) protobuf when known, and why.
-type PprofError struct {
+type Error struct {
 	File   string
 	Offset int64 // -1 when the decoder did not say where
 	Err    error
 }
 
-func (e *PprofError) Error() string {
+func (e *Error) Error() string {
 	if e.Offset < 0 {
 		return fmt.Sprintf("%s: pprof: %v", e.File, e.Err)
 	}
 	return fmt.Sprintf("%s: pprof: offset %d of the decoded profile: %v", e.File, e.Offset, e.Err)
 }
 
-func (e *PprofError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // pprofBudget bounds the memory the decoded objects of one profile may
 // take, as estimated from the entry counts before decoding.
 const pprofBudget = 1 << 30
 
-// ReadPprof reads a pprof profile, gzipped or not. Decompression is bounded
+// Read reads a pprof profile, gzipped or not. Decompression is bounded
 // by inflate.Limit of the file size, and the top-level protobuf fields are
 // checked (and counted) before decoding, so that a small file cannot make
 // the decoder allocate gigabytes.
-func ReadPprof(path string) (*profile.Profile, error) {
-	data, err := readPprofData(path)
+func Read(path string) (*profile.Profile, error) {
+	data, err := readData(path)
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodePprof(data)
+	p, err := Decode(data)
 	if err != nil {
-		return nil, withPprofFile(err, path)
+		return nil, withFile(err, path)
 	}
 	return p, nil
 }
 
-// decodePprof checks and decodes an uncompressed pprof protobuf.
-func decodePprof(data []byte) (*profile.Profile, error) {
+// Decode checks and decodes an uncompressed pprof protobuf.
+func Decode(data []byte) (*profile.Profile, error) {
 	if err := scanPprof(data); err != nil {
 		return nil, err
 	}
@@ -60,48 +67,52 @@ func decodePprof(data []byte) (*profile.Profile, error) {
 	}
 	p, err := profile.ParseData(data)
 	if err != nil {
-		return nil, &PprofError{Offset: -1, Err: err}
+		return nil, &Error{Offset: -1, Err: err}
 	}
 	return p, nil
 }
 
-func withPprofFile(err error, path string) error {
-	var pe *PprofError
+func withFile(err error, path string) error {
+	var pe *Error
 	if errors.As(err, &pe) {
 		pe.File = path
 	}
 	return err
 }
 
-// readPprofData returns the protobuf bytes of the file, inflated when it is
+// readData returns the protobuf bytes of the file, inflated when it is
 // gzipped.
-func readPprofData(path string) ([]byte, error) {
-	f, err := os.Open(path)
+func readData(path string) ([]byte, error) {
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	data, err := Gunzip(raw)
 	if err != nil {
-		return nil, err
+		return nil, &Error{File: path, Offset: -1, Err: err}
 	}
-	raw, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(raw) < 2 || raw[0] != 0x1f || raw[1] != 0x8b {
+	return data, nil
+}
+
+// Gunzip returns raw inflated when it is gzipped, else raw itself.
+// Inflation is bounded by inflate.Limit of len(raw).
+func Gunzip(raw []byte) ([]byte, error) {
+	if !IsGzip(raw) {
 		return raw, nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(raw))
 	if err != nil {
-		return nil, &PprofError{File: path, Offset: 0, Err: fmt.Errorf("gzip: %w", err)}
+		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	data, err := io.ReadAll(inflate.Reader(zr, inflate.Limit(st.Size())))
+	data, err := io.ReadAll(inflate.Reader(zr, inflate.Limit(int64(len(raw)))))
 	if err != nil {
-		return nil, &PprofError{File: path, Offset: -1, Err: fmt.Errorf("gzip (%d bytes): %w", st.Size(), err)}
+		return nil, fmt.Errorf("gzip (%d bytes): %w", len(raw), err)
 	}
 	return data, nil
 }
+
+// IsGzip reports whether b starts with gzip's magic bytes.
+func IsGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
 // Estimated bytes of decoded objects per top-level entry: a string
 // header and allocation, a sample, location, function or mapping with its
@@ -118,7 +129,7 @@ func scanPprof(b []byte) error {
 	for off := 0; off < len(b); {
 		field, n, err := pprofField(b, off)
 		if err != nil {
-			return &PprofError{Offset: int64(off), Err: err}
+			return &Error{Offset: int64(off), Err: err}
 		}
 		switch field {
 		case 2, 3, 4, 5: // sample, mapping, location, function
@@ -130,7 +141,7 @@ func scanPprof(b []byte) error {
 	}
 	estimate += uint64(len(b))
 	if estimate > pprofBudget {
-		return &PprofError{Offset: -1, Err: fmt.Errorf("decoding would take about %d MiB (%d-byte profile): more than the %d MiB allowed", estimate>>20, len(b), pprofBudget>>20)}
+		return &Error{Offset: -1, Err: fmt.Errorf("decoding would take about %d MiB (%d-byte profile): more than the %d MiB allowed", estimate>>20, len(b), pprofBudget>>20)}
 	}
 	return nil
 }

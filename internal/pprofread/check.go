@@ -1,4 +1,4 @@
-package profshow
+package pprofread
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func forFields(b []byte, base int, fn func(pbField) error) error {
 	for off := 0; off < len(b); {
 		key, kn := pbVarint(b[off:])
 		if kn <= 0 { // field number 0 is skipped, as pprof does
-			return &PprofError{Offset: int64(base + off), Err: errors.New("bad field key")}
+			return &Error{Offset: int64(base + off), Err: errors.New("bad field key")}
 		}
 		f := pbField{num: key >> 3, wire: key & 7, off: base + off}
 		n := kn
@@ -63,23 +63,23 @@ func forFields(b []byte, base int, fn func(pbField) error) error {
 		case 0:
 			v, vn := pbVarint(b[off+n:])
 			if vn <= 0 {
-				return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: bad varint", f.num)}
+				return &Error{Offset: int64(f.off), Err: fmt.Errorf("field %d: bad varint", f.num)}
 			}
 			f.val, n = v, n+vn
 		case 1, 5:
 			size := 8 >> (f.wire / 5) // 8 bytes for wire type 1, 4 for 5
 			if len(b)-off-n < size {
-				return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: truncated", f.num)}
+				return &Error{Offset: int64(f.off), Err: fmt.Errorf("field %d: truncated", f.num)}
 			}
 			n += size
 		case 2:
 			l, ln := pbVarint(b[off+n:])
 			if ln <= 0 || l > uint64(len(b)-off-n-ln) {
-				return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: length runs past the message", f.num)}
+				return &Error{Offset: int64(f.off), Err: fmt.Errorf("field %d: length runs past the message", f.num)}
 			}
 			f.data, n = b[off+n+ln:off+n+ln+int(l)], n+ln+int(l)
 		default:
-			return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: unknown wire type %d", f.num, f.wire)}
+			return &Error{Offset: int64(f.off), Err: fmt.Errorf("field %d: unknown wire type %d", f.num, f.wire)}
 		}
 		if err := fn(f); err != nil {
 			return err
@@ -99,7 +99,7 @@ func (f pbField) varints() ([]uint64, error) {
 	for b := f.data; len(b) > 0; {
 		v, n := pbVarint(b)
 		if n <= 0 {
-			return nil, &PprofError{Offset: int64(f.off), Err: fmt.Errorf("field %d: bad packed varint", f.num)}
+			return nil, &Error{Offset: int64(f.off), Err: fmt.Errorf("field %d: bad packed varint", f.num)}
 		}
 		out, b = append(out, v), b[n:]
 	}
@@ -132,7 +132,7 @@ func collectPprofTables(b []byte) (*pprofTables, error) {
 		return nil
 	})
 	if err == nil && t.samples > 0 && t.sampleTypes == 0 {
-		err = &PprofError{Offset: -1, Err: errors.New("samples but no sample type")}
+		err = &Error{Offset: -1, Err: errors.New("samples but no sample type")}
 	}
 	return t, err
 }
@@ -151,9 +151,9 @@ func (t *pprofTables) addID(f pbField, ids map[uint64]bool, what string) error {
 	case err != nil:
 		return err
 	case id == 0:
-		return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("%s with the reserved id 0", what)}
+		return &Error{Offset: int64(f.off), Err: fmt.Errorf("%s with the reserved id 0", what)}
 	case ids[id]:
-		return &PprofError{Offset: int64(f.off), Err: fmt.Errorf("a second %s with id %d", what, id)}
+		return &Error{Offset: int64(f.off), Err: fmt.Errorf("a second %s with id %d", what, id)}
 	}
 	ids[id] = true
 	return nil
@@ -161,7 +161,7 @@ func (t *pprofTables) addID(f pbField, ids map[uint64]bool, what string) error {
 
 func (t *pprofTables) checkIndex(i uint64, off int, what string) error {
 	if i >= t.strings {
-		return &PprofError{Offset: int64(off), Err: fmt.Errorf("%s %d outside the string table of %d strings", what, i, t.strings)}
+		return &Error{Offset: int64(off), Err: fmt.Errorf("%s %d outside the string table of %d strings", what, i, t.strings)}
 	}
 	return nil
 }
@@ -201,7 +201,7 @@ func (t *pprofTables) checkSample(f pbField) error {
 			ids, err := g.varints()
 			for _, id := range ids {
 				if err == nil && !t.locations[id] {
-					err = &PprofError{Offset: int64(g.off), Err: fmt.Errorf("sample refers to location %d, which the profile lacks", id)}
+					err = &Error{Offset: int64(g.off), Err: fmt.Errorf("sample refers to location %d, which the profile lacks", id)}
 				}
 			}
 			return err
@@ -215,7 +215,7 @@ func (t *pprofTables) checkSample(f pbField) error {
 		return nil
 	})
 	if err == nil && values != t.sampleTypes {
-		err = &PprofError{Offset: int64(f.off), Err: fmt.Errorf("sample has %d values for %d sample types", values, t.sampleTypes)}
+		err = &Error{Offset: int64(f.off), Err: fmt.Errorf("sample has %d values for %d sample types", values, t.sampleTypes)}
 	}
 	return err
 }
@@ -246,7 +246,7 @@ func (t *pprofTables) checkLocation(f pbField) error {
 				return err
 			}
 			if !t.functions[fn] {
-				return &PprofError{Offset: int64(g.off), Err: fmt.Errorf("location line refers to function %d, which the profile lacks", fn)}
+				return &Error{Offset: int64(g.off), Err: fmt.Errorf("location line refers to function %d, which the profile lacks", fn)}
 			}
 		}
 		return nil

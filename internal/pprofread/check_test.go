@@ -1,4 +1,4 @@
-package profshow
+package pprofread
 
 import (
 	"encoding/binary"
@@ -71,7 +71,7 @@ func TestPprofRefsNamed(t *testing.T) {
 		p := goodParts()
 		tt.damage(&p)
 		data := p.bytes()
-		_, err := decodePprof(data)
+		_, err := Decode(data)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "offset ") {
 			t.Errorf("%s: %v, want an offset and %q", tt.name, err, tt.want)
 		}

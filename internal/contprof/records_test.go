@@ -1,0 +1,58 @@
+package contprof
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/profgen/profgen/internal/aggregate"
+)
+
+// fakeBinary is a profiled binary whose virtual addresses are its file
+// offsets + 0x10000.
+type fakeBinary string
+
+func (b fakeBinary) Path() string { return string(b) }
+
+func (b fakeBinary) VaddrOfOffset(off uint64) (uint64, bool) { return off + 0x10000, true }
+
+// TestRecordsAggregate: the records of a profile, through the call-stack
+// aggregation, give back its frames (file offsets, callers inside their
+// call instruction) and weights; a fake mapping's virtual addresses go
+// through the offset function.
+func TestRecordsAggregate(t *testing.T) {
+	p, err := Decode(encodePprof(t, testPprof("samples/count"), false), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toOffset := func(m *Mapping, vaddr uint64) (uint64, bool) { return vaddr - 0x1000, true }
+	agg := aggregate.NewStacks([]aggregate.StackBinary{fakeBinary("/usr/bin/app")}, nil)
+	for src := p.Records(toOffset); src.Next(); {
+		if err := agg.Add(src.Record()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := agg.Counts()
+	got := map[string]uint64{}
+	for _, s := range c.Stacks {
+		got[stackString(c, s.Locs)] += s.Count
+	}
+	want := map[string]uint64{
+		"[kernel.kallsyms]:0xffffffff81000010 /usr/bin/app:0x11235 /usr/bin/app:0x12000": 3,
+		"/usr/lib/libfake.so:0x3567 /usr/bin/app:0x12000":                                2,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func stackString(c *aggregate.StackCounts, locs []aggregate.Loc) string {
+	s := ""
+	for i, l := range locs {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%s:%#x", c.Objects[l.Obj].Path, l.Addr)
+	}
+	return s
+}
