@@ -64,7 +64,7 @@ func (res *result) profile(p *plan, bins *binaries) (*profileInput, error) {
 // stacks. It is decided here once, for the profile and for what the run
 // reports (sampleCounts); ok is false when no path has a usable sample.
 func (res *result) path() (kind profileKind, ok bool) {
-	branchStacks := res.lbr[0].Samples > res.lbr[0].IPOnly
+	branchStacks := len(res.lbr) > 0 && res.lbr[0].Samples > res.lbr[0].IPOnly
 	switch {
 	case res.hybrid.cs() && res.hybrid.sum.Samples > 0:
 		return kindCS, true
