@@ -66,3 +66,28 @@ func sum(m map[string]uint64) uint64 {
 	}
 	return n
 }
+
+// TestKeepRefusedUnsymbolized: with KeepRefused, an LBR unsymbolized
+// profile asked for text and pprof writes the text and lists pprof as
+// refused (the fleet's write of an LBR key); without it the run fails.
+func TestKeepRefusedUnsymbolized(t *testing.T) {
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "t.raw")
+	bin := "testdata/t.bin"
+	if err := Run(context.Background(), Options{PerfScript: "testdata/t.script", Binaries: []string{bin}, SkipSymbolization: true, Output: raw, Quiet: true}); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{UnsymbolizedProfile: raw, Binaries: []string{bin}, Format: "text", Output: filepath.Join(dir, "t.txt"),
+		Also: []AlsoOutput{{Format: "pprof", Output: filepath.Join(dir, "t.pb.gz")}}, Quiet: true}
+	if _, err := Convert(context.Background(), opts); err == nil {
+		t.Error("pprof of LBR ranges was not refused")
+	}
+	opts.KeepRefused = true
+	res, err := Convert(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Format != "text" || len(res.Refused) != 1 || res.Refused[0].Format != "pprof" {
+		t.Errorf("files %+v, refused %v; want the text written and pprof refused", res.Files, res.Refused)
+	}
+}

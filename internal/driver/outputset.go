@@ -164,6 +164,23 @@ func (p *plan) rowsFor(kind profileKind, res *Result) ([]*outputRow, error) {
 	return rows, nil
 }
 
+// refusedBeforeReading is the refusal of an output for kind, known before
+// the input is read; with KeepRefused, only when every output is refused
+// (the others are written, the refused listed in the result by rowsFor).
+func (p *plan) refusedBeforeReading(kind profileKind) error {
+	var first error
+	for _, o := range p.outputs {
+		_, err := outputFor(kind, o)
+		if err == nil && p.keepRefused {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // unsymbolizedFirst orders the outputs' indexes: those that take call
 // stacks as perf unwound them before those that take them repaired.
 func unsymbolizedFirst(outs []*output) []int {

@@ -114,10 +114,8 @@ func unsymbolizedProfile(p *plan, bins *binaries) (*profileInput, error) {
 	}
 	// Refused before the file is read: its kinds (LBR, CS, CS probe) are
 	// refused alike.
-	for _, o := range p.outputs {
-		if _, err := outputFor(kindLBR, o); err != nil {
-			return nil, err
-		}
+	if err := p.refusedBeforeReading(kindLBR); err != nil {
+		return nil, err
 	}
 	ctxs, cs, err := rawprof.ReadCS(in, name, p.LLVM.unsymbolizedBase(bins.primary()))
 	if err != nil {
