@@ -19,7 +19,7 @@ func newContextTable(p *Profile, t *nameTable) *contextTable {
 	for _, f := range p.Functions {
 		c.profiles = append(c.profiles, f)
 	}
-	sort.Slice(c.profiles, func(i, j int) bool { return contextLess(c.profiles[i].Context, c.profiles[j].Context) })
+	sort.Slice(c.profiles, func(i, j int) bool { return contextLess(framesOf(c.profiles[i]), framesOf(c.profiles[j])) })
 	c.index = make(map[*FunctionSamples]uint64, len(c.profiles))
 	for i, f := range c.profiles {
 		c.index[f] = uint64(i)
@@ -43,13 +43,24 @@ func (c *contextTable) section(t *nameTable) *section {
 	var e encoder
 	e.uleb(uint64(len(c.profiles)))
 	for _, f := range c.profiles {
-		e.uleb(uint64(len(f.Context)))
-		for _, fr := range f.Context {
+		frames := framesOf(f)
+		e.uleb(uint64(len(frames)))
+		for _, fr := range frames {
 			e.uleb(t.index[fr.Func])
 			e.location(fr.Loc)
 		}
 	}
 	return &section{typ: secCSNameTable, data: e.buf}
+}
+
+// framesOf is f's context, or for a profile of a CS profile read without
+// one (a name where a context is expected) the context of its name alone:
+// a context has a frame, as readers require.
+func framesOf(f *FunctionSamples) []ContextFrame {
+	if len(f.Context) == 0 {
+		return []ContextFrame{{Func: f.Name}}
+	}
+	return f.Context
 }
 
 // bodyIn writes a top-level profile's body, referring to it through c.
