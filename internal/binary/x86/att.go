@@ -22,8 +22,8 @@ func Text(b []byte, pc uint64) string { return render(b, pc, att) }
 
 // A syntax prints decoded instructions: AT&T or Intel.
 type syntax struct {
-	// inst is the text of an instruction x86asm decodes.
-	inst func(inst *x86asm.Inst, b []byte, pc uint64) string
+	// mnemonic is the instruction's name.
+	mnemonic func(inst *x86asm.Inst) string
 	// operands are the operand texts, in the syntax's order.
 	operands func(inst *x86asm.Inst, pc uint64) []string
 	// reg is a register's name.
@@ -34,7 +34,7 @@ type syntax struct {
 }
 
 var att = syntax{
-	inst:     attText,
+	mnemonic: mnemonic,
 	operands: operands,
 	reg:      func(r x86asm.Reg) string { return "%" + regName(r) },
 	sized:    func(name string, bytes int) string { return name + suffix(bytes) },
@@ -53,16 +53,18 @@ func render(b []byte, pc uint64, s syntax) string {
 	if err != nil || inst.Len != n || inst.Op == 0 {
 		return "\t" + hexBytes(b[:n])
 	}
-	return s.inst(&inst, b[:n], pc)
+	return s.text(&inst, b[:n], pc)
 }
 
-func attText(inst *x86asm.Inst, b []byte, pc uint64) string {
+// text is the text of an instruction x86asm decodes: its prefixes,
+// mnemonic and operands in the syntax.
+func (syn syntax) text(inst *x86asm.Inst, b []byte, pc uint64) string {
 	fixVEXMem(inst, b)
 	var s strings.Builder
 	s.WriteString(prefixText(inst))
 	s.WriteByte('\t')
-	s.WriteString(mnemonic(inst))
-	if ops := operands(inst, pc); len(ops) > 0 {
+	s.WriteString(syn.mnemonic(inst))
+	if ops := syn.operands(inst, pc); len(ops) > 0 {
 		s.WriteByte('\t')
 		s.WriteString(strings.Join(ops, ", "))
 	}

@@ -19,23 +19,10 @@ import (
 func IntelText(b []byte, pc uint64) string { return render(b, pc, intel) }
 
 var intel = syntax{
-	inst:     intelText,
+	mnemonic: intelMnemonic,
 	operands: intelOperands,
 	reg:      regName,
 	sized:    func(name string, _ int) string { return name },
-}
-
-func intelText(inst *x86asm.Inst, b []byte, pc uint64) string {
-	fixVEXMem(inst, b)
-	var s strings.Builder
-	s.WriteString(prefixText(inst))
-	s.WriteByte('\t')
-	s.WriteString(intelMnemonic(inst))
-	if ops := intelOperands(inst, pc); len(ops) > 0 {
-		s.WriteByte('\t')
-		s.WriteString(strings.Join(ops, ", "))
-	}
-	return s.String()
 }
 
 // intelMnemonic is LLVM's Intel name of the instruction.
