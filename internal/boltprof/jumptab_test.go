@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/profgen/profgen/internal/binary"
-	"github.com/profgen/profgen/internal/testutil"
 )
 
 // TestJumpTableFdata builds testdata/programs/jumptab.c with
@@ -29,15 +28,7 @@ import (
 // of its own, a global and a local label without a type) calls leaf:
 // perf2bolt names that code as BOLT's symbol walk does.
 func TestJumpTableFdata(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and traces a program")
-	}
-	testutil.Tools(t, "clang-22", "valgrind", "go", perf2bolt, "perf")
-	root, err := testutil.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
+	root, dir := traceSetup(t)
 	run(t, root, filepath.Join(root, "testdata/programs/build-jumptab.sh"), dir)
 	lbrgen := buildLbrgen(t, root, dir)
 	for _, prog := range []string{"jumptab", "jumptab-nopie"} {
