@@ -300,13 +300,14 @@ func (r *outputRow) buildIDs(bins *binaries, f profileFile) []string {
 	return ids
 }
 
-// path names a file of the row: -o for a file of every binary, else by
-// the binary it is the profile of.
+// path names a file of the row by the binary it is the profile of; a
+// file of every binary is -o, or, where -o is a directory or a %b
+// pattern, named by the first binary (the first --binary).
 func (r *outputRow) path(o *output, bins *binaries, f profileFile) (string, error) {
-	if r.files == fileOfAll {
+	if r.files == fileOfAll && !namesPattern(o.path) {
 		return o.path, nil
 	}
-	bin, among := 0, 1 // fileOfPrimary
+	bin, among := 0, 1 // fileOfPrimary, fileOfAll
 	if r.files == filePerBinary {
 		bin, among = f.bin, len(bins.files)
 	}
@@ -414,24 +415,39 @@ func outputPaths(o *output, binaries []string) ([]string, error) {
 	if o.path == "-" {
 		return []string{"-"}, nil
 	}
-	outs := []string{o.path}
-	if namesPerBinary(o.format, o.path) {
-		if err := makeOutputDir(o.path); err != nil {
-			return nil, err
-		}
-		outs = outs[:0]
-		for _, b := range binaries {
-			p, err := outputPathExt(o.path, b, formatColumns[o.format].ext, len(binaries))
-			if err != nil {
-				return nil, err
-			}
-			outs = append(outs, p)
-		}
+	outs, err := filesNamed(o, binaries)
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range outs {
 		if err := atomicfile.CheckWritable(p); err != nil {
 			return nil, &UsageError{Msg: err.Error()}
 		}
+	}
+	return outs, nil
+}
+
+// filesNamed are the files one output writes for these binaries: one per
+// binary, or one named by -o, or by the first binary where -o is a
+// directory or a %b pattern (outputRow.path).
+func filesNamed(o *output, binaries []string) ([]string, error) {
+	perBinary := namesPerBinary(o.format, o.path)
+	if !perBinary && !namesPattern(o.path) {
+		return []string{o.path}, nil
+	}
+	if err := makeOutputDir(o.path); err != nil {
+		return nil, err
+	}
+	if !perBinary {
+		binaries = binaries[:min(len(binaries), 1)]
+	}
+	outs := make([]string, len(binaries))
+	for i, b := range binaries {
+		p, err := outputPathExt(o.path, b, formatColumns[o.format].ext, len(binaries))
+		if err != nil {
+			return nil, err
+		}
+		outs[i] = p
 	}
 	return outs, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,5 +206,33 @@ func TestTimePhasesOfCallStacks(t *testing.T) {
 	want := []string{"Load binary", "Read input", "Repair call stacks", "Generate and write profile", "Total"}
 	if !slices.Equal(phases, want) {
 		t.Errorf("phases %q, want %q\n%s", phases, want, stderr.String())
+	}
+}
+
+// TestOneFileOfAllNamed: pprof and the call-stack address profile are one
+// file for every binary: -o a directory (made when it ends in a slash) or
+// a %b pattern names it by the first binary, as the per-binary formats
+// name theirs.
+func TestOneFileOfAllNamed(t *testing.T) {
+	script := callstackDir + "forky.pid-ip-sym-dso-tasks.script"
+	for _, tt := range []struct {
+		format, out, want string
+		skip              bool
+	}{
+		{format: "pprof", out: "new/", want: "new/forky.pb.gz"},
+		{format: "pprof", out: "%b.pgo", want: "forky.pgo"},
+		{format: "pprof", out: "one.pprof", want: "one.pprof"},
+		{out: "new/", skip: true, want: "new/forky.raw"},
+		{out: "%b.addr", skip: true, want: "forky.addr"},
+	} {
+		dir := t.TempDir()
+		err := Run(context.Background(), Options{PerfScript: script, Binaries: []string{callstackDir + "forky"},
+			Format: tt.format, SkipSymbolization: tt.skip, Output: dir + "/" + tt.out, Stderr: io.Discard})
+		if err != nil {
+			t.Fatalf("-o %s: %v", tt.out, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, tt.want)); err != nil {
+			t.Errorf("-o %s --format=%s: %v", tt.out, tt.format, err)
+		}
 	}
 }
