@@ -8,5 +8,7 @@ mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 for step in "$here"/testdata.d/*.sh; do
 	[ -e "$step" ] || continue
+	start=$SECONDS
 	bash "$step" "$out"
+	echo "testdata: $(basename "$step" .sh): $((SECONDS - start))s"
 done
