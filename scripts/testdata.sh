@@ -2,13 +2,45 @@
 # Builds the large test programs and traces that are never committed, into
 # the directory given as $1. Each step skips itself when a tool it needs is
 # missing; tests that need its output skip too.
+#
+# The steps run in two lanes, one per core (a step mostly runs one
+# single-threaded tracer or compiler at a time): the LBR traces and the
+# steps that reuse their cache (lbrgen, the SQLite package, the sqlite
+# binary), and the others; each lane in the steps' order. TESTDATA_JOBS=1
+# runs every step in one lane.
 set -euo pipefail
 out=${1:?usage: testdata.sh DIR}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
+lbr_lane=" 20-lbr 22-lbr-gcc 80-arm64 80-cs "
+
+# run_lane STEP...: each step in turn, with its time.
+run_lane() {
+	local step start
+	for step; do
+		start=$SECONDS
+		bash "$step" "$out"
+		echo "testdata: $(basename "$step" .sh): $((SECONDS - start))s"
+	done
+}
+
+lbr=() rest=()
 for step in "$here"/testdata.d/*.sh; do
 	[ -e "$step" ] || continue
-	start=$SECONDS
-	bash "$step" "$out"
-	echo "testdata: $(basename "$step" .sh): $((SECONDS - start))s"
+	case $lbr_lane in
+	*" $(basename "$step" .sh) "*) lbr+=("$step") ;;
+	*) rest+=("$step") ;;
+	esac
 done
+start=$SECONDS
+if [ "${TESTDATA_JOBS:-2}" = 1 ]; then
+	run_lane "${lbr[@]}" "${rest[@]}"
+else
+	run_lane "${lbr[@]}" &
+	lane=$!
+	status=0
+	run_lane "${rest[@]}" || status=$?
+	wait "$lane" || status=$?
+	[ "$status" = 0 ] || exit "$status"
+fi
+echo "testdata: all steps: $((SECONDS - start))s"

@@ -53,25 +53,30 @@ func splitMemProf(inputs []merge.Input) (instr, mem []merge.Input, err error) {
 // readMemProf reads the MemProf inputs, raw ones symbolized. Like llvm-profdata-22,
 // whose writer takes the MemProf data of the first input and then (its
 // addMemProfData returning early) none of another's, the first input's
-// profile is the output's; the others are read and checked only.
-func readMemProf(stderr io.Writer, o *Options, mem []merge.Input) (*memprof.Data, error) {
+// profile is the output's; the others are read and checked only. A YAML
+// profile without records is skipped, as llvm-profdata-22 skips it ("The
+// profile is empty").
+func readMemProf(stderr io.Writer, o *Options, mem []merge.Input) (*memprof.Data, []merge.Skip, error) {
 	var first *memprof.Data
+	var skipped []merge.Skip
 	for _, in := range mem {
 		b, err := os.ReadFile(in.Path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		d, err := readMemProfInput(in.Path, b, o.MemProf.ProfiledBinary)
-		if err != nil {
-			return nil, err
-		}
-		if first == nil {
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case !memprof.IsRaw(b) && len(d.Records) == 0:
+			skipped = append(skipped, merge.Skip{Path: in.Path, Reason: "the MemProf profile is empty", Kind: merge.SkipEmpty})
+		case first == nil:
 			first = d
-		} else {
+		default:
 			fmt.Fprintf(stderr, "profgen merge: warning: %s: MemProf data of a second raw profile is not merged (as llvm-profdata-22)\n", in.Path)
 		}
 	}
-	return first, nil
+	return first, skipped, nil
 }
 
 // readMemProfInput reads a raw MemProf profile (symbolized) or a YAML one.

@@ -205,18 +205,18 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	if o.MemProf.RandomHotness {
 		seed = o.MemProf.hotnessSeed(stderr)
 	}
-	memData, err := readMemProf(stderr, o, mem)
+	memData, memSkipped, err := readMemProf(stderr, o, mem)
 	if err != nil {
 		return err
 	}
-	res, err := mergeInstrInputs(inputs, opts, len(mem))
+	res, err := mergeInstrInputs(inputs, opts, len(mem)-len(memSkipped))
 	if err != nil {
+		printSkipped(stderr, memSkipped)
 		return err
 	}
+	res.Skipped = append(memSkipped, res.Skipped...)
 	addMemProf(o, res.Profile, memData, seed)
-	for _, s := range res.Skipped {
-		fmt.Fprintf(stderr, "profgen merge: %sskipped %s: %s\n", skipWarning(s.Kind), s.Path, s.Reason)
-	}
+	printSkipped(stderr, res.Skipped)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "profgen merge: warning: %s\n", w)
 	}
@@ -239,10 +239,21 @@ func mergeInstr(stderr io.Writer, o *Options, opts merge.Options, inputs []merge
 	return writeInstr(o, res, version)
 }
 
-// mergeInstrInputs merges the instrumentation inputs; none (only MemProf
-// raws) gives an empty profile.
+// printSkipped says which inputs were skipped, and why.
+func printSkipped(stderr io.Writer, skipped []merge.Skip) {
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "profgen merge: %sskipped %s: %s\n", skipWarning(s.Kind), s.Path, s.Reason)
+	}
+}
+
+// mergeInstrInputs merges the instrumentation inputs and counts the
+// MemProf ones read beside them; none (only MemProf profiles) gives an
+// empty profile, and nothing read at all is an error.
 func mergeInstrInputs(inputs []merge.Input, opts merge.Options, memInputs int) (*merge.Result, error) {
-	if len(inputs) == 0 && memInputs > 0 {
+	switch {
+	case len(inputs) == 0 && memInputs == 0:
+		return nil, errors.New("no profile can be merged")
+	case len(inputs) == 0:
 		return &merge.Result{Profile: instrprof.NewProfile(), Merged: memInputs}, nil
 	}
 	res, err := merge.Run(inputs, opts)

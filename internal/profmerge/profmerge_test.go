@@ -2,6 +2,7 @@ package profmerge
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -182,6 +183,28 @@ func TestMergeGCC(t *testing.T) {
 		w, _ := os.ReadFile(again)
 		if !bytes.Equal(g, w) {
 			t.Errorf("%s: GCC → text → GCC changed the bytes", tt.out)
+		}
+	}
+}
+
+// TestMergeEmptyMemProfYAML: a MemProf YAML profile without records is
+// skipped as llvm-profdata-22 skips it ("The profile is empty"): alone, no
+// profile can be merged and nothing is written (memprof-yaml-invalid.test).
+func TestMergeEmptyMemProfYAML(t *testing.T) {
+	dir := t.TempDir()
+	for i, yaml := range []string{"---\n...\n", "---\nHeapProfileRecords: []\n...\n"} {
+		in := filepath.Join(dir, fmt.Sprintf("empty%d.yaml", i))
+		os.WriteFile(in, []byte(yaml), 0o644)
+		out := filepath.Join(dir, "out.profdata")
+		o := Options{Output: out, FailureMode: "any"}
+		o.Args = []string{in}
+		var stderr bytes.Buffer
+		err := Run(&stderr, &o)
+		if err == nil || !strings.Contains(stderr.String(), "MemProf profile is empty") {
+			t.Errorf("%q: err %v, stderr %q", yaml, err, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: an output was written", yaml)
 		}
 	}
 }
