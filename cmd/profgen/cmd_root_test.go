@@ -47,7 +47,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--perfscript", "a", "--debug-binary", "d", "-o", "o"}, "--debug-binary applies to a --binary"},
 		{[]string{"--perfscript", "a", "--binary", "b", "--binary-dir", "d", "-o", "o"}, "--binary-dir is where binaries are found without --binary"},
 		{[]string{"--perfscript", "a", "--binary", "b"}, "--output is required"},
-		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile"},
+		{[]string{"--binary", "b", "-o", "o"}, "give exactly one of --perfscript, --perfdata, --profile, --unsymbolized-profile and --llvm-sample-profile"},
 		{[]string{"--perfscript", "a", "--unsymbolized-profile", "u", "--binary", "b", "-o", "o"}, "give exactly one of"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "yaml"}, "--format"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "pprof", "--skip-symbolization"}, "--skip-symbolization"},

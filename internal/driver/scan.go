@@ -34,6 +34,7 @@ type result struct {
 	// the scan; repairStacks ends it.
 	precheck *fpskid.Prechecker
 	pf       *prefetcher
+	profiles *ProfileCounts // of the --profile files, when they are the input
 }
 
 // scanInput opens the input and scans it: by chunks on several cores
@@ -91,10 +92,19 @@ func consume(src record.Source, name string, sink recordSink) error {
 		case errors.Is(err, errStopScan):
 			return nil
 		case err != nil:
-			return fmt.Errorf("%s:%d: %w", name, rec.Line, err)
+			return fmt.Errorf("%s:%d: %w", sourceName(src, name), rec.Line, err)
 		}
 	}
 	return src.Err()
+}
+
+// sourceName is the name of the file src reads, when it reads several
+// (the --profile files), else name.
+func sourceName(src record.Source, name string) string {
+	if s, ok := src.(interface{ Name() string }); ok {
+		return s.Name()
+	}
+	return name
 }
 
 // event updates the per-process table.
@@ -165,8 +175,13 @@ func scanSequential(in *input, p *plan, bins *binaries, pf *prefetcher) (*result
 		pre.Close()
 		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
 	}
-	return &result{lbr: st.lbr.summaries(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: tableStats(table, len(bins.files)),
-		events: st.events, precheck: pre, pf: pf}, nil
+	res := &result{lbr: st.lbr.summaries(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: tableStats(table, len(bins.files)),
+		events: st.events, precheck: pre, pf: pf}
+	if in.profiles != nil {
+		c := in.profiles.Counts()
+		res.profiles = &c
+	}
+	return res, nil
 }
 
 // tableStats are what table saw of each of n binaries.
