@@ -76,8 +76,9 @@ type binarySpec struct {
 	DebugBinary string   // DWARF of the one binary in a separate file
 	BinaryDirs  []string // where binaries are found by build id
 	finder      BinaryFinder
-	cache       *BinaryCache // nil: each binary is opened for the run alone
-	keepRefused bool         // an output refused for the input's kind is left out (Options.KeepRefused)
+	cache       *BinaryCache  // nil: each binary is opened for the run alone
+	keepRefused bool          // an output refused for the input's kind is left out (Options.KeepRefused)
+	htlhashes   *htlhashIndex // the files of BinaryDirs by htlhash, made on first use
 }
 
 // scanSettings select and place the samples.
