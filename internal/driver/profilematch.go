@@ -56,9 +56,10 @@ func (mt *mappingMatcher) place(prof *contprof.Profile) {
 	}
 }
 
-// rename gives m the path of the binary its build id matches; one of
-// another build than the binary of its name gets a path of its own (and
-// rename reports it).
+// rename gives m the path of the binary it matches, by build id or else
+// by name, so that the binary's frames are one object whatever the path
+// each profile knows it by; one of another build than the binary of its
+// name gets a path of its own (and rename reports it).
 func (mt *mappingMatcher) rename(m *contprof.Mapping) bool {
 	for i := range mt.bins {
 		if match, _ := mt.sameBuild(m, i); match {
@@ -74,6 +75,7 @@ func (mt *mappingMatcher) rename(m *contprof.Mapping) bool {
 		m.Path += " (build id " + firstID(m.BuildIDs) + ")"
 		return true
 	}
+	m.Path = mt.bins[i].Path()
 	return false
 }
 
