@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/contprof"
 )
 
 // testdata/t.bin: main (0x401120) calls bar (0x401110); its code segment
@@ -235,5 +238,59 @@ func TestProfileFiles(t *testing.T) {
 	}
 	if _, err := profileFiles([]string{filepath.Join(dir, "sub")}); err == nil {
 		t.Error("empty directory: no error")
+	}
+}
+
+// TestMappingMatcher: the rules by which a profile's mapping becomes a
+// binary's (profilematch.go), on testdata/t.bin.
+func TestMappingMatcher(t *testing.T) {
+	f, err := binary.Open("testdata/t.bin", binary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	htl := fileHTLHash("testdata/t.bin")
+	tests := []struct {
+		name, path string
+		ids        contprof.BuildIDs
+		wantPath   string
+		other      bool
+	}{
+		{"GNU id", "/a/b", contprof.BuildIDs{GNU: tBinID}, "testdata/t.bin", false},
+		{"htlhash", "/a/stripped", contprof.BuildIDs{HTLHash: htl}, "testdata/t.bin", false},
+		{"base name", "/srv/t.bin", contprof.BuildIDs{}, "testdata/t.bin", false},
+		{"base name, other htlhash", "/srv/t.bin", contprof.BuildIDs{HTLHash: "00"}, "testdata/t.bin", false},
+		{"base name, other GNU id", "/srv/t.bin", contprof.BuildIDs{GNU: "00"}, "/srv/t.bin (build id 00)", true},
+		{"base name, Go id, binary has none", "/srv/t.bin", contprof.BuildIDs{Go: "x/y"}, "testdata/t.bin", false},
+		{"other", "/lib/libc.so.6", contprof.BuildIDs{GNU: "00"}, "/lib/libc.so.6", false},
+	}
+	mt := newMappingMatcher(&binaries{files: []*binary.File{f}, filePaths: []string{"testdata/t.bin"}})
+	for _, tt := range tests {
+		p := &contprof.Profile{Mappings: []contprof.Mapping{{Path: tt.path, BuildIDs: tt.ids}}}
+		mt.place(p)
+		if p.Mappings[0].Path != tt.wantPath || mt.otherBuild[0] != tt.other {
+			t.Errorf("%s: path %q, other build %v; want %q, %v", tt.name, p.Mappings[0].Path, mt.otherBuild[0], tt.wantPath, tt.other)
+		}
+	}
+}
+
+// TestHTLHashIndex finds a file of --binary-dir, in a subdirectory, by
+// its htlhash.
+func TestHTLHashIndex(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/t.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "x", "y"), 0o755)
+	want := filepath.Join(dir, "x", "y", "app")
+	os.WriteFile(want, data, 0o755)
+	os.WriteFile(filepath.Join(dir, "other"), data[:100], 0o644)
+	x := &htlhashIndex{dirs: []string{dir}}
+	if got, ok := x.find(fileHTLHash("testdata/t.bin")); !ok || got != want {
+		t.Errorf("found %q, %v; want %q", got, ok, want)
+	}
+	if _, ok := x.find("0011"); ok {
+		t.Error("found an htlhash no file has")
 	}
 }
