@@ -90,6 +90,9 @@ func findOne(ctx context.Context, p *plan, finder BinaryFinder, r recordedBinary
 		return findByHTLHash(p, r)
 	}
 	file, err := finder.Executable(ctx, r.buildID)
+	if err != nil && r.htlhash != "" {
+		return findByHTLHash(p, r)
+	}
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
 		return binaryRef{}, false
