@@ -141,6 +141,7 @@ type Stacks struct {
 	watchBatch int
 	fresh      []*Stack
 	notFound   map[string]int // MarkNotFound's paths, by index
+	earliest   bool           // KeepEarliest
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places

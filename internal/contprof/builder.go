@@ -122,8 +122,9 @@ func (b *builder) endStack() *stackTally {
 	return &t
 }
 
-// addSample adds a sample of stack t and weight w.
-func (b *builder) addSample(t *stackTally, w uint64) {
+// addSample adds a sample of stack t, weight w and CPU time ns, in the
+// time range tr.
+func (b *builder) addSample(t *stackTally, w, ns uint64, tr timeRange) {
 	if w == 0 {
 		return
 	}
@@ -141,11 +142,30 @@ func (b *builder) addSample(t *stackTally, w uint64) {
 	}
 	st.Weight += w
 	if t.sample >= 0 {
-		b.p.Samples[t.sample].Weight += w
+		s := &b.p.Samples[t.sample]
+		s.Weight += w
+		s.CPUTime += ns
+		s.FirstNS, s.LastNS = tr.widen(s.FirstNS, s.LastNS)
 		return
 	}
 	t.sample = len(b.p.Samples)
-	b.p.Samples = append(b.p.Samples, Sample{Frames: t.frames, Weight: w})
+	b.p.Samples = append(b.p.Samples, Sample{Frames: t.frames, Weight: w, CPUTime: ns, FirstNS: tr.first, LastNS: tr.last})
+}
+
+// timeRange is the first and last time of samples, 0 for none.
+type timeRange struct{ first, last uint64 }
+
+// add widens r to hold ns (0: none).
+func (r *timeRange) add(ns uint64) {
+	r.first, r.last = timeRange{ns, ns}.widen(r.first, r.last)
+}
+
+// widen is the range [first, last] widened to hold r.
+func (r timeRange) widen(first, last uint64) (uint64, uint64) {
+	if r.first != 0 && (first == 0 || r.first < first) {
+		first = r.first
+	}
+	return first, max(last, r.last)
 }
 
 // normalHex is a build id in lower case.

@@ -98,6 +98,13 @@ type Frame struct {
 type Sample struct {
 	Frames []Frame
 	Weight uint64
+	// CPUTime is the samples' CPU time in nanoseconds when the profile
+	// has it (Profile.Clock): their sampling periods summed.
+	CPUTime uint64
+	// FirstNS and LastNS are the time range of the samples (OTLP
+	// timestamps; a pprof profile's time and duration for every sample),
+	// 0 when unknown.
+	FirstNS, LastNS uint64
 }
 
 // Profile is the native call stacks of one profile file.
@@ -107,6 +114,9 @@ type Profile struct {
 	Mappings   []Mapping
 	Samples    []Sample
 	Stats      Stats
+	// Clock says the samples carry their CPU time (Sample.CPUTime): the
+	// profile is of a CPU clock, as perf's cpu-clock event.
+	Clock bool
 }
 
 // Stats counts what was read and what was left out: frames once for each

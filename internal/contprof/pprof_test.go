@@ -66,8 +66,8 @@ func TestPprof(t *testing.T) {
 	app, fake, kern := int32(0), int32(1), int32(2)
 	samples := []Sample{
 		// The user leaf under the kernel frame: perf_to_profile took 1.
-		{Frames: []Frame{{kern, 0xffffffff81000010}, {app, 0x1235}, {app, 0x2000}}, Weight: 3},
-		{Frames: []Frame{{fake, 0x4567}, {app, 0x2000}}, Weight: 2},
+		{Frames: []Frame{{kern, 0xffffffff81000010}, {app, 0x1235}, {app, 0x2000}}, Weight: 3, CPUTime: 30000000},
+		{Frames: []Frame{{fake, 0x4567}, {app, 0x2000}}, Weight: 2, CPUTime: 20000000},
 	}
 	tests := []struct {
 		name     string
@@ -85,7 +85,7 @@ func TestPprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Kind != KindPprof || p.SampleType != tt.wantType || !reflect.DeepEqual(p.Samples, samples) {
+			if p.Kind != KindPprof || p.SampleType != tt.wantType || !p.Clock || !reflect.DeepEqual(p.Samples, samples) {
 				t.Errorf("%v %s %+v", p.Kind, p.SampleType, p.Samples)
 			}
 			want := Stats{Weight: 5, KernelFrames: 1, Interpreted: map[string]uint64{}, NoMapping: 2, Empty: 1}

@@ -52,7 +52,8 @@ func openInput(ctx context.Context, p *plan, bins *binaries) (*input, error) {
 	case p.src.kind == fromPerfData:
 		return openPerfData(ctx, p, bins)
 	case p.src.kind == fromProfiles:
-		return &input{name: p.src.name(), closer: io.NopCloser(nil), profiles: newProfileRecords(p, bins)}, nil
+		r := newProfileRecords(p, bins)
+		return &input{name: p.src.name(), closer: io.NopCloser(nil), profiles: r, names: r.names}, nil
 	case p.src.path == "-":
 		return &input{Reader: p.Stdin, name: "<stdin>", closer: io.NopCloser(nil)}, nil
 	}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/contprof"
+	"github.com/profgen/profgen/internal/perfsyms"
 	"github.com/profgen/profgen/internal/record"
 )
 
@@ -109,13 +111,22 @@ type profileRecords struct {
 	prof   *contprof.Profile
 	cur    record.Source // prof's records
 	name   string        // the file being read
+	line   int           // the record of prof last counted (keep)
 	err    error
 	counts ProfileCounts
+	// ids are the GNU build ids of the mappings read, by path (the
+	// kernel's as perf names it), which names finds the symbols of the
+	// DSOs outside the binaries by, as perf's build-id table for a
+	// recording (perfsyms). It grows as files are read, on the scan's
+	// goroutine, which alone asks names for them then.
+	ids   map[string]string
+	names *perfsyms.Namer
 }
 
 func newProfileRecords(p *plan, bins *binaries) *profileRecords {
+	ids := map[string]string{}
 	return &profileRecords{files: p.src.profiles, opts: contprof.Options{SampleType: p.src.sampleType},
-		match: newMappingMatcher(bins)}
+		match: newMappingMatcher(bins), ids: ids, names: perfsyms.New(ids)}
 }
 
 // Next moves to the next sample with a native frame left, reading the
@@ -141,8 +152,10 @@ func (r *profileRecords) Next() bool {
 // it has a frame left.
 func (r *profileRecords) keep() bool {
 	rec := r.cur.Record()
-	s := &r.prof.Samples[rec.Line-1]
-	r.counts.OtherBuild += r.match.otherBuildFrames(s)
+	if rec.Line != r.line { // a Sample may come as two records (contprof.Profile.Records)
+		r.line = rec.Line
+		r.counts.OtherBuild += r.match.otherBuildFrames(&r.prof.Samples[rec.Line-1])
+	}
 	if len(rec.Sample.Frames) == 0 {
 		r.counts.NoFrame += rec.Sample.Count
 		return false
@@ -158,10 +171,25 @@ func (r *profileRecords) load(path string) {
 		r.err = err
 		return
 	}
-	r.name = path
+	r.name, r.line = path, 0
 	r.counts.add(prof)
 	r.match.place(prof)
+	r.noteBuildIDs(prof)
 	r.prof, r.cur = prof, prof.Records(r.match.vaddrOffset)
+}
+
+// noteBuildIDs adds the GNU build ids of prof's mappings to r.ids (the
+// first one of a path is kept).
+func (r *profileRecords) noteBuildIDs(prof *contprof.Profile) {
+	for _, m := range prof.Mappings {
+		path := m.Path
+		if m.Kernel {
+			path = aggregate.KernelDSO
+		}
+		if id := m.BuildIDs.GNU; id != "" && r.ids[path] == "" {
+			r.ids[path] = id
+		}
+	}
 }
 
 func (r *profileRecords) Record() *record.Record { return r.cur.Record() }

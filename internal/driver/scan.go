@@ -151,10 +151,7 @@ func scanSequential(in *input, p *plan, bins *binaries, pf *prefetcher) (*result
 	if p.LLVM.ShowMmapEvents {
 		st.show = func(rec *record.Record) { p.LLVM.showMmap(p.Stdout, rec) }
 	}
-	pre := pf.stackChecks()
-	if pre != nil {
-		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
-	}
+	pre := in.stackChecks(st.stacks, pf)
 	if in.names != nil && p.anyOutput((*output).namesFrames) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
@@ -179,9 +176,25 @@ func scanSequential(in *input, p *plan, bins *binaries, pf *prefetcher) (*result
 		events: st.events, precheck: pre, pf: pf}
 	if in.profiles != nil {
 		c := in.profiles.Counts()
-		res.profiles = &c
+		res.profiles, res.stacks = &c, res.stacks.TimeOrdered()
 	}
 	return res, nil
+}
+
+// stackChecks starts the checks of the call stacks' edges during the
+// scan (nil: after it). The --profile files' objects are numbered again
+// after the scan, in time order (aggregate.StackCounts.TimeOrdered), which
+// the checks' stacks would not follow: they are checked after it.
+func (in *input) stackChecks(stacks *aggregate.Stacks, pf *prefetcher) *fpskid.Prechecker {
+	if in.profiles != nil {
+		stacks.KeepEarliest()
+		return nil
+	}
+	pre := pf.stackChecks()
+	if pre != nil {
+		stacks.WatchNewStacks(precheckBatch, pre.Add)
+	}
+	return pre
 }
 
 // tableStats are what table saw of each of n binaries.

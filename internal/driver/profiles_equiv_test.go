@@ -1,0 +1,102 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestProfilesEqualPerfData (issue 35's acceptance): a real perf record
+// -e cpu-clock -g recording of a multi-process C program (testdata/
+// programs/forky.c), written by the test's own writer (profwriter_test.go)
+// as perf_to_profile's pprof and as the OpenTelemetry profiler's OTLP,
+// whole or split into several files in two groupings and orders, converts
+// to the same LLVM text and pprof profiles as the recording itself
+// (--perfdata).
+func TestProfilesEqualPerfData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records a workload")
+	}
+	for _, tool := range []string{"perf", "clang-19"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	dir := t.TempDir()
+	bin, data := recordForky(t, dir)
+	samples := readScript(t, data)
+	ids := buildIDs(t, data)
+	inputs := map[string][]string{}
+	for _, kind := range []struct {
+		name  string
+		write func(*testing.T, string, []scriptSample, map[string]string)
+	}{{"pprof", writeScriptPprof}, {"otlp", writeScriptOTLP}} {
+		inputs[kind.name] = []string{writeAll(t, dir, kind.name, samples, ids, kind.write)}
+		inputs[kind.name+" in 3 files"] = []string{writeSplit(t, dir, kind.name+"-3", samples, ids, kind.write, 3, false)}
+		inputs[kind.name+" in 5 files, reversed"] = []string{writeSplit(t, dir, kind.name+"-5", samples, ids, kind.write, 5, true)}
+	}
+	for _, format := range []string{"text", "pprof"} {
+		want := convertTo(t, Options{PerfData: data}, bin, format)
+		for name, in := range inputs {
+			if got := convertTo(t, Options{Profiles: in}, bin, format); !bytes.Equal(got, want) {
+				t.Errorf("%s from %s differs from --perfdata's", format, name)
+			}
+		}
+	}
+}
+
+// recordForky builds forky and records two processes of it.
+func recordForky(t *testing.T, dir string) (bin, data string) {
+	bin, data = filepath.Join(dir, "forky"), filepath.Join(dir, "forky.perf.data")
+	runTool(t, ".", nil, "clang-19", "-O2", "-g", "-fPIE", "-pie", "-fno-omit-frame-pointer", "-o", bin, "../../testdata/programs/forky.c")
+	rec := exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", data, "--", bin, "30000000", "2")
+	if out, err := rec.CombinedOutput(); err != nil {
+		t.Skipf("perf record does not work here: %v\n%s", err, out)
+	}
+	return bin, data
+}
+
+func writeAll(t *testing.T, dir, name string, samples []scriptSample, ids map[string]string,
+	write func(*testing.T, string, []scriptSample, map[string]string)) string {
+	path := filepath.Join(dir, name)
+	write(t, path, samples, ids)
+	return path
+}
+
+// writeSplit writes samples into n files of a directory, dealt round
+// robin; reversed names them so that their order is the reverse.
+func writeSplit(t *testing.T, dir, name string, samples []scriptSample, ids map[string]string,
+	write func(*testing.T, string, []scriptSample, map[string]string), n int, reversed bool) string {
+	sub := filepath.Join(dir, name)
+	os.Mkdir(sub, 0o755)
+	parts := make([][]scriptSample, n)
+	for i, s := range samples {
+		parts[i%n] = append(parts[i%n], s)
+	}
+	for i, part := range parts {
+		k := i
+		if reversed {
+			k = n - 1 - i
+		}
+		write(t, filepath.Join(sub, string(rune('a'+k))), part, ids)
+	}
+	return sub
+}
+
+// convertTo converts the input of opts with bin into format.
+func convertTo(t *testing.T, opts Options, bin, format string) []byte {
+	t.Helper()
+	opts.Binaries, opts.Format, opts.Quiet = []string{bin}, format, true
+	opts.Output = filepath.Join(t.TempDir(), "out")
+	if _, err := Convert(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(opts.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
