@@ -258,6 +258,7 @@ func FuzzOTLP(f *testing.F) {
 	whole := otlpMessage(testDict(), cpuProfile(pb{}.v(1, 2).packed(4, 1)))
 	f.Add([]byte(whole[:len(whole)/2]))                       // truncated
 	f.Add([]byte(pb{}.v(2, 1<<40)[:1]))                       // a key and nothing more
+	f.Add([]byte{0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20})   // oversized: a dictionary of 2^40 bytes that are not there
 	f.Add([]byte(otlpMessage(pb{}.s(dictStrings, "x"), nil))) // a dictionary of strings only
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := decodeOTLP(data, Options{})

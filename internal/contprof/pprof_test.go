@@ -139,7 +139,8 @@ func FuzzPprof(f *testing.F) {
 	whole := encodePprof(f, testPprof("samples/count"), false)
 	f.Add(whole[:len(whole)/2]) // truncated
 	gz := encodePprof(f, testPprof("samples/count"), true)
-	f.Add(gz[:len(gz)-4]) // a gzip stream cut short
+	f.Add(gz[:len(gz)-4])                                   // a gzip stream cut short
+	f.Add([]byte{0x1a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20}) // oversized: a sample of 2^40 bytes that are not there
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Decode(data, Options{})
 		if err != nil {
