@@ -14,9 +14,9 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// TestProfilesEqualPerfData (issue 35's acceptance): a real perf record
-// -e cpu-clock -g recording of a multi-process C program (testdata/
-// programs/forky.c), written by the test's own writer (profwriter_test.go)
+// TestProfilesEqualPerfData (issue 35's acceptance): real perf record -e
+// cpu-clock -g recordings of a multi-process C program (testdata/
+// programs/forky.c) and of a Go program (testdata/goexample), written by the test's own writer (profwriter_test.go)
 // as perf_to_profile's pprof and as the OpenTelemetry profiler's OTLP,
 // whole or split into several files in two groupings and orders, converts
 // to the same LLVM text and pprof profiles as the recording itself
@@ -27,13 +27,26 @@ func TestProfilesEqualPerfData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records a workload")
 	}
-	for _, tool := range []string{"perf", "clang-19"} {
+	for _, tool := range []string{"perf", "clang-19", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)
 		}
 	}
-	dir := t.TempDir()
-	bin, data := recordForky(t, dir)
+	for _, rec := range []struct {
+		name   string
+		record func(*testing.T, string) (string, string)
+	}{{"forky", recordForky}, {"goexample", recordGoExample}} {
+		t.Run(rec.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin, data := rec.record(t, dir)
+			checkProfilesEqualPerfData(t, dir, bin, data)
+		})
+	}
+}
+
+// checkProfilesEqualPerfData writes the recording data of bin as
+// profiles and compares their conversions with its own.
+func checkProfilesEqualPerfData(t *testing.T, dir, bin, data string) {
 	samples := readScript(t, data)
 	ids := buildIDs(t, data)
 	inputs := map[string][]string{}
@@ -61,37 +74,33 @@ func TestProfilesEqualPerfData(t *testing.T) {
 	}
 }
 
-// pprofSamples lists a pprof profile's samples, sorted: their values and
-// frames (mapping, address, functions), with none of its numbering.
-func pprofSamples(t *testing.T, data []byte) []byte {
-	p, err := profile.ParseData(data)
+// recordForky builds forky and records two processes of it.
+func recordForky(t *testing.T, dir string) (bin, data string) {
+	bin = filepath.Join(dir, "forky")
+	runTool(t, ".", nil, "clang-19", "-O2", "-g", "-fPIE", "-pie", "-fno-omit-frame-pointer", "-o", bin, "../../testdata/programs/forky.c")
+	return bin, recordCPUClock(t, dir, bin, "30000000", "2")
+}
+
+// recordGoExample builds testdata/goexample and records it.
+func recordGoExample(t *testing.T, dir string) (bin, data string) {
+	bin = filepath.Join(dir, "goexample")
+	src, err := filepath.Abs("../../testdata/goexample")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, s := range p.Sample {
-		line := fmt.Sprint(s.Value)
-		for _, l := range s.Location {
-			line += fmt.Sprintf(" %s@%#x", l.Mapping.File, l.Address)
-			for _, ln := range l.Line {
-				line += "/" + ln.Function.Name
-			}
-		}
-		lines = append(lines, line)
-	}
-	slices.Sort(lines)
-	return []byte(strings.Join(lines, "\n"))
+	runTool(t, ".", nil, "go", "build", "-C", src, "-o", bin, ".")
+	return bin, recordCPUClock(t, dir, bin)
 }
 
-// recordForky builds forky and records two processes of it.
-func recordForky(t *testing.T, dir string) (bin, data string) {
-	bin, data = filepath.Join(dir, "forky"), filepath.Join(dir, "forky.perf.data")
-	runTool(t, ".", nil, "clang-19", "-O2", "-g", "-fPIE", "-pie", "-fno-omit-frame-pointer", "-o", bin, "../../testdata/programs/forky.c")
-	rec := exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", data, "--", bin, "30000000", "2")
+// recordCPUClock records bin args with perf record -e cpu-clock -g.
+func recordCPUClock(t *testing.T, dir, bin string, args ...string) string {
+	data := bin + ".perf.data"
+	rec := exec.Command("perf", append([]string{"record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", data, "--", bin}, args...)...)
+	rec.Dir = dir
 	if out, err := rec.CombinedOutput(); err != nil {
 		t.Skipf("perf record does not work here: %v\n%s", err, out)
 	}
-	return bin, data
+	return data
 }
 
 func writeAll(t *testing.T, dir, name string, samples []scriptSample, ids map[string]string,
@@ -134,4 +143,26 @@ func convertTo(t *testing.T, opts Options, bin, format string) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// pprofSamples lists a pprof profile's samples, sorted: their values and
+// frames (mapping, address, functions), with none of its numbering.
+func pprofSamples(t *testing.T, data []byte) []byte {
+	p, err := profile.ParseData(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range p.Sample {
+		line := fmt.Sprint(s.Value)
+		for _, l := range s.Location {
+			line += fmt.Sprintf(" %s@%#x", l.Mapping.File, l.Address)
+			for _, ln := range l.Line {
+				line += "/" + ln.Function.Name
+			}
+		}
+		lines = append(lines, line)
+	}
+	slices.Sort(lines)
+	return []byte(strings.Join(lines, "\n"))
 }
