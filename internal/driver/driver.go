@@ -252,6 +252,8 @@ func validateInputs(opts Options) error {
 		return usagef("--binary: empty path")
 	case opts.SampleType != "" && len(opts.Profiles) == 0:
 		return usagef("--sample-type applies to --profile")
+	case len(opts.Profiles) > 0 && (opts.UsePerfScript || len(opts.PIDs) > 0):
+		return usagef("--use-perf-script and --pid apply to perf's recordings; --profile's samples carry no process")
 	}
 	return nil
 }
