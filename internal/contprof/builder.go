@@ -17,9 +17,11 @@ const kernelPath = "[kernel.kallsyms]"
 // builder collects a Profile's samples: a stack is read one frame at a
 // time into a stackTally, which samples then share.
 type builder struct {
-	p      Profile
-	cur    stackTally // the stack being read
-	kernel int32      // the mapping made for kernel frames in none, or -1
+	p       Profile
+	cur     stackTally // the stack being read
+	kernel  int32      // the mapping made for kernel frames in none, or -1
+	unknown int32      // the mapping made for other frames in none, or -1
+	mapped  bool       // a frame was kept in a mapping of a file or the kernel
 	// userBelowKernelLessOne says the producer took 1 from the user frame
 	// under kernel frames too (perf_to_profile takes 1 from every frame
 	// but the first): perf's call chains, which the call-stack
@@ -39,7 +41,7 @@ type stackTally struct {
 }
 
 func newBuilder(kind Kind, sampleType string) *builder {
-	return &builder{p: Profile{Kind: kind, SampleType: sampleType, Stats: Stats{Interpreted: map[string]uint64{}}}, kernel: -1}
+	return &builder{p: Profile{Kind: kind, SampleType: sampleType, Stats: Stats{Interpreted: map[string]uint64{}}}, kernel: -1, unknown: -1}
 }
 
 // addMapping appends m and returns its index.
@@ -65,13 +67,21 @@ func (b *builder) addFrame(mi int32, addr uint64) {
 		mi = b.kernelMapping()
 	}
 	switch {
+	case addr == 0 && mi < 0:
+		// The end of a call chain perf could not follow: perf keeps it,
+		// [unknown] at 0.
+		t.noAddress++
+		b.keep(Frame{b.unknownMapping(), 0}, false)
+		return
 	case addr == 0:
 		t.noAddress++
 		return
 	case mi < 0:
 		t.noMapping++
+		b.keep(Frame{b.unknownMapping(), addr}, false)
 		return
 	}
+	b.mapped = true
 	m := &b.p.Mappings[mi]
 	switch {
 	case m.Kernel:
@@ -104,6 +114,19 @@ func (b *builder) kernelMapping() int32 {
 	}
 	return b.kernel
 }
+
+// unknownMapping returns the index of the mapping of the frames that come
+// in none, made on first use.
+func (b *builder) unknownMapping() int32 {
+	if b.unknown < 0 {
+		b.unknown = b.addMapping(Mapping{Path: unknownPath, Unknown: true})
+	}
+	return b.unknown
+}
+
+// unknownPath names the mapping of frames in none, as perf names it
+// (aggregate.UnknownDSO).
+const unknownPath = "[unknown]"
 
 // addInterpreted counts a frame of an interpreter or JIT, left out.
 func (b *builder) addInterpreted(frameType string) {

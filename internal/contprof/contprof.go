@@ -71,6 +71,10 @@ type Mapping struct {
 	// not file offsets.
 	VirtualAddrs bool
 	Kernel       bool
+	// Unknown is the mapping made for the frames that come in none (a
+	// frame-pointer walk gone astray, JIT code): kept by their address, as
+	// perf keeps its [unknown] frames.
+	Unknown bool
 }
 
 // BuildIDs are the build ids a mapping carries, lower-case hex or "".
@@ -128,9 +132,11 @@ type Stats struct {
 	// Interpreted counts, by frame type (cpython, jvm, v8js, …), the
 	// interpreter and JIT frames left out: no ELF file is behind them.
 	Interpreted map[string]uint64
-	NoMapping   uint64 // frames in no mapping, left out
-	NoAddress   uint64 // frames with no address (names only), left out
-	Outside     uint64 // frames outside their mapping's range, left out
+	NoMapping   uint64 // frames in no mapping, kept by their address (Mapping.Unknown)
+	// NoAddress counts the frames with no address (names only): left out,
+	// or in no mapping kept as perf's [unknown] frame at 0.
+	NoAddress uint64
+	Outside   uint64 // frames outside their mapping's range, left out
 	// Empty is the weight of samples left with no frame.
 	Empty uint64
 	// OtherTypes counts the OTLP profiles skipped for their sample type.

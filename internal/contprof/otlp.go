@@ -108,7 +108,7 @@ func (r *otlpReader) read(data []byte) (*Profile, error) {
 	}
 	switch {
 	case r.b != nil:
-		if err := nothingKept(&r.b.p.Stats); err != nil {
+		if err := nothingKept(&r.b.p.Stats, r.b.mapped); err != nil {
 			return nil, &Error{Offset: -1, Err: err}
 		}
 		r.b.p.Stats.OtherTypes = r.skipped

@@ -39,7 +39,7 @@ func fromPprof(pp *profile.Profile, opts Options) (*Profile, error) {
 		b.addPprofStack(s, index)
 		b.addSample(b.endStack(), w.weight(s.Value[vi]), cpuTime(s.Value, ti), window)
 	}
-	if err := nothingKept(&b.p.Stats); err != nil {
+	if err := nothingKept(&b.p.Stats, b.mapped); err != nil {
 		return nil, &pprofread.Error{Offset: -1, Err: err}
 	}
 	return &b.p, nil
@@ -64,9 +64,9 @@ func cpuTime(values []int64, ti int) uint64 {
 
 // nothingKept refuses a profile of which no frame was kept for want of
 // addresses or mappings.
-func nothingKept(st *Stats) error {
+func nothingKept(st *Stats, mapped bool) error {
 	switch {
-	case st.Weight > 0:
+	case mapped:
 		return nil
 	case st.NoAddress > 0:
 		// The old Pyroscope eBPF profiler's profiles.

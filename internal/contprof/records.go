@@ -94,7 +94,7 @@ func (r *records) perfFrames(dst []record.Frame, frames []Frame) []record.Frame 
 		if caller {
 			addr++ // back to the return address
 		}
-		dst = append(dst, record.Frame{Addr: addr, DSO: m.Path, Relative: !m.Kernel})
+		dst = append(dst, record.Frame{Addr: addr, DSO: m.Path, Relative: !m.Kernel && !m.Unknown})
 	}
 	return dst
 }

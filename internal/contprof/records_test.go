@@ -39,7 +39,7 @@ func TestRecordsAggregate(t *testing.T) {
 	}
 	want := map[string]uint64{
 		"[kernel.kallsyms]:0xffffffff81000010 /usr/bin/app:0x11235 /usr/bin/app:0x12000": 3,
-		"/usr/lib/libfake.so:0x3567 /usr/bin/app:0x12000":                                2,
+		"/usr/lib/libfake.so:0x3567 [unknown]:0x1234 /usr/bin/app:0x12000":               2,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)

@@ -50,7 +50,7 @@ func (mt *mappingMatcher) place(prof *contprof.Profile) {
 	mt.vaBinary = map[*contprof.Mapping]int{}
 	for i := range prof.Mappings {
 		m := &prof.Mappings[i]
-		if !m.Kernel {
+		if !m.Kernel && !m.Unknown {
 			mt.otherBuild[i] = mt.rename(m)
 		}
 	}

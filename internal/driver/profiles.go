@@ -68,7 +68,7 @@ type ProfileCounts struct {
 	// Interpreted counts, by frame type (cpython, jvm, v8js, …), the
 	// interpreter and JIT frames left out.
 	Interpreted map[string]uint64
-	NoMapping   uint64 // frames in no mapping, left out
+	NoMapping   uint64 // frames in no mapping, kept by their address as perf's [unknown] frames
 	NoAddress   uint64 // frames with no address (names only), left out
 	Outside     uint64 // frames outside their mapping's range, left out
 	// OtherBuild counts the frames of mappings whose build id differs from

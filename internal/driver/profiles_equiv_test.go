@@ -16,7 +16,8 @@ import (
 
 // TestProfilesEqualPerfData (issue 35's acceptance): real perf record -e
 // cpu-clock -g recordings of a multi-process C program (testdata/
-// programs/forky.c) and of a Go program (testdata/goexample), written by the test's own writer (profwriter_test.go)
+// programs/forky.c), of a Go program (testdata/goexample) and of sqlite
+// (PROFGEN_TESTDATA's, when there), written by the test's own writer (profwriter_test.go)
 // as perf_to_profile's pprof and as the OpenTelemetry profiler's OTLP,
 // whole or split into several files in two groupings and orders, converts
 // to the same LLVM text and pprof profiles as the recording itself
@@ -35,7 +36,7 @@ func TestProfilesEqualPerfData(t *testing.T) {
 	for _, rec := range []struct {
 		name   string
 		record func(*testing.T, string) (string, string)
-	}{{"forky", recordForky}, {"goexample", recordGoExample}} {
+	}{{"forky", recordForky}, {"goexample", recordGoExample}, {"sqlite", recordSqlite}} {
 		t.Run(rec.name, func(t *testing.T) {
 			dir := t.TempDir()
 			bin, data := rec.record(t, dir)
@@ -90,6 +91,23 @@ func recordGoExample(t *testing.T, dir string) (bin, data string) {
 	}
 	runTool(t, ".", nil, "go", "build", "-C", src, "-o", bin, ".")
 	return bin, recordCPUClock(t, dir, bin)
+}
+
+// recordSqlite records the sqlite benchmark of PROFGEN_TESTDATA
+// (scripts/testdata.d/20-lbr.sh: sqlite3.c, clang-19 -O2 -g, without frame
+// pointers, so its call chains are short), when it is there.
+func recordSqlite(t *testing.T, dir string) (bin, data string) {
+	bin = filepath.Join(os.Getenv("PROFGEN_TESTDATA"), "lbr", "sqlite", "binary")
+	if _, err := os.Stat(bin); os.Getenv("PROFGEN_TESTDATA") == "" || err != nil {
+		t.Skip("no PROFGEN_TESTDATA/lbr/sqlite/binary")
+	}
+	data = filepath.Join(dir, "sqlite.perf.data")
+	rec := exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", data, "--", bin, "40000")
+	rec.Dir = dir
+	if out, err := rec.CombinedOutput(); err != nil {
+		t.Skipf("perf record does not work here: %v\n%s", err, out)
+	}
+	return bin, data
 }
 
 // recordCPUClock records bin args with perf record -e cpu-clock -g.
@@ -156,7 +174,11 @@ func pprofSamples(t *testing.T, data []byte) []byte {
 	for _, s := range p.Sample {
 		line := fmt.Sprint(s.Value)
 		for _, l := range s.Location {
-			line += fmt.Sprintf(" %s@%#x", l.Mapping.File, l.Address)
+			file := ""
+			if l.Mapping != nil {
+				file = l.Mapping.File
+			}
+			line += fmt.Sprintf(" %s@%#x", file, l.Address)
 			for _, ln := range l.Line {
 				line += "/" + ln.Function.Name
 			}
