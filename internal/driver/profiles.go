@@ -69,7 +69,7 @@ type ProfileCounts struct {
 	// interpreter and JIT frames left out.
 	Interpreted map[string]uint64
 	NoMapping   uint64 // frames in no mapping, kept by their address as perf's [unknown] frames
-	NoAddress   uint64 // frames with no address (names only), left out
+	NoAddress   uint64 // frames with no address (names only): left out, or in no mapping kept as perf's [unknown] at 0
 	Outside     uint64 // frames outside their mapping's range, left out
 	// OtherBuild counts the frames of mappings whose build id differs from
 	// that of the binary of their name: another build's code, kept apart.

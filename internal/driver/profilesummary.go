@@ -37,7 +37,7 @@ func (c *ProfileCounts) frameLines() []dropReason {
 	return []dropReason{
 		{n: c.KernelFrames, why: "kernel frames (folded into the user frame under them for Go's pprof, left out of LLVM profiles)"},
 		{n: c.NoMapping, why: "frames in no mapping, kept by their address as perf's [unknown] frames"},
-		{n: c.NoAddress, why: "frames with no address (names only) left out"},
+		{n: c.NoAddress, why: "frames with no address (names only) left out, or in no mapping kept as perf's [unknown] at 0"},
 		{n: c.Outside, why: "frames outside their mapping's range left out"},
 		{n: c.OtherBuild, why: "frames of mappings whose build id differs from the binary of their name kept apart (another build)"},
 		{n: c.Unplaced, why: "frames at ELF virtual addresses outside the binaries' code left out"},
