@@ -14,7 +14,10 @@
 // frame's address inside its call instruction (the return address − 1),
 // as profile.proto documents it, and Frame keeps that convention,
 // aggregate.Loc's; Profile.Records hands the samples to the call-stack
-// aggregation as perf's call chains. What each producer writes:
+// aggregation as perf's call chains (of perf's cpu-clock event, with their
+// periods and times, when the profile gives their CPU time). Frames in no
+// mapping are kept by their address, as perf's [unknown] frames. What each
+// producer writes:
 //   - Go's runtime/pprof: runtime addresses, callers at the return address
 //     − 1 (runtime.Frame PCs; checked on testdata/gocpu against go tool
 //     objdump), the leaf at its instruction, and so the frame a signal
