@@ -25,6 +25,8 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.PerfData, "pd", "", "alias for --perfdata")
 	fs.StringVar(&o.UnsymbolizedProfile, "unsymbolized-profile", "", "unsymbolized or address profile (--skip-symbolization output, merged or not) as input")
 	fs.StringVar(&o.UnsymbolizedProfile, "up", "", "alias for --unsymbolized-profile")
+	fs.StringArrayVar(&o.Profiles, "profile", nil, "a continuous profiler's profile: pprof (gzipped or not) or OTLP profiles (v1development), or a directory of them, read one file at a time (repeatable; docs/continuous-profilers.md)")
+	fs.StringVar(&o.SampleType, "sample-type", "", "--profile: the sample type to read, TYPE or TYPE/UNIT (default: CPU samples, else CPU nanoseconds)")
 	fs.StringVar(&o.PerfBinary, "perf-binary", "", "perf executable used with --use-perf-script (default: perf on PATH)")
 	fs.BoolVar(&o.UsePerfScript, "use-perf-script", false, "read --perfdata through perf script (the fallback) instead of natively")
 	fs.StringArrayVar(&o.Binaries, "binary", nil, "the profiled ELF binary (repeat for several binaries: a profile of each); without it, every binary sampled is found by its build id (docs/binaries.md)")

@@ -43,5 +43,8 @@ func (a *Stacks) objectOf(d *recentDSO, bi int, kernel bool) int32 {
 	if d.obj < 0 {
 		d.obj = a.object(d.path, bi, kernel)
 	}
+	if a.earliest {
+		a.noteSeen(d.obj)
+	}
 	return d.obj
 }

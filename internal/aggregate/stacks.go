@@ -141,6 +141,7 @@ type Stacks struct {
 	watchBatch int
 	fresh      []*Stack
 	notFound   map[string]int // MarkNotFound's paths, by index
+	earliest   bool           // KeepEarliest
 }
 
 // NewStacks returns an aggregator for the profiled binaries; table places
@@ -387,15 +388,19 @@ func (a *Stacks) object(path string, bi int, kernel bool) int32 {
 	return i
 }
 
-// binaryOf matches a DSO path to a profiled binary: the same path, or else
-// the same base name (as llvm-profgen matches MMAP events).
-func (a *Stacks) binaryOf(path string) int {
-	for i, b := range a.binaries {
+// binaryOf matches a DSO path to a profiled binary (BinaryNamed).
+func (a *Stacks) binaryOf(path string) int { return BinaryNamed(a.binaries, path) }
+
+// BinaryNamed matches a DSO path to one of binaries: the same path, or
+// else the same base name (as llvm-profgen matches MMAP events); -1 for
+// none.
+func BinaryNamed(binaries []StackBinary, path string) int {
+	for i, b := range binaries {
 		if b.Path() == path {
 			return i
 		}
 	}
-	for i, b := range a.binaries {
+	for i, b := range binaries {
 		if filepath.Base(b.Path()) == filepath.Base(path) {
 			return i
 		}

@@ -71,6 +71,18 @@ func (f *File) VaddrOfOffset(off uint64) (uint64, bool) {
 	return 0, false
 }
 
+// OffsetOfVaddr maps a link-time virtual address inside an executable
+// segment to its file offset, the inverse of VaddrOfOffset: how an ELF
+// virtual address a profiler recorded becomes the offset perf would print.
+func (f *File) OffsetOfVaddr(vaddr uint64) (uint64, bool) {
+	for _, p := range f.layout.execProgs {
+		if vaddr >= p.Vaddr && vaddr < p.Vaddr+p.Filesz {
+			return vaddr - p.Vaddr + p.Off, true
+		}
+	}
+	return 0, false
+}
+
 // ExecSpan is the link-time address range [start, limit) of the
 // executable segments and the file offset of the first one.
 func (f *File) ExecSpan() (start, limit, offset uint64) {

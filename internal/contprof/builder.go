@@ -17,9 +17,11 @@ const kernelPath = "[kernel.kallsyms]"
 // builder collects a Profile's samples: a stack is read one frame at a
 // time into a stackTally, which samples then share.
 type builder struct {
-	p      Profile
-	cur    stackTally // the stack being read
-	kernel int32      // the mapping made for kernel frames in none, or -1
+	p       Profile
+	cur     stackTally // the stack being read
+	kernel  int32      // the mapping made for kernel frames in none, or -1
+	unknown int32      // the mapping made for other frames in none, or -1
+	mapped  bool       // a frame was kept in a mapping of a file or the kernel
 	// userBelowKernelLessOne says the producer took 1 from the user frame
 	// under kernel frames too (perf_to_profile takes 1 from every frame
 	// but the first): perf's call chains, which the call-stack
@@ -39,7 +41,7 @@ type stackTally struct {
 }
 
 func newBuilder(kind Kind, sampleType string) *builder {
-	return &builder{p: Profile{Kind: kind, SampleType: sampleType, Stats: Stats{Interpreted: map[string]uint64{}}}, kernel: -1}
+	return &builder{p: Profile{Kind: kind, SampleType: sampleType, Stats: Stats{Interpreted: map[string]uint64{}}}, kernel: -1, unknown: -1}
 }
 
 // addMapping appends m and returns its index.
@@ -65,13 +67,21 @@ func (b *builder) addFrame(mi int32, addr uint64) {
 		mi = b.kernelMapping()
 	}
 	switch {
+	case addr == 0 && mi < 0:
+		// The end of a call chain perf could not follow: perf keeps it,
+		// [unknown] at 0.
+		t.noAddress++
+		b.keep(Frame{b.unknownMapping(), 0}, false)
+		return
 	case addr == 0:
 		t.noAddress++
 		return
 	case mi < 0:
 		t.noMapping++
+		b.keep(Frame{b.unknownMapping(), addr}, false)
 		return
 	}
+	b.mapped = true
 	m := &b.p.Mappings[mi]
 	switch {
 	case m.Kernel:
@@ -105,6 +115,19 @@ func (b *builder) kernelMapping() int32 {
 	return b.kernel
 }
 
+// unknownMapping returns the index of the mapping of the frames that come
+// in none, made on first use.
+func (b *builder) unknownMapping() int32 {
+	if b.unknown < 0 {
+		b.unknown = b.addMapping(Mapping{Path: unknownPath, Unknown: true})
+	}
+	return b.unknown
+}
+
+// unknownPath names the mapping of frames in none, as perf names it
+// (aggregate.UnknownDSO).
+const unknownPath = "[unknown]"
+
 // addInterpreted counts a frame of an interpreter or JIT, left out.
 func (b *builder) addInterpreted(frameType string) {
 	if b.cur.interpreted == nil {
@@ -122,8 +145,9 @@ func (b *builder) endStack() *stackTally {
 	return &t
 }
 
-// addSample adds a sample of stack t and weight w.
-func (b *builder) addSample(t *stackTally, w uint64) {
+// addSample adds a sample of stack t, weight w and CPU time ns, in the
+// time range tr.
+func (b *builder) addSample(t *stackTally, w, ns uint64, tr timeRange) {
 	if w == 0 {
 		return
 	}
@@ -141,11 +165,30 @@ func (b *builder) addSample(t *stackTally, w uint64) {
 	}
 	st.Weight += w
 	if t.sample >= 0 {
-		b.p.Samples[t.sample].Weight += w
+		s := &b.p.Samples[t.sample]
+		s.Weight += w
+		s.CPUTime += ns
+		s.FirstNS, s.LastNS = tr.widen(s.FirstNS, s.LastNS)
 		return
 	}
 	t.sample = len(b.p.Samples)
-	b.p.Samples = append(b.p.Samples, Sample{Frames: t.frames, Weight: w})
+	b.p.Samples = append(b.p.Samples, Sample{Frames: t.frames, Weight: w, CPUTime: ns, FirstNS: tr.first, LastNS: tr.last})
+}
+
+// timeRange is the first and last time of samples, 0 for none.
+type timeRange struct{ first, last uint64 }
+
+// add widens r to hold ns (0: none).
+func (r *timeRange) add(ns uint64) {
+	r.first, r.last = timeRange{ns, ns}.widen(r.first, r.last)
+}
+
+// widen is the range [first, last] widened to hold r.
+func (r timeRange) widen(first, last uint64) (uint64, uint64) {
+	if r.first != 0 && (first == 0 || r.first < first) {
+		first = r.first
+	}
+	return first, max(last, r.last)
 }
 
 // normalHex is a build id in lower case.

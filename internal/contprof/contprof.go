@@ -14,7 +14,10 @@
 // frame's address inside its call instruction (the return address − 1),
 // as profile.proto documents it, and Frame keeps that convention,
 // aggregate.Loc's; Profile.Records hands the samples to the call-stack
-// aggregation as perf's call chains. What each producer writes:
+// aggregation as perf's call chains (of perf's cpu-clock event, with their
+// periods and times, when the profile gives their CPU time). Frames in no
+// mapping are kept by their address, as perf's [unknown] frames. What each
+// producer writes:
 //   - Go's runtime/pprof: runtime addresses, callers at the return address
 //     − 1 (runtime.Frame PCs; checked on testdata/gocpu against go tool
 //     objdump), the leaf at its instruction, and so the frame a signal
@@ -71,6 +74,10 @@ type Mapping struct {
 	// not file offsets.
 	VirtualAddrs bool
 	Kernel       bool
+	// Unknown is the mapping made for the frames that come in none (a
+	// frame-pointer walk gone astray, JIT code): kept by their address, as
+	// perf keeps its [unknown] frames.
+	Unknown bool
 }
 
 // BuildIDs are the build ids a mapping carries, lower-case hex or "".
@@ -98,6 +105,13 @@ type Frame struct {
 type Sample struct {
 	Frames []Frame
 	Weight uint64
+	// CPUTime is the samples' CPU time in nanoseconds when the profile
+	// has it (Profile.Clock): their sampling periods summed.
+	CPUTime uint64
+	// FirstNS and LastNS are the time range of the samples (OTLP
+	// timestamps; a pprof profile's time and duration for every sample),
+	// 0 when unknown.
+	FirstNS, LastNS uint64
 }
 
 // Profile is the native call stacks of one profile file.
@@ -107,6 +121,9 @@ type Profile struct {
 	Mappings   []Mapping
 	Samples    []Sample
 	Stats      Stats
+	// Clock says the samples carry their CPU time (Sample.CPUTime): the
+	// profile is of a CPU clock, as perf's cpu-clock event.
+	Clock bool
 }
 
 // Stats counts what was read and what was left out: frames once for each
@@ -118,9 +135,11 @@ type Stats struct {
 	// Interpreted counts, by frame type (cpython, jvm, v8js, …), the
 	// interpreter and JIT frames left out: no ELF file is behind them.
 	Interpreted map[string]uint64
-	NoMapping   uint64 // frames in no mapping, left out
-	NoAddress   uint64 // frames with no address (names only), left out
-	Outside     uint64 // frames outside their mapping's range, left out
+	NoMapping   uint64 // frames in no mapping, kept by their address (Mapping.Unknown)
+	// NoAddress counts the frames with no address (names only): left out,
+	// or in no mapping kept as perf's [unknown] frame at 0.
+	NoAddress uint64
+	Outside   uint64 // frames outside their mapping's range, left out
 	// Empty is the weight of samples left with no frame.
 	Empty uint64
 	// OtherTypes counts the OTLP profiles skipped for their sample type.

@@ -1,6 +1,7 @@
 package contprof
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -107,7 +108,7 @@ func (r *otlpReader) read(data []byte) (*Profile, error) {
 	}
 	switch {
 	case r.b != nil:
-		if err := nothingKept(&r.b.p.Stats); err != nil {
+		if err := nothingKept(&r.b.p.Stats, r.b.mapped); err != nil {
 			return nil, &Error{Offset: -1, Err: err}
 		}
 		r.b.p.Stats.OtherTypes = r.skipped
@@ -164,13 +165,60 @@ func (r *otlpReader) readProfile(pf field) error {
 	if r.b == nil {
 		r.b = newBuilder(KindOTLP, p.sampleType.String())
 	}
-	w := newWeigher(p.sampleType, p.periodType, p.period)
+	w := otlpWeigher{weigher: newWeigher(p.sampleType, p.periodType, p.period), clock: p.clock()}
+	r.b.p.Clock = w.clock != clockNone
+	if w.clock == clockPeriods {
+		w.period = uint64(p.period)
+	}
 	return eachField(pf.data, pf.dataOff(), func(f field) error {
 		if f.num != 2 {
 			return nil
 		}
 		return r.readSample(f, w)
 	})
+}
+
+// otlpWeigher gives a sample's weight and CPU time.
+type otlpWeigher struct {
+	weigher
+	clock  clockKind
+	period uint64 // ns a sample, with clockPeriods
+}
+
+// clockKind is how a profile's samples give their CPU time.
+type clockKind uint8
+
+const (
+	clockNone    clockKind = iota
+	clockValues            // values are cpu/nanoseconds
+	clockPeriods           // each sample is a period of cpu/nanoseconds
+)
+
+// clock is how p's samples give their CPU time.
+func (p *otlpProfile) clock() clockKind {
+	cpuNS := valueType{"cpu", "nanoseconds"}
+	switch {
+	case p.sampleType == cpuNS:
+		return clockValues
+	case p.periodType == cpuNS && p.period > 0 && p.sampleType.Unit == "count":
+		return clockPeriods
+	}
+	return clockNone
+}
+
+// cpuTime is the CPU time of a sample of weight n and values.
+func (w otlpWeigher) cpuTime(n uint64, values []uint64) uint64 {
+	switch w.clock {
+	case clockValues:
+		var sum uint64
+		for _, v := range values {
+			sum += v
+		}
+		return sum
+	case clockPeriods:
+		return n * w.period
+	}
+	return 0
 }
 
 // profileHeader reads a Profile's sample type and period, and checks
@@ -228,10 +276,11 @@ func (r *otlpReader) valueType(f field) (valueType, error) {
 
 // readSample reads a Sample{stack_index, attribute_indices, link_index,
 // values, timestamps_unix_nano}.
-func (r *otlpReader) readSample(sf field, w weigher) error {
+func (r *otlpReader) readSample(sf field, w otlpWeigher) error {
 	var stack uint64
 	var values []uint64
 	var stamps uint64
+	var tr timeRange
 	err := eachField(sf.data, sf.dataOff(), func(f field) error {
 		var err error
 		switch f.num {
@@ -246,7 +295,9 @@ func (r *otlpReader) readSample(sf field, w weigher) error {
 		case 4:
 			values, err = f.varints(values)
 		case 5:
-			stamps, err = countFixed64(f)
+			var n uint64
+			n, err = readStamps(f, &tr)
+			stamps += n
 		default:
 			err = f.unknown("a sample")
 		}
@@ -255,8 +306,25 @@ func (r *otlpReader) readSample(sf field, w weigher) error {
 	if err != nil {
 		return err
 	}
-	r.b.addSample(r.stack(stack), sampleWeight(values, stamps, w))
+	n := sampleWeight(values, stamps, w.weigher)
+	r.b.addSample(r.stack(stack), n, w.cpuTime(n, values), tr)
 	return nil
+}
+
+// readStamps counts a sample's timestamps and widens tr to hold them.
+func readStamps(f field, tr *timeRange) (uint64, error) {
+	n, err := countFixed64(f)
+	if err != nil {
+		return 0, err
+	}
+	if f.typ == protowire.Fixed64Type {
+		tr.add(f.val)
+		return n, nil
+	}
+	for b := f.data; len(b) >= 8; b = b[8:] {
+		tr.add(binary.LittleEndian.Uint64(b))
+	}
+	return n, nil
 }
 
 // sampleWeight is the sum of a sample's values, or, with none, its

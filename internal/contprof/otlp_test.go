@@ -138,10 +138,12 @@ func TestOTLP(t *testing.T) {
 				BuildIDs: BuildIDs{GNU: "abcdef01", HTLHash: "00112233"}},
 		},
 		Samples: []Sample{
-			{Frames: []Frame{{kernel, 0xffffffff81000000}, {app, 0x434}, {app, 0x1200}}, Weight: 3},
-			{Frames: []Frame{{app, 0x434}}, Weight: 3},
+			{Frames: []Frame{{kernel, 0xffffffff81000000}, {app, 0x434}, {app, 0x1200}}, Weight: 3, CPUTime: 150000000},
+			// Its timestamps give its time range.
+			{Frames: []Frame{{app, 0x434}}, Weight: 3, CPUTime: 150000000, FirstNS: 1e18, LastNS: 1e18 + 2},
 		},
 		Stats: Stats{Weight: 6, KernelFrames: 2, Interpreted: map[string]uint64{"cpython": 2}, Outside: 1, Empty: 5},
+		Clock: true, // samples/count of a cpu/nanoseconds period: each sample is 50 ms of CPU
 	}
 	if !reflect.DeepEqual(p, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", p, want)
@@ -256,6 +258,7 @@ func FuzzOTLP(f *testing.F) {
 	whole := otlpMessage(testDict(), cpuProfile(pb{}.v(1, 2).packed(4, 1)))
 	f.Add([]byte(whole[:len(whole)/2]))                       // truncated
 	f.Add([]byte(pb{}.v(2, 1<<40)[:1]))                       // a key and nothing more
+	f.Add([]byte{0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20})   // oversized: a dictionary of 2^40 bytes that are not there
 	f.Add([]byte(otlpMessage(pb{}.s(dictStrings, "x"), nil))) // a dictionary of strings only
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := decodeOTLP(data, Options{})

@@ -32,21 +32,41 @@ func fromPprof(pp *profile.Profile, opts Options) (*Profile, error) {
 	b.userBelowKernelLessOne = true
 	index := b.addPprofMappings(pp.Mapping)
 	w := newWeigher(types[vi], periodType(pp), pp.Period)
+	ti := timeIndex(types, vi)
+	b.p.Clock = ti >= 0
+	window := pprofWindow(pp)
 	for _, s := range pp.Sample {
 		b.addPprofStack(s, index)
-		b.addSample(b.endStack(), w.weight(s.Value[vi]))
+		b.addSample(b.endStack(), w.weight(s.Value[vi]), cpuTime(s.Value, ti), window)
 	}
-	if err := nothingKept(&b.p.Stats); err != nil {
+	if err := nothingKept(&b.p.Stats, b.mapped); err != nil {
 		return nil, &pprofread.Error{Offset: -1, Err: err}
 	}
 	return &b.p, nil
 }
 
+// pprofWindow is the time range of a pprof profile's samples: its time
+// and duration, which its samples do not refine.
+func pprofWindow(pp *profile.Profile) timeRange {
+	if pp.TimeNanos <= 0 {
+		return timeRange{}
+	}
+	return timeRange{uint64(pp.TimeNanos), uint64(pp.TimeNanos + max(pp.DurationNanos, 0))}
+}
+
+// cpuTime is values[ti], the CPU time of a sample, 0 without one.
+func cpuTime(values []int64, ti int) uint64 {
+	if ti < 0 || values[ti] < 0 {
+		return 0
+	}
+	return uint64(values[ti])
+}
+
 // nothingKept refuses a profile of which no frame was kept for want of
 // addresses or mappings.
-func nothingKept(st *Stats) error {
+func nothingKept(st *Stats, mapped bool) error {
 	switch {
-	case st.Weight > 0:
+	case mapped:
 		return nil
 	case st.NoAddress > 0:
 		// The old Pyroscope eBPF profiler's profiles.

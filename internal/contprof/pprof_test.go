@@ -63,11 +63,13 @@ func encodePprof(t testing.TB, p *profile.Profile, gzipped bool) []byte {
 }
 
 func TestPprof(t *testing.T) {
-	app, fake, kern := int32(0), int32(1), int32(2)
+	app, fake, kern, unknown := int32(0), int32(1), int32(2), int32(3)
 	samples := []Sample{
 		// The user leaf under the kernel frame: perf_to_profile took 1.
-		{Frames: []Frame{{kern, 0xffffffff81000010}, {app, 0x1235}, {app, 0x2000}}, Weight: 3},
-		{Frames: []Frame{{fake, 0x4567}, {app, 0x2000}}, Weight: 2},
+		{Frames: []Frame{{kern, 0xffffffff81000010}, {app, 0x1235}, {app, 0x2000}}, Weight: 3, CPUTime: 30000000},
+		// The frame in no mapping is kept by its address, as perf's [unknown].
+		{Frames: []Frame{{fake, 0x4567}, {unknown, 0x1234}, {app, 0x2000}}, Weight: 2, CPUTime: 20000000},
+		{Frames: []Frame{{unknown, 0x1234}}, Weight: 1, CPUTime: 10000000},
 	}
 	tests := []struct {
 		name     string
@@ -85,15 +87,15 @@ func TestPprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Kind != KindPprof || p.SampleType != tt.wantType || !reflect.DeepEqual(p.Samples, samples) {
+			if p.Kind != KindPprof || p.SampleType != tt.wantType || !p.Clock || !reflect.DeepEqual(p.Samples, samples) {
 				t.Errorf("%v %s %+v", p.Kind, p.SampleType, p.Samples)
 			}
-			want := Stats{Weight: 5, KernelFrames: 1, Interpreted: map[string]uint64{}, NoMapping: 2, Empty: 1}
+			want := Stats{Weight: 6, KernelFrames: 1, Interpreted: map[string]uint64{}, NoMapping: 2}
 			if !reflect.DeepEqual(p.Stats, want) {
 				t.Errorf("stats %+v, want %+v", p.Stats, want)
 			}
 			m := p.Mappings
-			if m[app].BuildIDs.GNU != "abcdef01" || m[fake].BuildIDs.Go != "go-build-id/x" || !m[fake].VirtualAddrs || !m[kern].Kernel {
+			if m[app].BuildIDs.GNU != "abcdef01" || m[fake].BuildIDs.Go != "go-build-id/x" || !m[fake].VirtualAddrs || !m[kern].Kernel || !m[unknown].Unknown {
 				t.Errorf("mappings %+v", m)
 			}
 		})
@@ -139,7 +141,8 @@ func FuzzPprof(f *testing.F) {
 	whole := encodePprof(f, testPprof("samples/count"), false)
 	f.Add(whole[:len(whole)/2]) // truncated
 	gz := encodePprof(f, testPprof("samples/count"), true)
-	f.Add(gz[:len(gz)-4]) // a gzip stream cut short
+	f.Add(gz[:len(gz)-4])                                   // a gzip stream cut short
+	f.Add([]byte{0x1a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20}) // oversized: a sample of 2^40 bytes that are not there
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Decode(data, Options{})
 		if err != nil {

@@ -41,6 +41,25 @@ func isPerfCPUSamples(v valueType) bool {
 	return cpuEvents[event]
 }
 
+// timeIndex is the index in types of the value that gives the CPU time,
+// in nanoseconds, of the samples of types[vi]: cpu/nanoseconds itself, or
+// beside samples/count; perf_to_profile's EVENT_event/count (the periods
+// summed) beside EVENT_sample/count for a clock event; -1 for none.
+func timeIndex(types []valueType, vi int) int {
+	want := valueType{"cpu", "nanoseconds"}
+	if event, ok := strings.CutSuffix(types[vi].Type, "_sample"); ok {
+		want = valueType{event + "_event", "count"}
+		if !clockEvents[strings.SplitN(event, ":", 2)[0]] {
+			return -1
+		}
+	}
+	return slices.Index(types, want)
+}
+
+// clockEvents are perf's events whose periods are nanoseconds of CPU
+// time.
+var clockEvents = map[string]bool{"cpu-clock": true, "task-clock": true}
+
 // valueType is a sample type: what a value counts, in what unit.
 type valueType struct{ Type, Unit string }
 

@@ -22,8 +22,9 @@ type Binary = *binary.File
 
 // binaries are the profiled binaries, each opened once.
 type binaries struct {
-	files []*binary.File
-	cache *BinaryCache // owns files when the caller gave one (Options.BinaryCache)
+	files     []*binary.File
+	filePaths []string     // the file each was opened from (its htlhash, profilematch.go)
+	cache     *BinaryCache // owns files when the caller gave one (Options.BinaryCache)
 	// syms are the binaries' symbolizers, each built once on first use:
 	// by the symbol prefetch's goroutine or by the scan, whichever asks
 	// first, the other waiting for it.
@@ -111,6 +112,7 @@ func openBinaries(ctx context.Context, p *plan) (*binaries, error) {
 			return nil, err
 		}
 		b.files = append(b.files, f)
+		b.filePaths = append(b.filePaths, ref.file)
 	}
 	b.syms = make([]lazyTable, len(b.files))
 	b.goSyms = make([]*symbolize.GoTable, len(b.files))
@@ -221,7 +223,7 @@ func (b *binaries) only(i int) *binaries {
 		return b
 	}
 	v := *b
-	v.files, v.syms = b.files[i:i+1], b.syms[i:i+1]
+	v.files, v.filePaths, v.syms = b.files[i:i+1], b.filePaths[i:i+1], b.syms[i:i+1]
 	v.goSyms, v.goLinesWarned = b.goSyms[i:i+1], b.goLinesWarned[i:i+1]
 	v.prechecks, v.notFound, v.views = nil, nil, nil
 	if i != 0 {

@@ -25,6 +25,13 @@ type Options struct {
 	PerfBinary          string // perf executable for PerfData ("" = perf on PATH)
 	LLVMSampleProfile   string // or an LLVM sample profile, written again (--llvm-sample-profile)
 	UsePerfScript       bool   // read PerfData through perf script, not natively
+	// Profiles are continuous profilers' profiles (pprof, OTLP; package
+	// contprof): files, or directories meaning every regular file in them,
+	// sorted by name. Their call stacks are read one file at a time.
+	Profiles []string
+	// SampleType is the sample type of Profiles to read, "type/unit" or
+	// "type"; "": CPU samples, else CPU time.
+	SampleType string
 
 	Binaries    []string // the profiled ELF binaries; none: those sampled, found by build id
 	DebugBinary string   // DWARF of the (one) binary in a separate file
@@ -135,6 +142,13 @@ func newPlanOf(opts Options) (*plan, error) {
 	if err := validate(opts, p); err != nil {
 		return nil, err
 	}
+	if p.src.kind == fromProfiles {
+		files, err := profileFiles(opts.Profiles)
+		if err != nil {
+			return nil, err
+		}
+		p.src.profiles, p.src.path = files, files[0]
+	}
 	return p, nil
 }
 
@@ -219,9 +233,13 @@ func validateInputs(opts Options) error {
 			n++
 		}
 	}
+	if len(opts.Profiles) > 0 {
+		n++
+	}
+	recording := opts.PerfData != "" || opts.PerfScript != "" || len(opts.Profiles) > 0
 	switch {
-	case len(opts.Binaries) == 0 && (opts.PerfData == "" && opts.PerfScript == "" || opts.LLVM.ShowDisassemblyOnly):
-		return usagef("--binary is required (binaries are found by build id only for --perfdata and --perfscript)")
+	case len(opts.Binaries) == 0 && (!recording || opts.LLVM.ShowDisassemblyOnly):
+		return usagef("--binary is required (binaries are found by build id only for --perfdata, --perfscript and --profile)")
 	case len(opts.Binaries) == 0 && opts.DebugBinary != "":
 		return usagef("--debug-binary applies to a --binary")
 	case len(opts.Binaries) > 0 && len(opts.BinaryDirs) > 0:
@@ -229,9 +247,13 @@ func validateInputs(opts Options) error {
 	case opts.Output == "":
 		return usagef("--output is required")
 	case n != 1 && !(n == 0 && opts.LLVM.ShowDisassemblyOnly):
-		return usagef("give exactly one of --perfscript, --perfdata, --unsymbolized-profile and --llvm-sample-profile")
+		return usagef("give exactly one of --perfscript, --perfdata, --profile, --unsymbolized-profile and --llvm-sample-profile")
 	case slices.Contains(opts.Binaries, ""):
 		return usagef("--binary: empty path")
+	case opts.SampleType != "" && len(opts.Profiles) == 0:
+		return usagef("--sample-type applies to --profile")
+	case len(opts.Profiles) > 0 && (opts.UsePerfScript || len(opts.PIDs) > 0):
+		return usagef("--use-perf-script and --pid apply to perf's recordings; --profile's samples carry no process")
 	}
 	return nil
 }

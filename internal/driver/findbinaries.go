@@ -32,6 +32,7 @@ type binaryRef struct {
 // recordedBinary is a DSO the recording sampled, as perf recorded it.
 type recordedBinary struct {
 	path, buildID string
+	htlhash       string // of a profile's mapping with no GNU build id (profilebinaries.go)
 	leafSamples   uint64 // samples whose leaf is in it, when the input was read for them
 }
 
@@ -85,7 +86,13 @@ func findRecorded(ctx context.Context, p *plan, recorded []recordedBinary) ([]bi
 
 // findOne finds a recorded binary, or says on one line why it is not found.
 func findOne(ctx context.Context, p *plan, finder BinaryFinder, r recordedBinary) (binaryRef, bool) {
+	if r.buildID == "" {
+		return findByHTLHash(p, r)
+	}
 	file, err := finder.Executable(ctx, r.buildID)
+	if err != nil && r.htlhash != "" {
+		return findByHTLHash(p, r)
+	}
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "profgen: warning: %s (build id %s): %v\n", r.path, r.buildID, notFoundReason(err))
 		return binaryRef{}, false
@@ -98,6 +105,9 @@ func findOne(ctx context.Context, p *plan, finder BinaryFinder, r recordedBinary
 // noneFound is the error of a run that found none of the n binaries it
 // looked for.
 func noneFound(p *plan, finder BinaryFinder, n int) error {
+	if n == 0 && p.src.kind == fromProfiles {
+		return fmt.Errorf("%s: %w: no sampled mapping of the profiles carries a GNU build id or htlhash: give --binary", p.src.name(), ErrNoSamples)
+	}
 	if n == 0 {
 		return fmt.Errorf("%s: %w: the input records no build id of a sampled binary (perf script prints them for perf record --buildid-mmap recordings only): give --binary",
 			p.src.name(), ErrNoSamples)
@@ -125,6 +135,9 @@ func notFoundReason(err error) error {
 // the input is read once first to tell which mapped DSOs have samples,
 // and how many.
 func sampledBinaries(ctx context.Context, p *plan) (recording, error) {
+	if p.src.kind == fromProfiles {
+		return profiledBinaries(p)
+	}
 	if p.src.kind != fromPerfData {
 		if p.src.path == "-" {
 			return recording{}, usagef("--binary is required with standard input: the binaries are found by build ids read from the input first")

@@ -32,11 +32,15 @@ type input struct {
 	// unnamed, for the aggregation (aggregate.Stacks.NameWith).
 	names    aggregate.Namer
 	progress *progress.Line
+	profiles *profileRecords // the --profile files, when they are the input
 }
 
 func (in *input) Close() error { return in.closer.Close() }
 
 func (in *input) records() record.Source {
+	if in.profiles != nil {
+		return in.profiles
+	}
 	if in.native != nil {
 		return in.progressRecords()
 	}
@@ -47,6 +51,9 @@ func openInput(ctx context.Context, p *plan, bins *binaries) (*input, error) {
 	switch {
 	case p.src.kind == fromPerfData:
 		return openPerfData(ctx, p, bins)
+	case p.src.kind == fromProfiles:
+		r := newProfileRecords(p, bins)
+		return &input{name: p.src.name(), closer: io.NopCloser(nil), profiles: r, names: r.names}, nil
 	case p.src.path == "-":
 		return &input{Reader: p.Stdin, name: "<stdin>", closer: io.NopCloser(nil)}, nil
 	}

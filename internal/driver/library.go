@@ -84,6 +84,9 @@ type Result struct {
 	Samples SampleCounts
 	Files   []OutputFile
 	Refused []*RefusedError
+	// Profiles is what the frames of --profile files went to (nil for
+	// other inputs).
+	Profiles *ProfileCounts
 }
 
 // OutputFile is a file a run wrote.
@@ -143,6 +146,10 @@ func (res *result) sampleCounts() SampleCounts {
 		}
 	default:
 		c = stackCounts(res.stacks.Stats)
+		if res.profiles != nil {
+			c.Samples += res.profiles.NoFrame
+			drops = append(drops, res.profiles.drops()...)
+		}
 	}
 	return c.add(append(drops, dropReason{n: res.events.dropped, key: "other events"})...)
 }

@@ -163,6 +163,8 @@ type profileInput struct {
 	repair func()
 	// samples are what the input's samples went to.
 	samples SampleCounts
+	// profiles are what the frames of --profile files went to.
+	profiles *ProfileCounts
 }
 
 // lbrCounts are what one binary's LBR path counted.

@@ -120,7 +120,7 @@ func (o *output) name() string {
 // of them. With KeepRefused, an output refused for the input's kind is
 // left out and named in the result.
 func writeProfiles(p *plan, bins *binaries, in *profileInput) (*Result, error) {
-	res := &Result{Kind: in.kind.String(), Samples: in.samples}
+	res := &Result{Kind: in.kind.String(), Samples: in.samples, Profiles: in.profiles}
 	rows, err := p.rowsFor(in.kind, res)
 	if err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ import (
 // script text, without the options that act on records in input order
 // (--kernel, --show-mmap-events).
 func chunkable(in *input, p *plan) bool {
-	return in.native == nil && !p.LLVM.Kernel && !p.LLVM.ShowMmapEvents
+	return in.native == nil && in.profiles == nil && !p.LLVM.Kernel && !p.LLVM.ShowMmapEvents
 }
 
 // jobs is the number of workers: -j, or one per CPU.

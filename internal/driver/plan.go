@@ -2,6 +2,7 @@ package driver
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"os"
 
@@ -42,6 +43,7 @@ const (
 	fromPerfData                            // perf.data, natively or through perf script
 	fromUnsymbolized                        // an unsymbolized (address) profile
 	fromLLVMSampleProfile                   // an LLVM sample profile, written again
+	fromProfiles                            // continuous profilers' profiles (pprof, OTLP), one file at a time
 )
 
 // source is the input of a run: its kind and path ("-": Stdin).
@@ -50,12 +52,19 @@ type source struct {
 	path          string
 	perfBinary    string // perf, for perf.data through perf script ("": on PATH)
 	usePerfScript bool   // read perf.data through perf script
+	// profiles are the files of fromProfiles (profileFiles: the
+	// directories listed); path is the first, sampleType the one to read.
+	profiles   []string
+	sampleType string
 }
 
 // name names the input in messages.
 func (s source) name() string {
-	if s.path == "-" {
+	switch {
+	case s.path == "-":
 		return "<stdin>"
+	case len(s.profiles) > 1:
+		return fmt.Sprintf("%s and %d more profiles", s.path, len(s.profiles)-1)
 	}
 	return s.path
 }
@@ -67,8 +76,9 @@ type binarySpec struct {
 	DebugBinary string   // DWARF of the one binary in a separate file
 	BinaryDirs  []string // where binaries are found by build id
 	finder      BinaryFinder
-	cache       *BinaryCache // nil: each binary is opened for the run alone
-	keepRefused bool         // an output refused for the input's kind is left out (Options.KeepRefused)
+	cache       *BinaryCache  // nil: each binary is opened for the run alone
+	keepRefused bool          // an output refused for the input's kind is left out (Options.KeepRefused)
+	htlhashes   *htlhashIndex // the files of BinaryDirs by htlhash, made on first use
 }
 
 // scanSettings select and place the samples.
@@ -143,6 +153,8 @@ func sourceOf(opts Options) source {
 		s.kind, s.path = fromUnsymbolized, opts.UnsymbolizedProfile
 	case opts.LLVMSampleProfile != "":
 		s.kind, s.path = fromLLVMSampleProfile, opts.LLVMSampleProfile
+	case len(opts.Profiles) > 0:
+		s.kind, s.sampleType = fromProfiles, opts.SampleType
 	}
 	return s
 }

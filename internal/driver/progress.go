@@ -25,7 +25,7 @@ func startProgress(p *plan, in *input) *progress.Line {
 	}
 	l := progress.New(p.Stderr, total, "reading "+in.name)
 	in.progress = l
-	if in.native == nil {
+	if in.Reader != nil {
 		in.Reader = l.Reader(in.Reader)
 	}
 	return l

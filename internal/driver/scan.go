@@ -34,6 +34,7 @@ type result struct {
 	// the scan; repairStacks ends it.
 	precheck *fpskid.Prechecker
 	pf       *prefetcher
+	profiles *ProfileCounts // of the --profile files, when they are the input
 }
 
 // scanInput opens the input and scans it: by chunks on several cores
@@ -91,10 +92,19 @@ func consume(src record.Source, name string, sink recordSink) error {
 		case errors.Is(err, errStopScan):
 			return nil
 		case err != nil:
-			return fmt.Errorf("%s:%d: %w", name, rec.Line, err)
+			return fmt.Errorf("%s:%d: %w", sourceName(src, name), rec.Line, err)
 		}
 	}
 	return src.Err()
+}
+
+// sourceName is the name of the file src reads, when it reads several
+// (the --profile files), else name.
+func sourceName(src record.Source, name string) string {
+	if s, ok := src.(interface{ Name() string }); ok {
+		return s.Name()
+	}
+	return name
 }
 
 // event updates the per-process table.
@@ -141,10 +151,7 @@ func scanSequential(in *input, p *plan, bins *binaries, pf *prefetcher) (*result
 	if p.LLVM.ShowMmapEvents {
 		st.show = func(rec *record.Record) { p.LLVM.showMmap(p.Stdout, rec) }
 	}
-	pre := pf.stackChecks()
-	if pre != nil {
-		st.stacks.WatchNewStacks(precheckBatch, pre.Add)
-	}
+	pre := in.stackChecks(st.stacks, pf)
 	if in.names != nil && p.anyOutput((*output).namesFrames) {
 		// Only pprof names the frames outside the binaries: for an LLVM
 		// profile, the symbols of the kernel (kallsyms, ~60 ms) and of
@@ -165,8 +172,29 @@ func scanSequential(in *input, p *plan, bins *binaries, pf *prefetcher) (*result
 		pre.Close()
 		return nil, fmt.Errorf("%s: %w: Kernel is requested, but no kernel is found in mmap events", in.name, ErrNoSamples)
 	}
-	return &result{lbr: st.lbr.summaries(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: tableStats(table, len(bins.files)),
-		events: st.events, precheck: pre, pf: pf}, nil
+	res := &result{lbr: st.lbr.summaries(), hybrid: st.hybrid, stacks: st.stacks.Counts(), scan: src.Stats(), table: tableStats(table, len(bins.files)),
+		events: st.events, precheck: pre, pf: pf}
+	if in.profiles != nil {
+		c := in.profiles.Counts()
+		res.profiles, res.stacks = &c, res.stacks.TimeOrdered()
+	}
+	return res, nil
+}
+
+// stackChecks starts the checks of the call stacks' edges during the
+// scan (nil: after it). The --profile files' objects are numbered again
+// after the scan, in time order (aggregate.StackCounts.TimeOrdered), which
+// the checks' stacks would not follow: they are checked after it.
+func (in *input) stackChecks(stacks *aggregate.Stacks, pf *prefetcher) *fpskid.Prechecker {
+	if in.profiles != nil {
+		stacks.KeepEarliest()
+		return nil
+	}
+	pre := pf.stackChecks()
+	if pre != nil {
+		stacks.WatchNewStacks(precheckBatch, pre.Add)
+	}
+	return pre
 }
 
 // tableStats are what table saw of each of n binaries.

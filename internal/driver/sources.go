@@ -32,6 +32,7 @@ func recordingProfile(ctx context.Context, p *plan, bins *binaries, timer *phase
 	if in != nil {
 		in.repair = repairLater
 		in.samples = res.sampleCounts()
+		in.profiles = res.profiles
 	}
 	return in, err
 }

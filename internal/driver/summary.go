@@ -31,6 +31,9 @@ func (res *result) print(p *plan, bins *binaries) {
 		}
 		res.printLBRInput(w)
 	}
+	if res.profiles != nil {
+		res.profiles.print(w)
+	}
 	if res.stacks.Stats.Samples > 0 {
 		res.printStacks(w, bins)
 	}
@@ -251,6 +254,11 @@ func (res *result) noSamplesWhy(p *plan, bins *binaries) string {
 	lbr, st := res.lbr[0], res.stacks.Stats
 	total := lbr.Samples + st.Samples + res.events.dropped
 	var why string
+	if res.profiles != nil {
+		if why := res.profiles.noSamplesWhy(st.Samples); why != "" {
+			return why
+		}
+	}
 	switch {
 	case total == 0 && res.scan.SkippedLines > 0:
 		why = fmt.Sprintf("no sample in %d lines of perf script output", res.scan.Lines)
@@ -264,7 +272,7 @@ func (res *result) noSamplesWhy(p *plan, bins *binaries) string {
 		why = fmt.Sprintf("%d samples, all from processes not selected by --pid", total)
 	case st.NotFound > 0 && st.NotFound+st.NoBinary+st.Filtered+st.NoMapping == total:
 		why = fmt.Sprintf("%d samples, none in %s (%d in binaries not found by build id)", total, binaryNames(bins), st.NotFound)
-	case res.mappings() == 0:
+	case res.mappings() == 0 && res.profiles == nil:
 		why = fmt.Sprintf("%d samples, none in a mapping of %s (a recording of another program, or perf script without --show-mmap-events)", total, binaryNames(bins))
 	default:
 		why = fmt.Sprintf("%d samples, none in %s", total, binaryNames(bins))
