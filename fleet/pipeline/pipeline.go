@@ -65,6 +65,9 @@ type Options struct {
 	Formats       []string // text, extbinary, binary, gcc, pprof
 	OutDir        string   // the output directory (made, with its parents, if missing)
 	SkipBadInputs bool     // count a bad input and go on, instead of failing
+	// SampleType is the sample type read of continuous profilers'
+	// profiles (pprof, OTLP), as profgen --sample-type; "": CPU.
+	SampleType string
 }
 
 // Formats lists the --format values profgen-fleet writes.
@@ -74,7 +77,7 @@ var Formats = []string{"text", "extbinary", "binary", "gcc", "pprof"}
 func Build(s beam.Scope, opts Options, patterns []string) {
 	files := fileio.MatchAll(s, beam.CreateList(s, patterns), fileio.MatchEmptyDisallow())
 	files = beam.Reshuffle(s, files) // spread the inputs over the workers
-	profiles, readReports := beam.ParDo2(s, &readFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, SkipBad: opts.SkipBadInputs}, files)
+	profiles, readReports := beam.ParDo2(s, &readFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, SkipBad: opts.SkipBadInputs, SampleType: opts.SampleType}, files)
 	merged := beam.CombinePerKey(s, &mergeFn{}, profiles)
 	writeReports := beam.ParDo(s, &writeFn{Binaries: opts.Binaries, BinaryDirs: opts.BinaryDirs, Formats: opts.Formats, OutDir: opts.OutDir}, merged)
 	summary := beam.Combine(s, &summaryFn{}, beam.Flatten(s, readReports, writeReports))

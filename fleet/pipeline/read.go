@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/profgen/profgen/internal/addrprof"
 	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/contprof"
 	"github.com/profgen/profgen/internal/driver"
 	"github.com/profgen/profgen/internal/instrprof"
 	"github.com/profgen/profgen/internal/instrprof/indexed"
@@ -21,7 +22,8 @@ import (
 // readFn is stage 1, Read: an input file's name and size in (fileio's
 // FileMetadata), its profile out as one (key, serialized profile) pair:
 //
-//   - a perf.data or perf script recording becomes its address profile
+//   - a perf.data or perf script recording, or a continuous profiler's
+//     profile (pprof, OTLP: profgen --profile), becomes its address profile
 //     (driver.ToAddressProfile, profgen --skip-symbolization), keyed by the
 //     build ids of the binaries it counts (kindLBR, kindCS: the binary the
 //     driver used; kindStacks: every binary it holds);
@@ -38,6 +40,7 @@ type readFn struct {
 	Binaries   []string // --binary: the profiled binaries; none: found by build id
 	BinaryDirs []string // --binary-dir: where binaries are found by build id
 	SkipBad    bool     // --skip-bad-inputs
+	SampleType string   // --sample-type: of pprof and OTLP inputs
 
 	finder driver.BinaryFinder // Binaries by build id, else BinaryDirs and debuginfod
 	cache  *driver.BinaryCache // the binaries this worker opened
@@ -100,6 +103,8 @@ func (f *readFn) read(ctx context.Context, path string) (*keyedProfile, error) {
 	switch format := profformat.Sniff(head); {
 	case strings.HasPrefix(string(head), "PERFILE2"):
 		return f.recording(ctx, driver.Options{PerfData: path})
+	case contprof.IsProfile(head):
+		return f.recording(ctx, driver.Options{Profiles: []string{path}, SampleType: f.SampleType})
 	case format.IsRaw(), format == profformat.Indexed:
 		return instrProfile(path, format)
 	case format == profformat.AddressStacks:

@@ -7,11 +7,13 @@
 //
 //	profgen-fleet --input 'hosts/*.data' [--input ...] [--input-list FILE]
 //	              [--binary BIN ... | --binary-dir DIR ...]
-//	              [--format text,extbinary,pprof] [--skip-bad-inputs] -o DIR
+//	              [--format text,extbinary,pprof] [--sample-type TYPE]
+//	              [--skip-bad-inputs] -o DIR
 //	              [Beam flags: --runner, --endpoint, --environment_type, ...]
 //
 // Inputs are perf.data or perf script recordings (LBR, call stacks,
-// hybrid), address profiles (profgen --skip-symbolization), .profraw and
+// hybrid), continuous profilers' profiles (pprof, OTLP: their call
+// stacks), address profiles (profgen --skip-symbolization), .profraw and
 // indexed .profdata files. Each build id's profile is written once per
 // format into DIR, under the profile's kind (lbr, cs, stacks):
 // <kind>/<build id>.text, .extbinary, .binary, .afdo, .pb.gz;
@@ -75,6 +77,7 @@ func addFlags(fs *flag.FlagSet, o *pipeline.Options) {
 	fs.Var(listFlag{values: &o.Formats, commas: true}, "format", "output formats, repeatable or a comma list: "+strings.Join(pipeline.Formats, ", ")+" (default extbinary)")
 	fs.StringVar(&o.OutDir, "o", "", "output directory: one file per build id and format")
 	fs.BoolVar(&o.SkipBadInputs, "skip-bad-inputs", false, "count and skip inputs that cannot be read instead of failing")
+	fs.StringVar(&o.SampleType, "sample-type", "", "sample type of pprof and OTLP inputs, TYPE or TYPE/UNIT (default: CPU samples, else CPU time)")
 }
 
 func main() {
