@@ -1,0 +1,343 @@
+package propeller
+
+import (
+	"cmp"
+	"slices"
+)
+
+// ext-TSP, as LLVM's CodeLayout.cpp scores a layout: a jump of count n
+// from a block ending at s to a block starting at d scores
+//
+//	n × 1.0 (conditional) or n × 1.05 (unconditional) when d = s,
+//	n × 0.1 × (1 − (d−s)/1024) when 0 < d−s ≤ 1024 (forward),
+//	n × 0.1 × (1 − (s−d)/640) when 0 < s−d ≤ 640 (backward),
+//
+// and 0 otherwise. A jump is conditional when its block has another
+// successor. Chains of blocks start one per block and are merged, the
+// pair that gains the most first, by concatenation or by splitting the
+// smaller-than-128-block one around the other; the entry block stays
+// first. The chains are then concatenated, the entry's first, the others
+// by density (count per byte).
+const (
+	fallthroughCond   = 1.0
+	fallthroughUncond = 1.05
+	forwardWeight     = 0.1
+	backwardWeight    = 0.1
+	forwardDistance   = 1024
+	backwardDistance  = 640
+	splitThreshold    = 128
+)
+
+// jump is an edge of the layout graph between node indexes.
+type jump struct {
+	src, dst int
+	count    uint64
+	cond     bool
+}
+
+// jumpScore scores a jump from a block ending at srcEnd to dst.
+func jumpScore(j jump, srcEnd, dst uint64) float64 {
+	n := float64(j.count)
+	switch {
+	case srcEnd == dst && j.cond:
+		return n * fallthroughCond
+	case srcEnd == dst:
+		return n * fallthroughUncond
+	case srcEnd < dst && dst-srcEnd <= forwardDistance:
+		return n * forwardWeight * (1 - float64(dst-srcEnd)/forwardDistance)
+	case srcEnd > dst && srcEnd-dst <= backwardDistance:
+		return n * backwardWeight * (1 - float64(srcEnd-dst)/backwardDistance)
+	}
+	return 0
+}
+
+// layoutGraph is the input of extTSP: node 0 is the entry.
+type layoutGraph struct {
+	sizes, counts []uint64
+	jumps         []jump
+}
+
+// conditional marks each jump whose source has another successor.
+func conditional(jumps []jump) {
+	out := map[int]int{}
+	for _, j := range jumps {
+		out[j.src]++
+	}
+	for i := range jumps {
+		jumps[i].cond = out[jumps[i].src] > 1
+	}
+}
+
+// chain is an ordered run of nodes.
+type chain struct {
+	id          int // fresh at each merge: cached gains of older ids are stale
+	nodes       []int
+	size, count uint64
+	score       float64
+	internal    []int            // jumps between its nodes
+	adjacent    map[*chain][]int // jumps to and from another chain
+}
+
+func (c *chain) density() float64 { return float64(c.count) / float64(max(c.size, 1)) }
+
+// hasEntry reports whether node 0 starts the chain.
+func (c *chain) hasEntry() bool { return c.nodes[0] == 0 }
+
+// mergeKind is how two chains X and Y are joined; X1 and X2 are X's
+// nodes before and from the split point.
+type mergeKind uint8
+
+const (
+	mergeXY    mergeKind = iota // X Y
+	mergeX1YX2                  // X1 Y X2
+	mergeYX2X1                  // Y X2 X1
+	mergeX2X1Y                  // X2 X1 Y
+)
+
+// candidate is a way of merging x and y, and what it gains.
+type candidate struct {
+	x, y  *chain
+	kind  mergeKind
+	split int
+	gain  float64
+}
+
+// segment is the part [lo, hi) of a chain's nodes.
+type segment struct {
+	c      *chain
+	lo, hi int
+}
+
+// segments are the parts of x and y in the order cand puts them.
+func (cand candidate) segments() []segment {
+	x, y, s := cand.x, cand.y, cand.split
+	n := len(x.nodes)
+	switch cand.kind {
+	case mergeX1YX2:
+		return []segment{{x, 0, s}, {y, 0, len(y.nodes)}, {x, s, n}}
+	case mergeYX2X1:
+		return []segment{{y, 0, len(y.nodes)}, {x, s, n}, {x, 0, s}}
+	case mergeX2X1Y:
+		return []segment{{x, s, n}, {x, 0, s}, {y, 0, len(y.nodes)}}
+	}
+	return []segment{{x, 0, n}, {y, 0, len(y.nodes)}}
+}
+
+// layout is the state of extTSP.
+type layout struct {
+	g       *layoutGraph
+	chainOf []*chain
+	pos     []int    // a node's index in its chain
+	offset  []uint64 // a node's byte offset in its chain
+	chains  []*chain // alive, in creation order
+	nextID  int
+	cache   map[[2]int]candidate // best merge of two chains, by their ids
+}
+
+// extTSP orders the nodes of g, node 0 first.
+func extTSP(g *layoutGraph) []int {
+	conditional(g.jumps)
+	l := newLayout(g)
+	for l.mergeBest() {
+	}
+	return l.order()
+}
+
+func newLayout(g *layoutGraph) *layout {
+	n := len(g.sizes)
+	l := &layout{g: g, chainOf: make([]*chain, n), pos: make([]int, n), offset: make([]uint64, n), cache: map[[2]int]candidate{}}
+	for i := range n {
+		c := &chain{id: l.nextID, nodes: []int{i}, size: g.sizes[i], count: g.counts[i], adjacent: map[*chain][]int{}}
+		l.nextID++
+		l.chainOf[i] = c
+		l.chains = append(l.chains, c)
+	}
+	for ji, j := range g.jumps {
+		x, y := l.chainOf[j.src], l.chainOf[j.dst]
+		if x == y {
+			x.internal = append(x.internal, ji)
+			continue
+		}
+		x.adjacent[y] = append(x.adjacent[y], ji)
+		y.adjacent[x] = append(y.adjacent[x], ji)
+	}
+	for _, c := range l.chains {
+		c.score = l.score(c.internal, []segment{{c, 0, 1}})
+	}
+	return l
+}
+
+// addr is node n's address in the order of segs.
+func (l *layout) addr(n int, segs []segment) uint64 {
+	c, p := l.chainOf[n], l.pos[n]
+	var start uint64
+	for _, s := range segs {
+		if s.c == c && p >= s.lo && p < s.hi {
+			return start + l.offset[n] - l.offset[c.nodes[s.lo]]
+		}
+		start += l.segSize(s)
+	}
+	panic("propeller: node outside the merged chains")
+}
+
+// segSize is the size in bytes of a segment.
+func (l *layout) segSize(s segment) uint64 {
+	end := s.c.size
+	if s.hi < len(s.c.nodes) {
+		end = l.offset[s.c.nodes[s.hi]]
+	}
+	return end - l.offset[s.c.nodes[s.lo]]
+}
+
+// score sums the scores of jumps laid out as segs says.
+func (l *layout) score(jumps []int, segs []segment) float64 {
+	var sum float64
+	for _, ji := range jumps {
+		j := l.g.jumps[ji]
+		sum += jumpScore(j, l.addr(j.src, segs)+l.g.sizes[j.src], l.addr(j.dst, segs))
+	}
+	return sum
+}
+
+// mergeBest merges the two chains whose merge gains the most, and reports
+// whether one gained anything.
+func (l *layout) mergeBest() bool {
+	best := candidate{gain: 1e-9}
+	for _, x := range l.chains {
+		for y := range x.adjacent {
+			if x.id < y.id {
+				if c := l.bestOf(x, y); betterMerge(c, best) {
+					best = c
+				}
+			}
+		}
+	}
+	if best.x == nil {
+		return false
+	}
+	l.apply(best)
+	return true
+}
+
+// betterMerge orders candidates by gain, then by their chains' ids, so
+// that the layout does not depend on map order.
+func betterMerge(c, best candidate) bool {
+	if c.gain != best.gain || best.x == nil {
+		return c.gain > best.gain
+	}
+	a, b := c.key(), best.key()
+	return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) < 0
+}
+
+// key is the ids of the candidate's chains, lower first.
+func (c candidate) key() [2]int {
+	return [2]int{min(c.x.id, c.y.id), max(c.x.id, c.y.id)}
+}
+
+// bestOf is the best merge of x and y, cached.
+func (l *layout) bestOf(x, y *chain) candidate {
+	key := [2]int{x.id, y.id}
+	if c, ok := l.cache[key]; ok {
+		return c
+	}
+	best := candidate{x: x, y: y, gain: -1}
+	l.tryKinds(x, y, &best)
+	l.tryKinds(y, x, &best)
+	l.cache[key] = best
+	return best
+}
+
+// tryKinds keeps in best the merges of x then y that gain more: joined,
+// and with x split around y when x is short enough. The entry node stays
+// first.
+func (l *layout) tryKinds(x, y *chain, best *candidate) {
+	l.try(candidate{x: x, y: y, kind: mergeXY}, best)
+	if len(x.nodes) > splitThreshold {
+		return
+	}
+	for s := 1; s < len(x.nodes); s++ {
+		for _, k := range [...]mergeKind{mergeX1YX2, mergeYX2X1, mergeX2X1Y} {
+			l.try(candidate{x: x, y: y, kind: k, split: s}, best)
+		}
+	}
+}
+
+// try scores cand and keeps it in best if it gains more.
+func (l *layout) try(cand candidate, best *candidate) {
+	segs := cand.segments()
+	first := segs[0].c.nodes[segs[0].lo]
+	if first != 0 && (cand.x.hasEntry() || cand.y.hasEntry()) {
+		return
+	}
+	cross := cand.x.adjacent[cand.y]
+	cand.gain = l.score(cross, segs)
+	if cand.kind != mergeXY {
+		cand.gain += l.score(cand.x.internal, segs) - cand.x.score
+	}
+	if cand.gain > best.gain {
+		*best = cand
+	}
+}
+
+// apply merges the chains of cand into a new chain.
+func (l *layout) apply(cand candidate) {
+	x, y := cand.x, cand.y
+	z := &chain{id: l.nextID, size: x.size + y.size, count: x.count + y.count, adjacent: map[*chain][]int{}}
+	l.nextID++
+	for _, s := range cand.segments() {
+		z.nodes = append(z.nodes, s.c.nodes[s.lo:s.hi]...)
+	}
+	l.place(z)
+	z.internal = slices.Concat(x.internal, y.internal, x.adjacent[y])
+	z.score = l.score(z.internal, []segment{{z, 0, len(z.nodes)}})
+	l.relink(z, x, y)
+	l.relink(z, y, x)
+	l.chains = slices.DeleteFunc(l.chains, func(c *chain) bool { return c == x || c == y })
+	l.chains = append(l.chains, z)
+}
+
+// place sets the chain, index and offset of z's nodes.
+func (l *layout) place(z *chain) {
+	var off uint64
+	for i, n := range z.nodes {
+		l.chainOf[n], l.pos[n], l.offset[n] = z, i, off
+		off += l.g.sizes[n]
+	}
+}
+
+// relink moves the jumps between old and the chains beside it, but other,
+// to z.
+func (l *layout) relink(z, old, other *chain) {
+	for c, jumps := range old.adjacent {
+		delete(c.adjacent, old)
+		if c == other {
+			continue
+		}
+		z.adjacent[c] = append(z.adjacent[c], jumps...)
+		c.adjacent[z] = z.adjacent[c]
+	}
+}
+
+// order concatenates the chains: the entry's first, then by density.
+func (l *layout) order() []int {
+	chains := slices.Clone(l.chains)
+	slices.SortStableFunc(chains, func(a, b *chain) int {
+		if a.hasEntry() != b.hasEntry() {
+			return boolRank(a.hasEntry())
+		}
+		return cmp.Or(cmp.Compare(b.density(), a.density()), cmp.Compare(a.nodes[0], b.nodes[0]))
+	})
+	var nodes []int
+	for _, c := range chains {
+		nodes = append(nodes, c.nodes...)
+	}
+	return nodes
+}
+
+// boolRank sorts true first.
+func boolRank(first bool) int {
+	if first {
+		return -1
+	}
+	return 1
+}

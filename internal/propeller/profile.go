@@ -1,0 +1,139 @@
+package propeller
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/profgen/profgen/internal/aggregate"
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/binary/bbaddrmap"
+)
+
+// Profile is what the two files say.
+type Profile struct {
+	// Funcs are the hot functions, in the order of the ld profile.
+	Funcs []Func
+	// Ambiguous counts the hot functions left out because another
+	// function has one of their names (static functions of two files):
+	// clang would take the profile of one for both.
+	Ambiguous int
+}
+
+// Func is the layout of one function.
+type Func struct {
+	Names []string // the first names it, the others are aliases
+	// Clusters are block IDs in layout order; the first holds the entry
+	// block first. Blocks in none go to the function's .cold part.
+	Clusters [][]uint32
+	// Cold reports whether some block is in no cluster.
+	Cold bool
+	// Blocks are the counts of the clustered blocks and of their
+	// outgoing edges (the cc profile's g lines), the entry first, then in
+	// address order.
+	Blocks []BlockCount
+}
+
+// BlockCount is a block's count and those of its edges.
+type BlockCount struct {
+	ID    uint32
+	Count uint64
+	Succs []EdgeCount
+}
+
+// EdgeCount is the count of an edge to block ID.
+type EdgeCount struct {
+	ID    uint32
+	Count uint64
+}
+
+// ErrNoHotFunction is the error of counters that fall in no block of the
+// map.
+var ErrNoHotFunction = errors.New("no sampled address is in a block of " + bbaddrmap.Section)
+
+// Build computes the profile of a binary from its map, its function
+// symbols and its LBR counters (at the binary's addresses).
+func Build(funcs []bbaddrmap.Func, syms []binary.Symbol, c *aggregate.Counters) (*Profile, error) {
+	names, ambiguous := symbolNames(syms)
+	p := newProgram(funcs, func(addr uint64) []string { return names[addr] })
+	p.addCounts(c)
+	prof := &Profile{}
+	var hot []int
+	for i, f := range p.funcs {
+		if !f.hot() {
+			continue
+		}
+		if slices.ContainsFunc(f.names, func(n string) bool { return ambiguous[n] }) {
+			prof.Ambiguous++
+			continue
+		}
+		hot = append(hot, i)
+	}
+	if len(hot) == 0 {
+		return nil, ErrNoHotFunction
+	}
+	for _, i := range orderFuncs(p, hot) {
+		prof.Funcs = append(prof.Funcs, layoutFunc(p.funcs[i]))
+	}
+	return prof, nil
+}
+
+// symbolNames groups the names of function symbols by address, and says
+// which names are at more than one address.
+func symbolNames(syms []binary.Symbol) (map[uint64][]string, map[string]bool) {
+	names := map[uint64][]string{}
+	at := map[string]uint64{}
+	ambiguous := map[string]bool{}
+	for _, s := range syms {
+		if a, ok := at[s.Name]; ok && a != s.Addr {
+			ambiguous[s.Name] = true
+		}
+		at[s.Name] = s.Addr
+		if !slices.Contains(names[s.Addr], s.Name) {
+			names[s.Addr] = append(names[s.Addr], s.Name)
+		}
+	}
+	return names, ambiguous
+}
+
+// orderFuncs orders the hot functions (indexes in p.funcs) by C3.
+func orderFuncs(p *program, hot []int) []int {
+	local := make(map[int]int, len(hot))
+	fs := make([]c3Func, len(hot))
+	for li, i := range hot {
+		local[i] = li
+		fs[li] = c3Func{size: p.funcs[i].hotSize(), weight: p.funcs[i].weight()}
+	}
+	calls := map[[2]int]uint64{}
+	for e, n := range p.calls {
+		a, ok1 := local[e[0]]
+		b, ok2 := local[e[1]]
+		if ok1 && ok2 {
+			calls[[2]int{a, b}] += n
+		}
+	}
+	order := c3Order(fs, calls)
+	for k, li := range order {
+		order[k] = hot[li]
+	}
+	return order
+}
+
+// hotSize is the size of the function's executed blocks.
+func (f *funcCFG) hotSize() uint64 {
+	var n uint64
+	for _, b := range f.blocks {
+		if b.count > 0 {
+			n += b.size
+		}
+	}
+	return n
+}
+
+// weight is the executions of the function's blocks.
+func (f *funcCFG) weight() uint64 {
+	var n uint64
+	for _, b := range f.blocks {
+		n += b.count
+	}
+	return n
+}

@@ -1,0 +1,65 @@
+package propeller
+
+import (
+	"fmt"
+
+	"github.com/profgen/profgen/internal/binary"
+	"github.com/profgen/profgen/internal/binary/bbaddrmap"
+)
+
+// Validate checks p against the binary it is the profile of, as clang
+// would not (it ignores an unknown block without a word, and aborts on a
+// repeated function or block): every function named once and in the map,
+// every clustered block in its function's map once, its entry block
+// first.
+func Validate(p *Profile, funcs []bbaddrmap.Func, syms []binary.Symbol) error {
+	byAddr := map[uint64]*bbaddrmap.Func{}
+	for i := range funcs {
+		if len(funcs[i].Ranges) > 0 {
+			byAddr[funcs[i].Addr()] = &funcs[i]
+		}
+	}
+	addrOf := map[string]uint64{}
+	for _, s := range syms {
+		addrOf[s.Name] = s.Addr
+	}
+	seen := map[string]bool{}
+	for _, f := range p.Funcs {
+		if seen[f.Names[0]] {
+			return fmt.Errorf("propeller: function %s twice in the profile", f.Names[0])
+		}
+		seen[f.Names[0]] = true
+		m, ok := byAddr[addrOf[f.Names[0]]]
+		if _, named := addrOf[f.Names[0]]; !named || !ok || len(m.Ranges[0].Blocks) == 0 {
+			return fmt.Errorf("propeller: function %s is not in the binary's %s", f.Names[0], bbaddrmap.Section)
+		}
+		if err := validateClusters(f, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateClusters checks f's clusters against its map m.
+func validateClusters(f Func, m *bbaddrmap.Func) error {
+	ids := map[uint32]bool{}
+	for _, r := range m.Ranges {
+		for _, b := range r.Blocks {
+			ids[b.ID] = true
+		}
+	}
+	entry := m.Ranges[0].Blocks[0].ID
+	if len(f.Clusters) == 0 || len(f.Clusters[0]) == 0 || f.Clusters[0][0] != entry {
+		return fmt.Errorf("propeller: function %s: its first cluster does not start with its entry block %d", f.Names[0], entry)
+	}
+	placed := map[uint32]bool{}
+	for _, c := range f.Clusters {
+		for _, id := range c {
+			if !ids[id] || placed[id] {
+				return fmt.Errorf("propeller: function %s: block %d is not in its map, or is in two clusters", f.Names[0], id)
+			}
+			placed[id] = true
+		}
+	}
+	return nil
+}
