@@ -33,7 +33,7 @@ func (o *rootOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Output, "output", "o", "", "output file (`-` for stdout); for several binaries a directory or a pattern with %b")
 	fs.StringVar(&o.Format, "format", "extbinary", "output format: extbinary, binary, text, gcc (GCC AutoFDO, docs/gcc.md), pprof (call-stack input), bolt or bolt-preagg (BOLT's perf2bolt profiles, docs/bolt.md), propeller (Propeller's cc_profile.txt and ld_profile.txt: -o DIR/ or -o PREFIX, docs/propeller.md)")
 	fs.StringVar(&o.Propeller.CCVersion, "propeller-cc-version", "", "--format=propeller: the cc profile's format: v1 (clang 18 and later; the default) or v0 (older clang)")
-	fs.BoolVar(&o.Propeller.Edges, "propeller-edges", false, "--format=propeller: add the block and edge counts (g lines of the cc profile v1, read by LLVM 21 and later)")
+	fs.BoolVar(&o.Propeller.Edges, "propeller-edges", false, "--format=propeller: add the block and edge counts (g lines of the cc profile v1: clang 22 reads them, clang 19 aborts on them)")
 	fs.Var(&alsoFlag{&o.Also}, "also", "also write the same input as FORMAT (a --format value) into PATH (a file, directory or %b pattern as -o), from the same read of the input (repeatable; docs/outputs.md)")
 	fs.BoolVar(&o.SkipSymbolization, "skip-symbolization", false, "write the address profile, before symbolization: llvm-profgen's unsymbolized profile (ranges and branches) of LBR input, profgen's address profile of call stacks (docs/address-profile.md)")
 	fs.BoolVar(&o.UseMD5, "use-md5", false, "extbinary: MD5 function names")

@@ -25,8 +25,8 @@ type PropellerOptions struct {
 	// CCVersion is the cc profile's format: v1 (clang 18 and later, the
 	// default) or v0.
 	CCVersion string
-	// Edges adds the block and edge counts (g lines; v1 only, read by
-	// LLVM 21 and later).
+	// Edges adds the block and edge counts (g lines; v1 only: clang 22
+	// reads them, clang 19 aborts on them).
 	Edges bool
 }
 

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"debug/elf"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profgen/profgen/internal/addrprof"
 	"github.com/profgen/profgen/internal/binary/bbaddrmap"
 	"github.com/profgen/profgen/internal/propeller"
 	"github.com/profgen/profgen/internal/testutil"
@@ -47,12 +49,14 @@ func propellerRebuild(t *testing.T, root, lbrgen, cc string) {
 	build := filepath.Join(root, "testdata", "programs", "build-propeller.sh")
 	app := filepath.Join(dir, "app")
 	runTool(t, dir, nil, build, app, cc)
-	runTool(t, dir, nil, lbrgen, "-binary", app, "-period", "200", "-single", filepath.Join(dir, "single.script"), "--", "20000")
-	out := filepath.Join(dir, "prof") + "/"
-	var stderr bytes.Buffer
-	if err := Run(context.Background(), Options{PerfScript: filepath.Join(dir, "single.script"), Binaries: []string{app}, Format: "propeller", Output: out, Stderr: &stderr}); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+	runTool(t, dir, nil, lbrgen, "-binary", app, "-period", "200", "-single", filepath.Join(dir, "single.script"),
+		"-multi", filepath.Join(dir, "multi"), "-procs", "3", "-perfdata", "--", "20000")
+	opts := Options{PerfScript: filepath.Join(dir, "single.script"), Binaries: []string{app}, Format: "propeller"}
+	if cc == "clang-22" {
+		opts.Propeller.Edges = true
 	}
+	out := filepath.Join(dir, "prof") + "/"
+	convertTo(t, opts, out)
 	ccProf, ldProf := filepath.Join(out, propellerCC), filepath.Join(out, propellerLD)
 	relinked := filepath.Join(dir, "app.propeller")
 	cmd := exec.Command(build, relinked, cc, "-fbasic-block-sections=list="+ccProf, "-Wl,--symbol-ordering-file="+ldProf)
@@ -64,6 +68,56 @@ func propellerRebuild(t *testing.T, root, lbrgen, cc string) {
 	checkClusters(t, relinked, ccProf)
 	if !slices.Contains(ld, "main") || !slices.Contains(ld, "mix") || slices.Contains(ld, "never") {
 		t.Errorf("ld profile %q: want main and mix, not never", ld)
+	}
+	checkMergedHosts(t, dir, app)
+}
+
+// convertTo runs opts into out.
+func convertTo(t *testing.T, opts Options, out string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	opts.Output, opts.Stderr = out, &stderr
+	if err := Run(context.Background(), opts); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+}
+
+// checkMergedHosts: the processes of dir's multi.script, converted one
+// by one into address profiles, merged, then converted to Propeller, give
+// the bytes of the one-pass conversion of multi.script (perf script and
+// perf.data).
+func checkMergedHosts(t *testing.T, dir, app string) {
+	t.Helper()
+	opts := Options{Binaries: []string{app}, Format: "propeller"}
+	var addrs []string
+	each, _ := filepath.Glob(filepath.Join(dir, "multi.*.script"))
+	for i, s := range each {
+		a := filepath.Join(dir, fmt.Sprintf("host%d.addr", i))
+		convertTo(t, Options{PerfScript: s, Binaries: []string{app}, SkipSymbolization: true}, a)
+		addrs = append(addrs, a)
+	}
+	all := filepath.Join(dir, "all.addr")
+	f, err := os.Create(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := addrprof.MergeFiles(f, addrs); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	merged, onePass, data := opts, opts, opts
+	merged.UnsymbolizedProfile = all
+	onePass.PerfScript = filepath.Join(dir, "multi.script")
+	data.PerfData = filepath.Join(dir, "multi.perf.data")
+	want := filepath.Join(dir, "one")
+	convertTo(t, onePass, want)
+	for name, o := range map[string]Options{"merged": merged, "perf.data": data} {
+		got := filepath.Join(dir, name)
+		convertTo(t, o, got)
+		for _, part := range []string{propellerCC, propellerLD} {
+			if a, b := readLines(t, got+"."+part), readLines(t, want+"."+part); !slices.Equal(a, b) {
+				t.Errorf("%s: %s differs from the one-pass conversion's", name, part)
+			}
+		}
 	}
 }
 
