@@ -102,10 +102,12 @@ type candidate struct {
 	gain  float64
 }
 
-// segment is the part [lo, hi) of a chain's nodes.
+// segment is the part [lo, hi) of a chain's nodes, placed at start in
+// the merged chain; base is the offset of its first node in its chain.
 type segment struct {
-	c      *chain
-	lo, hi int
+	c           *chain
+	lo, hi      int
+	start, base uint64
 }
 
 // segments are the parts of x and y in the order cand puts them.
@@ -114,22 +116,23 @@ func (cand candidate) segments() []segment {
 	n := len(x.nodes)
 	switch cand.kind {
 	case mergeX1YX2:
-		return []segment{{x, 0, s}, {y, 0, len(y.nodes)}, {x, s, n}}
+		return []segment{{c: x, lo: 0, hi: s}, {c: y, lo: 0, hi: len(y.nodes)}, {c: x, lo: s, hi: n}}
 	case mergeYX2X1:
-		return []segment{{y, 0, len(y.nodes)}, {x, s, n}, {x, 0, s}}
+		return []segment{{c: y, lo: 0, hi: len(y.nodes)}, {c: x, lo: s, hi: n}, {c: x, lo: 0, hi: s}}
 	case mergeX2X1Y:
-		return []segment{{x, s, n}, {x, 0, s}, {y, 0, len(y.nodes)}}
+		return []segment{{c: x, lo: s, hi: n}, {c: x, lo: 0, hi: s}, {c: y, lo: 0, hi: len(y.nodes)}}
 	}
-	return []segment{{x, 0, n}, {y, 0, len(y.nodes)}}
+	return []segment{{c: x, lo: 0, hi: n}, {c: y, lo: 0, hi: len(y.nodes)}}
 }
 
 // layout is the state of extTSP.
 type layout struct {
 	g       *layoutGraph
 	chainOf []*chain
-	pos     []int    // a node's index in its chain
-	offset  []uint64 // a node's byte offset in its chain
-	chains  []*chain // alive, in creation order
+	pos     []int     // a node's index in its chain
+	offset  []uint64  // a node's byte offset in its chain
+	jscore  []float64 // a jump's score in its chain (0 between chains)
+	chains  []*chain  // alive, in creation order
 	nextID  int
 	cache   map[[2]int]candidate // best merge of two chains, by their ids
 }
@@ -145,7 +148,8 @@ func extTSP(g *layoutGraph) []int {
 
 func newLayout(g *layoutGraph) *layout {
 	n := len(g.sizes)
-	l := &layout{g: g, chainOf: make([]*chain, n), pos: make([]int, n), offset: make([]uint64, n), cache: map[[2]int]candidate{}}
+	l := &layout{g: g, chainOf: make([]*chain, n), pos: make([]int, n), offset: make([]uint64, n),
+		jscore: make([]float64, len(g.jumps)), cache: map[[2]int]candidate{}}
 	for i := range n {
 		c := &chain{id: l.nextID, nodes: []int{i}, size: g.sizes[i], count: g.counts[i], adjacent: map[*chain][]int{}}
 		l.nextID++
@@ -162,41 +166,51 @@ func newLayout(g *layoutGraph) *layout {
 		y.adjacent[x] = append(y.adjacent[x], ji)
 	}
 	for _, c := range l.chains {
-		c.score = l.score(c.internal, []segment{{c, 0, 1}})
+		l.scoreChain(c)
 	}
 	return l
+}
+
+// scoreChain sets the scores of c's jumps and their sum.
+func (l *layout) scoreChain(c *chain) {
+	segs := l.place([]segment{{c: c, lo: 0, hi: len(c.nodes)}})
+	c.score = 0
+	for _, ji := range c.internal {
+		l.jscore[ji] = l.jumpScore(ji, segs)
+		c.score += l.jscore[ji]
+	}
 }
 
 // addr is node n's address in the order of segs.
 func (l *layout) addr(n int, segs []segment) uint64 {
 	c, p := l.chainOf[n], l.pos[n]
-	var start uint64
 	for _, s := range segs {
 		if s.c == c && p >= s.lo && p < s.hi {
-			return start + l.offset[n] - l.offset[c.nodes[s.lo]]
+			return s.start + l.offset[n] - s.base
 		}
-		start += l.segSize(s)
 	}
 	panic("propeller: node outside the merged chains")
 }
 
-// segSize is the size in bytes of a segment.
-func (l *layout) segSize(s segment) uint64 {
-	end := s.c.size
-	if s.hi < len(s.c.nodes) {
-		end = l.offset[s.c.nodes[s.hi]]
+// place sets the start and base of each segment, in order.
+func (l *layout) place(segs []segment) []segment {
+	var start uint64
+	for i := range segs {
+		s := &segs[i]
+		s.start, s.base = start, l.offset[s.c.nodes[s.lo]]
+		end := s.c.size
+		if s.hi < len(s.c.nodes) {
+			end = l.offset[s.c.nodes[s.hi]]
+		}
+		start += end - s.base
 	}
-	return end - l.offset[s.c.nodes[s.lo]]
+	return segs
 }
 
-// score sums the scores of jumps laid out as segs says.
-func (l *layout) score(jumps []int, segs []segment) float64 {
-	var sum float64
-	for _, ji := range jumps {
-		j := l.g.jumps[ji]
-		sum += jumpScore(j, l.addr(j.src, segs)+l.g.sizes[j.src], l.addr(j.dst, segs))
-	}
-	return sum
+// jumpScore scores jump ji laid out as segs says.
+func (l *layout) jumpScore(ji int, segs []segment) float64 {
+	j := l.g.jumps[ji]
+	return jumpScore(j, l.addr(j.src, segs)+l.g.sizes[j.src], l.addr(j.dst, segs))
 }
 
 // mergeBest merges the two chains whose merge gains the most, and reports
@@ -269,14 +283,30 @@ func (l *layout) try(cand candidate, best *candidate) {
 	if first != 0 && (cand.x.hasEntry() || cand.y.hasEntry()) {
 		return
 	}
-	cross := cand.x.adjacent[cand.y]
-	cand.gain = l.score(cross, segs)
+	l.place(segs)
+	cand.gain = 0
+	for _, ji := range cand.x.adjacent[cand.y] {
+		cand.gain += l.jumpScore(ji, segs)
+	}
 	if cand.kind != mergeXY {
-		cand.gain += l.score(cand.x.internal, segs) - cand.x.score
+		cand.gain += l.splitGain(cand.x, cand.split, segs)
 	}
 	if cand.gain > best.gain {
 		*best = cand
 	}
+}
+
+// splitGain is what splitting x at split changes in the scores of its
+// jumps: only those from one side of the split to the other move.
+func (l *layout) splitGain(x *chain, split int, segs []segment) float64 {
+	var gain float64
+	for _, ji := range x.internal {
+		j := l.g.jumps[ji]
+		if (l.pos[j.src] < split) != (l.pos[j.dst] < split) {
+			gain += l.jumpScore(ji, segs) - l.jscore[ji]
+		}
+	}
+	return gain
 }
 
 // apply merges the chains of cand into a new chain.
@@ -287,17 +317,17 @@ func (l *layout) apply(cand candidate) {
 	for _, s := range cand.segments() {
 		z.nodes = append(z.nodes, s.c.nodes[s.lo:s.hi]...)
 	}
-	l.place(z)
+	l.placeNodes(z)
 	z.internal = slices.Concat(x.internal, y.internal, x.adjacent[y])
-	z.score = l.score(z.internal, []segment{{z, 0, len(z.nodes)}})
+	l.scoreChain(z)
 	l.relink(z, x, y)
 	l.relink(z, y, x)
 	l.chains = slices.DeleteFunc(l.chains, func(c *chain) bool { return c == x || c == y })
 	l.chains = append(l.chains, z)
 }
 
-// place sets the chain, index and offset of z's nodes.
-func (l *layout) place(z *chain) {
+// placeNodes sets the chain, index and offset of z's nodes.
+func (l *layout) placeNodes(z *chain) {
 	var off uint64
 	for i, n := range z.nodes {
 		l.chainOf[n], l.pos[n], l.offset[n] = z, i, off
