@@ -69,14 +69,19 @@ func newProgram(funcs []bbaddrmap.Func, names func(addr uint64) []string) *progr
 // newFuncCFG is the graph of f's blocks, without edges. A block ID seen
 // twice (a clone) keeps its first place.
 func newFuncCFG(f bbaddrmap.Func, names []string) *funcCFG {
-	g := &funcCFG{names: names, edges: map[[2]int]uint64{}}
-	seen := map[uint32]bool{}
+	g := &funcCFG{names: names}
+	var seen map[uint32]bool // with several ranges, where clones are
+	if len(f.Ranges) > 1 {
+		seen = map[uint32]bool{}
+	}
 	for ri, r := range f.Ranges {
 		end := r.Base
 		for _, b := range r.Blocks {
 			addr := r.Base + uint64(b.Offset)
 			if !seen[b.ID] && addr >= end {
-				seen[b.ID] = true
+				if seen != nil {
+					seen[b.ID] = true
+				}
 				g.blocks = append(g.blocks, block{id: b.ID, addr: addr, size: uint64(b.Size), part: ri, meta: b.Meta})
 				end = addr + uint64(b.Size)
 			}
@@ -131,7 +136,7 @@ func (p *program) addRange(r aggregate.Range, n uint64) {
 	for i := first.blk; i <= last.blk; i++ {
 		f.blocks[i].count += n
 		if i > first.blk {
-			f.edges[[2]int{i - 1, i}] += n
+			f.addEdge(i-1, i, n)
 		}
 	}
 }
@@ -155,7 +160,7 @@ func (p *program) addBranch(b record.Branch, n uint64) {
 		return
 	}
 	if src.fn == dst.fn && !p.funcs[src.fn].blocks[src.blk].returns() {
-		p.funcs[src.fn].edges[[2]int{src.blk, dst.blk}] += n
+		p.funcs[src.fn].addEdge(src.blk, dst.blk, n)
 	}
 }
 
@@ -163,4 +168,12 @@ func (p *program) addBranch(b record.Branch, n uint64) {
 // into its own function is a return from a recursive call.
 func (b block) returns() bool {
 	return b.meta.Has(bbaddrmap.HasReturn) && !b.meta.Has(bbaddrmap.HasTailCall)
+}
+
+// addEdge counts n on the edge between blocks from and to.
+func (f *funcCFG) addEdge(from, to int, n uint64) {
+	if f.edges == nil {
+		f.edges = map[[2]int]uint64{}
+	}
+	f.edges[[2]int{from, to}] += n
 }

@@ -14,9 +14,8 @@ import (
 //
 // and 0 otherwise. A jump is conditional when its block has another
 // successor. Chains of blocks start one per block and are merged, the
-// pair that gains the most first, by concatenation or by splitting the
-// smaller-than-128-block one around the other; the entry block stays
-// first. The chains are then concatenated, the entry's first, the others
+// pair that gains the most first, by concatenation or by splitting one
+// around the other (tryKinds); the entry block stays first. The chains are then concatenated, the entry's first, the others
 // by density (count per byte).
 const (
 	fallthroughCond   = 1.0
@@ -110,29 +109,32 @@ type segment struct {
 	start, base uint64
 }
 
-// segments are the parts of x and y in the order cand puts them.
-func (cand candidate) segments() []segment {
+// segments appends to buf the parts of x and y in the order cand puts
+// them.
+func (cand candidate) segments(buf []segment) []segment {
 	x, y, s := cand.x, cand.y, cand.split
 	n := len(x.nodes)
 	switch cand.kind {
 	case mergeX1YX2:
-		return []segment{{c: x, lo: 0, hi: s}, {c: y, lo: 0, hi: len(y.nodes)}, {c: x, lo: s, hi: n}}
+		return append(buf, segment{c: x, lo: 0, hi: s}, segment{c: y, lo: 0, hi: len(y.nodes)}, segment{c: x, lo: s, hi: n})
 	case mergeYX2X1:
-		return []segment{{c: y, lo: 0, hi: len(y.nodes)}, {c: x, lo: s, hi: n}, {c: x, lo: 0, hi: s}}
+		return append(buf, segment{c: y, lo: 0, hi: len(y.nodes)}, segment{c: x, lo: s, hi: n}, segment{c: x, lo: 0, hi: s})
 	case mergeX2X1Y:
-		return []segment{{c: x, lo: s, hi: n}, {c: x, lo: 0, hi: s}, {c: y, lo: 0, hi: len(y.nodes)}}
+		return append(buf, segment{c: x, lo: s, hi: n}, segment{c: x, lo: 0, hi: s}, segment{c: y, lo: 0, hi: len(y.nodes)})
 	}
-	return []segment{{c: x, lo: 0, hi: n}, {c: y, lo: 0, hi: len(y.nodes)}}
+	return append(buf, segment{c: x, lo: 0, hi: n}, segment{c: y, lo: 0, hi: len(y.nodes)})
 }
 
 // layout is the state of extTSP.
 type layout struct {
 	g       *layoutGraph
 	chainOf []*chain
-	pos     []int     // a node's index in its chain
-	offset  []uint64  // a node's byte offset in its chain
-	jscore  []float64 // a jump's score in its chain (0 between chains)
-	chains  []*chain  // alive, in creation order
+	pos     []int           // a node's index in its chain
+	offset  []uint64        // a node's byte offset in its chain
+	jscore  []float64       // a jump's score in its chain (0 between chains)
+	linked  map[[2]int]bool // (src, dst) of every jump
+	segBuf  [3]segment
+	chains  []*chain // alive, in creation order
 	nextID  int
 	cache   map[[2]int]candidate // best merge of two chains, by their ids
 }
@@ -149,7 +151,7 @@ func extTSP(g *layoutGraph) []int {
 func newLayout(g *layoutGraph) *layout {
 	n := len(g.sizes)
 	l := &layout{g: g, chainOf: make([]*chain, n), pos: make([]int, n), offset: make([]uint64, n),
-		jscore: make([]float64, len(g.jumps)), cache: map[[2]int]candidate{}}
+		jscore: make([]float64, len(g.jumps)), linked: map[[2]int]bool{}, cache: map[[2]int]candidate{}}
 	for i := range n {
 		c := &chain{id: l.nextID, nodes: []int{i}, size: g.sizes[i], count: g.counts[i], adjacent: map[*chain][]int{}}
 		l.nextID++
@@ -157,6 +159,7 @@ func newLayout(g *layoutGraph) *layout {
 		l.chains = append(l.chains, c)
 	}
 	for ji, j := range g.jumps {
+		l.linked[[2]int{j.src, j.dst}] = true
 		x, y := l.chainOf[j.src], l.chainOf[j.dst]
 		if x == y {
 			x.internal = append(x.internal, ji)
@@ -261,24 +264,44 @@ func (l *layout) bestOf(x, y *chain) candidate {
 	return best
 }
 
-// tryKinds keeps in best the merges of x then y that gain more: joined,
-// and with x split around y when x is short enough. The entry node stays
-// first.
+// tryKinds keeps in best the merges of x then y that gain more, as
+// LLVM's ext-TSP tries them: joined; x split after a jump into y's first
+// node, or before the target of a jump from y's last; and, x short
+// enough, x split anywhere but along a jump between neighbours.
 func (l *layout) tryKinds(x, y *chain, best *candidate) {
 	l.try(candidate{x: x, y: y, kind: mergeXY}, best)
+	for _, ji := range x.adjacent[y] {
+		j := l.g.jumps[ji]
+		if j.dst == y.nodes[0] && l.chainOf[j.src] == x {
+			l.trySplit(x, y, l.pos[j.src]+1, best, mergeX1YX2, mergeX2X1Y)
+		}
+		if j.src == y.nodes[len(y.nodes)-1] && l.chainOf[j.dst] == x {
+			l.trySplit(x, y, l.pos[j.dst], best, mergeX1YX2, mergeYX2X1)
+		}
+	}
 	if len(x.nodes) > splitThreshold {
 		return
 	}
 	for s := 1; s < len(x.nodes); s++ {
-		for _, k := range [...]mergeKind{mergeX1YX2, mergeYX2X1, mergeX2X1Y} {
-			l.try(candidate{x: x, y: y, kind: k, split: s}, best)
+		if !l.linked[[2]int{x.nodes[s-1], x.nodes[s]}] {
+			l.trySplit(x, y, s, best, mergeX1YX2, mergeYX2X1, mergeX2X1Y)
 		}
+	}
+}
+
+// trySplit tries the merges of kinds with x split at s.
+func (l *layout) trySplit(x, y *chain, s int, best *candidate, kinds ...mergeKind) {
+	if s <= 0 || s >= len(x.nodes) {
+		return
+	}
+	for _, k := range kinds {
+		l.try(candidate{x: x, y: y, kind: k, split: s}, best)
 	}
 }
 
 // try scores cand and keeps it in best if it gains more.
 func (l *layout) try(cand candidate, best *candidate) {
-	segs := cand.segments()
+	segs := cand.segments(l.segBuf[:0])
 	first := segs[0].c.nodes[segs[0].lo]
 	if first != 0 && (cand.x.hasEntry() || cand.y.hasEntry()) {
 		return
@@ -314,7 +337,7 @@ func (l *layout) apply(cand candidate) {
 	x, y := cand.x, cand.y
 	z := &chain{id: l.nextID, size: x.size + y.size, count: x.count + y.count, adjacent: map[*chain][]int{}}
 	l.nextID++
-	for _, s := range cand.segments() {
+	for _, s := range cand.segments(nil) {
 		z.nodes = append(z.nodes, s.c.nodes[s.lo:s.hi]...)
 	}
 	l.placeNodes(z)
