@@ -2,6 +2,7 @@ package propeller
 
 import (
 	"bytes"
+	encbin "encoding/binary"
 	"reflect"
 	"strings"
 	"testing"
@@ -138,4 +139,34 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: Validate = %v, want %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// FuzzBuild lays out the test program under arbitrary counts (each 5
+// bytes: a kind and count, then two 16-bit offsets into 0x1000-0x2040):
+// nothing may panic, and every profile built must pass Validate.
+func FuzzBuild(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0x0c, 0})                               // a range in leaf's block 0
+	f.Add([]byte{1, 0x0c, 0, 0x20, 0, 0, 0x20, 0, 0x3c, 0})       // a branch and a range
+	f.Add([]byte{3, 0x10, 0x10, 0, 0, 5, 0x2c, 0x10, 0x20, 0x10}) // a call to leaf, a loop in main
+	f.Add([]byte{0, 0x3c, 0, 0x00, 0})                            // a range backwards
+	f.Fuzz(func(t *testing.T, data []byte) {
+		funcs, syms, _ := testProgram()
+		c := aggregate.NewCounters()
+		for ; len(data) >= 5; data = data[5:] {
+			a := 0x1000 + uint64(encbin.LittleEndian.Uint16(data[1:]))%0x1040
+			b := 0x1000 + uint64(encbin.LittleEndian.Uint16(data[3:]))%0x1040
+			if data[0]&1 == 0 {
+				c.Ranges[aggregate.Range{Start: a, End: b}] += uint64(data[0]>>1) + 1
+			} else {
+				c.Branches[record.Branch{From: a, To: b}] += uint64(data[0]>>1) + 1
+			}
+		}
+		p, err := Build(funcs, syms, c)
+		if err != nil {
+			return
+		}
+		if err := Validate(p, funcs, syms); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

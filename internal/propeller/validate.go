@@ -13,31 +13,40 @@ import (
 // every clustered block in its function's map once, its entry block
 // first.
 func Validate(p *Profile, funcs []bbaddrmap.Func, syms []binary.Symbol) error {
-	byAddr := map[uint64]*bbaddrmap.Func{}
-	for i := range funcs {
-		if len(funcs[i].Ranges) > 0 {
-			byAddr[funcs[i].Addr()] = &funcs[i]
-		}
-	}
-	addrOf := map[string]uint64{}
-	for _, s := range syms {
-		addrOf[s.Name] = s.Addr
-	}
+	maps := mapsByName(funcs, syms)
 	seen := map[string]bool{}
 	for _, f := range p.Funcs {
-		if seen[f.Names[0]] {
-			return fmt.Errorf("propeller: function %s twice in the profile", f.Names[0])
+		name := f.Names[0]
+		if seen[name] {
+			return fmt.Errorf("propeller: function %s twice in the profile", name)
 		}
-		seen[f.Names[0]] = true
-		m, ok := byAddr[addrOf[f.Names[0]]]
-		if _, named := addrOf[f.Names[0]]; !named || !ok || len(m.Ranges[0].Blocks) == 0 {
-			return fmt.Errorf("propeller: function %s is not in the binary's %s", f.Names[0], bbaddrmap.Section)
+		seen[name] = true
+		m := maps[name]
+		if m == nil || len(m.Ranges[0].Blocks) == 0 {
+			return fmt.Errorf("propeller: function %s is not in the binary's %s", name, bbaddrmap.Section)
 		}
 		if err := validateClusters(f, m); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mapsByName gives the map of each function symbol's function.
+func mapsByName(funcs []bbaddrmap.Func, syms []binary.Symbol) map[string]*bbaddrmap.Func {
+	byAddr := map[uint64]*bbaddrmap.Func{}
+	for i := range funcs {
+		if len(funcs[i].Ranges) > 0 {
+			byAddr[funcs[i].Addr()] = &funcs[i]
+		}
+	}
+	maps := map[string]*bbaddrmap.Func{}
+	for _, s := range syms {
+		if m := byAddr[s.Addr]; m != nil {
+			maps[s.Name] = m
+		}
+	}
+	return maps
 }
 
 // validateClusters checks f's clusters against its map m.
