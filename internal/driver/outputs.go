@@ -286,7 +286,7 @@ func (r *outputRow) write(o *output, bins *binaries, in *profileInput, pending *
 		if err := pending.add(path, f.write); err != nil {
 			return nil, err
 		}
-		written = append(written, OutputFile{Format: o.flag, Path: path, BuildIDs: r.buildIDs(bins, f)})
+		written = append(written, OutputFile{Format: o.flag, Path: path, BuildIDs: r.buildIDs(bins, f), Part: r.part(f)})
 	}
 	return written, nil
 }
@@ -323,6 +323,15 @@ func (r *outputRow) path(o *output, bins *binaries, f profileFile) (string, erro
 		return partPath(o.path, bins.files[bin].Path(), parts[f.part], among)
 	}
 	return outputPathExt(o.path, bins.files[bin].Path(), formatColumns[r.format].ext, among)
+}
+
+// part names the part f is of its binary's files, for a format of
+// several ("" for others).
+func (r *outputRow) part(f profileFile) string {
+	if parts := formatColumns[r.format].parts; parts != nil {
+		return parts[f.part]
+	}
+	return ""
 }
 
 // oneFile is the one file of a row.

@@ -72,13 +72,22 @@ func propellerRebuild(t *testing.T, root, lbrgen, cc string) {
 	checkMergedHosts(t, dir, app)
 }
 
-// convertTo runs opts into out.
+// convertTo converts opts into out; a Propeller output must list its two
+// files.
 func convertTo(t *testing.T, opts Options, out string) {
 	t.Helper()
 	var stderr bytes.Buffer
 	opts.Output, opts.Stderr = out, &stderr
-	if err := Run(context.Background(), opts); err != nil {
+	res, err := Convert(context.Background(), opts)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	var parts []string
+	for _, f := range res.Files {
+		parts = append(parts, f.Part)
+	}
+	if opts.Format == "propeller" && !slices.Equal(parts, []string{propellerCC, propellerLD}) {
+		t.Errorf("Result.Files of parts %q, want the cc and ld profiles", parts)
 	}
 }
 
