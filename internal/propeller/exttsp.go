@@ -2,6 +2,7 @@ package propeller
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 )
 
@@ -25,6 +26,7 @@ const (
 	forwardDistance   = 1024
 	backwardDistance  = 640
 	splitThreshold    = 128
+	minGain           = 1e-9 // a merge must gain more
 )
 
 // jump is an edge of the layout graph between node indexes.
@@ -69,7 +71,8 @@ func conditional(jumps []jump) {
 
 // chain is an ordered run of nodes.
 type chain struct {
-	id          int // fresh at each merge: cached gains of older ids are stale
+	id          int  // in the order chains are made
+	merged      bool // into a later chain
 	nodes       []int
 	size, count uint64
 	score       float64
@@ -136,7 +139,7 @@ type layout struct {
 	segBuf  [3]segment
 	chains  []*chain // alive, in creation order
 	nextID  int
-	cache   map[[2]int]candidate // best merge of two chains, by their ids
+	queue   mergeQueue
 }
 
 // extTSP orders the nodes of g, node 0 first.
@@ -151,7 +154,7 @@ func extTSP(g *layoutGraph) []int {
 func newLayout(g *layoutGraph) *layout {
 	n := len(g.sizes)
 	l := &layout{g: g, chainOf: make([]*chain, n), pos: make([]int, n), offset: make([]uint64, n),
-		jscore: make([]float64, len(g.jumps)), linked: map[[2]int]bool{}, cache: map[[2]int]candidate{}}
+		jscore: make([]float64, len(g.jumps)), linked: map[[2]int]bool{}}
 	for i := range n {
 		c := &chain{id: l.nextID, nodes: []int{i}, size: g.sizes[i], count: g.counts[i], adjacent: map[*chain][]int{}}
 		l.nextID++
@@ -170,6 +173,9 @@ func newLayout(g *layoutGraph) *layout {
 	}
 	for _, c := range l.chains {
 		l.scoreChain(c)
+	}
+	for _, c := range l.chains {
+		l.queueMerges(c)
 	}
 	return l
 }
@@ -217,23 +223,46 @@ func (l *layout) jumpScore(ji int, segs []segment) float64 {
 }
 
 // mergeBest merges the two chains whose merge gains the most, and reports
-// whether one gained anything.
+// whether one gained anything. The queue holds the best merge of every
+// two neighbouring chains, computed when the later of them was made;
+// merges of a chain since merged into another are stale.
 func (l *layout) mergeBest() bool {
-	best := candidate{gain: 1e-9}
-	for _, x := range l.chains {
-		for y := range x.adjacent {
-			if x.id < y.id {
-				if c := l.bestOf(x, y); betterMerge(c, best) {
-					best = c
-				}
-			}
+	for l.queue.Len() > 0 {
+		c := heap.Pop(&l.queue).(candidate)
+		if !c.x.merged && !c.y.merged {
+			l.apply(c)
+			return true
 		}
 	}
-	if best.x == nil {
-		return false
+	return false
+}
+
+// queueMerges queues the merges that gain of c with each neighbour made
+// before it (each pair once: c is the newest chain, or the chains are
+// queued in the order they were made).
+func (l *layout) queueMerges(c *chain) {
+	for x := range c.adjacent {
+		if x.id > c.id {
+			continue
+		}
+		if m := l.bestOf(x, c); m.gain > minGain {
+			heap.Push(&l.queue, m)
+		}
 	}
-	l.apply(best)
-	return true
+}
+
+// mergeQueue orders merges, the best first (betterMerge).
+type mergeQueue []candidate
+
+func (q mergeQueue) Len() int           { return len(q) }
+func (q mergeQueue) Less(i, j int) bool { return betterMerge(q[i], q[j]) }
+func (q mergeQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *mergeQueue) Push(x any)        { *q = append(*q, x.(candidate)) }
+func (q *mergeQueue) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
 }
 
 // betterMerge orders candidates by gain, then by their chains' ids, so
@@ -251,16 +280,11 @@ func (c candidate) key() [2]int {
 	return [2]int{min(c.x.id, c.y.id), max(c.x.id, c.y.id)}
 }
 
-// bestOf is the best merge of x and y, cached.
+// bestOf is the best merge of x and y (x made first).
 func (l *layout) bestOf(x, y *chain) candidate {
-	key := [2]int{x.id, y.id}
-	if c, ok := l.cache[key]; ok {
-		return c
-	}
 	best := candidate{x: x, y: y, gain: -1}
 	l.tryKinds(x, y, &best)
 	l.tryKinds(y, x, &best)
-	l.cache[key] = best
 	return best
 }
 
@@ -345,6 +369,8 @@ func (l *layout) apply(cand candidate) {
 	l.scoreChain(z)
 	l.relink(z, x, y)
 	l.relink(z, y, x)
+	x.merged, y.merged = true, true
+	l.queueMerges(z)
 	l.chains = slices.DeleteFunc(l.chains, func(c *chain) bool { return c == x || c == y })
 	l.chains = append(l.chains, z)
 }

@@ -2,7 +2,9 @@ package propeller
 
 import (
 	"errors"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/profgen/profgen/internal/aggregate"
 	"github.com/profgen/profgen/internal/binary"
@@ -71,10 +73,31 @@ func Build(funcs []bbaddrmap.Func, syms []binary.Symbol, c *aggregate.Counters) 
 	if len(hot) == 0 {
 		return nil, ErrNoHotFunction
 	}
-	for _, i := range orderFuncs(p, hot) {
-		prof.Funcs = append(prof.Funcs, layoutFunc(p.funcs[i]))
-	}
+	prof.Funcs = layoutAll(p, orderFuncs(p, hot))
 	return prof, nil
+}
+
+// layoutAll lays out the functions order gives (indexes in p.funcs), in
+// that order, one per CPU at a time: each layout is the function's alone.
+func layoutAll(p *program, order []int) []Func {
+	out := make([]Func, len(order))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(order)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				out[k] = layoutFunc(p.funcs[order[k]])
+			}
+		}()
+	}
+	for k := range order {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	return out
 }
 
 // symbolNames groups the names of function symbols by address, and says
