@@ -70,6 +70,35 @@ func propellerRebuild(t *testing.T, root, lbrgen, cc string) {
 		t.Errorf("ld profile %q: want main and mix, not never", ld)
 	}
 	checkMergedHosts(t, dir, app)
+	checkWithLibc(t, dir, opts, out)
+}
+
+// checkWithLibc: with libc beside the program (no file of its own: no
+// branch of lbrgen's trace counts in it, and it has no address map), the
+// program gets its files named after it, the bytes of its profiles alone
+// (in one).
+func checkWithLibc(t *testing.T, dir string, opts Options, one string) {
+	t.Helper()
+	libc := "/lib/x86_64-linux-gnu/libc.so.6"
+	if _, err := os.Stat(libc); err != nil {
+		return
+	}
+	out := filepath.Join(dir, "two") + "/"
+	var stderr bytes.Buffer
+	opts.Binaries = append(opts.Binaries, libc)
+	opts.Output, opts.Stderr = out, &stderr
+	if err := Run(context.Background(), opts); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	files, _ := os.ReadDir(out)
+	if len(files) != 2 {
+		t.Fatalf("%d files, want app's two", len(files))
+	}
+	for _, part := range []string{propellerCC, propellerLD} {
+		if a, b := readLines(t, filepath.Join(out, "app."+part)), readLines(t, filepath.Join(one, part)); !slices.Equal(a, b) {
+			t.Errorf("app.%s differs from the profile of app alone", part)
+		}
+	}
 }
 
 // convertTo converts opts into out; a Propeller output must list its two
