@@ -267,11 +267,11 @@ func (q *mergeQueue) Pop() any {
 
 // betterMerge orders candidates by gain, then by their chains' ids, so
 // that the layout does not depend on map order.
-func betterMerge(c, best candidate) bool {
-	if c.gain != best.gain || best.x == nil {
-		return c.gain > best.gain
+func betterMerge(c, other candidate) bool {
+	if c.gain != other.gain {
+		return c.gain > other.gain
 	}
-	a, b := c.key(), best.key()
+	a, b := c.key(), other.key()
 	return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) < 0
 }
 
