@@ -1,12 +1,17 @@
 package driver
 
 import (
+	"cmp"
+	"debug/dwarf"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
+	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/binary/bbaddrmap"
 	"github.com/profgen/profgen/internal/propeller"
 )
@@ -81,7 +86,7 @@ func propellerProfile(o *output, bins *binaries, i int, c lbrCounts) (*propeller
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
-	prof, err := propeller.Build(funcs, f.FuncSymbols(), c.counters)
+	prof, err := propeller.Build(funcs, f.FuncSymbols(), c.counters, compileUnits(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
@@ -127,4 +132,58 @@ func validatePropeller(o *output) error {
 		return usagef("--format=propeller writes two files: make -o a directory or a prefix, not -")
 	}
 	return nil
+}
+
+// unitRange is an address range of a compile unit.
+type unitRange struct {
+	lo, hi uint64
+	name   string
+}
+
+// compileUnits gives the name of the compile unit at an address of f, as
+// clang matches it to an m line (DW_AT_name without a leading ./), read
+// from f's DWARF when first asked; "" where there is none.
+func compileUnits(f *binary.File) func(uint64) string {
+	var once sync.Once
+	var units []unitRange
+	return func(addr uint64) string {
+		once.Do(func() { units = unitRanges(f) })
+		i, _ := slices.BinarySearchFunc(units, addr+1, func(u unitRange, a uint64) int { return cmp.Compare(u.lo, a) })
+		if i > 0 && addr < units[i-1].hi {
+			return units[i-1].name
+		}
+		return ""
+	}
+}
+
+// unitRanges are the address ranges of f's compile units, by address.
+func unitRanges(f *binary.File) []unitRange {
+	d, err := f.DWARF()
+	if err != nil {
+		return nil
+	}
+	var units []unitRange
+	r := d.Reader()
+	for e, err := r.Next(); e != nil && err == nil; e, err = r.Next() {
+		if e.Tag == dwarf.TagCompileUnit {
+			units = append(units, rangesOf(d, e)...)
+		}
+		r.SkipChildren()
+	}
+	slices.SortFunc(units, func(a, b unitRange) int { return cmp.Compare(a.lo, b.lo) })
+	return units
+}
+
+// rangesOf are the ranges of the compile unit e.
+func rangesOf(d *dwarf.Data, e *dwarf.Entry) []unitRange {
+	name, _ := e.Val(dwarf.AttrName).(string)
+	for strings.HasPrefix(name, "./") {
+		name = name[2:]
+	}
+	rs, _ := d.Ranges(e)
+	units := make([]unitRange, 0, len(rs))
+	for _, r := range rs {
+		units = append(units, unitRange{lo: r[0], hi: r[1], name: name})
+	}
+	return units
 }

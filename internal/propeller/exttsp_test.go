@@ -61,6 +61,8 @@ func FuzzReadCC(f *testing.F) {
 		"!main/alias M=a.c\n!!0 1\n!!2\n",
 		"v2\n", "v1\nc 0\n", "v1\nf a\nc 0 0\n", "v1\nf a\nf a\n", "v1\nz\n", "!\n", "v1\nf a\nc 6.1\n",
 		"v1\nf a\nc 99999999999\n", "v1\n\n",
+		"v1\nm a.c\nf s\nc 0\nm b.c\nf s\nc 0 1\n", "v1\nm a.c\nf s\nm a.c\nf s\n", "v1\nm\n", "v1\nm a b\n",
+		"!s M=a.c\n!!0\n!s M=b.c\n!!0\n", "!s M=\n",
 	} {
 		f.Add([]byte(s))
 	}

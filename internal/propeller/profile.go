@@ -16,14 +16,18 @@ type Profile struct {
 	// Funcs are the hot functions, in the order of the ld profile.
 	Funcs []Func
 	// Ambiguous counts the hot functions left out because another
-	// function has one of their names (static functions of two files):
-	// clang would take the profile of one for both.
+	// function has one of their names (static functions of two files)
+	// and no compile unit tells them apart: clang would take the profile
+	// of one for both.
 	Ambiguous int
 }
 
 // Func is the layout of one function.
 type Func struct {
 	Names []string // the first names it, the others are aliases
+	// Module is the name of its compile unit, given for a function whose
+	// name is another's too (the cc profile's m line, M= in v0).
+	Module string
 	// Clusters are block IDs in layout order; the first holds the entry
 	// block first. Blocks in none go to the function's .cold part.
 	Clusters [][]uint32
@@ -53,28 +57,49 @@ type EdgeCount struct {
 var ErrNoHotFunction = errors.New("no sampled address is in a block of " + bbaddrmap.Section)
 
 // Build computes the profile of a binary from its map, its function
-// symbols and its LBR counters (at the binary's addresses).
-func Build(funcs []bbaddrmap.Func, syms []binary.Symbol, c *aggregate.Counters) (*Profile, error) {
+// symbols and its LBR counters (at the binary's addresses). module, when
+// not nil, names the compile unit of the code at an address (DWARF's
+// DW_AT_name, as clang matches the cc profile's m lines): a function whose
+// name another function has too is kept when its unit tells it apart.
+func Build(funcs []bbaddrmap.Func, syms []binary.Symbol, c *aggregate.Counters, module func(addr uint64) string) (*Profile, error) {
 	names, ambiguous := symbolNames(syms)
 	p := newProgram(funcs, func(addr uint64) []string { return names[addr] })
 	p.addCounts(c)
 	prof := &Profile{}
 	var hot []int
+	mods := map[int]string{}
+	seen := map[[2]string]bool{}
 	for i, f := range p.funcs {
 		if !f.hot() {
 			continue
 		}
 		if slices.ContainsFunc(f.names, func(n string) bool { return ambiguous[n] }) {
-			prof.Ambiguous++
-			continue
+			m := moduleOf(module, f)
+			if m == "" || seen[[2]string{f.names[0], m}] {
+				prof.Ambiguous++
+				continue
+			}
+			seen[[2]string{f.names[0], m}], mods[i] = true, m
 		}
 		hot = append(hot, i)
 	}
 	if len(hot) == 0 {
 		return nil, ErrNoHotFunction
 	}
-	prof.Funcs = layoutAll(p, orderFuncs(p, hot))
+	order := orderFuncs(p, hot)
+	prof.Funcs = layoutAll(p, order)
+	for k, i := range order {
+		prof.Funcs[k].Module = mods[i]
+	}
 	return prof, nil
+}
+
+// moduleOf is the compile unit of f's entry ("": unknown).
+func moduleOf(module func(uint64) string, f *funcCFG) string {
+	if module == nil {
+		return ""
+	}
+	return module(f.blocks[f.entry].addr)
 }
 
 // layoutAll lays out the functions order gives (indexes in p.funcs), in

@@ -3,6 +3,7 @@ package propeller
 import (
 	"bytes"
 	encbin "encoding/binary"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,7 +52,7 @@ func testProgram() ([]bbaddrmap.Func, []binary.Symbol, *aggregate.Counters) {
 
 func TestBuild(t *testing.T) {
 	funcs, syms, c := testProgram()
-	p, err := Build(funcs, syms, c)
+	p, err := Build(funcs, syms, c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestBuild(t *testing.T) {
 
 func TestWrite(t *testing.T) {
 	funcs, syms, c := testProgram()
-	p, err := Build(funcs, syms, c)
+	p, err := Build(funcs, syms, c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,14 +112,30 @@ func TestWrite(t *testing.T) {
 
 func TestBuildRefuses(t *testing.T) {
 	funcs, syms, _ := testProgram()
-	if _, err := Build(funcs, syms, aggregate.NewCounters()); err != ErrNoHotFunction {
+	if _, err := Build(funcs, syms, aggregate.NewCounters(), nil); err != ErrNoHotFunction {
 		t.Errorf("Build of no counts: %v, want ErrNoHotFunction", err)
 	}
 	_, _, c := testProgram()
 	dup := append(syms, binary.Symbol{Name: "main", Addr: 0x3000})
-	p, err := Build(funcs, dup, c)
+	p, err := Build(funcs, dup, c, nil)
 	if err != nil || p.Ambiguous != 1 || len(p.Funcs) != 1 {
 		t.Errorf("Build with main twice: %+v, %v; want leaf alone", p, err)
+	}
+	unit := func(addr uint64) string { return fmt.Sprintf("u%x.c", addr) }
+	p, err = Build(funcs, dup, c, unit)
+	if err != nil || p.Ambiguous != 0 || len(p.Funcs) != 2 || p.Funcs[0].Module != "u2000.c" || p.Funcs[1].Module != "" {
+		t.Fatalf("Build with main twice and units: %+v, %v; want main of u2000.c and leaf", p, err)
+	}
+	var b bytes.Buffer
+	if err := WriteCC(&b, p, CCOptions{Version: CCv1}); err != nil || !strings.HasPrefix(b.String(), "v1\nm u2000.c\nf main\n") {
+		t.Errorf("WriteCC = %q, %v; want main's m line", b.String(), err)
+	}
+	if back, err := ReadCC(&b, "units"); err != nil || back.Funcs[0].Module != "u2000.c" {
+		t.Errorf("ReadCC = %+v, %v", back, err)
+	}
+	b.Reset()
+	if err := WriteCC(&b, p, CCOptions{Version: CCv0}); err != nil || !strings.HasPrefix(b.String(), "!main M=u2000.c\n") {
+		t.Errorf("WriteCC v0 = %q, %v; want M=", b.String(), err)
 	}
 }
 
@@ -161,7 +178,7 @@ func FuzzBuild(f *testing.F) {
 				c.Branches[record.Branch{From: a, To: b}] += uint64(data[0]>>1) + 1
 			}
 		}
-		p, err := Build(funcs, syms, c)
+		p, err := Build(funcs, syms, c, nil)
 		if err != nil {
 			return
 		}

@@ -10,12 +10,12 @@ import (
 
 // ReadCC reads a cc profile (v1 or v0) back: each function's names and
 // clusters (clone ids like 6.1 are refused: profgen writes none), as
-// clang's BasicBlockSectionsProfileReader reads them. Other v1 lines
-// (m, p, g, h, t, #, @) are skipped. name names the input in errors.
+// clang's BasicBlockSectionsProfileReader reads them, with their module
+// (an m line, M= in v0). Other v1 lines (p, g, h, t, #, @) are skipped. name names the input in errors.
 func ReadCC(r io.Reader, name string) (*Profile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
-	rd := ccReader{name: name, p: &Profile{}, seen: map[string]bool{}}
+	rd := ccReader{name: name, p: &Profile{}, seen: map[[2]string]bool{}}
 	for sc.Scan() {
 		rd.line++
 		if err := rd.parse(sc.Text()); err != nil {
@@ -33,8 +33,9 @@ type ccReader struct {
 	line    int
 	version int // 1 after a v1 line, else 0
 	p       *Profile
-	seen    map[string]bool
-	blocks  map[uint32]bool // of the current function
+	seen    map[[2]string]bool // (name, module) of the functions read
+	blocks  map[uint32]bool    // of the current function
+	module  string             // of the next function (an m line)
 }
 
 func (rd *ccReader) errorf(format string, args ...any) error {
@@ -66,7 +67,13 @@ func (rd *ccReader) v1(spec byte, s string) error {
 		return rd.function(strings.Split(s, " "))
 	case 'c':
 		return rd.cluster(s)
-	case 'm', 'p', 'g', 'h', 't', '#', '@':
+	case 'm':
+		if s == "" || strings.Contains(s, " ") {
+			return rd.errorf("invalid module name %q", s)
+		}
+		rd.module = s
+		return nil
+	case 'p', 'g', 'h', 't', '#', '@':
 		return nil
 	}
 	return rd.errorf("invalid specifier %q", spec)
@@ -85,9 +92,10 @@ func (rd *ccReader) v0(s string) error {
 		return rd.cluster(c)
 	}
 	names, module, _ := strings.Cut(body, " ")
-	if module != "" && !strings.HasPrefix(module, "M=") {
+	if module != "" && (!strings.HasPrefix(module, "M=") || module == "M=") {
 		return rd.errorf("unknown string %q", module)
 	}
+	rd.module = strings.TrimPrefix(module, "M=")
 	return rd.function(strings.Split(names, "/"))
 }
 
@@ -96,12 +104,14 @@ func (rd *ccReader) function(names []string) error {
 	if names[0] == "" {
 		return rd.errorf("no function name")
 	}
-	if rd.seen[names[0]] {
+	key := [2]string{names[0], rd.module}
+	if rd.seen[key] {
 		return rd.errorf("duplicate profile for function %q", names[0])
 	}
-	rd.seen[names[0]] = true
+	rd.seen[key] = true
 	rd.blocks = map[uint32]bool{}
-	rd.p.Funcs = append(rd.p.Funcs, Func{Names: names})
+	rd.p.Funcs = append(rd.p.Funcs, Func{Names: names, Module: rd.module})
+	rd.module = ""
 	return nil
 }
 

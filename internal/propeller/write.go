@@ -52,8 +52,12 @@ func WriteCC(w io.Writer, p *Profile, opts CCOptions) error {
 	return bw.Flush()
 }
 
-// writeV1Func writes `f names`, a `c` line per cluster, and the `g` line.
+// writeV1Func writes `m module` if any, `f names`, a `c` line per
+// cluster, and the `g` line.
 func writeV1Func(w *bufio.Writer, f Func, edges bool) {
+	if f.Module != "" {
+		fmt.Fprintf(w, "m %s\n", f.Module)
+	}
 	fmt.Fprintf(w, "f %s\n", strings.Join(f.Names, " "))
 	for _, c := range f.Clusters {
 		fmt.Fprintf(w, "c %s\n", joinIDs(c))
@@ -77,7 +81,11 @@ func writeEdges(w *bufio.Writer, blocks []BlockCount) {
 
 // writeV0Func writes `!name/alias` and a `!!` line per cluster.
 func writeV0Func(w *bufio.Writer, f Func) {
-	fmt.Fprintf(w, "!%s\n", strings.Join(f.Names, "/"))
+	module := ""
+	if f.Module != "" {
+		module = " M=" + f.Module
+	}
+	fmt.Fprintf(w, "!%s%s\n", strings.Join(f.Names, "/"), module)
 	for _, c := range f.Clusters {
 		fmt.Fprintf(w, "!!%s\n", joinIDs(c))
 	}
@@ -93,15 +101,24 @@ func joinIDs(ids []uint32) string {
 
 // WriteLD writes the ld profile lld reads with --symbol-ordering-file:
 // each function's symbol in order, then the .cold part of each function
-// that has one, in the same order.
+// that has one, in the same order; a name of two functions (static ones
+// of two files, told apart by their modules) once, lld ordering every
+// local symbol of that name there.
 func WriteLD(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
+	seen := map[string]bool{}
+	line := func(sym string) {
+		if !seen[sym] {
+			seen[sym] = true
+			fmt.Fprintln(bw, sym)
+		}
+	}
 	for _, f := range p.Funcs {
-		fmt.Fprintln(bw, f.Names[0])
+		line(f.Names[0])
 	}
 	for _, f := range p.Funcs {
 		if f.Cold {
-			fmt.Fprintln(bw, f.Names[0]+".cold")
+			line(f.Names[0] + ".cold")
 		}
 	}
 	return bw.Flush()

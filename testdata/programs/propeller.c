@@ -1,7 +1,7 @@
 // A program for the Propeller end-to-end test (internal/driver
 // propeller_test.go): hot loops whose rare branches clang lays out inline,
-// functions defined in the order opposite to their calls, and a function
-// never called.
+// functions defined in the order opposite to their calls, a function
+// never called, and a static function named as one of propeller2.c's.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,6 +9,12 @@ __attribute__((noinline)) static long rare(long x) {
 	printf("rare %ld\n", x);
 	return x * 3;
 }
+
+__attribute__((noinline)) static long helper(long x) {
+	return x % 7 == 3 ? x / 2 : x + 11;
+}
+
+long other(long x);
 
 __attribute__((noinline)) long never(long x) {
 	for (long i = 0; i < x; i++)
@@ -29,7 +35,8 @@ __attribute__((noinline)) long mix(long x, long i) {
 __attribute__((noinline)) long stepper(long x, long i) {
 	switch (i & 7) {
 	case 0: return mix(x, i);
-	case 1: return x + 1;
+	case 1: return helper(x) + 1;
+	case 2: return other(x);
 	case 7: return mix(x, i) * 2;
 	default: return x - i;
 	}
