@@ -94,7 +94,7 @@ func propellerProfile(o *output, bins *binaries, i int, c lbrCounts) (*propeller
 		return nil, fmt.Errorf("%s: %w", f.Path(), err)
 	}
 	if prof.Ambiguous > 0 {
-		fmt.Fprintf(o.Stderr, "profgen: warning: Propeller: %s%d sampled functions share their name with another function (static functions of two files) and are left out\n",
+		fmt.Fprintf(o.Stderr, "profgen: warning: Propeller: %s%d sampled functions share their name with another function (static functions of two files) and no compile unit in the DWARF (-gmlt) tells them apart: left out\n",
 			binaryPrefix(bins, f), prof.Ambiguous)
 	}
 	return prof, nil
