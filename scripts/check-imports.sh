@@ -21,7 +21,7 @@ declare -A rank=(
 	# symbolize
 	[symbolize]=4 [memprofsym]=4
 	# write: profiles from counts and symbols; reports
-	[generate]=5 [boltprof]=5 [csprofile]=5 [pprofout]=5 [rawprof]=5 [addrprof]=5 [profshow]=5 [profoverlap]=5 [proforder]=5
+	[generate]=5 [boltprof]=5 [csprofile]=5 [pprofout]=5 [rawprof]=5 [addrprof]=5 [profshow]=5 [profoverlap]=5 [proforder]=5 [propeller]=5
 	# the pipelines in one function each: conversion (driver), merge (profmerge)
 	[driver]=6 [profmerge]=6
 )

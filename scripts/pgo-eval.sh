@@ -14,7 +14,8 @@
 #   go      testdata/pgo-eval/goeval, interface calls and small hot functions
 #
 # C/C++ builds: clang-19 -O2 -g -fdebug-info-for-profiling
-# -fno-omit-frame-pointer, and
+# -fno-omit-frame-pointer -ffunction-sections -fbasic-block-address-map
+# (the map Propeller needs; it changes no code), and
 #   instr       -fprofile-generate, the training run, -fprofile-use (the bound)
 #   lbr-llvm    -fprofile-sample-use of llvm-profgen-19 on an exact LBR trace
 #               of the training run (tools/lbrgen, 32 branches per sample)
@@ -28,8 +29,16 @@
 #               (issue 28: bolt's Ir must be no higher than this one's + 0.2%)
 #   lbr-profgen+bolt  sample PGO and BOLT: lbr-profgen, traced again, BOLTed
 #               with profgen's fdata of that trace
+#   propeller   Propeller alone: the base build again, with profgen
+#               --format=propeller of the exact LBR trace (cc profile to
+#               clang, ld profile to lld-22)
+#   lbr-profgen+propeller  sample PGO and Propeller: lbr-profgen again, with
+#               the Propeller profiles of its trace (the one BOLT's uses)
 # (every C/C++ build links with -Wl,--emit-relocs, which BOLT needs to move
-# functions; BOLT builds are skipped without llvm-bolt-22 and perf2bolt-22)
+# functions; BOLT builds are skipped without llvm-bolt-22 and perf2bolt-22,
+# Propeller builds without ld.lld-22). Layout shows in time and in
+# instruction-cache misses more than in instructions: the table adds i1,
+# cachegrind's I1 misses with a 32 KiB 8-way cache (a real x86 core's).
 # and with PGO_EVAL_EXTRA=1 also stack-inclusive (--call-counts=inclusive),
 # stack-raw (--no-repair-skid), stack-exec (--call-counts=executions),
 # stack-blocks (--body-counts=blocks) and stack-hits (--body-counts=hits
@@ -113,6 +122,17 @@ ir() {
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
+# i1 BIN ARGS...: the instruction-cache misses of the run, cachegrind's
+# I1 of a 32 KiB 8-way cache of 64-byte lines (smaller simulated caches
+# rank BOLT's layout below none at all on sqlite), on a copy as ir's.
+i1() {
+	local bin=$1 run=$1
+	shift
+	[ -e "$bin.nodebug" ] && run=$bin.nodebug
+	traced_env "${ir_env[@]}" valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --cachegrind-out-file=/dev/null \
+		"$run" "$@" 2>&1 >/dev/null | sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+
 # cputime BIN ARGS...: user + system seconds of one run.
 cputime() {
 	local TIMEFORMAT='%3U %3S' t
@@ -131,8 +151,9 @@ measure() {
 	shift
 	for b in "$@"; do
 		record "$w" ir "$b" "$(ir "$(bin_of "$b")" "${measure_args[@]}")"
+		[ "$w" = go ] || record "$w" i1 "$b" "$(i1 "$(bin_of "$b")" "${measure_args[@]}")"
 	done
-	log "$w: instructions counted"
+	log "$w: instructions and I1 misses counted"
 	for ((r = 0; r < rounds; r++)); do
 		for b in "$@"; do
 			cputime "$(bin_of "$b")" "${time_args[@]}" >>"$out/$w.$b.times"
@@ -200,7 +221,7 @@ lowrate_merged() {
 
 # The C and C++ workloads: each sets cc, srcs, libs, train_args,
 # measure_args, time_args and train_repeat (training runs per perf record).
-cflags=(-O2 -g -fdebug-info-for-profiling -fno-omit-frame-pointer)
+cflags=(-O2 -g -fdebug-info-for-profiling -fno-omit-frame-pointer -ffunction-sections -fbasic-block-address-map)
 
 setup_sqlite() {
 	fetch_sqlite "$out/sqlite3" || { log "sqlite: cannot fetch the amalgamation (npm)"; return 1; }
@@ -240,6 +261,7 @@ c_workload() {
 	"setup_$w" || return 0
 	bin_of() { echo "$out/$w.$1"; }
 	mkdir -p "$d"
+	rm -f "$d/lbr-pgo.script" # of an earlier run's lbr-profgen build
 	log "$w: building"
 	run_bg c_build "$w" base
 	run_bg c_build "$w" instr-gen -fprofile-generate="$d/raw"
@@ -282,11 +304,46 @@ c_workload() {
 		run_bg c_build "$w" "$b" -fprofile-sample-use="$d/$b.prof"
 	done
 	wait
-	local bolt_builds=()
+	local bolt_builds=() propeller_builds=()
 	if have "$llvm_bolt" "$perf2bolt"; then
 		bolt_workload "$w" && bolt_builds=(bolt bolt-perf2bolt lbr-profgen+bolt)
 	fi
-	measure "$w" base instr lbr-llvm lbr-profgen "${stack_builds[@]}" "${bolt_builds[@]}"
+	if have ld.lld-22; then
+		propeller_workload "$w" && propeller_builds=(propeller lbr-profgen+propeller)
+	fi
+	measure "$w" base instr lbr-llvm lbr-profgen "${stack_builds[@]}" "${bolt_builds[@]}" "${propeller_builds[@]}"
+}
+
+# trace_pgo WORKLOAD: the exact LBR trace of lbr-profgen's training run,
+# which BOLT and Propeller after sample PGO take (made once).
+trace_pgo() {
+	local w=$1 d=$out/$1
+	[ -s "$d/lbr-pgo.script" ] && return 0
+	log "$w: tracing lbr-profgen's training run under valgrind (lbrgen)"
+	traced_env "$out/lbrgen" -binary "$out/$w.lbr-profgen" -seed 1 -period 2000 -depth 32 -single "$d/lbr-pgo.script.tmp" \
+		-- "${train_args[@]}" && mv "$d/lbr-pgo.script.tmp" "$d/lbr-pgo.script"
+}
+
+# propeller_workload WORKLOAD: the Propeller builds: the base build and
+# lbr-profgen rebuilt with the cc and ld profiles of their LBR traces.
+propeller_workload() {
+	local w=$1 d=$out/$1
+	log "$w: Propeller: profiles of the LBR traces"
+	"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" --format=propeller -o "$d/propeller" || return 1
+	trace_pgo "$w" || return 1
+	"$profgen" -q --binary "$out/$w.lbr-profgen" --perfscript "$d/lbr-pgo.script" --format=propeller \
+		-o "$d/lbr-profgen+propeller" || return 1
+	run_bg c_build "$w" propeller $(propeller_flags "$d/propeller")
+	run_bg c_build "$w" lbr-profgen+propeller -fprofile-sample-use="$d/lbr-profgen.prof" \
+		$(propeller_flags "$d/lbr-profgen+propeller")
+	wait
+	[ -x "$out/$w.propeller" ] && [ -x "$out/$w.lbr-profgen+propeller" ]
+}
+
+# propeller_flags PREFIX: the flags that give clang and lld-22 the cc and
+# ld profiles PREFIX.cc_profile.txt and PREFIX.ld_profile.txt.
+propeller_flags() {
+	echo "--ld-path=$(command -v ld.lld-22) -fbasic-block-sections=list=$1.cc_profile.txt -Wl,--symbol-ordering-file=$1.ld_profile.txt"
 }
 
 llvm_bolt=/usr/lib/llvm-22/bin/llvm-bolt
@@ -309,9 +366,7 @@ bolt_workload() {
 	"$profgen" -q --binary "$out/$w.base" --perfscript "$d/lbr.script" --format=bolt -o "$d/bolt.fdata" || return 1
 	"$perf2bolt" -p "$d/lbr.perf.data" -o "$d/bolt-perf2bolt.fdata" "$out/$w.base" >"$d/perf2bolt.log" 2>&1 ||
 		{ log "$w: perf2bolt failed: $(tail -3 "$d/perf2bolt.log")"; return 1; }
-	log "$w: BOLT: tracing lbr-profgen's training run under valgrind (lbrgen)"
-	traced_env "$out/lbrgen" -binary "$out/$w.lbr-profgen" -seed 1 -period 2000 -depth 32 -single "$d/lbr-pgo.script" \
-		-- "${train_args[@]}" || return 1
+	trace_pgo "$w" || return 1
 	"$profgen" -q --binary "$out/$w.lbr-profgen" --perfscript "$d/lbr-pgo.script" --format=bolt -o "$d/lbr-profgen+bolt.fdata" ||
 		return 1
 	bolt_build "$w" bolt base "$d/bolt.fdata" &&

@@ -126,6 +126,9 @@ func (f *writeFn) publishAll(ctx context.Context, rep *Summary, key key, files [
 		if err != nil {
 			return err
 		}
+		if file.Part != "" {
+			ext += "." + file.Part // <build id>.propeller.cc_profile.txt
+		}
 		name := key.file(newKey(key.kind, file.BuildIDs).name(), ext)
 		if err := f.output(ctx, rep, name, func(path string) error { return os.Rename(file.Path, path) }); err != nil {
 			return err

@@ -41,7 +41,7 @@ type Options struct {
 	BinaryDirs []string
 
 	Output            string       // file, "-" for stdout; a directory or %b pattern for several binaries
-	Format            string       // extbinary (default), binary, text, pprof, gcc, bolt, bolt-preagg
+	Format            string       // extbinary (default), binary, text, pprof, gcc, bolt, bolt-preagg, propeller
 	Also              []AlsoOutput // more outputs of the same read of the input (--also FORMAT=PATH, outputset.go)
 	SkipSymbolization bool         // write the unsymbolized profile (LBR input)
 	UseMD5            bool         // extbinary: MD5 function names
@@ -82,6 +82,9 @@ type Options struct {
 
 	LLVM LLVMOptions // llvm-profgen's tuning and diagnostic flags
 	GCC  GCCOptions  // --format=gcc: version, discriminators
+	// Propeller are the flags of --format=propeller: the cc profile's
+	// version, its edge counts.
+	Propeller PropellerOptions
 
 	Stdin  io.Reader
 	Stdout io.Writer
@@ -209,6 +212,9 @@ func validateOutput(o *output) error {
 		return err
 	}
 	if err := validateGCC(o); err != nil {
+		return err
+	}
+	if err := validatePropeller(o); err != nil {
 		return err
 	}
 	switch {

@@ -94,6 +94,9 @@ type OutputFile struct {
 	Format   string   // the --format value (or the address profile's)
 	Path     string   // "-": standard output
 	BuildIDs []string // the binaries it is the profile of, sorted ("" for one without a build id)
+	// Part tells apart the files of a format that writes several per
+	// binary: Propeller's cc_profile.txt and ld_profile.txt; "" for others.
+	Part string
 }
 
 // RefusedError is an output that the input cannot give: its format does

@@ -56,12 +56,13 @@ func (k profileKind) String() string { return kindNames[k] }
 type outputFormat uint8
 
 const (
-	formatLLVM    outputFormat = iota // LLVM sample profile: text, binary or extbinary
-	formatPprof                       // pprof
-	formatAddress                     // the unsymbolized (address) profile: --skip-symbolization
-	formatGCC                         // GCC AutoFDO (gcc.go)
-	formatBolt                        // BOLT's fdata (perf2bolt), no_lbr without branch stacks
-	formatPreagg                      // BOLT's pre-aggregated text (perf2bolt --pa)
+	formatLLVM      outputFormat = iota // LLVM sample profile: text, binary or extbinary
+	formatPprof                         // pprof
+	formatAddress                       // the unsymbolized (address) profile: --skip-symbolization
+	formatGCC                           // GCC AutoFDO (gcc.go)
+	formatBolt                          // BOLT's fdata (perf2bolt), no_lbr without branch stacks
+	formatPreagg                        // BOLT's pre-aggregated text (perf2bolt --pa)
+	formatPropeller                     // Propeller's cc and ld profiles (propeller_output.go)
 )
 
 // binaryNeeds is what a format reads of the binaries, before any input.
@@ -82,6 +83,9 @@ type formatColumn struct {
 	// traces: branch stacks are counted as BOLT's traces, and those of
 	// hybrid samples read as branch stacks alone (as perf2bolt does).
 	traces bool
+	// parts, for a format of several files per binary, end each's name
+	// (partPath); ext is then unused.
+	parts []string
 }
 
 // formatFlag is a --format value and the extension of its files named
@@ -101,6 +105,8 @@ var formatColumns = [...]formatColumn{
 	formatGCC:     {name: "GCC AutoFDO", flags: []formatFlag{{"gcc", "afdo"}}, ext: ".afdo", needs: needDWARF},
 	formatBolt:    {name: "BOLT fdata", flags: []formatFlag{{"bolt", "fdata"}}, ext: ".fdata", needs: needAddresses, traces: true},
 	formatPreagg:  {name: "BOLT pre-aggregated", flags: []formatFlag{{"bolt-preagg", "preagg"}}, ext: ".preagg", needs: needAddresses, traces: true},
+	formatPropeller: {name: "Propeller", flags: []formatFlag{{"propeller", "propeller"}}, needs: needAddresses,
+		parts: []string{propellerCC, propellerLD}},
 }
 
 func (f outputFormat) String() string { return formatColumns[f].name }
@@ -186,6 +192,7 @@ func (c lbrCounts) used(o *output) uint64 {
 // profileFile is a file a row writes.
 type profileFile struct {
 	bin   int // the binary it is the profile of (index in bins.files), for a row of filePerBinary
+	part  int // which of the format's parts it is (formatColumn.parts)
 	write func(io.Writer) error
 	// profile is the sample profile write writes, for a row that writes
 	// it in another format (gccOf).
@@ -243,6 +250,8 @@ var outputTable = []outputRow{
 	{kind: kindLBR, format: formatBolt, files: filePerBinary, build: lbrFdata, refuse: refuseUnsymbolizedBolt},
 	{kind: kindLBR, format: formatPreagg, files: filePerBinary, build: lbrPreagg, refuse: refuseUnsymbolizedBolt},
 	{kind: kindStacks, format: formatBolt, files: filePerBinary, build: stackNoLBRFdata},
+	{kind: kindLBR, format: formatPropeller, files: filePerBinary, build: lbrPropeller},
+	{kind: kindStacks, format: formatPropeller, refuse: refuseStacksPropeller},
 }
 
 // outputFor returns the row that writes kind as the output asks, or its
@@ -279,7 +288,7 @@ func (r *outputRow) write(o *output, bins *binaries, in *profileInput, pending *
 		if err := pending.add(path, f.write); err != nil {
 			return nil, err
 		}
-		written = append(written, OutputFile{Format: o.flag, Path: path, BuildIDs: r.buildIDs(bins, f)})
+		written = append(written, OutputFile{Format: o.flag, Path: path, BuildIDs: r.buildIDs(bins, f), Part: r.part(f)})
 	}
 	return written, nil
 }
@@ -313,7 +322,19 @@ func (r *outputRow) path(o *output, bins *binaries, f profileFile) (string, erro
 	if r.files == filePerBinary {
 		bin, among = f.bin, len(bins.files)
 	}
+	if parts := formatColumns[r.format].parts; parts != nil {
+		return partPath(o.path, bins.files[bin].Path(), parts[f.part], among)
+	}
 	return outputPathExt(o.path, bins.files[bin].Path(), formatColumns[r.format].ext, among)
+}
+
+// part names the part f is of its binary's files, for a format of
+// several ("" for others).
+func (r *outputRow) part(f profileFile) string {
+	if parts := formatColumns[r.format].parts; parts != nil {
+		return parts[f.part]
+	}
+	return ""
 }
 
 // oneFile is the one file of a row.
@@ -443,15 +464,33 @@ func filesNamed(o *output, binaries []string) ([]string, error) {
 	if !perBinary {
 		binaries = binaries[:min(len(binaries), 1)]
 	}
-	outs := make([]string, len(binaries))
-	for i, b := range binaries {
-		p, err := outputPathExt(o.path, b, formatColumns[o.format].ext, len(binaries))
+	var outs []string
+	for _, b := range binaries {
+		ps, err := filesOf(o, b, len(binaries))
 		if err != nil {
 			return nil, err
 		}
-		outs[i] = p
+		outs = append(outs, ps...)
 	}
 	return outs, nil
+}
+
+// filesOf are the files o writes for binary, one of nbins.
+func filesOf(o *output, binary string, nbins int) ([]string, error) {
+	parts := formatColumns[o.format].parts
+	if parts == nil {
+		p, err := outputPathExt(o.path, binary, formatColumns[o.format].ext, nbins)
+		return []string{p}, err
+	}
+	var paths []string
+	for _, part := range parts {
+		p, err := partPath(o.path, binary, part, nbins)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
 }
 
 // namesPerBinary reports whether format writes a file per binary into

@@ -49,6 +49,9 @@ func validateOutputs(opts Options, p *plan) error {
 	if opts.GCC != (GCCOptions{}) && !p.anyOutput((*output).isGCC) {
 		return usagef("--gcov-version, --gcc-fold-discriminators and --gcc-zeros-as-one apply to --format=gcc")
 	}
+	if opts.Propeller != (PropellerOptions{}) && !p.anyOutput(func(o *output) bool { return o.format == formatPropeller }) {
+		return usagef("--propeller-cc-version and --propeller-edges apply to --format=propeller")
+	}
 	for _, o := range p.outputs {
 		if err := validateOutput(o); err != nil {
 			return err

@@ -112,9 +112,10 @@ type output struct {
 	flag       string // the --format value, for messages
 	path       string
 	useMD5     bool
-	vtables    bool       // extbinary keeps vtable type counts
-	gcc        GCCOptions // resolved: Version set
-	flatHybrid bool       // reads hybrid samples as flat branch stacks
+	vtables    bool             // extbinary keeps vtable type counts
+	gcc        GCCOptions       // resolved: Version set
+	propeller  PropellerOptions // resolved: CCVersion set
+	flatHybrid bool             // reads hybrid samples as flat branch stacks
 }
 
 // newPlan resolves opts, which validate has accepted.
@@ -190,7 +191,9 @@ func (p *plan) newOutput(opts Options, r outputRequest) *output {
 		o.format = formatAddress
 	}
 	o.gcc.Version = cmp.Or(o.gcc.Version, sampleprof.GCCVersion2)
-	o.flatHybrid = o.flatHybrid || o.format == formatGCC
+	o.propeller = opts.Propeller
+	o.propeller.CCVersion = cmp.Or(o.propeller.CCVersion, "v1")
+	o.flatHybrid = o.flatHybrid || o.format == formatGCC || o.format == formatPropeller
 	return o
 }
 

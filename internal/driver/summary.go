@@ -158,8 +158,9 @@ func (res *result) warnNoMmap(w io.Writer, bins *binaries, i int) {
 // those of its ranges for binary i. The missing mmap is warned of, in
 // branch-stack input, once a sample has a branch in the binary; no range
 // at all is warned of in every mode. The range shares need the binary's
-// functions: they are left out when only the unsymbolized profile is
-// written, unless asked for in detail.
+// functions: they are left out when the unsymbolized profile is written
+// first, or Propeller's profiles alone (which read no function's lines),
+// unless asked for in detail.
 func (res *result) printLLVMWarnings(p *plan, bins *binaries, i int) {
 	w, s := p.Stderr, res.lbr[i]
 	if s.Agg.Samples > 0 || !res.hybrid.lbrOnly() {
@@ -175,7 +176,8 @@ func (res *result) printLLVMWarnings(p *plan, bins *binaries, i int) {
 		fmt.Fprintln(w, "warning: No samples in perf script!")
 		return
 	}
-	if p.first().format == formatAddress && !p.LLVM.ShowDetailedWarning {
+	onlyPropeller := !p.anyOutput(func(o *output) bool { return o.format != formatPropeller })
+	if (p.first().format == formatAddress || onlyPropeller) && !p.LLVM.ShowDetailedWarning {
 		return
 	}
 	one := bins.only(i)
