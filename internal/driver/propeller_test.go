@@ -56,7 +56,7 @@ func propellerRebuild(t *testing.T, root, lbrgen, cc string) {
 		opts.Propeller.Edges = true
 	}
 	out := filepath.Join(dir, "prof") + "/"
-	convertTo(t, opts, out)
+	convertPropeller(t, opts, out)
 	ccProf, ldProf := filepath.Join(out, propellerCC), filepath.Join(out, propellerLD)
 	relinked := filepath.Join(dir, "app.propeller")
 	cmd := exec.Command(build, relinked, cc, "-fbasic-block-sections=list="+ccProf, "-Wl,--symbol-ordering-file="+ldProf)
@@ -101,9 +101,9 @@ func checkWithLibc(t *testing.T, dir string, opts Options, one string) {
 	}
 }
 
-// convertTo converts opts into out; a Propeller output must list its two
+// convertPropeller converts opts into out; a Propeller output must list its two
 // files.
-func convertTo(t *testing.T, opts Options, out string) {
+func convertPropeller(t *testing.T, opts Options, out string) {
 	t.Helper()
 	var stderr bytes.Buffer
 	opts.Output, opts.Stderr = out, &stderr
@@ -131,7 +131,7 @@ func checkMergedHosts(t *testing.T, dir, app string) {
 	each, _ := filepath.Glob(filepath.Join(dir, "multi.*.script"))
 	for i, s := range each {
 		a := filepath.Join(dir, fmt.Sprintf("host%d.addr", i))
-		convertTo(t, Options{PerfScript: s, Binaries: []string{app}, SkipSymbolization: true}, a)
+		convertPropeller(t, Options{PerfScript: s, Binaries: []string{app}, SkipSymbolization: true}, a)
 		addrs = append(addrs, a)
 	}
 	all := filepath.Join(dir, "all.addr")
@@ -147,10 +147,10 @@ func checkMergedHosts(t *testing.T, dir, app string) {
 	onePass.PerfScript = filepath.Join(dir, "multi.script")
 	data.PerfData = filepath.Join(dir, "multi.perf.data")
 	want := filepath.Join(dir, "one")
-	convertTo(t, onePass, want)
+	convertPropeller(t, onePass, want)
 	for name, o := range map[string]Options{"merged": merged, "perf.data": data} {
 		got := filepath.Join(dir, name)
-		convertTo(t, o, got)
+		convertPropeller(t, o, got)
 		for _, part := range []string{propellerCC, propellerLD} {
 			if a, b := readLines(t, got+"."+part), readLines(t, want+"."+part); !slices.Equal(a, b) {
 				t.Errorf("%s: %s differs from the one-pass conversion's", name, part)
