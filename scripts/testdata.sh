@@ -3,11 +3,12 @@
 # the directory given as $1. Each step skips itself when a tool it needs is
 # missing; tests that need its output skip too.
 #
-# The steps run in two lanes, one per core (a step mostly runs one
-# single-threaded tracer or compiler at a time): the LBR traces and the
-# steps that reuse their cache (lbrgen, the SQLite package, the sqlite
-# binary), and the others; each lane in the steps' order. TESTDATA_JOBS=1
-# runs every step in one lane.
+# TESTDATA_JOBS=2 runs the steps in two lanes, one per core (a step
+# mostly runs one single-threaded tracer or compiler at a time): the LBR
+# traces and the steps that reuse their cache (lbrgen, the SQLite package,
+# the sqlite binary), and the others; each lane in the steps' order. The
+# default, 1, runs every step in turn: the two lanes have not yet had a
+# whole run from nothing.
 set -euo pipefail
 out=${1:?usage: testdata.sh DIR}
 mkdir -p "$out"
@@ -33,7 +34,7 @@ for step in "$here"/testdata.d/*.sh; do
 	esac
 done
 start=$SECONDS
-if [ "${TESTDATA_JOBS:-2}" = 1 ]; then
+if [ "${TESTDATA_JOBS:-1}" = 1 ]; then
 	run_lane "${lbr[@]}" "${rest[@]}"
 else
 	run_lane "${lbr[@]}" &
