@@ -20,14 +20,15 @@ run_lane() {
 	local step start
 	for step; do
 		start=$SECONDS
-		bash "$step" "$out"
+		bash "$step" "$out" || return
 		echo "testdata: $(basename "$step" .sh): $((SECONDS - start))s"
 	done
 }
 
-lbr=() rest=()
+all=() lbr=() rest=()
 for step in "$here"/testdata.d/*.sh; do
 	[ -e "$step" ] || continue
+	all+=("$step")
 	case $lbr_lane in
 	*" $(basename "$step" .sh) "*) lbr+=("$step") ;;
 	*) rest+=("$step") ;;
@@ -35,7 +36,7 @@ for step in "$here"/testdata.d/*.sh; do
 done
 start=$SECONDS
 if [ "${TESTDATA_JOBS:-1}" = 1 ]; then
-	run_lane "${lbr[@]}" "${rest[@]}"
+	run_lane "${all[@]}"
 else
 	run_lane "${lbr[@]}" &
 	lane=$!
