@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Probe-based text profile of the sqlite pseudo-probe trace (make testdata:
-# probe/sqlite): profgen against llvm-profgen-19 as 20-text.sh measures it.
+# probe/sqlite): profgen against llvm-profgen-22 as 20-text.sh measures it.
 set -euo pipefail
 bin=${1:?usage: 25-probe.sh PROFGEN TESTDATA}
 data=${2:?usage: 25-probe.sh PROFGEN TESTDATA}

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Reading large sample profiles: profgen show against llvm-profdata-19 show
+# Reading large sample profiles: profgen show against llvm-profdata-22 show
 # --sample on the same synthetic profile (20000 functions with inlinees), in
 # text and extbinary. Prints wall seconds and peak RSS (KB) side by side.
 set -euo pipefail
+llvm=${BENCH_LLVM:-22} # the reference tools' release (issue 33: 22; 19 for the older rows)
 bin=${1:?usage: 40-sampleprof.sh PROFGEN TESTDATA}
 data=${2:?usage: 40-sampleprof.sh PROFGEN TESTDATA}
-ref=$(command -v llvm-profdata-19) || { echo "sampleprof: llvm-profdata-19 missing, skipped"; exit 0; }
+ref=$(command -v llvm-profdata-$llvm) || { echo "sampleprof: llvm-profdata-$llvm missing, skipped"; exit 0; }
 dir="$data/sampleprof-bench"
 mkdir -p "$dir"
 if [ ! -s "$dir/big.txt" ]; then
@@ -26,8 +27,8 @@ measure() { # prints "seconds peakKB"
 for f in big.txt big.extbinary; do
 	read -r pt pm < <(measure "$bin" show "$dir/$f")
 	read -r rt rm < <(measure "$ref" show --sample --topn=10 "$dir/$f")
-	awk -v f="$f" -v pt="$pt" -v pm="$pm" -v rt="$rt" -v rm="$rm" 'BEGIN {
-		printf "sampleprof read %-14s profgen %6.2fs %8d KB | llvm-profdata-19 %6.2fs %8d KB | time x%.2f rss x%.2f\n",
-			f, pt, pm, rt, rm, (rt > 0 ? pt / rt : 0), (rm > 0 ? pm / rm : 0)
+	awk -v ref="llvm-profdata-$llvm" -v f="$f" -v pt="$pt" -v pm="$pm" -v rt="$rt" -v rm="$rm" 'BEGIN {
+		printf "sampleprof read %-14s profgen %6.2fs %8d KB | %s %6.2fs %8d KB | time x%.2f rss x%.2f\n",
+			f, pt, pm, ref, rt, rm, (rt > 0 ? pt / rt : 0), (rm > 0 ? pm / rm : 0)
 	}'
 done
