@@ -3,15 +3,12 @@ package driver
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"github.com/profgen/profgen/internal/testutil/profwrite"
 )
 
@@ -68,7 +65,7 @@ func checkProfilesEqualPerfData(t *testing.T, dir, bin, data string) {
 			if format == "pprof" && strings.HasPrefix(name, "pprof") {
 				// pprof has no sample times: its objects are numbered by
 				// frame position and path, its duration is the profile's.
-				got, exp = pprofSamples(t, got), pprofSamples(t, want)
+				got, exp = profwrite.PprofSamples(t, got), profwrite.PprofSamples(t, want)
 			}
 			if !bytes.Equal(got, exp) {
 				t.Errorf("%s from %s differs from --perfdata's", format, name)
@@ -163,30 +160,4 @@ func convertTo(t *testing.T, opts Options, bin, format string) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// pprofSamples lists a pprof profile's samples, sorted: their values and
-// frames (mapping, address, functions), with none of its numbering.
-func pprofSamples(t *testing.T, data []byte) []byte {
-	p, err := profile.ParseData(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, s := range p.Sample {
-		line := fmt.Sprint(s.Value)
-		for _, l := range s.Location {
-			file := ""
-			if l.Mapping != nil {
-				file = l.Mapping.File
-			}
-			line += fmt.Sprintf(" %s@%#x", file, l.Address)
-			for _, ln := range l.Line {
-				line += "/" + ln.Function.Name
-			}
-		}
-		lines = append(lines, line)
-	}
-	slices.Sort(lines)
-	return []byte(strings.Join(lines, "\n"))
 }

@@ -2,7 +2,9 @@ package profwrite
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,4 +88,39 @@ func (w *pprofWriter) mapping(sm *scriptMap) *profile.Mapping {
 	w.maps[*sm] = m
 	w.p.Mapping = append(w.p.Mapping, m)
 	return m
+}
+
+// PprofSamples lists a pprof profile's samples, sorted: their values and
+// frames (mapping file, address, functions), with none of its numbering,
+// for tests that compare profiles whose mappings, locations and
+// functions may be numbered in another order.
+func PprofSamples(t testing.TB, data []byte) []byte {
+	t.Helper()
+	p, err := profile.ParseData(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range p.Sample {
+		line := fmt.Sprint(s.Value)
+		for _, l := range s.Location {
+			line += " " + frameString(l)
+		}
+		lines = append(lines, line)
+	}
+	slices.Sort(lines)
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// frameString is a location as its mapping's file, address and functions.
+func frameString(l *profile.Location) string {
+	file := ""
+	if l.Mapping != nil {
+		file = l.Mapping.File
+	}
+	s := fmt.Sprintf("%s@%#x", file, l.Address)
+	for _, ln := range l.Line {
+		s += "/" + ln.Function.Name
+	}
+	return s
 }
