@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 declare -A rank=(
 	# utilities, usable by every stage
-	[atomicfile]=0 [densemap]=0 [leb128]=0 [slab]=0 [hexnum]=0 [cxxheap]=0 [testutil]=0 [inflate]=0 [quote]=0 [mmapfile]=0 [progress]=0 [dwarfread]=0
+	[atomicfile]=0 [densemap]=0 [leb128]=0 [slab]=0 [hexnum]=0 [cxxheap]=0 [testutil]=0 [testutil/profwrite]=0 [inflate]=0 [quote]=0 [mmapfile]=0 [progress]=0 [dwarfread]=0
 	# the record model every sample source produces
 	[record]=0
 	# parse: what perf and the compilers wrote

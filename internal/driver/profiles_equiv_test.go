@@ -3,22 +3,21 @@ package driver
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
+	"github.com/profgen/profgen/internal/testutil/profwrite"
 )
 
 // TestProfilesEqualPerfData (issue 35's acceptance): real perf record -e
 // cpu-clock -g recordings of a multi-process C program (testdata/
 // programs/forky.c), of a Go program (testdata/goexample) and of sqlite
-// (PROFGEN_TESTDATA's, when there), written by the test's own writer (profwriter_test.go)
-// as perf_to_profile's pprof and as the OpenTelemetry profiler's OTLP,
+// (PROFGEN_TESTDATA's, when there), written by the test-only writer
+// internal/testutil/profwrite as perf_to_profile's pprof and as the
+// OpenTelemetry profiler's OTLP,
 // whole or split into several files in two groupings and orders, converts
 // to the same LLVM text and pprof profiles as the recording itself
 // (--perfdata), byte for byte; the pprof of pprof input has the same
@@ -48,13 +47,13 @@ func TestProfilesEqualPerfData(t *testing.T) {
 // checkProfilesEqualPerfData writes the recording data of bin as
 // profiles and compares their conversions with its own.
 func checkProfilesEqualPerfData(t *testing.T, dir, bin, data string) {
-	samples := readScript(t, data)
-	ids := buildIDs(t, data)
+	samples := profwrite.ReadScript(t, data)
+	ids := profwrite.BuildIDs(t, data)
 	inputs := map[string][]string{}
 	for _, kind := range []struct {
 		name  string
-		write func(*testing.T, string, []scriptSample, map[string]string)
-	}{{"pprof", writeScriptPprof}, {"otlp", writeScriptOTLP}} {
+		write func(testing.TB, string, []profwrite.Sample, map[string]string)
+	}{{"pprof", profwrite.WritePprof}, {"otlp", profwrite.WriteOTLP}} {
 		inputs[kind.name] = []string{writeAll(t, dir, kind.name, samples, ids, kind.write)}
 		inputs[kind.name+" in 3 files"] = []string{writeSplit(t, dir, kind.name+"-3", samples, ids, kind.write, 3, false)}
 		inputs[kind.name+" in 5 files, reversed"] = []string{writeSplit(t, dir, kind.name+"-5", samples, ids, kind.write, 5, true)}
@@ -66,7 +65,7 @@ func checkProfilesEqualPerfData(t *testing.T, dir, bin, data string) {
 			if format == "pprof" && strings.HasPrefix(name, "pprof") {
 				// pprof has no sample times: its objects are numbered by
 				// frame position and path, its duration is the profile's.
-				got, exp = pprofSamples(t, got), pprofSamples(t, want)
+				got, exp = profwrite.PprofSamples(t, got), profwrite.PprofSamples(t, want)
 			}
 			if !bytes.Equal(got, exp) {
 				t.Errorf("%s from %s differs from --perfdata's", format, name)
@@ -121,8 +120,8 @@ func recordCPUClock(t *testing.T, dir, bin string, args ...string) string {
 	return data
 }
 
-func writeAll(t *testing.T, dir, name string, samples []scriptSample, ids map[string]string,
-	write func(*testing.T, string, []scriptSample, map[string]string)) string {
+func writeAll(t *testing.T, dir, name string, samples []profwrite.Sample, ids map[string]string,
+	write func(testing.TB, string, []profwrite.Sample, map[string]string)) string {
 	path := filepath.Join(dir, name)
 	write(t, path, samples, ids)
 	return path
@@ -130,11 +129,11 @@ func writeAll(t *testing.T, dir, name string, samples []scriptSample, ids map[st
 
 // writeSplit writes samples into n files of a directory, dealt round
 // robin; reversed names them so that their order is the reverse.
-func writeSplit(t *testing.T, dir, name string, samples []scriptSample, ids map[string]string,
-	write func(*testing.T, string, []scriptSample, map[string]string), n int, reversed bool) string {
+func writeSplit(t *testing.T, dir, name string, samples []profwrite.Sample, ids map[string]string,
+	write func(testing.TB, string, []profwrite.Sample, map[string]string), n int, reversed bool) string {
 	sub := filepath.Join(dir, name)
 	os.Mkdir(sub, 0o755)
-	parts := make([][]scriptSample, n)
+	parts := make([][]profwrite.Sample, n)
 	for i, s := range samples {
 		parts[i%n] = append(parts[i%n], s)
 	}
@@ -161,30 +160,4 @@ func convertTo(t *testing.T, opts Options, bin, format string) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// pprofSamples lists a pprof profile's samples, sorted: their values and
-// frames (mapping, address, functions), with none of its numbering.
-func pprofSamples(t *testing.T, data []byte) []byte {
-	p, err := profile.ParseData(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, s := range p.Sample {
-		line := fmt.Sprint(s.Value)
-		for _, l := range s.Location {
-			file := ""
-			if l.Mapping != nil {
-				file = l.Mapping.File
-			}
-			line += fmt.Sprintf(" %s@%#x", file, l.Address)
-			for _, ln := range l.Line {
-				line += "/" + ln.Function.Name
-			}
-		}
-		lines = append(lines, line)
-	}
-	slices.Sort(lines)
-	return []byte(strings.Join(lines, "\n"))
 }

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/profgen/profgen/internal/binary"
 	"github.com/profgen/profgen/internal/contprof"
+	"github.com/profgen/profgen/internal/testutil/profwrite"
 )
 
 // testdata/t.bin: main (0x401120) calls bar (0x401110); its code segment
@@ -299,18 +299,8 @@ func TestHTLHashIndex(t *testing.T) {
 // TestProfileInterpretedOnly: a profile of interpreter frames alone (an
 // OTLP cpython stack) fails with ErrNoSamples, saying so in one line.
 func TestProfileInterpretedOnly(t *testing.T) {
-	w := newOTLPWriter(nil)
-	loc := appendVarintField(appendVarintField(nil, 2, 0x1234), 4, w.attr("profile.frame.type", "cpython"))
-	w.locs = append(w.locs, loc)
-	w.stacks = append(w.stacks, appendBytesField(nil, 1, protowire.AppendVarint(nil, 1)))
-	for range 3 {
-		w.samples = append(w.samples, appendBytesField(appendVarintField(nil, 1, 1), 5, protowire.AppendFixed64(nil, 1e18)))
-	}
-	w.period = 1e7
 	path := filepath.Join(t.TempDir(), "py.otlp")
-	if err := os.WriteFile(path, w.bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	profwrite.WriteOTLPFrameType(t, path, "cpython", 3)
 	_, _, err := convertProfiles(t, "text", []string{path}, nil)
 	if !errors.Is(err, ErrNoSamples) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "cpython") {
 		t.Errorf("error %v, want one line of ErrNoSamples naming the cpython frames", err)
