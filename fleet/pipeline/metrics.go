@@ -39,6 +39,14 @@ func inputReport(size int64, p *keyedProfile) *Summary {
 	return &Summary{Inputs: 1, Bytes: size, Keys: []KeySummary{k}}
 }
 
+// emptyReport is the summary fragment of an input read that holds no
+// usable sample.
+func emptyReport(path string, size int64, err error) *Summary {
+	progressInputs.Add(1)
+	progressBytes.Add(size)
+	return &Summary{Inputs: 1, Bytes: size, Empty: []string{path + ": " + err.Error()}}
+}
+
 // badReport is the summary fragment of an input left out
 // (--skip-bad-inputs).
 func badReport(path string, err error) *Summary {

@@ -42,10 +42,10 @@ func TestFleetOTLPMatchesProfgen(t *testing.T) {
 	files := profwrite.WriteOTLPFiles(t, dir, samples, profwrite.BuildIDs(t, data), otlpParts)
 	formats := []string{"text", "pprof"}
 	start := time.Now()
-	opts := Options{Inputs: []string{filepath.Join(dir, "*.otlp")}, Binaries: []string{bin}, Formats: formats, SkipBadInputs: true}
+	opts := Options{Inputs: []string{filepath.Join(dir, "*.otlp")}, Binaries: []string{bin}, Formats: formats}
 	got, sum := runFleet(t, "otlp", opts)
 	t.Logf("embedded prism: %d OTLP files of %d samples in %v, %d with no sample in forky", len(files), len(samples),
-		time.Since(start).Round(time.Millisecond), len(sum.Bad))
+		time.Since(start).Round(time.Millisecond), len(sum.Empty))
 	checkOTLPSummary(t, sum, len(files))
 	id := buildIDHex(t, bin)
 	want := []string{summaryFile, kindStacks + "/" + id + "." + extension(t, "pprof"), kindStacks + "/" + id + "." + extension(t, "text")}
@@ -72,18 +72,18 @@ func TestFleetOTLPMatchesProfgen(t *testing.T) {
 // checkOTLPSummary checks that every one of n files was read, into one
 // key and one conversion. A file cut from the recording whose samples are
 // none in forky (the shell that started it, the dynamic loader, the
-// kernel) is an error of the driver (ErrNoSamples), which
-// --skip-bad-inputs counts and leaves out: it adds nothing to the one
-// pass either.
+// kernel) holds no usable sample (the driver's ErrNoSamples): it is read,
+// listed in Summary.Empty and left out, without --skip-bad-inputs; it adds
+// nothing to the one pass either.
 func checkOTLPSummary(t *testing.T, sum *Summary, n int) {
 	t.Helper()
-	if sum.Inputs+int64(len(sum.Bad)) != int64(n) || len(sum.Keys) != 1 || sum.Symbolized != 1 {
-		t.Errorf("read %d inputs and %d bad into %d keys, %d conversions; want %d inputs, 1 key, 1 conversion",
-			sum.Inputs, len(sum.Bad), len(sum.Keys), sum.Symbolized, n)
+	if sum.Inputs != int64(n) || len(sum.Bad) > 0 || len(sum.Keys) != 1 || sum.Symbolized != 1 || sum.Keys[0].Inputs+int64(len(sum.Empty)) != int64(n) {
+		t.Errorf("read %d inputs (%d bad, %d without a usable sample) into %d keys, %d conversions; want %d inputs, 1 key, 1 conversion",
+			sum.Inputs, len(sum.Bad), len(sum.Empty), len(sum.Keys), sum.Symbolized, n)
 	}
-	for _, b := range sum.Bad {
-		if !strings.Contains(b, driver.ErrNoSamples.Error()) {
-			t.Errorf("bad input %s, want only files of no sample in forky", b)
+	for _, e := range sum.Empty {
+		if !strings.Contains(e, driver.ErrNoSamples.Error()) {
+			t.Errorf("input %s, want only files of no sample in forky", e)
 		}
 	}
 }
@@ -93,7 +93,7 @@ func checkOTLPSummary(t *testing.T, sum *Summary, n int) {
 // (kernel, libc) by when they were first met (addrprof.Canonical), in
 // samples it then drops too (the first samples, of exec and the dynamic
 // loader, have no forky frame), while the fleet leaves out the files of
-// such samples alone (ErrNoSamples, --skip-bad-inputs), so the kernel can
+// such samples alone (ErrNoSamples, Summary.Empty), so the kernel can
 // be met first in one and libc in the other. To be fixed in the driver
 // (first met by kept samples only) or the fleet (such files read as
 // inputs whose samples all drop), then checked byte for byte.

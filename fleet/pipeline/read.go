@@ -34,8 +34,10 @@ import (
 //   - a .profraw or indexed .profdata is passed on, keyed by the binary
 //     ids it holds (kindInstr).
 //
-// A bad input fails the job with an error naming it, or with SkipBad is
-// reported (Summary.Bad) and left out.
+// An input without a usable sample (driver.ErrNoSamples: none in a
+// binary) is reported (Summary.Empty) and left out. A bad input fails the
+// job with an error naming it, or with SkipBad is reported (Summary.Bad)
+// and left out.
 type readFn struct {
 	Binaries   []string // --binary: the profiled binaries; none: found by build id
 	BinaryDirs []string // --binary-dir: where binaries are found by build id
@@ -68,6 +70,8 @@ func (f *readFn) ProcessElement(ctx context.Context, fm fileio.FileMetadata, emi
 	case err == nil:
 		emit(p.key.String(), p.data)
 		report(inputReport(fm.Size, p).encode())
+	case errors.Is(err, driver.ErrNoSamples):
+		report(emptyReport(fm.Path, fm.Size, err).encode())
 	case f.SkipBad:
 		report(badReport(fm.Path, err).encode())
 	default:

@@ -23,9 +23,14 @@ import (
 type Summary struct {
 	Inputs, Bytes int64
 	Bad           []string // the inputs left out and why (--skip-bad-inputs), sorted
-	Keys          []KeySummary
-	Written       []string // the files written, relative to OutDir, sorted
-	Refused       []string // formats not written for a key, and why, sorted
+	// Empty are the inputs read that hold no usable sample (none in a
+	// binary: a host that did not run the program, a profile cut from the
+	// start of a recording), and why, sorted: read, counted in Inputs,
+	// and left out of every key.
+	Empty   []string
+	Keys    []KeySummary
+	Written []string // the files written, relative to OutDir, sorted
+	Refused []string // formats not written for a key, and why, sorted
 	// Symbolized are the conversions of merged address profiles: one per
 	// key, for all its formats.
 	Symbolized int64
@@ -51,6 +56,7 @@ func (s *Summary) add(o *Summary) {
 	s.Bytes += o.Bytes
 	s.Symbolized += o.Symbolized
 	s.Bad = sortedUnion(s.Bad, o.Bad)
+	s.Empty = sortedUnion(s.Empty, o.Empty)
 	s.Written = sortedUnion(s.Written, o.Written)
 	s.Refused = sortedUnion(s.Refused, o.Refused)
 	keys := map[string]*KeySummary{}
@@ -164,10 +170,11 @@ func readSummary(ctx context.Context, outDir string, counters []metrics.CounterR
 
 // Print writes the summary, a line per fact.
 func (s *Summary) Print(w io.Writer) {
-	fmt.Fprintf(w, "profgen-fleet: %d inputs read (%d bytes), %d bad\n", s.Inputs, s.Bytes, len(s.Bad))
+	fmt.Fprintf(w, "profgen-fleet: %d inputs read (%d bytes), %d bad, %d without a usable sample\n", s.Inputs, s.Bytes, len(s.Bad), len(s.Empty))
 	for _, b := range s.Bad {
 		fmt.Fprintf(w, "profgen-fleet: skipped bad input %s\n", b)
 	}
+	printEmpty(w, s.Empty)
 	for _, k := range s.Keys {
 		fmt.Fprintf(w, "profgen-fleet: %s: %d inputs%s\n", k.Key, k.Inputs, k.samples())
 	}
@@ -191,4 +198,18 @@ func (k KeySummary) samples() string {
 		out += "; dropped: " + strings.Join(dropped, ", ")
 	}
 	return out
+}
+
+// shownEmpty is how many of the inputs without a usable sample the
+// printed summary names; the summary file names them all.
+const shownEmpty = 5
+
+// printEmpty names the first inputs without a usable sample.
+func printEmpty(w io.Writer, empty []string) {
+	for _, e := range empty[:min(len(empty), shownEmpty)] {
+		fmt.Fprintf(w, "profgen-fleet: no usable sample in %s\n", e)
+	}
+	if n := len(empty) - shownEmpty; n > 0 {
+		fmt.Fprintf(w, "profgen-fleet: ... and %d more inputs without a usable sample (%s lists them)\n", n, summaryFile)
+	}
 }

@@ -13,10 +13,11 @@ func TestSummaryFromReports(t *testing.T) {
 		{Inputs: 1, Bytes: 100, Keys: []KeySummary{{Key: "lbr/ab", Inputs: 1, Samples: 6, Used: 5, Dropped: map[string]int64{"no mapping": 1}}}},
 		{Inputs: 1, Bytes: 200, Keys: []KeySummary{{Key: "lbr/ab", Inputs: 1, Samples: 4, Used: 3, Dropped: map[string]int64{"no mapping": 1}}}},
 		{Bad: []string{"x.data: truncated"}},
+		{Inputs: 1, Bytes: 50, Empty: []string{"y.otlp: no samples"}},
 		{Written: []string{"lbr/ab.text"}, Refused: []string{"lbr/ab pprof: needs call stacks"}, Symbolized: 1},
 	}
 	var encodings []string
-	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}} {
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {2, 0, 4, 3, 1}} {
 		var fn summaryFn
 		a, b := fn.CreateAccumulator(), fn.CreateAccumulator()
 		for i, j := range order {
@@ -42,7 +43,8 @@ func TestSummaryFromReports(t *testing.T) {
 	var out bytes.Buffer
 	s.Print(&out)
 	for _, want := range []string{
-		"profgen-fleet: 2 inputs read (300 bytes), 1 bad\n",
+		"profgen-fleet: 3 inputs read (350 bytes), 1 bad, 1 without a usable sample\n",
+		"profgen-fleet: no usable sample in y.otlp: no samples\n",
 		"profgen-fleet: skipped bad input x.data: truncated\n",
 		"profgen-fleet: lbr/ab: 2 inputs, 10 samples, 8 used; dropped: 2 no mapping\n",
 		"profgen-fleet: not written: lbr/ab pprof: needs call stacks\n",
