@@ -59,7 +59,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", dir + "/missing/o.prof"}, "output " + dir + "/missing/o.prof"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--no-such-flag"}, "unknown flag"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "pprof", "--fold-kernel", "--no-fold-kernel"}, "contradict"},
-		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "yaml"}, "(or pprof, gcc, bolt, bolt-preagg)"},
+		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "yaml"}, "(or pprof, gcc, bolt, bolt-preagg, propeller)"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "bolt", "--skip-symbolization"}, "--format=bolt writes BOLT's profile of whole branch stacks"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--format", "bolt-preagg", "--leading-ip-only"}, "--leading-ip-only do not apply"},
 		{[]string{"--perfscript", "a", "--binary", "b", "-o", "o", "--also", "bolt"}, "want FORMAT=PATH"},
